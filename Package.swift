@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+//
+// esmsim: a discrete-event simulator of experience-sampling (ESM/EMA) studies.
+// Copyright (C) 2026 the esmsim authors. Licensed GPL-3.0-or-later (GNU GSL is GPL).
+import PackageDescription
+
+let package = Package(
+  name: "esmsim",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "esmsim", targets: ["esmsim"])
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2")
+  ],
+  targets: [
+    // MARK: - C libraries of the system
+
+    /// GNU GSL: distributions (`gsl_ran_*`) and distribution functions (`gsl_cdf_*`).
+    .systemLibrary(
+      name: "CGSL",
+      path: "Sources/CGSL",
+      pkgConfig: "gsl",
+      providers: [.apt(["libgsl-dev"]), .brew(["gsl"])]
+    ),
+
+    // MARK: - Simulation
+
+    /// Integer clock, event queue, run loop, counter-based random streams, distributions.
+    .target(name: "SimKernel", dependencies: ["CGSL"]),
+
+    // MARK: - Tools
+
+    /// Benchmarks printed by `esmsim bench` (figures, never timed tests).
+    .target(name: "Benchmarks", dependencies: ["SimKernel"]),
+    /// The command line: thin, no model logic.
+    .executableTarget(
+      name: "esmsim",
+      dependencies: [
+        "SimKernel", "Benchmarks",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+
+    // MARK: - Tests
+
+    .testTarget(name: "SimKernelTests", dependencies: ["SimKernel", "CGSL"]),
+    .testTarget(name: "CLITests", dependencies: ["SimKernel"]),
+  ]
+)

@@ -1,0 +1,121 @@
+/// What the model does when an event fires.
+///
+/// The handler receives the event and the simulator, through which it schedules follow-up
+/// events and cancels pending ones. Dispatch on ``Event/kind`` with a `switch`.
+public protocol EventHandler {
+  /// Handles one event. `simulator.now` equals `event.time`.
+  mutating func handle(_ event: Event, _ simulator: inout Simulator)
+}
+
+/// A discrete-event simulator: a clock, a queue and the run loop.
+///
+/// ```
+/// var sim = Simulator()
+/// sim.schedule(at: 5 * Tick.minute, kind: 1)
+/// sim.run(until: Tick.day, &model)   // model: some EventHandler
+/// ```
+///
+/// **Contracts.** Time is integer milliseconds and never moves backward: scheduling an event
+/// in the past is a programming error and stops the program. Events at the same time pop by
+/// priority, then first-in first-out. Cancellation is lazy: ``cancel(slot:)`` bumps the slot's
+/// generation, and events scheduled under an older generation are skipped when they reach
+/// the top. One simulator is small, so each participant can be simulated with its own
+/// (shared research `des_engines.md` §1 and §2).
+public struct Simulator: ~Copyable, Sendable {
+  /// The current time.
+  @inlinable public var now: SimTime { clock }
+  /// The number of pending events (including cancelled ones not yet skipped).
+  @inlinable public var pendingCount: Int { pending.count }
+  @usableFromInline var clock: SimTime = 0
+  @usableFromInline var pending: EventQueue
+  @usableFromInline var generations: [UInt32]
+  @usableFromInline var nextSequence: UInt64 = 0
+  /// True while the event being handled still sits at the top of the queue: the first
+  /// event scheduled by its handler then replaces it in one pass (a fused pop and push).
+  @usableFromInline var handledEventAtTop = false
+
+  /// Creates a simulator at time 0 with `slots` cancellation slots (slot 0 is never cancelled).
+  public init(capacity: Int = 16, slots: Int = 1) {
+    pending = EventQueue(capacity: capacity)
+    generations = Array(repeating: 0, count: Swift.max(slots, 1))
+  }
+
+  /// Empties the queue and sets the clock back to `time`, keeping the allocated storage,
+  /// so that one simulator can run many participants one after another.
+  public mutating func reset(to time: SimTime = 0) {
+    precondition(time >= 0, "simulated time starts at 0 or later")
+    pending.removeAll()
+    for i in generations.indices { generations[i] = 0 }
+    nextSequence = 0
+    clock = time
+    handledEventAtTop = false
+  }
+
+  /// Schedules an event.
+  ///
+  /// - Parameters:
+  ///   - time: when it fires; must not be earlier than ``now``.
+  ///   - kind: the model's event code.
+  ///   - entity: whom it concerns.
+  ///   - payload: one small integer for the model.
+  ///   - priority: the tie-breaker among events at the same time.
+  ///   - slot: the cancellation slot (0: never cancelled).
+  /// - Complexity: O(log *n*)
+  @inlinable
+  public mutating func schedule(
+    at time: SimTime, kind: UInt16, entity: UInt32 = 0, payload: Int32 = 0,
+    priority: Priority = .normal, slot: UInt16 = 0
+  ) {
+    precondition(time >= now, "time moves backward: event at \(time) scheduled at \(now)")
+    let event = Event(
+      time: time, order: UInt64(priority.rawValue) << 56 | nextSequence, entity: entity,
+      payload: payload, generation: generations[Int(slot)], kind: kind, slot: slot)
+    nextSequence += 1
+    if handledEventAtTop {
+      pending.siftDown(event)
+      handledEventAtTop = false
+    } else {
+      pending.insert(event)
+    }
+  }
+
+  /// Cancels every pending event of `slot` (lazily: they are skipped when they reach the top).
+  ///
+  /// - Complexity: O(1)
+  @inlinable
+  public mutating func cancel(slot: UInt16) {
+    precondition(slot != 0, "slot 0 cannot be cancelled")
+    generations[Int(slot)] &+= 1
+  }
+
+  /// Whether `event` has not been cancelled.
+  @inlinable
+  public func isLive(_ event: Event) -> Bool {
+    event.generation == generations[Int(event.slot)]
+  }
+
+  /// Runs events in order until the next one would fire after `limit` or none is left,
+  /// then sets the clock to `limit` (if it is ahead).
+  ///
+  /// - Returns: the number of events handled (cancelled events are not counted).
+  @inlinable
+  @discardableResult
+  public mutating func run<H: EventHandler>(until limit: SimTime, _ handler: inout H) -> Int {
+    var handled = 0
+    while let event = pending.min, event.time <= limit {
+      precondition(event.time >= now, "time moves backward")
+      clock = event.time
+      handledEventAtTop = true
+      if isLive(event) {
+        handler.handle(event, &self)
+        handled += 1
+      }
+      if handledEventAtTop {
+        _ = pending.popMin()
+        handledEventAtTop = false
+      }
+    }
+    if limit > clock { clock = limit }
+    return handled
+  }
+}

@@ -1,0 +1,58 @@
+internal import CGSL
+
+/// GNU GSL set-up and errors.
+///
+/// GSL's default error handler calls `abort()`. esmsim turns it off once per process
+/// (``start()``, called by every entry point that reaches GSL) and turns the status codes
+/// GSL returns into ``GSLError``s instead.
+public enum GSL {
+  /// Turns GSL's aborting error handler off. Idempotent and thread-safe (a lazy global).
+  public static func start() { _ = handlerOff }
+
+  private static let handlerOff: Bool = {
+    gsl_set_error_handler_off()
+    return true
+  }()
+
+  /// The GSL version this program was built against (for run manifests).
+  public static var version: String { String(cString: esmsim_gsl_version()) }
+
+  /// Throws a ``GSLError`` when `status` is not `GSL_SUCCESS`.
+  public static func check(_ status: Int32, in function: String) throws {
+    if status != Int32(GSL_SUCCESS) {
+      throw GSLError(code: status, function: function)
+    }
+  }
+
+  /// The upper tail Q(x) of the chi-square distribution with `degrees` degrees of freedom.
+  public static func chiSquareUpperTail(_ x: Double, degrees: Double) throws -> Double {
+    start()
+    guard x >= 0, degrees > 0 else { throw GSLError(code: Int32(GSL_EDOM), function: "gsl_cdf_chisq_Q") }
+    return gsl_cdf_chisq_Q(x, degrees)
+  }
+
+  /// The quantile of Student's t distribution with `degrees` degrees of freedom.
+  public static func studentTQuantile(_ p: Double, degrees: Double) throws -> Double {
+    start()
+    guard p > 0, p < 1, degrees > 0 else {
+      throw GSLError(code: Int32(GSL_EDOM), function: "gsl_cdf_tdist_Pinv")
+    }
+    return gsl_cdf_tdist_Pinv(p, degrees)
+  }
+
+  /// The upper tail of the standard normal distribution.
+  public static func normalUpperTail(_ x: Double) -> Double { gsl_cdf_ugaussian_Q(x) }
+}
+
+/// An error reported by GNU GSL: its status code and GSL's own words for it.
+public struct GSLError: Error, CustomStringConvertible, Equatable {
+  /// GSL's status code (`gsl_errno.h`).
+  public let code: Int32
+  /// The GSL function that failed.
+  public let function: String
+
+  /// GSL's description of the status code.
+  public var message: String { String(cString: gsl_strerror(code)) }
+
+  public var description: String { "GSL error in \(function): \(message) (code \(code))" }
+}

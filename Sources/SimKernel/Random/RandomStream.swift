@@ -1,0 +1,135 @@
+/// A reproducible stream of random numbers, addressed by a ``StreamAddress``.
+///
+/// Built on ``Philox4x32``: the key is the master seed and the counter is
+/// `(block, purpose, participant, replication)`, so a stream is a pure function of its
+/// address and the n-th number of a stream is the same whatever else the program does,
+/// on any thread or shard. Each block gives two 64-bit numbers; a stream holds 2^33 of them.
+///
+/// The type deliberately does **not** conform to `RandomNumberGenerator`: Swift's
+/// `random(in:using:)` may change its algorithm between Swift versions, so every
+/// conversion to a distribution is our own (here and in `Distributions.swift`).
+///
+/// **Native and GSL draws.** Uniform, exponential (by inverse CDF), Bernoulli and bounded
+/// integers are native Swift: they run on every event of the hot path, and the native
+/// inverse-CDF exponential is measurably faster than `gsl_ran_exponential` through the
+/// adaptor (about 2×; `esmsim bench random` prints both). Everything else (normal, gamma, beta, Poisson, binomial,
+/// lognormal, discrete) comes from GSL's samplers drawing from this same stream.
+public struct RandomStream: Sendable {
+  @usableFromInline let key0: UInt32
+  @usableFromInline let key1: UInt32
+  @usableFromInline let purpose: UInt32
+  @usableFromInline let participant: UInt32
+  @usableFromInline let replication: UInt32
+  @usableFromInline var block: UInt32 = 0
+  @usableFromInline var spare: UInt64 = 0
+  @usableFromInline var hasSpare = false
+
+  /// The stream at `address`, positioned at its first number.
+  public init(_ address: StreamAddress) {
+    key0 = UInt32(truncatingIfNeeded: address.seed)
+    key1 = UInt32(truncatingIfNeeded: address.seed >> 32)
+    purpose = address.purpose.rawValue
+    participant = address.participant
+    replication = address.replication
+  }
+
+  /// The stream's address.
+  public var address: StreamAddress {
+    StreamAddress(
+      seed: UInt64(key1) << 32 | UInt64(key0), replication: replication,
+      participant: participant, purpose: Purpose(kind: UInt8(purpose >> 24), index: purpose & 0xFF_FFFF))
+  }
+
+  /// The next 64 random bits.
+  @inlinable @inline(__always)
+  public mutating func next64() -> UInt64 {
+    if hasSpare {
+      hasSpare = false
+      return spare
+    }
+    return nextBlock()
+  }
+
+  /// Computes the next Philox block: returns its first 64 bits and keeps the second.
+  /// Kept out of line so that the common path of ``next64()`` stays small enough to inline.
+  @usableFromInline @inline(never)
+  mutating func nextBlock() -> UInt64 {
+    precondition(block != .max, "random stream exhausted (2^33 numbers drawn)")
+    let (a, b, c, d) = Philox4x32.block(
+      counter: (block, purpose, participant, replication), key: (key0, key1))
+    block &+= 1
+    spare = UInt64(c) << 32 | UInt64(d)
+    hasSpare = true
+    return UInt64(a) << 32 | UInt64(b)
+  }
+
+  /// A uniform number in [0, 1) with 53 random bits.
+  @inlinable
+  public mutating func uniform() -> Double {
+    Double(next64() >> 11) * 0x1p-53
+  }
+
+  /// A uniform number in (0, 1): never exactly 0 or 1.
+  @inlinable
+  public mutating func openUniform() -> Double {
+    (Double(next64() >> 11) + 0.5) * 0x1p-53
+  }
+
+  /// A uniform number in [`low`, `high`).
+  @inlinable
+  public mutating func uniform(_ low: Double, _ high: Double) -> Double {
+    low + (high - low) * uniform()
+  }
+
+  /// An exponential draw with the given mean, by inverse CDF: `-mean · log(U)`, U in (0, 1).
+  @inlinable
+  public mutating func exponential(mean: Double) -> Double {
+    -mean * log(openUniform())
+  }
+
+  /// True with probability `p` (clamped to [0, 1]).
+  @inlinable
+  public mutating func bernoulli(_ p: Double) -> Bool {
+    uniform() < p
+  }
+
+  /// A uniform integer in `0..<bound`, without bias (Lemire's multiply-and-reject method).
+  ///
+  /// - Precondition: `bound > 0`.
+  @inlinable
+  public mutating func integer(below bound: UInt64) -> UInt64 {
+    precondition(bound > 0, "integer(below: 0)")
+    var product = next64().multipliedFullWidth(by: bound)
+    if product.low < bound {
+      let threshold = (0 &- bound) % bound
+      while product.low < threshold {
+        product = next64().multipliedFullWidth(by: bound)
+      }
+    }
+    return product.high
+  }
+
+  /// A uniform integer in the closed range `low...high`.
+  @inlinable
+  public mutating func integer(in range: ClosedRange<Int>) -> Int {
+    let width = UInt64(bitPattern: Int64(range.upperBound) &- Int64(range.lowerBound)) &+ 1
+    if width == 0 { return Int(truncatingIfNeeded: next64()) }  // the full 64-bit range
+    return range.lowerBound &+ Int(truncatingIfNeeded: integer(below: width))
+  }
+
+  /// An index drawn with probabilities proportional to `cumulative` differences:
+  /// `cumulative` is non-decreasing and its last element is the total weight.
+  /// A linear scan: meant for the handful of categories of a context or a device mix.
+  @inlinable
+  public mutating func index(cumulative: [Double]) -> Int {
+    let target = uniform() * cumulative[cumulative.count - 1]
+    for (i, c) in cumulative.enumerated() where target < c { return i }
+    return cumulative.count - 1
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif

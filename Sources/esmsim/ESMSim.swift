@@ -1,0 +1,32 @@
+import ArgumentParser
+import SimKernel
+
+/// The `esmsim` command: a thin front end, no model logic.
+@main
+struct ESMSim: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "esmsim",
+    abstract: "Simulate experience-sampling (ESM/EMA) studies before running them.",
+    discussion: """
+      Try a signal schedule, a device mix and a compliance model on thousands of simulated \
+      participants, and see uniformity, predictability, coverage and sampling bias.
+      """,
+    version: ESMSimVersion.string,
+    subcommands: [Bench.self, RandomNumbers.self]
+  )
+
+  static func main() {
+    GSL.start()
+    do {
+      var command = try parseAsRoot()
+      try command.run()
+    } catch {
+      exit(withError: error)
+    }
+  }
+}
+
+/// The version printed by `--version` and written into run manifests.
+enum ESMSimVersion {
+  static let string = "0.1.0"
+}

@@ -1,0 +1,145 @@
+import Testing
+
+@testable import SimKernel
+
+/// Records the order in which events are handled.
+private struct Recorder: EventHandler {
+  var seen: [Event] = []
+  mutating func handle(_ event: Event, _ sim: inout Simulator) { seen.append(event) }
+}
+
+@Suite("Event queue and run loop")
+struct EventQueueTests {
+  @Test("events with equal time and priority pop first-in first-out")
+  func fifoTies() {
+    var sim = Simulator()
+    for i in 0..<50 { sim.schedule(at: 1_000, kind: 1, payload: Int32(i)) }
+    var rec = Recorder()
+    sim.run(until: .max, &rec)
+    #expect(rec.seen.map(\.payload) == Array(0..<50).map(Int32.init))
+  }
+
+  @Test("priority orders before sequence, time before both")
+  func priorityBeforeSequence() {
+    var sim = Simulator()
+    sim.schedule(at: 10, kind: 1, payload: 0, priority: .late)
+    sim.schedule(at: 10, kind: 1, payload: 1, priority: .normal)
+    sim.schedule(at: 10, kind: 1, payload: 2, priority: .urgent)
+    sim.schedule(at: 5, kind: 1, payload: 3, priority: .late)
+    sim.schedule(at: 10, kind: 1, payload: 4, priority: .urgent)
+    var rec = Recorder()
+    sim.run(until: .max, &rec)
+    #expect(rec.seen.map(\.payload) == [3, 2, 4, 1, 0])
+  }
+
+  @Test("cancelling a slot removes exactly its pending events")
+  func cancellation() {
+    var sim = Simulator(slots: 3)
+    sim.schedule(at: 10, kind: 1, payload: 0, slot: 1)
+    sim.schedule(at: 20, kind: 1, payload: 1, slot: 2)
+    sim.schedule(at: 30, kind: 1, payload: 2, slot: 1)
+    sim.schedule(at: 40, kind: 1, payload: 3)
+    sim.cancel(slot: 1)
+    sim.schedule(at: 50, kind: 1, payload: 4, slot: 1)  // scheduled after the cancel: live
+    var rec = Recorder()
+    let handled = sim.run(until: .max, &rec)
+    #expect(rec.seen.map(\.payload) == [1, 3, 4])
+    #expect(handled == 3)
+    #expect(sim.pendingCount == 0)
+  }
+
+  @Test("run(until:) stops before later events and moves the clock to the limit")
+  func runUntil() {
+    var sim = Simulator()
+    sim.schedule(at: 10, kind: 1, payload: 0)
+    sim.schedule(at: 100, kind: 1, payload: 1)
+    var rec = Recorder()
+    #expect(sim.run(until: 50, &rec) == 1)
+    #expect(sim.now == 50)
+    #expect(sim.pendingCount == 1)
+    #expect(sim.run(until: 100, &rec) == 1)
+    #expect(rec.seen.map(\.time) == [10, 100])
+  }
+
+  @Test("the clock never moves backward while events are handled")
+  func monotoneClock() {
+    struct Reschedule: EventHandler {
+      var stream = RandomStream(StreamAddress(seed: 7, purpose: .general))
+      var times: [SimTime] = []
+      mutating func handle(_ event: Event, _ sim: inout Simulator) {
+        times.append(sim.now)
+        if times.count < 5_000 {
+          // Zero delays included: ties must still be handled in order.
+          sim.schedule(at: sim.now + SimTime(stream.integer(below: 3)), kind: 1)
+          sim.schedule(at: sim.now + SimTime(stream.integer(below: 1_000)), kind: 2)
+        }
+      }
+    }
+    var sim = Simulator()
+    sim.schedule(at: 0, kind: 1)
+    var model = Reschedule()
+    sim.run(until: .max, &model)
+    #expect(model.times.count > 5_000)
+    #expect(zip(model.times, model.times.dropFirst()).allSatisfy { $0 <= $1 })
+  }
+
+  @Test("scheduling in the past stops the program")
+  func pastEventTraps() async {
+    await #expect(processExitsWith: .failure) {
+      var sim = Simulator()
+      var rec = Recorder()
+      sim.schedule(at: 100, kind: 1)
+      sim.run(until: .max, &rec)
+      sim.schedule(at: 99, kind: 1)
+    }
+  }
+
+  @Test("heap order holds and pops sort, under random inserts, pops and replaces")
+  func heapAgainstSortedReference() {
+    var stream = RandomStream(StreamAddress(seed: 11, purpose: .general))
+    var queue = EventQueue()
+    var reference: [Event] = []
+    var sequence: UInt64 = 0
+    for _ in 0..<20_000 {
+      let op = stream.integer(below: 10)
+      let e = Event(time: SimTime(stream.integer(below: 200)), order: sequence, kind: 0)
+      sequence += 1
+      if op < 5 || queue.isEmpty {
+        queue.insert(e)
+        reference.append(e)
+      } else if op < 8 {
+        let popped = queue.popMin()
+        let expected = reference.min { $0.precedes($1) }
+        #expect(popped == expected)
+        reference.removeAll { $0 == expected }
+      } else {
+        let expected = reference.min { $0.precedes($1) }!
+        #expect(queue.replaceMin(with: e) == expected)
+        reference.removeAll { $0 == expected }
+        reference.append(e)
+      }
+      #expect(queue.count == reference.count)
+    }
+    let ordered = queue.isHeapOrdered
+    #expect(ordered)
+    var drained: [Event] = []
+    while let e = queue.popMin() { drained.append(e) }
+    #expect(drained == reference.sorted { $0.precedes($1) })
+  }
+
+  @Test("a simulator can be reset and reused with the same results")
+  func resetReuses() {
+    func runOnce(_ sim: inout Simulator) -> [SimTime] {
+      sim.schedule(at: 30, kind: 1)
+      sim.schedule(at: 10, kind: 1)
+      var rec = Recorder()
+      sim.run(until: .max, &rec)
+      return rec.seen.map(\.time)
+    }
+    var sim = Simulator()
+    let first = runOnce(&sim)
+    sim.reset()
+    #expect(sim.now == 0)
+    #expect(runOnce(&sim) == first)
+  }
+}

@@ -1,0 +1,180 @@
+import Dispatch
+import Testing
+
+@testable import SimKernel
+
+/// Pearson's chi-square statistic of observed counts against expected counts.
+func chiSquare(_ observed: [Int], _ expected: [Double]) -> Double {
+  zip(observed, expected).reduce(0) { $0 + (Double($1.0) - $1.1) * (Double($1.0) - $1.1) / $1.1 }
+}
+
+@Suite("Random streams")
+struct RandomStreamTests {
+  static let address = StreamAddress(seed: 20_261_122, replication: 3, participant: 41, purpose: .response)
+
+  func first(_ n: Int, _ address: StreamAddress) -> [UInt64] {
+    var s = RandomStream(address)
+    return (0..<n).map { _ in s.next64() }
+  }
+
+  @Test("the same address gives the same first 1,000 numbers; each field changes them")
+  func sameAddressSameNumbers() {
+    let a = first(1_000, Self.address)
+    #expect(a == first(1_000, Self.address))
+    #expect(Set(a).count == 1_000)
+    var other = Self.address
+    other.seed += 1
+    #expect(first(1_000, other) != a)
+    other = Self.address
+    other.replication += 1
+    #expect(first(1_000, other) != a)
+    other = Self.address
+    other.participant += 1
+    #expect(first(1_000, other) != a)
+    other = Self.address
+    other.purpose = .phone
+    #expect(first(1_000, other) != a)
+    other = Self.address
+    other.purpose = Self.address.purpose.indexed(1)
+    #expect(first(1_000, other) != a)
+  }
+
+  @Test("numbers do not depend on the thread count or the order of work", arguments: [1, 2, 4, 7])
+  func threadCounts(_ threads: Int) {
+    let participants = 64
+    let reference = (0..<participants).map { p -> [UInt64] in
+      var a = Self.address
+      a.participant = UInt32(p)
+      return first(1_000, a)
+    }
+    final class Box: @unchecked Sendable {
+      var rows: [[UInt64]]
+      init(rows: [[UInt64]]) { self.rows = rows }
+    }
+    let box = Box(rows: Array(repeating: [], count: participants))
+    let lock = DispatchQueue(label: "rows")
+    DispatchQueue.concurrentPerform(iterations: threads) { worker in
+      // Worker w takes participants w, w + threads, …, from the last one down.
+      for p in stride(from: participants - 1, through: 0, by: -1) where p % threads == worker {
+        var a = Self.address
+        a.participant = UInt32(p)
+        let row = first(1_000, a)
+        lock.sync { box.rows[p] = row }
+      }
+    }
+    #expect(box.rows == reference)
+  }
+
+  @Test("uniform draws lie in [0, 1) and open-uniform draws in (0, 1)")
+  func uniformRanges() {
+    var s = RandomStream(Self.address)
+    for _ in 0..<100_000 {
+      let u = s.uniform()
+      #expect(u >= 0 && u < 1)
+      let v = s.openUniform()
+      #expect(v > 0 && v < 1)
+    }
+  }
+
+  @Test("bounded integers are uniform (chi-square, 37 cells, p > 0.001) and in range")
+  func boundedIntegers() throws {
+    var s = RandomStream(Self.address)
+    var counts = Array(repeating: 0, count: 37)
+    for _ in 0..<370_000 { counts[Int(s.integer(below: 37))] += 1 }
+    let p = try GSL.chiSquareUpperTail(chiSquare(counts, Array(repeating: 10_000, count: 37)), degrees: 36)
+    #expect(p > 0.001)
+    for _ in 0..<10_000 {
+      let x = s.integer(in: -3...4)
+      #expect((-3...4).contains(x))
+    }
+  }
+
+  /// Mean and variance within 4 standard errors, and a chi-square goodness of fit over 50
+  /// equiprobable cells (cut at the exponential quantiles) with p > 0.001. Exp(1) has
+  /// mean 1, variance 1, and the sample variance has standard error sqrt((mu4 - 1)/n) =
+  /// sqrt(8/n).
+  func checkExponential(_ draw: (inout RandomStream) -> Double) throws {
+    let n = 1_000_000
+    var s = RandomStream(Self.address)
+    var sum = 0.0
+    var sumSq = 0.0
+    var counts = Array(repeating: 0, count: 50)
+    for _ in 0..<n {
+      let x = draw(&s)
+      sum += x
+      sumSq += x * x
+      let cell = Int((-expm1(-x)) * 50)  // F(x) = 1 - exp(-x), in [0, 1)
+      counts[min(cell, 49)] += 1
+    }
+    let mean = sum / Double(n)
+    let variance = (sumSq - Double(n) * mean * mean) / Double(n - 1)
+    #expect(abs(mean - 1) < 4 / Double(n).squareRoot())
+    #expect(abs(variance - 1) < 4 * (8 / Double(n)).squareRoot())
+    let p = try GSL.chiSquareUpperTail(
+      chiSquare(counts, Array(repeating: Double(n) / 50, count: 50)), degrees: 49)
+    #expect(p > 0.001)
+  }
+
+  @Test("GSL's exponential sampler over our streams: 10^6 draws fit Exp(1)")
+  func gslExponential() throws {
+    try checkExponential { $0.gslExponential(mean: 1) }
+  }
+
+  @Test("the native inverse-CDF exponential: 10^6 draws fit Exp(1)")
+  func nativeExponential() throws {
+    try checkExponential { $0.exponential(mean: 1) }
+  }
+
+  @Test("GSL's samplers draw from the stream itself: gsl_rng_uniform equals uniform()")
+  func adaptorDrawsFromStream() {
+    var a = RandomStream(Self.address)
+    var b = RandomStream(Self.address)
+    for _ in 0..<1_000 { #expect(a.gslUniform() == b.uniform()) }
+  }
+
+  @Test("GSL normal, gamma and Poisson samplers have the right means (4 standard errors)")
+  func otherSamplers() {
+    let n = 200_000
+    var s = RandomStream(Self.address)
+    var normal = 0.0
+    var gamma = 0.0
+    var poisson = 0.0
+    for _ in 0..<n {
+      normal += s.normal(mean: 2, sd: 3)
+      gamma += s.gamma(shape: 2, scale: 1.5)  // mean 3, sd sqrt(2)·1.5
+      poisson += Double(s.poisson(mean: 4))  // mean 4, sd 2
+    }
+    let rootN = Double(n).squareRoot()
+    #expect(abs(normal / Double(n) - 2) < 4 * 3 / rootN)
+    #expect(abs(gamma / Double(n) - 3) < 4 * 2.0.squareRoot() * 1.5 / rootN)
+    #expect(abs(poisson / Double(n) - 4) < 4 * 2 / rootN)
+  }
+
+  @Test("the discrete distribution follows its weights; bad weights are a GSL error")
+  func discrete() throws {
+    let weights = [1.0, 0, 3, 6]
+    let table = try DiscreteDistribution(weights: weights)
+    var s = RandomStream(Self.address)
+    var counts = [0, 0, 0, 0]
+    for _ in 0..<100_000 { counts[table.draw(&s)] += 1 }
+    #expect(counts[1] == 0)
+    let p = try GSL.chiSquareUpperTail(
+      chiSquare([counts[0], counts[2], counts[3]], [10_000, 30_000, 60_000]), degrees: 2)
+    #expect(p > 0.001)
+    #expect(throws: GSLError.self) { try DiscreteDistribution(weights: [1, -1]) }
+    #expect(throws: GSLError.self) { try DiscreteDistribution(weights: [0, 0]) }
+  }
+
+  @Test("GSL status codes become Swift errors instead of aborting")
+  func gslErrors() {
+    #expect(throws: GSLError.self) { try GSL.check(1, in: "test") }
+    #expect(throws: GSLError.self) { try GSL.chiSquareUpperTail(-1, degrees: 3) }
+    let error = GSLError(code: 1, function: "f")
+    #expect(error.description.contains("f"))
+    #expect(!GSL.version.isEmpty)
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#endif

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs what esmsim needs to build and test, and nothing when it is all there.
+# Idempotent and quiet when nothing is missing. Debian/Ubuntu: apt-get; elsewhere it says
+# what to install and stops.
+set -euo pipefail
+
+need_pkgs=()
+
+if ! command -v swift >/dev/null 2>&1; then
+  echo "esmsim needs Swift 6 (https://www.swift.org/install/); 'swift' is not on PATH." >&2
+  exit 1
+fi
+command -v pkg-config >/dev/null 2>&1 || need_pkgs+=(pkg-config)
+if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists gsl; then
+  need_pkgs+=(libgsl-dev)
+fi
+if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists sqlite3; then
+  need_pkgs+=(libsqlite3-dev)
+fi
+
+if ((${#need_pkgs[@]} == 0)); then
+  exit 0
+fi
+
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "esmsim needs: ${need_pkgs[*]} (GNU GSL and SQLite development files). Install them with your package manager, then run make again." >&2
+  exit 1
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+    echo "esmsim needs: ${need_pkgs[*]}; run as root or install them: apt-get install ${need_pkgs[*]}" >&2
+    exit 1
+  fi
+fi
+
+echo "Installing ${need_pkgs[*]} with apt-get…" >&2
+$sudo apt-get update -qq >/dev/null
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need_pkgs[@]}" >/dev/null
