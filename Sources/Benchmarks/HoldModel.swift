@@ -68,32 +68,36 @@ public enum HoldModel {
     return result
   }
 
+  /// One entity's state in the global run (kept together: one array, one lookup per event).
+  struct EntityState {
+    var stream: RandomStream
+    var remaining: Int
+    var lastTime: SimTime = 0
+  }
+
   struct AllEntities: EventHandler {
-    var streams: [RandomStream]
-    var remaining: [Int]
-    var lastTime: [SimTime]
+    var entities: [EntityState]
 
     mutating func handle(_ event: Event, _ sim: inout Simulator) {
-      let e = Int(event.entity)
-      lastTime[e] = event.time
-      remaining[e] -= 1
-      if remaining[e] > 0 {
-        sim.schedule(at: sim.now + HoldModel.hold(&streams[e]), kind: 0, entity: event.entity)
+      let next: SimTime? = entities.withUnsafeMutableBufferPointer { all in
+        let e = Int(event.entity)
+        all[e].lastTime = event.time
+        all[e].remaining -= 1
+        return all[e].remaining > 0 ? event.time + HoldModel.hold(&all[e].stream) : nil
       }
+      if let next { sim.schedule(at: next, kind: 0, entity: event.entity) }
     }
   }
 
   static func runGlobal(_ entities: Int, _ perEntity: Int, _ seed: UInt64) -> Result {
     guard perEntity > 0 else { return Result(events: 0, checksum: 0) }
     var model = AllEntities(
-      streams: (0..<entities).map { stream(seed, $0) },
-      remaining: Array(repeating: perEntity, count: entities),
-      lastTime: Array(repeating: 0, count: entities))
+      entities: (0..<entities).map { EntityState(stream: stream(seed, $0), remaining: perEntity) })
     var sim = Simulator(capacity: entities)
     for e in 0..<entities {
-      sim.schedule(at: hold(&model.streams[e]), kind: 0, entity: UInt32(e))
+      sim.schedule(at: hold(&model.entities[e].stream), kind: 0, entity: UInt32(e))
     }
     let events = sim.run(until: .max, &model)
-    return Result(events: events, checksum: model.lastTime.reduce(0, &+))
+    return Result(events: events, checksum: model.entities.reduce(0) { $0 &+ $1.lastTime })
   }
 }

@@ -23,7 +23,7 @@ struct Bench: ParsableCommand {
     @Option(help: "Events per entity.") var eventsPerEntity = 100
     @Option(help: "per-entity or global.") var mode: HoldModel.Mode = .perEntity
     @Option(help: "Master seed.") var seed: UInt64 = 1
-    @Option(help: "Repeat the run this many times and report the fastest.") var repeats = 3
+    @Option(help: "Repeat the run this many times and report the fastest.") var repeats = 5
 
     func validate() throws {
       guard entities > 0 else { throw ValidationError("--entities must be at least 1") }

@@ -143,3 +143,26 @@ struct EventQueueTests {
     #expect(runOnce(&sim) == first)
   }
 }
+
+@Suite("Event layout")
+struct EventLayoutTests {
+  @Test("an event is 32 bytes, so four siblings fill two cache lines")
+  func eventIs32Bytes() {
+    #expect(MemoryLayout<Event>.stride == 32)
+  }
+
+  @Test("a growing queue keeps every event and its order")
+  func growth() {
+    var queue = EventQueue(capacity: 4)
+    var stream = RandomStream(StreamAddress(seed: 5, purpose: .general))
+    var times: [SimTime] = []
+    for i in 0..<1_000 {
+      let t = SimTime(stream.integer(below: 10_000))
+      times.append(t)
+      queue.insert(Event(time: t, order: UInt64(i), kind: 0))
+    }
+    var popped: [SimTime] = []
+    while let e = queue.popMin() { popped.append(e.time) }
+    #expect(popped == times.sorted())
+  }
+}

@@ -72,7 +72,7 @@ public struct Simulator: ~Copyable, Sendable {
       payload: payload, generation: generations[Int(slot)], kind: kind, slot: slot)
     nextSequence += 1
     if handledEventAtTop {
-      pending.siftDown(event)
+      pending.replaceHandledMin(with: event)
       handledEventAtTop = false
     } else {
       pending.insert(event)

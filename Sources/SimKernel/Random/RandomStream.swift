@@ -21,8 +21,9 @@ public struct RandomStream: Sendable {
   @usableFromInline let participant: UInt32
   @usableFromInline let replication: UInt32
   @usableFromInline var block: UInt32 = 0
-  @usableFromInline var spare: UInt64 = 0
-  @usableFromInline var hasSpare = false
+  /// The rest of the last two blocks, served in order: `spare.0`, `spare.1`, `spare.2`.
+  @usableFromInline var spare: (UInt64, UInt64, UInt64) = (0, 0, 0)
+  @usableFromInline var spareCount: UInt8 = 0
 
   /// The stream at `address`, positioned at its first number.
   public init(_ address: StreamAddress) {
@@ -43,24 +44,37 @@ public struct RandomStream: Sendable {
   /// The next 64 random bits.
   @inlinable @inline(__always)
   public mutating func next64() -> UInt64 {
-    if hasSpare {
-      hasSpare = false
-      return spare
+    switch spareCount {
+    case 3:
+      spareCount = 2
+      return spare.0
+    case 2:
+      spareCount = 1
+      return spare.1
+    case 1:
+      spareCount = 0
+      return spare.2
+    default:
+      return nextBlocks()
     }
-    return nextBlock()
   }
 
-  /// Computes the next Philox block: returns its first 64 bits and keeps the second.
+  /// Computes the next two Philox blocks side by side (their rounds interleave, which hides
+  /// the multiply latency of each); returns the first 64 bits and keeps the other three.
   /// Kept out of line so that the common path of ``next64()`` stays small enough to inline.
   @usableFromInline @inline(never)
-  mutating func nextBlock() -> UInt64 {
-    precondition(block != .max, "random stream exhausted (2^33 numbers drawn)")
-    let (a, b, c, d) = Philox4x32.block(
-      counter: (block, purpose, participant, replication), key: (key0, key1))
-    block &+= 1
-    spare = UInt64(c) << 32 | UInt64(d)
-    hasSpare = true
-    return UInt64(a) << 32 | UInt64(b)
+  mutating func nextBlocks() -> UInt64 {
+    precondition(block < .max - 1, "random stream exhausted (2^33 numbers drawn)")
+    let x = Philox4x32.block(counter: (block, purpose, participant, replication), key: (key0, key1))
+    let y = Philox4x32.block(
+      counter: (block &+ 1, purpose, participant, replication), key: (key0, key1))
+    block &+= 2
+    spare = (
+      UInt64(x.2) << 32 | UInt64(x.3), UInt64(y.0) << 32 | UInt64(y.1),
+      UInt64(y.2) << 32 | UInt64(y.3)
+    )
+    spareCount = 3
+    return UInt64(x.0) << 32 | UInt64(x.1)
   }
 
   /// A uniform number in [0, 1) with 53 random bits.
