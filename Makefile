@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 ESMSIM := .build/release/esmsim
 
-.PHONY: all deps build release demo test bench clean
+.PHONY: all deps build release demo test bench bench-simpy clean
 
 all: release
 
@@ -33,3 +33,8 @@ bench: release
 
 clean:
 	rm -rf .build
+
+## bench-simpy: the same hold model in SimPy, for the comparison in the README.
+bench-simpy:
+	@test -x .venv-bench/bin/python || { python3 -m venv .venv-bench && .venv-bench/bin/pip install -q simpy==4.1.1; }
+	.venv-bench/bin/python bench/simpy_hold.py
