@@ -28,16 +28,22 @@ let package = Package(
 
     /// Integer clock, event queue, run loop, counter-based random streams, distributions.
     .target(name: "SimKernel", dependencies: ["CGSL"]),
+    /// Signal-scheduling algorithms of real ESM systems: window + parameters + stream → times.
+    .target(name: "Schedules", dependencies: ["SimKernel"]),
+    /// Uniformity, predictability, coverage, compliance and sampling bias.
+    .target(name: "Measures", dependencies: ["SimKernel", "Schedules"]),
+    /// Writers: CSV, JSON, SQLite, HTML; files written atomically.
+    .target(name: "Reporting", dependencies: ["Measures"]),
 
     // MARK: - Tools
 
     /// Benchmarks printed by `esmsim bench` (figures, never timed tests).
-    .target(name: "Benchmarks", dependencies: ["SimKernel"]),
+    .target(name: "Benchmarks", dependencies: ["SimKernel", "Schedules", "Measures"]),
     /// The command line: thin, no model logic.
     .executableTarget(
       name: "esmsim",
       dependencies: [
-        "SimKernel", "Benchmarks",
+        "SimKernel", "Schedules", "Measures", "Reporting", "Benchmarks",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -45,6 +51,8 @@ let package = Package(
     // MARK: - Tests
 
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel", "CGSL"]),
+    .testTarget(name: "SchedulesTests", dependencies: ["Schedules", "Measures", "SimKernel"]),
+    .testTarget(name: "MeasuresTests", dependencies: ["Measures", "Schedules", "SimKernel"]),
     .testTarget(name: "CLITests", dependencies: ["SimKernel"]),
   ]
 )

@@ -1,12 +1,13 @@
 import ArgumentParser
 import Benchmarks
+import Reporting
 import SimKernel
 
 /// `esmsim bench …`: benchmarks that print figures.
 struct Bench: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Run a benchmark and print its figures.",
-    subcommands: [Kernel.self, Random.self]
+    subcommands: [Kernel.self, Random.self, Schedules.self]
   )
 
   struct Kernel: ParsableCommand {
@@ -42,7 +43,7 @@ struct Bench: ParsableCommand {
       }
       guard let result else { return }
       print("mode=\(mode.rawValue) entities=\(entities) events_per_entity=\(eventsPerEntity) seed=\(seed) checksum=\(result.checksum)")
-      print("events=\(result.events) seconds=\(format(best)) events_per_second=\(Int((Double(result.events) / best).rounded()))")
+      print("events=\(result.events) seconds=\(NumberText.fixed(best, 3)) events_per_second=\(Int((Double(result.events) / best).rounded()))")
     }
   }
 
@@ -59,24 +60,35 @@ struct Bench: ParsableCommand {
 
     func run() throws {
       for line in RandomBenchmark.run(count: count, seed: seed) {
-        print("\(line.name): \(format(line.nanoseconds, digits: 2)) ns/draw (sum \(format(line.sum, digits: 1)))")
+        print("\(line.name): \(NumberText.fixed(line.nanoseconds, 2)) ns/draw (sum \(NumberText.fixed(line.sum, 1)))")
       }
+    }
+  }
+
+  struct Schedules: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Seconds per 10^6 participant-days of schedule generation, per algorithm.",
+      discussion: "Window 08:00-22:00, 5 signals a day, a 30-minute gap for fixed blocks. Target: under 1 s each."
+    )
+
+    @Option(help: "Participant-days per algorithm.") var days = 1_000_000
+    @Option(help: "Master seed.") var seed: UInt64 = 1
+
+    func validate() throws {
+      guard days > 0 else { throw ValidationError("--days must be at least 1") }
+    }
+
+    func run() throws {
+      var rows = [["algorithm", "days", "seconds", "days/s", "signals"]]
+      for line in try ScheduleBenchmark.run(days: days, seed: seed) {
+        rows.append([
+          line.name, "\(days)", NumberText.fixed(line.seconds, 3),
+          "\(Int((Double(days) / line.seconds).rounded()))", "\(line.signals)",
+        ])
+      }
+      print(TextTable.render(rows), terminator: "")
     }
   }
 }
 
 extension HoldModel.Mode: ExpressibleByArgument {}
-
-/// Formats a number with a fixed number of decimals (no locale, no scientific notation).
-func format(_ x: Double, digits: Int = 3) -> String {
-  guard x.isFinite else { return String(x) }
-  var scale = 1.0
-  for _ in 0..<digits { scale *= 10 }
-  let r = (abs(x) * scale).rounded()
-  let whole = Int(r / scale)
-  let frac = Int(r - Double(whole) * scale)
-  let sign = x < 0 && r > 0 ? "-" : ""
-  if digits == 0 { return "\(sign)\(whole)" }
-  let f = String(frac)
-  return "\(sign)\(whole)." + String(repeating: "0", count: digits - f.count) + f
-}

@@ -1,0 +1,135 @@
+import Schedules
+
+/// Uniformity and predictability of a signal schedule, accumulated day by day.
+///
+/// Every measure is computed on times normalised to each participant-day's sampling window
+/// (``SignalScheduler/samplingWindow(for:)``), cut into slots of `slotMinutes` of a
+/// reference window of `referenceMinutes` (the last slot may be partial and is weighted by
+/// its width). Accumulators merge (``merge(_:)``) so that days simulated apart can be
+/// pooled; merging in a fixed order gives identical results.
+public struct ScheduleMeasures: Sendable {
+  /// The slot width in minutes (default 10).
+  public let slotMinutes: Double
+  /// The reference window length in minutes that the slots cut.
+  public let referenceMinutes: Double
+  /// The number of slots.
+  public let slotCount: Int
+
+  var slotSignals: [Int]
+  var normalized: [Double] = []
+  var days = 0
+  var zeroSignalDays = 0
+  var gaps = GapStatistics()
+  var predictability = Predictability()
+
+  /// Default slot width: 10 minutes (shared research `scheduling.md` §4.3).
+  public static let defaultSlotMinutes = 10.0
+
+  /// Creates an empty accumulator.
+  public init(referenceMinutes: Double, slotMinutes: Double = ScheduleMeasures.defaultSlotMinutes) {
+    precondition(referenceMinutes > 0 && slotMinutes > 0)
+    self.slotMinutes = slotMinutes
+    self.referenceMinutes = referenceMinutes
+    slotCount = Int((referenceMinutes / slotMinutes).rounded(.up))
+    slotSignals = Array(repeating: 0, count: slotCount)
+  }
+
+  /// The slot a normalised time falls in.
+  @inlinable
+  public func slot(ofNormalized u: Double) -> Int {
+    min(max(Int(u * referenceMinutes / slotMinutes), 0), slotCount - 1)
+  }
+
+  /// The width of slot `j` as a share of the window.
+  public func width(ofSlot j: Int) -> Double {
+    j < slotCount - 1 ? slotMinutes / referenceMinutes : 1 - Double(slotCount - 1) * slotMinutes / referenceMinutes
+  }
+
+  /// Adds one participant-day.
+  ///
+  /// - Parameters:
+  ///   - day: the day's index in the study (even days fit the predictability model, odd
+  ///     days score it).
+  ///   - times: the day's signal times, minutes after the window start, sorted.
+  ///   - sampling: the part of the window the scheduler samples that day.
+  public mutating func add(day: Int, times: [Double], sampling: Block) {
+    days += 1
+    if times.isEmpty { zeroSignalDays += 1 }
+    var slots: [Int] = []
+    slots.reserveCapacity(times.count)
+    for t in times {
+      let u = min(max((t - sampling.start) / sampling.length, 0), 1)
+      normalized.append(u)
+      let s = slot(ofNormalized: u)
+      slotSignals[s] += 1
+      slots.append(s)
+    }
+    gaps.add(times)
+    predictability.add(day: day, slots: slots, slotCount: slotCount)
+  }
+
+  /// Pools another accumulator's days into this one (same slots).
+  public mutating func merge(_ other: ScheduleMeasures) {
+    precondition(other.slotCount == slotCount && other.referenceMinutes == referenceMinutes)
+    for j in 0..<slotCount { slotSignals[j] += other.slotSignals[j] }
+    normalized += other.normalized
+    days += other.days
+    zeroSignalDays += other.zeroSignalDays
+    gaps.merge(other.gaps)
+    predictability.merge(other.predictability)
+  }
+
+  /// The measures of every day added so far.
+  public func summary() -> ScheduleSummary {
+    let total = slotSignals.reduce(0, +)
+    let intensity = (0..<slotCount).map { j in
+      total == 0 ? 0 : Double(slotSignals[j]) / (width(ofSlot: j) * Double(total))
+    }
+    let ks = KolmogorovSmirnov.uniform(sorted: normalized.sorted())
+    let fit = predictability.result(slotCount: slotCount)
+    return ScheduleSummary(
+      days: days, signals: total, signalsPerDay: days == 0 ? 0 : Double(total) / Double(days),
+      intensity: intensity, intensityMin: intensity.min() ?? 0, intensityMax: intensity.max() ?? 0,
+      ksD: ks.d, ksP: ks.p, minGap: gaps.minimum, shareGapsUnder60: gaps.shareUnder60,
+      maxGap: gaps.count == 0 ? .nan : gaps.max, zeroSignalDayShare: days == 0 ? 0 : Double(zeroSignalDays) / Double(days),
+      bitsPerSignal: fit.bitsPerSignal, bitsPerDay: fit.bitsPerDay, forcedShare: fit.forcedShare,
+      maxHazard: fit.maxHazard)
+  }
+}
+
+/// The measures of a schedule (see ``ScheduleMeasures``).
+public struct ScheduleSummary: Sendable, Equatable {
+  /// Participant-days measured.
+  public var days: Int
+  /// Signals counted.
+  public var signals: Int
+  /// Mean signals per day.
+  public var signalsPerDay: Double
+  /// Intensity per slot: (signals in slot / slot width) / (all signals / window); 1 is flat.
+  public var intensity: [Double]
+  /// The lowest slot intensity.
+  public var intensityMin: Double
+  /// The highest slot intensity.
+  public var intensityMax: Double
+  /// Kolmogorov–Smirnov D of the normalised times against Uniform(0, 1).
+  public var ksD: Double
+  /// Its p-value (as `scipy.stats.kstest`).
+  public var ksP: Double
+  /// The shortest in-day gap between signals, minutes; also the guaranteed quiet time
+  /// after a signal (`nan` when no day had two signals).
+  public var minGap: Double
+  /// The share of in-day gaps under 60 minutes.
+  public var shareGapsUnder60: Double
+  /// The longest in-day gap, minutes.
+  public var maxGap: Double
+  /// The share of days without any signal.
+  public var zeroSignalDayShare: Double
+  /// Log-loss of the predictability model on held-out days, bits per signal.
+  public var bitsPerSignal: Double
+  /// The same, bits per day.
+  public var bitsPerDay: Double
+  /// The share of held-out signals that fell in a slot the model gave probability ≥ 0.5.
+  public var forcedShare: Double
+  /// The largest fitted probability among states visited at least 100 times.
+  public var maxHazard: Double
+}

@@ -1,0 +1,186 @@
+import ArgumentParser
+import Foundation
+import Measures
+import Reporting
+import Schedules
+
+/// `esmsim schedule`: draw a signal schedule, or compare every algorithm.
+struct ScheduleCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "schedule",
+    abstract: "Draw signal schedules as real ESM systems do, and measure them.",
+    subcommands: [Generate.self, Compare.self],
+    defaultSubcommand: Generate.self
+  )
+}
+
+/// What every schedule command takes.
+struct ScheduleOptions: ParsableArguments {
+  @Option(help: "Signals per day (a fraction is allowed for bernoulli).") var perDay: Double?
+  @Option(help: "The signalling window, HH:MM-HH:MM (may cross midnight).") var window: String
+  @Option(help: "Mappiness: minutes before the window end at which signalling stops (default 10).")
+  var endMargin: Double?
+  @Option(help: "Fixed blocks: the minimum gap between signals, minutes.") var minGap: Double?
+  @Option(help: "Fixed blocks: none, resample-schedule, sequential-rejection, truncation or sort-and-space.")
+  var gapMethod: GapMethod?
+  @Option(help: "Fixed blocks: custom blocks, for example 08:00-12:00,12:00-16:00,16:00-20:00.")
+  var blocks: String?
+  @Option(help: "Fixed times: clock times, for example 09:00,17:00.") var times: String?
+  @Option(help: "Fixed times: ± jitter in whole minutes, redrawn daily.") var jitter: Int?
+  @Option(help: "Chain: the fixed lag in minutes (default 90).") var fixedLag: Double?
+  @Option(help: "Chain: the largest random lag in minutes (default 30).") var randomLag: Double?
+  @Option(help: "Buffered blocks: share of each block excluded at each end (default 0.10).")
+  var buffer: Double?
+  @Option(help: "Days to draw.") var days = 7
+  @Option(help: "Master seed.") var seed: UInt64 = 1
+
+  func parsedWindow() throws -> Window {
+    do { return try Window(parsing: window) } catch { throw ValidationError("--window: \(error.message)") }
+  }
+
+  func parameters() throws -> ScheduleParameters {
+    var p = ScheduleParameters(
+      perDay: perDay, endMargin: endMargin, minGap: minGap, gapMethod: gapMethod, jitter: jitter,
+      fixedLag: fixedLag, randomLag: randomLag, buffer: buffer)
+    if let blocks {
+      p.blocks = try blocks.split(separator: ",").map {
+        guard let r = ClockRange($0) else {
+          throw ValidationError("--blocks: expected HH:MM-HH:MM,HH:MM-HH:MM…, got '\($0)'")
+        }
+        return r
+      }
+    }
+    if let times {
+      p.times = try times.split(separator: ",").map {
+        guard let t = ClockTime($0) else { throw ValidationError("--times: expected HH:MM,HH:MM…, got '\($0)'") }
+        return t
+      }
+    }
+    return p
+  }
+
+  /// Builds and checks a scheduler; an impossible parameter is a usage error naming its flag.
+  func scheduler(_ name: AnyScheduler.Name) throws -> AnyScheduler {
+    let window = try parsedWindow()
+    do {
+      return try AnyScheduler(name, parameters(), window: window)
+    } catch let error as ScheduleError {
+      throw ValidationError("--\(error.parameter.rawValue): \(error.message)")
+    }
+  }
+
+  func validate() throws {
+    guard days >= 1 else { throw ValidationError("--days: at least 1 day") }
+    guard days <= 10_000_000 else { throw ValidationError("--days: at most 10,000,000 days") }
+    _ = try parsedWindow()
+    _ = try parameters()
+  }
+}
+
+extension GapMethod: ExpressibleByArgument {}
+extension AnyScheduler.Name: ExpressibleByArgument {}
+
+extension ScheduleCommand {
+  struct Generate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "generate",
+      abstract: "Draw one algorithm's schedule: one row per signal (day,index,minute).",
+      discussion: """
+        minute is minutes after the window start (fractional). --format timeline draws one line \
+        per day with the signals marked on the window, for teaching.
+        """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case csv, json, timeline }
+
+    @Option(help: "mappiness, fixed-blocks, bernoulli, fixed-times, chain or buffered-blocks.")
+    var algorithm: AnyScheduler.Name
+    @OptionGroup var options: ScheduleOptions
+    @Option(help: "csv, json or timeline.") var format: Format = .csv
+    @Option(help: "Write to this file (atomically) instead of standard output.") var output: String?
+
+    func validate() throws { _ = try options.scheduler(algorithm) }
+
+    func run() throws {
+      let scheduler = try options.scheduler(algorithm)
+      let window = try options.parsedWindow()
+      let text: String
+      switch format {
+      case .csv, .json:
+        let signals = ScheduleRun.signals(scheduler, window: window, days: options.days, seed: options.seed)
+        text = format == .csv ? ScheduleText.csv(signals) : ScheduleText.json(signals)
+      case .timeline:
+        var lines = [ScheduleText.timelineHeader(window)]
+        ScheduleRun.days(scheduler, window: window, days: options.days, seed: options.seed) { day, times in
+          lines.append(ScheduleText.timeline(day: day, times: times, window: window))
+        }
+        text = lines.joined(separator: "\n") + "\n"
+      }
+      try emit(text, to: output)
+    }
+  }
+
+  struct Compare: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Run every algorithm (fixed blocks once per gap method) on the same days and measure each.",
+      discussion: """
+        Columns: intensity min/max (1 is flat), Kolmogorov-Smirnov D and p against uniform, \
+        gaps (minutes), share of days with no signal, predictability (bits per signal and per day \
+        on held-out days, share of forced signals, largest hazard). fixed-times uses --times, or \
+        the centres of --per-day equal blocks.
+        """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case table, json }
+
+    @OptionGroup var options: ScheduleOptions
+    @Option(help: "table or json.") var format: Format = .table
+    @Option(help: "Slot width for intensity and predictability, minutes.") var slot = 10.0
+    @Option(help: "Write to this file (atomically) instead of standard output.") var output: String?
+
+    func validate() throws {
+      guard slot > 0, slot.isFinite else { throw ValidationError("--slot: must be more than 0 minutes") }
+    }
+
+    func run() throws {
+      let window = try options.parsedWindow()
+      var rows: [(AnyScheduler, ScheduleSummary)] = []
+      for (name, method) in AnyScheduler.comparisonLineUp {
+        var opts = options
+        if let method { opts.gapMethod = method }
+        if name == .fixedTimes, opts.times == nil, let n = opts.perDay, n >= 1, n == n.rounded() {
+          let block = window.length / n
+          opts.times = (0..<Int(n)).map {
+            ClockTime(minutes: window.start.minutes + (Double($0) + 0.5) * block).description
+          }.joined(separator: ",")
+        }
+        do {
+          let s = try opts.scheduler(name)
+          rows.append((s, ScheduleRun.measure(s, window: window, days: options.days, seed: options.seed, slotMinutes: slot)))
+        } catch let error as ValidationError {
+          let label = name.rawValue + (method.map { " (\($0.rawValue))" } ?? "")
+          FileHandle.standardError.write(Data("esmsim: \(label) skipped: \(error.message)\n".utf8))
+        }
+      }
+      let text =
+        format == .table
+        ? ScheduleComparisonText.table(rows) : ScheduleComparisonText.json(rows).text(indent: 2) + "\n"
+      try emit(text, to: output)
+    }
+  }
+}
+
+/// Prints `text`, or writes it atomically to `path`.
+func emit(_ text: String, to path: String?) throws {
+  if let path {
+    do { try AtomicFile.write(text, to: path) } catch { throw RuntimeError("\(error)") }
+  } else {
+    print(text, terminator: "")
+  }
+}
+
+/// An error from running a command (not from its arguments): printed, exit code 1.
+struct RuntimeError: Error, CustomStringConvertible {
+  var description: String
+  init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+
+@Suite("esmsim schedule")
+struct ScheduleCommandTests {
+  @Test("generate writes day,index,minute rows, reproducibly for a seed")
+  func generateCSV() throws {
+    let args = ["schedule", "--algorithm", "mappiness", "--per-day", "3", "--window", "08:00-20:00", "--days", "20", "--seed", "5"]
+    let a = try ESMSimBinary.run(args)
+    #expect(a.status == 0)
+    let lines = a.stdout.split(separator: "\n")
+    #expect(lines.first == "day,index,minute")
+    #expect(lines.count == 1 + 60)
+    for line in lines.dropFirst() {
+      let f = line.split(separator: ",")
+      #expect(f.count == 3)
+      let minute = try #require(Double(f[2]))
+      #expect(minute >= 0 && minute < 710)
+    }
+    #expect(try ESMSimBinary.run(args).stdout == a.stdout)
+    #expect(try ESMSimBinary.run(args.dropLast() + ["6"]).stdout != a.stdout)
+  }
+
+  @Test("json and timeline formats, and --output writes the file")
+  func otherFormats() throws {
+    let base = ["schedule", "generate", "--algorithm", "fixed-blocks", "--per-day", "3", "--window", "08:00-20:00", "--days", "4"]
+    let json = try ESMSimBinary.run(base + ["--format", "json"])
+    #expect(json.status == 0)
+    let parsed = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
+    #expect(parsed?.count == 12)
+    #expect(parsed?.first?.keys.sorted() == ["day", "index", "minute"])
+    let timeline = try ESMSimBinary.run(base + ["--format", "timeline"])
+    #expect(timeline.stdout.split(separator: "\n").filter { $0.hasPrefix("day ") }.count == 4)
+    #expect(timeline.stdout.contains("#"))
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("esmsim-sched-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let file = dir.appendingPathComponent("s.csv").path
+    let written = try ESMSimBinary.run(base + ["--output", file])
+    #expect(written.status == 0 && written.stdout.isEmpty)
+    #expect(try String(contentsOfFile: file, encoding: .utf8).hasPrefix("day,index,minute\n"))
+  }
+
+  @Test("compare: one JSON object per algorithm and gap method, with the documented keys")
+  func compareJSON() throws {
+    let r = try ESMSimBinary.run([
+      "schedule", "compare", "--per-day", "3", "--window", "08:00-20:00", "--min-gap", "60", "--days", "2000",
+      "--format", "json",
+    ])
+    #expect(r.status == 0)
+    let rows = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [[String: Any]])
+    #expect(rows.count == 10)
+    let keys: Set<String> = [
+      "algorithm", "gap_method", "intensity_min", "intensity_max", "ks_d", "ks_p", "min_gap",
+      "share_gaps_under_60", "max_gap", "zero_signal_day_share", "bits_per_signal", "bits_per_day",
+      "forced_share", "max_hazard",
+    ]
+    for row in rows { #expect(Set(row.keys) == keys) }
+    let methods = rows.filter { $0["algorithm"] as? String == "fixed-blocks" }.compactMap { $0["gap_method"] as? String }
+    #expect(methods == ["none", "resample-schedule", "sequential-rejection", "truncation", "sort-and-space"])
+    let mappiness = try #require(rows.first { $0["algorithm"] as? String == "mappiness" })
+    #expect((mappiness["min_gap"] as? Double ?? 0) >= 710.0 / 12)
+    let table = try ESMSimBinary.run([
+      "schedule", "compare", "--per-day", "3", "--window", "08:00-20:00", "--days", "500",
+    ])
+    #expect(table.status == 0 && table.stdout.contains("sort-and-space"))
+  }
+
+  @Test("impossible parameters: one clear error naming the flag, exit code 64", arguments: [
+    (["--algorithm", "fixed-blocks", "--per-day", "0", "--window", "08:00-20:00"], "--per-day"),
+    (["--algorithm", "mappiness", "--window", "08:00-08:05", "--end-margin", "10"], "--"),
+    (["--algorithm", "fixed-blocks", "--per-day", "4", "--window", "08:00-20:00", "--min-gap", "300", "--gap-method", "sort-and-space"], "--min-gap"),
+    (["--algorithm", "fixed-blocks", "--per-day", "2", "--window", "08:00-20:00", "--blocks", "08:00-13:00,12:00-16:00"], "--blocks"),
+    (["--algorithm", "fixed-blocks", "--per-day", "1", "--window", "08:00-20:00", "--blocks", "07:00-09:00"], "--blocks"),
+    (["--algorithm", "fixed-blocks", "--per-day", "3", "--window", "08:00-20:00", "--min-gap", "350", "--gap-method", "resample-schedule"], "--min-gap"),
+    (["--algorithm", "fixed-times", "--window", "08:00-20:00", "--times", "9am"], "--times"),
+    (["--algorithm", "bernoulli", "--per-day", "2", "--window", "8-20"], "--window"),
+  ])
+  func badParameters(args: [String], flag: String) throws {
+    let r = try ESMSimBinary.run(["schedule"] + args)
+    #expect(r.status == 64)
+    #expect(r.stderr.contains(flag))
+    #expect(r.stdout.isEmpty)
+  }
+}

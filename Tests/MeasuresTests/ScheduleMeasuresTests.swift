@@ -1,0 +1,80 @@
+import Schedules
+import Testing
+
+@testable import Measures
+
+@Suite("Schedule measures on hand-built days")
+struct ScheduleMeasuresTests {
+  @Test("intensity, gaps and empty days of known days")
+  func intensityAndGaps() {
+    // A 25-minute window in 10-minute slots: slots of 10, 10 and 5 minutes.
+    var m = ScheduleMeasures(referenceMinutes: 25, slotMinutes: 10)
+    #expect(m.slotCount == 3)
+    let sampling = Block(start: 0, end: 25)
+    m.add(day: 0, times: [1, 12, 22], sampling: sampling)
+    m.add(day: 1, times: [2, 3], sampling: sampling)
+    m.add(day: 2, times: [], sampling: sampling)
+    let s = m.summary()
+    // Counts 3, 1, 1 of 5 signals; widths 0.4, 0.4, 0.2 of the window.
+    #expect(s.intensity.count == 3)
+    #expect(abs(s.intensity[0] - 3 / (0.4 * 5)) < 1e-12)
+    #expect(abs(s.intensity[1] - 1 / (0.4 * 5)) < 1e-12)
+    #expect(abs(s.intensity[2] - 1 / (0.2 * 5)) < 1e-12)
+    #expect(s.minGap == 1)
+    #expect(s.maxGap == 11)
+    #expect(s.shareGapsUnder60 == 1)
+    #expect(abs(s.zeroSignalDayShare - 1.0 / 3) < 1e-12)
+    #expect(s.days == 3 && s.signals == 5)
+  }
+
+  @Test("predictability: add-½ fit on even days, log-loss on odd days, worked by hand")
+  func predictabilityByHand() {
+    // Two slots. Day 0 (fit): signal in slot 0. Day 2 (fit): none. Day 1 (scored): slot 1.
+    // Fitted: (slot 0, none yet) visited twice, one signal: p = 1.5/3 = 0.5.
+    //         (slot 1, 1 so far, 1 since) once, no signal: 0.25; (slot 1, none yet) once: 0.25.
+    // Day 1: slot 0 without signal, state p = 0.5: 1 bit; slot 1 with signal, p = 0.25: 2 bits.
+    var m = ScheduleMeasures(referenceMinutes: 20, slotMinutes: 10)
+    let sampling = Block(start: 0, end: 20)
+    m.add(day: 0, times: [5], sampling: sampling)
+    m.add(day: 2, times: [], sampling: sampling)
+    m.add(day: 1, times: [15], sampling: sampling)
+    let s = m.summary()
+    #expect(abs(s.bitsPerSignal - 3) < 1e-12)
+    #expect(abs(s.bitsPerDay - 3) < 1e-12)
+    #expect(s.forcedShare == 0)
+    #expect(s.maxHazard.isNaN)  // no state was visited 100 times
+  }
+
+  @Test("a signal at the same moment every day is fully predictable; a per-minute coin is not")
+  func predictableAndNot() throws {
+    let w = try Window(parsing: "08:00-20:00")
+    let fixed = AnyScheduler.fixedTimes(FixedTimes(times: [ClockTime("12:00")!]))
+    let f = ScheduleRun.measure(fixed, window: w, days: 2_000, seed: 1)
+    #expect(f.forcedShare == 1)
+    #expect(f.bitsPerDay < 0.1)
+    #expect(f.maxHazard > 0.99)
+    let coin = AnyScheduler.bernoulli(Bernoulli(perDay: 3))
+    let c = ScheduleRun.measure(coin, window: w, days: 2_000, seed: 1)
+    #expect(c.forcedShare < 0.05)
+    #expect(c.bitsPerSignal > 5)
+    // True hazard 1 − (1 − 3/720)^10 ≈ 0.041 per slot; the maximum over states seen 100+ times
+    // adds sampling noise (about 0.02 per state).
+    #expect(c.maxHazard < 0.2)
+  }
+
+  @Test("merging accumulators in a fixed order gives the same summary as one accumulator")
+  func merging() throws {
+    let w = try Window(parsing: "08:00-22:00")
+    let s = AnyScheduler.mappiness(Mappiness(perDay: 3))
+    let sampling = s.samplingWindow(for: w)
+    var whole = ScheduleMeasures(referenceMinutes: sampling.length)
+    var parts = [ScheduleMeasures](repeating: ScheduleMeasures(referenceMinutes: sampling.length), count: 4)
+    ScheduleRun.days(s, window: w, days: 400, seed: 3) { day, times in
+      whole.add(day: day, times: times, sampling: sampling)
+      parts[day / 100].add(day: day, times: times, sampling: sampling)
+    }
+    var merged = parts[0]
+    for p in parts.dropFirst() { merged.merge(p) }
+    #expect(merged.summary() == whole.summary())
+  }
+}
