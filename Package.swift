@@ -30,8 +30,10 @@ let package = Package(
     .target(name: "SimKernel", dependencies: ["CGSL"]),
     /// Signal-scheduling algorithms of real ESM systems: window + parameters + stream → times.
     .target(name: "Schedules", dependencies: ["SimKernel"]),
+    /// Participants, phones, operating systems, delivery, sensing, compliance, ground truth.
+    .target(name: "StudyModel", dependencies: ["SimKernel", "Schedules"]),
     /// Uniformity, predictability, coverage, compliance and sampling bias.
-    .target(name: "Measures", dependencies: ["SimKernel", "Schedules"]),
+    .target(name: "Measures", dependencies: ["SimKernel", "Schedules", "StudyModel"]),
     /// Writers: CSV, JSON, SQLite, HTML; files written atomically.
     .target(name: "Reporting", dependencies: ["Measures"]),
 
@@ -53,6 +55,7 @@ let package = Package(
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel", "CGSL"]),
     .testTarget(name: "SchedulesTests", dependencies: ["Schedules", "Measures", "SimKernel"]),
     .testTarget(name: "MeasuresTests", dependencies: ["Measures", "Schedules", "SimKernel"]),
+    .testTarget(name: "StudyModelTests", dependencies: ["StudyModel", "Schedules", "SimKernel"]),
     .testTarget(name: "CLITests", dependencies: ["SimKernel"]),
   ]
 )

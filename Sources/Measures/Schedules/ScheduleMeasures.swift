@@ -52,20 +52,23 @@ public struct ScheduleMeasures: Sendable {
   ///     days score it).
   ///   - times: the day's signal times, minutes after the window start, sorted.
   ///   - sampling: the part of the window the scheduler samples that day.
-  public mutating func add(day: Int, times: [Double], sampling: Block) {
+  ///   - detailed: whether the day also feeds the Kolmogorov–Smirnov sample and the
+  ///     predictability model (large runs restrict these to the first participants, so that
+  ///     memory stays bounded; the choice must not depend on how days are grouped).
+  public mutating func add(day: Int, times: [Double], sampling: Block, detailed: Bool = true) {
     days += 1
     if times.isEmpty { zeroSignalDays += 1 }
     var slots: [Int] = []
     slots.reserveCapacity(times.count)
     for t in times {
       let u = min(max((t - sampling.start) / sampling.length, 0), 1)
-      normalized.append(u)
+      if detailed { normalized.append(u) }
       let s = slot(ofNormalized: u)
       slotSignals[s] += 1
       slots.append(s)
     }
     gaps.add(times)
-    predictability.add(day: day, slots: slots, slotCount: slotCount)
+    if detailed { predictability.add(day: day, slots: slots, slotCount: slotCount) }
   }
 
   /// Pools another accumulator's days into this one (same slots).

@@ -1,0 +1,100 @@
+/// Count, mean and standard deviation of a stream of numbers, mergeable (Welford's update
+/// and Chan et al.'s merge). Non-finite values are skipped.
+public struct Moments: Sendable, Equatable {
+  /// Values counted.
+  public private(set) var count = 0
+  /// Their mean (0 when empty).
+  public private(set) var mean = 0.0
+  var m2 = 0.0
+
+  /// Creates an empty accumulator.
+  public init() {}
+
+  /// Adds a value.
+  public mutating func add(_ x: Double) {
+    guard x.isFinite else { return }
+    count += 1
+    let d = x - mean
+    mean += d / Double(count)
+    m2 += d * (x - mean)
+  }
+
+  /// Merges another accumulator.
+  public mutating func merge(_ o: Moments) {
+    guard o.count > 0 else { return }
+    guard count > 0 else {
+      self = o
+      return
+    }
+    let n = Double(count + o.count)
+    let d = o.mean - mean
+    mean += d * Double(o.count) / n
+    m2 += o.m2 + d * d * Double(count) * Double(o.count) / n
+    count += o.count
+  }
+
+  /// The sample standard deviation (nan for fewer than two values).
+  public var sd: Double { count < 2 ? .nan : (m2 / Double(count - 1)).squareRoot() }
+
+  /// The standard error of the mean.
+  public var standardError: Double { count < 2 ? .nan : sd / Double(count).squareRoot() }
+
+  /// The root mean square of the values.
+  public var rootMeanSquare: Double {
+    count == 0 ? .nan : ((m2 + Double(count) * mean * mean) / Double(count)).squareRoot()
+  }
+
+  /// The mean, nan when empty.
+  public var meanOrNaN: Double { count == 0 ? .nan : mean }
+
+  /// The median of sorted values (the mean of the middle two for an even count).
+  public static func median(sorted v: [Double]) -> Double {
+    guard !v.isEmpty else { return .nan }
+    let m = v.count / 2
+    return v.count % 2 == 1 ? v[m] : (v[m - 1] + v[m]) / 2
+  }
+}
+
+/// A histogram of non-negative values in fixed-width bins, for medians and quantiles of
+/// quantities too numerous to keep (response latencies of millions of prompts).
+public struct Histogram: Sendable, Equatable {
+  /// Bin width.
+  public let binWidth: Double
+  var counts: [Int]
+  var overflow = 0
+  /// Values counted.
+  public private(set) var count = 0
+
+  /// A histogram of `bins` bins of `binWidth`; larger values count as overflow.
+  public init(binWidth: Double, bins: Int) {
+    self.binWidth = binWidth
+    counts = Array(repeating: 0, count: bins)
+  }
+
+  /// Adds a value (non-finite and negative values are skipped).
+  public mutating func add(_ x: Double) {
+    guard x.isFinite, x >= 0 else { return }
+    count += 1
+    let b = Int(x / binWidth)
+    if b < counts.count { counts[b] += 1 } else { overflow += 1 }
+  }
+
+  /// Merges another histogram with the same bins.
+  public mutating func merge(_ o: Histogram) {
+    for i in counts.indices { counts[i] += o.counts[i] }
+    overflow += o.overflow
+    count += o.count
+  }
+
+  /// The q-quantile, read at the middle of its bin (nan when empty or in the overflow).
+  public func quantile(_ q: Double) -> Double {
+    guard count > 0 else { return .nan }
+    let target = q * Double(count)
+    var seen = 0
+    for (i, c) in counts.enumerated() where c > 0 {
+      seen += c
+      if Double(seen) >= target { return (Double(i) + 0.5) * binWidth }
+    }
+    return .infinity
+  }
+}

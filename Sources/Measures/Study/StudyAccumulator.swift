@@ -1,0 +1,230 @@
+import Schedules
+import SimKernel
+import StudyModel
+
+/// Everything measured over the participants of one variant in one replication: streaming
+/// and mergeable, so that participants simulated on different threads pool into the same
+/// result when merged in participant order.
+///
+/// Memory does not grow with participants × days: per-prompt values are counted, latency
+/// goes into a histogram, and the Kolmogorov–Smirnov sample and the predictability model use
+/// only the first ``detailParticipants`` participants (decided by participant index, so the
+/// result does not depend on how participants are grouped).
+public struct StudyAccumulator: Sendable {
+  /// The plan measured.
+  public let plan: StudyPlan
+  /// Participants whose days feed the KS sample and the predictability model.
+  public let detailParticipants: Int
+  /// Participants in the heat map.
+  public let heatParticipants: Int
+
+  /// Participants counted.
+  public private(set) var participants = 0
+  /// Participants who dropped out.
+  public private(set) var droppedOut = 0
+  /// Participants for whom no schedule could be drawn in their window.
+  public private(set) var scheduleFailures = 0
+  /// Participant-days in the study (enrolled).
+  public private(set) var participantDays = 0.0
+
+  /// Prompts by final status (``PromptStatus/allCases`` order).
+  public private(set) var statusCounts = [Int](repeating: 0, count: PromptStatus.allCases.count)
+  /// Prompts by reason (``MissReason/allCases`` order).
+  public private(set) var reasonCounts = [Int](repeating: 0, count: MissReason.allCases.count)
+  /// Prompts scheduled, delivered, answered, and answers received by the server.
+  public private(set) var scheduled = 0
+  public private(set) var delivered = 0
+  public private(set) var answered = 0
+  public private(set) var answersReceived = 0
+  /// Volunteered answers (excluded from analysis).
+  public private(set) var volunteered = 0
+  /// Seconds from delivery to opening, answered prompts.
+  public private(set) var latency = Histogram(binWidth: 1, bins: 4 * 3600)
+  /// Delivered and answered prompts by hour of day of delivery, and by study day.
+  public private(set) var deliveredByHour = [Int](repeating: 0, count: 24)
+  public private(set) var answeredByHour = [Int](repeating: 0, count: 24)
+  public private(set) var deliveredByDay: [Int]
+  public private(set) var answeredByDay: [Int]
+  /// Uniformity and predictability of scheduled and of answered prompts.
+  public private(set) var scheduledTimes: ScheduleMeasures
+  public private(set) var answeredTimes: ScheduleMeasures
+
+  /// Sensor tallies by device profile (outer) and sensor (inner).
+  public private(set) var tallies: [[SensorTally]]
+  /// RAPIDS data yield.
+  public private(set) var yield = DataYield()
+
+  /// Per participant with at least one analysed answer: mean reported state minus the true
+  /// waking mean (the sampling bias).
+  public private(set) var bias = Moments()
+  /// Reported means and true means, pooled over participants.
+  public private(set) var reportedMeans = Moments()
+  public private(set) var trueMeans = Moments()
+
+  /// One row per participant: Mappiness' participant statistics and the bias.
+  public private(set) var participantRows: [ParticipantRow] = []
+  /// The heat map: the first sensor's collected share by participant (first participants)
+  /// and study hour.
+  public private(set) var heat: [[Float]] = []
+
+  /// Creates an empty accumulator.
+  public init(plan: StudyPlan, detailParticipants: Int = 2_000, heatParticipants: Int = 40) {
+    self.plan = plan
+    self.detailParticipants = detailParticipants
+    self.heatParticipants = heatParticipants
+    deliveredByDay = Array(repeating: 0, count: plan.days)
+    answeredByDay = Array(repeating: 0, count: plan.days)
+    let reference = plan.referenceSamplingMinutes
+    scheduledTimes = ScheduleMeasures(referenceMinutes: reference)
+    answeredTimes = ScheduleMeasures(referenceMinutes: reference)
+    tallies = Array(
+      repeating: Array(repeating: SensorTally(), count: plan.protocolPlan.sensors.count), count: plan.devices.count)
+  }
+
+  /// Counts one participant.
+  public mutating func add(_ o: ParticipantOutcome) {
+    participants += 1
+    if o.enrolledUntil < SimTime(plan.days) * Tick.day { droppedOut += 1 }
+    if o.scheduleFailed { scheduleFailures += 1 }
+    participantDays += Double(o.enrolledUntil) / Double(Tick.day)
+    let detailed = o.participant < detailParticipants
+    var reports = Moments()
+    var latencies: [Double] = []
+    for p in o.prompts {
+      statusCounts[p.status.order] += 1
+      reasonCounts[p.reason.order] += 1
+      if p.status == .ignored { continue }  // Mappiness: not counted as a signal
+      scheduled += 1
+      if p.delivered >= 0 {
+        delivered += 1
+        let hour = Int((p.delivered % Tick.day) / Tick.hour)
+        deliveredByHour[hour] += 1
+        deliveredByDay[min(p.day, plan.days - 1)] += 1
+        if p.status == .answered {
+          answeredByHour[hour] += 1
+          answeredByDay[min(p.day, plan.days - 1)] += 1
+        }
+      }
+      if p.status == .answered {
+        answered += 1
+        if p.received { answersReceived += 1 }
+        latency.add(p.responseSeconds)
+        latencies.append(p.responseSeconds)
+        reports.add(p.reported)
+      }
+    }
+    volunteered += o.volunteered.count
+    if let windows = o.samplingWindows {
+      addTimes(o.prompts, windows: windows, detailed: detailed)
+    }
+    for (k, t) in o.tallies.enumerated() { tallies[o.device][k].add(t) }
+    yield.add(o.yield)
+    if reports.count > 0 && o.trueMean.isFinite {
+      bias.add(reports.mean - o.trueMean)
+      reportedMeans.add(reports.mean)
+      trueMeans.add(o.trueMean)
+    }
+    let signals = o.prompts.filter { $0.status != .ignored && $0.delivered >= 0 }.count
+    latencies.sort()
+    participantRows.append(
+      ParticipantRow(
+        participant: o.participant, device: o.device, os: o.os, scheduled: o.prompts.count, signals: signals,
+        completed: reports.count, volunteered: o.volunteered.count,
+        responseRate: signals == 0 ? .nan : Double(reports.count) / Double(signals),
+        medianResponseSeconds: latencies.isEmpty ? .nan : Moments.median(sorted: latencies),
+        reportedMean: reports.count > 0 ? reports.mean : .nan, trueMean: o.trueMean,
+        droppedOut: o.enrolledUntil < SimTime(plan.days) * Tick.day))
+    if o.participant < heatParticipants { heat.append(o.heat) }
+  }
+
+  /// Feeds each study day's scheduled and answered prompt times to the uniformity and
+  /// predictability measures, normalised to that day's sampling window.
+  mutating func addTimes(_ prompts: [PromptRecord], windows: (weekday: Block, weekend: Block), detailed: Bool) {
+    var scheduledDay: [Double] = []
+    var answeredDay: [Double] = []
+    var i = 0
+    for d in 0..<plan.days {
+      let window = plan.isWeekend(d) ? windows.weekend : windows.weekday
+      let origin = Double(d) * 1440
+      scheduledDay.removeAll(keepingCapacity: true)
+      answeredDay.removeAll(keepingCapacity: true)
+      while i < prompts.count && prompts[i].day == d {
+        let p = prompts[i]
+        let minute = Double(p.scheduled) / Double(Tick.minute) - origin
+        if p.status != .ignored { scheduledDay.append(minute) }
+        if p.status == .answered { answeredDay.append(minute) }
+        i += 1
+      }
+      while i < prompts.count && prompts[i].day < d { i += 1 }
+      scheduledDay.sort()
+      scheduledTimes.add(day: d, times: scheduledDay, sampling: window, detailed: detailed)
+      answeredTimes.add(day: d, times: answeredDay, sampling: window, detailed: detailed)
+    }
+  }
+
+  /// Pools another accumulator (the next participants in order) into this one.
+  public mutating func merge(_ o: StudyAccumulator) {
+    participants += o.participants
+    droppedOut += o.droppedOut
+    scheduleFailures += o.scheduleFailures
+    participantDays += o.participantDays
+    for k in statusCounts.indices { statusCounts[k] += o.statusCounts[k] }
+    for k in reasonCounts.indices { reasonCounts[k] += o.reasonCounts[k] }
+    scheduled += o.scheduled
+    delivered += o.delivered
+    answered += o.answered
+    answersReceived += o.answersReceived
+    volunteered += o.volunteered
+    latency.merge(o.latency)
+    for h in 0..<24 {
+      deliveredByHour[h] += o.deliveredByHour[h]
+      answeredByHour[h] += o.answeredByHour[h]
+    }
+    for d in deliveredByDay.indices {
+      deliveredByDay[d] += o.deliveredByDay[d]
+      answeredByDay[d] += o.answeredByDay[d]
+    }
+    scheduledTimes.merge(o.scheduledTimes)
+    answeredTimes.merge(o.answeredTimes)
+    for d in tallies.indices { for k in tallies[d].indices { tallies[d][k].add(o.tallies[d][k]) } }
+    yield.add(o.yield)
+    bias.merge(o.bias)
+    reportedMeans.merge(o.reportedMeans)
+    trueMeans.merge(o.trueMeans)
+    participantRows += o.participantRows
+    heat += o.heat.prefix(max(heatParticipants - heat.count, 0))
+  }
+
+  /// A sensor's tally over every device.
+  public func tally(sensor k: Int) -> SensorTally {
+    var t = SensorTally()
+    for d in tallies.indices { t.add(tallies[d][k]) }
+    return t
+  }
+}
+
+/// One participant's row: Mappiness' participant statistics (assessments completed, response
+/// rate = signalled responses / signals received, "typical" = median response time) and the
+/// bias of their answers.
+public struct ParticipantRow: Sendable, Equatable {
+  public var participant: Int
+  public var device: Int
+  public var os: OperatingSystem
+  public var scheduled: Int
+  public var signals: Int
+  public var completed: Int
+  public var volunteered: Int
+  public var responseRate: Double
+  public var medianResponseSeconds: Double
+  public var reportedMean: Double
+  public var trueMean: Double
+  public var droppedOut: Bool
+}
+
+extension PromptStatus {
+  var order: Int { PromptStatus.allCases.firstIndex(of: self)! }
+}
+
+extension MissReason {
+  var order: Int { MissReason.allCases.firstIndex(of: self)! }
+}

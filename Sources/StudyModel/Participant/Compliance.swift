@@ -1,0 +1,44 @@
+import SimKernel
+
+/// The decision to answer a noticed prompt (``CompliancePlan``).
+public enum Compliance {
+  /// The probability of answering a noticed prompt.
+  ///
+  /// - Parameters:
+  ///   - level: the person's own probability (first day).
+  ///   - previousMissed: whether the person's previous prompt went unanswered (nil: none yet).
+  ///   - day: the study day (0-based).
+  ///   - hour: the hour of day (0–23).
+  ///   - context: the context's willingness multiplier.
+  ///   - stateZ: the latent state in sds above the person's mean (0 when not used).
+  public static func probability(
+    _ plan: CompliancePlan, level: Double, previousMissed: Bool?, day: Int, hour: Int, context: Double, stateZ: Double
+  ) -> Double {
+    var p = level
+    if let missed = previousMissed {
+      // Two-state chain with P(answer | answered) − P(answer | missed) = κ and the same
+      // stationary mean: after a miss m(1 − κ), after an answer m(1 − κ) + κ.
+      let k = plan.missPersistence
+      p = missed ? level * (1 - k) : level * (1 - k) + k
+    }
+    p *= max(1 - plan.declinePerDay * Double(day), 0.5)
+    p *= plan.hourMultipliers[min(max(hour, 0), 23)]
+    p *= context
+    if plan.stateDependence != 0 {
+      let b = plan.stateDependence
+      p *= exp(b * stateZ - b * b / 2)  // mean-preserving for a standard normal state
+    }
+    return min(max(p, 0), 1)
+  }
+
+  /// A lognormal delay in milliseconds with the given median (seconds) and spread.
+  static func delay(medianSeconds: Double, sigma: Double, _ s: inout RandomStream) -> SimTime {
+    Tick.seconds(medianSeconds * exp(sigma * s.normal(sd: 1)))
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif

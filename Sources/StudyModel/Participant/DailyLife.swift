@@ -1,0 +1,167 @@
+import SimKernel
+
+/// A participant's whole study as days of sleep and waking, and the waking day as a
+/// time-of-day-dependent Markov jump process over contexts.
+///
+/// The day is cut into periods (for example 09:00–17:00 at work); in each period the next
+/// context is drawn with probability proportional to share/duration and held for an
+/// exponential time with the context's mean duration, so that in the long run each context
+/// fills its share of the period. At a period boundary the process redraws from the new
+/// period's table (exponential holding times are memoryless, so this is exact). "Commute"
+/// is the person's own mode: public transport, partly underground, or driving. The period
+/// tables are assumptions (shape: ATUS time use and ACS commuting, `docs/model.md`).
+public struct DailyLife: Sendable {
+  /// The episodes of the whole study, asleep ones included.
+  public var timeline = Timeline()
+  /// Wake time of each study day (absolute).
+  public var wake: [SimTime] = []
+  /// Bedtime of each study day (absolute; may fall after the next midnight).
+  public var bed: [SimTime] = []
+
+  /// What a period's table names; `commute` becomes transit or driving per person.
+  enum Slot {
+    case home, work, commute, social, exercise
+  }
+
+  /// A period of the day: until `untilMinute` (minutes after midnight), the table of
+  /// (slot, share, mean duration in minutes).
+  struct Period {
+    var untilMinute: Double
+    var table: [(Slot, Double, Double)]
+  }
+
+  static func workday(_ commute: Double) -> [Period] {
+    [
+      Period(untilMinute: 8 * 60, table: [(.home, 0.85, 60), (.commute, 0.10, commute), (.exercise, 0.05, 40)]),
+      Period(untilMinute: 9 * 60, table: [(.commute, 0.55, commute), (.work, 0.35, 90), (.home, 0.10, 30)]),
+      Period(
+        untilMinute: 17 * 60,
+        table: [(.work, 0.82, 100), (.social, 0.12, 45), (.commute, 0.04, 20), (.exercise, 0.02, 45)]),
+      Period(
+        untilMinute: 18.5 * 60, table: [(.commute, 0.45, commute), (.work, 0.20, 40), (.home, 0.25, 60), (.social, 0.10, 60)]),
+      Period(
+        untilMinute: 48 * 60,
+        table: [(.home, 0.72, 90), (.social, 0.15, 90), (.exercise, 0.07, 50), (.commute, 0.06, 25)]),
+    ]
+  }
+
+  static let freeDay: [Period] = [
+    Period(untilMinute: 12 * 60, table: [(.home, 0.75, 90), (.commute, 0.08, 25), (.exercise, 0.07, 60), (.social, 0.10, 60)]),
+    Period(untilMinute: 18 * 60, table: [(.home, 0.50, 90), (.social, 0.25, 90), (.commute, 0.15, 25), (.exercise, 0.10, 60)]),
+    Period(untilMinute: 48 * 60, table: [(.home, 0.70, 90), (.social, 0.20, 100), (.commute, 0.07, 25), (.exercise, 0.03, 45)]),
+  ]
+
+  /// Shortest night the process allows, minutes (assumption).
+  static let minimumSleep = 4.0 * 60
+  /// Mean length of a dead zone, minutes (assumption).
+  static let deadZoneMinutes = 10.0
+
+  /// Generates `plan.days` days (and the night after the last one).
+  public init(plan: StudyPlan, person: Person, days dayStream: inout RandomStream, contexts s: inout RandomStream) {
+    let life = plan.dailyLife
+    var previousBed: SimTime = 0
+    for d in 0..<plan.days {
+      let weekend = plan.isWeekend(d)
+      let shift = weekend ? life.weekendShift : 0
+      let midnight = SimTime(d) * Tick.day
+      var w = life.weekdayWake + person.sleepOffset + shift + dayStream.normal(sd: life.daySD)
+      var b = life.weekdayBed + person.sleepOffset + shift + dayStream.normal(sd: life.daySD)
+      w = min(max(w, 3 * 60), 14 * 60)  // keep the day a day: wake between 03:00 and 14:00
+      b = min(max(b, w + 10 * 60), w + 21 * 60)
+      var wakeT = midnight + Tick.minutes(w)
+      if d > 0 { wakeT = max(wakeT, previousBed + Tick.minutes(Self.minimumSleep)) }
+      let bedT = max(midnight + Tick.minutes(b), wakeT + Tick.hour)
+      // The night before: asleep at home.
+      let nightWifi = s.bernoulli(life.conditions[Context.asleep.rawValue].wifi)
+      timeline.append(
+        Episode(start: previousBed, end: wakeT, context: .asleep, phoneAtHand: false, network: nightWifi ? .wifi : .cellular))
+      wake.append(wakeT)
+      bed.append(bedT)
+      let periods = (weekend || !person.worksOutside) ? Self.freeDay : Self.workday(life.commuteMinutes)
+      wakingDay(from: wakeT, to: bedT, midnight: midnight, periods: periods, person: person, life: life, &s)
+      previousBed = bedT
+    }
+    // The last night, to the end of the study and a day beyond (prompts may wait for a wake).
+    let end = max(SimTime(plan.days) * Tick.day + Tick.day, previousBed + Tick.hour)
+    timeline.append(Episode(start: previousBed, end: end, context: .asleep, phoneAtHand: false, network: .wifi))
+  }
+
+  mutating func wakingDay(
+    from wakeT: SimTime, to bedT: SimTime, midnight: SimTime, periods: [Period], person: Person, life: DailyLifePlan,
+    _ s: inout RandomStream
+  ) {
+    var t = wakeT
+    var p = periods.firstIndex { midnight + Tick.minutes($0.untilMinute) > t } ?? periods.count - 1
+    while t < bedT {
+      let periodEnd = min(midnight + Tick.minutes(periods[p].untilMinute), bedT)
+      let table = periods[p].table
+      let i = s.index(cumulative: table.map { $0.1 / $0.2 }.cumulativeSums)
+      let (slot, _, mean) = table[i]
+      let length = max(Tick.minutes(s.exponential(mean: mean)), Tick.minute)
+      var end = min(t + length, periodEnd)
+      if end >= bedT - 5 * Tick.minute { end = bedT }  // no sliver before bedtime
+      addEpisode(slot: slot, from: t, to: end, person: person, life: life, &s)
+      t = end
+      if t >= periodEnd && p + 1 < periods.count { p += 1 }
+    }
+  }
+
+  /// Appends one episode of `slot`, with its underground stretch or dead zone if any.
+  mutating func addEpisode(
+    slot: Slot, from a: SimTime, to b: SimTime, person: Person, life: DailyLifePlan, _ s: inout RandomStream
+  ) {
+    let context: Context
+    switch slot {
+    case .home: context = .home
+    case .work: context = .work
+    case .social: context = .social
+    case .exercise: context = .exercise
+    case .commute: context = person.usesTransit ? .transit : .driving
+    }
+    let cond = life.conditions[context.rawValue]
+    let atHand = s.bernoulli(cond.phoneWithParticipant)
+    let network: Network = s.bernoulli(cond.wifi) ? .wifi : .cellular
+    let length = b - a
+    if context == .transit && s.bernoulli(life.undergroundShare) {
+      // An underground stretch covering 30–70 % of the trip, somewhere inside it.
+      let under = SimTime(Double(length) * s.uniform(0.3, 0.7))
+      let before = SimTime(Double(length - under) * s.uniform())
+      let uCond = life.conditions[Context.underground.rawValue]
+      let uAtHand = s.bernoulli(uCond.phoneWithParticipant)
+      timeline.append(Episode(start: a, end: a + before, context: .transit, phoneAtHand: atHand, network: network))
+      timeline.append(
+        Episode(start: a + before, end: a + before + under, context: .underground, phoneAtHand: uAtHand, network: .unreachable))
+      timeline.append(Episode(start: a + before + under, end: b, context: .transit, phoneAtHand: atHand, network: network))
+      return
+    }
+    let deadChance = min(1, Double(length) / Double(Tick.minute) * life.deadZoneShare / Self.deadZoneMinutes)
+    if life.deadZoneShare > 0 && s.bernoulli(deadChance) {
+      let dead = min(Tick.minutes(s.exponential(mean: Self.deadZoneMinutes)), length / 2)
+      let start = a + SimTime(Double(length - dead) * s.uniform())
+      timeline.append(Episode(start: a, end: start, context: context, phoneAtHand: atHand, network: network))
+      timeline.append(Episode(start: start, end: start + dead, context: context, phoneAtHand: atHand, network: .unreachable))
+      timeline.append(Episode(start: start + dead, end: b, context: context, phoneAtHand: atHand, network: network))
+      return
+    }
+    timeline.append(Episode(start: a, end: b, context: context, phoneAtHand: atHand, network: network))
+  }
+
+  /// The study day whose waking period or following night contains `t`.
+  func day(at t: SimTime) -> Int {
+    var lo = 0
+    var hi = wake.count - 1
+    if hi < 0 { return 0 }
+    if t < wake[0] { return 0 }
+    while lo < hi {
+      let mid = (lo + hi + 1) / 2
+      if wake[mid] <= t { lo = mid } else { hi = mid - 1 }
+    }
+    return lo
+  }
+
+  /// Whether the participant is awake at `t`.
+  func isAwake(_ t: SimTime) -> Bool {
+    let d = day(at: t)
+    return d < wake.count && t >= wake[d] && t < bed[d]
+  }
+}

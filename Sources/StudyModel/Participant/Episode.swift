@@ -1,0 +1,57 @@
+import SimKernel
+
+/// A stretch of one context: where the participant is, whether the phone is at hand, and
+/// how the network reaches it.
+public struct Episode: Sendable, Equatable {
+  /// When it starts.
+  public var start: SimTime
+  /// When it ends.
+  public var end: SimTime
+  /// The context.
+  public var context: Context
+  /// Whether the phone is with the participant.
+  public var phoneAtHand: Bool
+  /// The network.
+  public var network: Network
+}
+
+/// The participant's whole study as a sequence of episodes, asleep ones included, in time
+/// order without gaps; with a cursor for the forward walks the simulation does.
+public struct Timeline: Sendable {
+  /// Every episode so far, in order.
+  public private(set) var episodes: [Episode] = []
+
+  /// Creates an empty timeline.
+  public init() {}
+
+  /// Appends an episode; a zero-length one is skipped.
+  mutating func append(_ e: Episode) {
+    guard e.end > e.start else { return }
+    if let last = episodes.last { precondition(last.end == e.start, "episodes must follow one another") }
+    episodes.append(e)
+  }
+
+  /// The end of the last episode.
+  var end: SimTime { episodes.last?.end ?? 0 }
+
+  /// The index of the episode containing `t` (the last one if `t` is past the end),
+  /// searching forward from `hint`.
+  func index(at t: SimTime, from hint: Int = 0) -> Int {
+    var i = min(max(hint, 0), max(episodes.count - 1, 0))
+    if i < episodes.count && episodes[i].start > t {
+      // Binary search when the hint is ahead of `t`.
+      var lo = 0
+      var hi = i
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if episodes[mid].end <= t { lo = mid + 1 } else { hi = mid }
+      }
+      return lo
+    }
+    while i + 1 < episodes.count && episodes[i].end <= t { i += 1 }
+    return i
+  }
+
+  /// The episode containing `t`.
+  func episode(at t: SimTime, from hint: Int = 0) -> Episode { episodes[index(at: t, from: hint)] }
+}

@@ -1,0 +1,85 @@
+import SimKernel
+
+/// A participant's traits, drawn once from the `traits` stream (so every variant of a
+/// scenario has the same people: common random numbers).
+public struct Person: Sendable {
+  /// Index into the plan's device profiles.
+  public let device: Int
+  /// The phone's operating system.
+  public let os: OperatingSystem
+  /// The person's own probability of answering a noticed prompt (first study day).
+  public let answerLevel: Double
+  /// Offset of the usual wake and bed times from the population's, minutes.
+  public let sleepOffset: Double
+  /// Goes out to work or study on weekdays.
+  public let worksOutside: Bool
+  /// Travels by public transport (otherwise drives).
+  public let usesTransit: Bool
+  /// The ringer mode: the chance an alert is heard in a quiet place.
+  public let alertHeard: Double
+  /// The person's own level of the latent state, added to every context mean.
+  public let stateLevel: Double
+  /// The study day on which the person drops out (`Int.max`: never).
+  public let dropoutDay: Int
+  /// Phone checks (screen on) per waking hour with the phone at hand.
+  public let checksPerHour: Double
+
+  /// Ringer modes when a notification arrives (Mehrotra et al., n = 20, grade C:
+  /// silent 25.5 %, vibrate 21.5 %, sound or sound + vibrate 53 %), and the chance each is
+  /// heard in a quiet place (assumption: silent never, vibrate 0.7, sound 0.85; missed rates
+  /// of 15–24 % in the same study).
+  static let ringerShares = [0.255, 0.215, 0.53]
+  static let ringerHeard = [0.0, 0.7, 0.85]
+  /// Phone checks per waking hour: about 90 over a 15-hour day (assumption; Pielot et al.
+  /// 2014 find notifications typically viewed within minutes, with 56–63 notifications a
+  /// day, `device_and_compliance.md` §3.3 and §4).
+  static let checksPerHour = 6.0
+
+  /// Draws a person.
+  public init(plan: StudyPlan, stream s: inout RandomStream) {
+    device = s.index(cumulative: plan.devices.map(\.share).cumulativeSums)
+    os = plan.systems[s.index(cumulative: plan.systems.map(\.share).cumulativeSums)].os
+    let c = plan.compliance
+    answerLevel = Person.beta(mean: c.answerProbability, sd: c.personSD, &s)
+    let life = plan.dailyLife
+    sleepOffset = s.normal(sd: life.personSD)
+    worksOutside = s.bernoulli(life.worksOutside)
+    usesTransit = s.bernoulli(life.transitShare)
+    alertHeard = Person.ringerHeard[s.index(cumulative: Person.ringerShares.cumulativeSums)]
+    stateLevel = s.normal(sd: life.state.personSD)
+    if c.dropoutPerDay > 0 {
+      // The first day with a dropout: geometric, by inverse CDF.
+      let day = log(s.openUniform()) / log1p(-min(c.dropoutPerDay, 0.999_999))
+      dropoutDay = day < Double(Int.max / 2) ? Int(day) + 1 : Int.max
+    } else {
+      dropoutDay = .max
+    }
+    checksPerHour = Person.checksPerHour
+  }
+
+  /// A Beta draw with the given mean and sd (a point mass at the mean when sd is 0 or the
+  /// mean is 0 or 1).
+  static func beta(mean m: Double, sd: Double, _ s: inout RandomStream) -> Double {
+    guard sd > 0, m > 0, m < 1 else { return m }
+    let v = min(sd * sd, m * (1 - m) * 0.99)
+    let k = m * (1 - m) / v - 1
+    return s.beta(m * k, (1 - m) * k)
+  }
+}
+
+extension Array where Element == Double {
+  /// Running sums, for drawing an index with probabilities proportional to the elements.
+  var cumulativeSums: [Double] {
+    var total = 0.0
+    return map {
+      total += $0
+      return total
+    }
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif

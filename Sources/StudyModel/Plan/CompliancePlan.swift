@@ -1,0 +1,65 @@
+/// Whether a participant who has noticed a prompt answers it, and how fast.
+///
+/// The probability of answering a noticed prompt is the person's own level (Beta-distributed
+/// around ``answerProbability``) times a study-day decline, a time-of-day multiplier, the
+/// context's willingness and (when switched on) a function of the latent state; misses
+/// cluster through a two-state chain that keeps the mean (``missPersistence``). Defaults and
+/// sources: shared research `device_and_compliance.md` §3 and §6; `docs/model.md`.
+public struct CompliancePlan: Sendable, Equatable {
+  /// The mean probability, on the first study day, that a participant who noticed a prompt
+  /// and can answer does answer. Default 0.88: chosen so that the whole prompt life (delivery,
+  /// noticing, expiry) gives about 79 % of prompts answered in the typical 6-a-day, 7-day
+  /// study (Wrzus & Neubauer 2023 meta-analysis: 79 %); see `docs/validation.md`.
+  public var answerProbability: Double = 0.88
+  /// Person-to-person sd of that probability. Default 0.10 (assumption; Martinez et al. 2021
+  /// find large differences between people).
+  public var personSD: Double = 0.10
+  /// Relative decline per study day (multiplier 1 − d·day, floored at 0.5). Default 0.016:
+  /// Rintala et al. 2019, 78 % falling to 73 % by day 5 (−1.25 points a day).
+  public var declinePerDay: Double = 0.016
+  /// Multipliers by hour of day (0…23), relative to the day's mean. Default: Rintala et al.
+  /// 2019, lowest 07:30–09:00 (56 % against 78 %: 0.72), highest 12:00–13:30 (83 %: 1.06);
+  /// lower in the evening (Rintala et al. 2020; 0.95 is an assumption).
+  public var hourMultipliers: [Double] = CompliancePlan.defaultHourMultipliers
+  /// Clustering of misses: P(answer | previous answered) − P(answer | previous missed), with
+  /// the mean kept. Default 0.15 (assumption in the direction of Rintala et al. 2020:
+  /// consecutive misses predict further misses).
+  public var missPersistence: Double = 0.15
+  /// Log-multiplier of the answer probability per sd of the latent state above the person's
+  /// mean (0: missing does not depend on the state). Default 0; Rintala et al. 2020 find
+  /// higher positive affect raises compliance (a positive value).
+  public var stateDependence: Double = 0
+  /// Share of unwilling participants who dismiss a prompt rather than leave it to expire.
+  /// Default 0.3 (assumption).
+  public var dismissShare: Double = 0.3
+  /// Median delay from noticing to opening a prompt, seconds (lognormal). Default 20
+  /// (assumption; Pielot et al. 2014: notifications are viewed within minutes).
+  public var openDelaySeconds: Double = 20
+  /// Spread of that delay (lognormal sigma). Default 1.0 (assumption).
+  public var openDelaySigma: Double = 1.0
+  /// Median time to complete a prompt's items, seconds (lognormal). Default 45 (MacKerron &
+  /// Mourato 2013: a Mappiness response took about 20 s; longer surveys take longer;
+  /// assumption).
+  public var completionSeconds: Double = 45
+  /// Spread of the completion time (lognormal sigma). Default 0.5 (assumption).
+  public var completionSigma: Double = 0.5
+  /// Chance per study day that a participant drops out. Default 0.002 (assumption).
+  public var dropoutPerDay: Double = 0.002
+  /// Volunteered answers (no prompt pending) per day, when the protocol allows them.
+  /// Default 0.05 (assumption; Mappiness allows them and excludes them from analysis).
+  public var volunteeredPerDay: Double = 0.05
+
+  /// Creates the defaults.
+  public init() {}
+
+  /// Rintala et al. 2019 by hour: 0.72 from 07:00 to 08:59, 1.06 from 12:00 to 13:59,
+  /// 0.95 from 19:00, 1.0 otherwise.
+  public static let defaultHourMultipliers: [Double] = (0..<24).map { h in
+    switch h {
+    case 7, 8: 0.72
+    case 12, 13: 1.06
+    case 19...23: 0.95
+    default: 1.0
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import SimKernel
+
+/// A participant's days: sleep, the daily-life context process, and the latent state.
+///
+/// Every default names its source or says it is an assumption; `docs/model.md` lists them.
+public struct DailyLifePlan: Sendable, Equatable {
+  /// Mean wake time on weekdays, minutes after midnight. Default 07:00: ATUS 2017–23 working
+  /// adults wake about 06:30 and sleep about 8.5 h (shared research `device_and_compliance.md`
+  /// §4, grade C/D); a mid value of the working and non-working population (assumption).
+  public var weekdayWake: Double = 7 * 60
+  /// Mean bedtime on weekdays, minutes after midnight (may pass 24:00). Default 23:00
+  /// (Fitbit: US mean bedtime 23:21; ATUS workday bedtime about 23:00; §4).
+  public var weekdayBed: Double = 23 * 60
+  /// Weekend shift of both times, minutes. Default 64 (Fitbit: bedtime +64 min on weekends, §4).
+  public var weekendShift: Double = 64
+  /// Person-to-person sd of the usual wake and bed times, minutes. Default 45 (assumption).
+  public var personSD: Double = 45
+  /// Day-to-day sd around the person's usual times, minutes. Default 20 (assumption).
+  public var daySD: Double = 20
+
+  /// Share of participants who go out to work or study on weekdays. Default 0.7
+  /// (assumption; ACS: most working adults commute).
+  public var worksOutside: Double = 0.7
+  /// Share of commuters who travel by public transport (the rest drive). Default 0.45
+  /// (assumption for an urban sample; AAA: 94.5 % of adults drive).
+  public var transitShare: Double = 0.45
+  /// Share of a transit commuter's trips that go underground (no reception) for part of the
+  /// way. Default 0.5 (assumption; MacKerron's thesis names underground rail as a cause of
+  /// missing signals).
+  public var undergroundShare: Double = 0.5
+  /// Share of waking time in dead zones (no signal) outside underground trips.
+  /// Default 0.02 (assumption within the 1–5 % of `device_and_compliance.md` §4, grade D).
+  public var deadZoneShare: Double = 0.02
+  /// Mean one-way commute, minutes. Default 27.6 (ACS 2019, `device_and_compliance.md` §4).
+  public var commuteMinutes: Double = 27.6
+
+  /// The conditions of each context, indexed by ``Context/rawValue``.
+  public var conditions: [ContextConditions] = DailyLifePlan.defaultConditions
+
+  /// The latent momentary state (ground truth), for example affect on 0–100.
+  public var state = StatePlan()
+
+  /// Creates the defaults.
+  public init() {}
+
+  /// Defaults per context. Phone with participant: Dey et al. 2011, within arm's reach about
+  /// 50 % and in the same room about 90 % of the time (§4; "with the participant" read as
+  /// near enough to hear or check, 0.9 at home); the other values are assumptions in the
+  /// direction of the thesis' five conditions and of Rintala et al. 2020 (away from home,
+  /// lower response), documented in `docs/model.md`.
+  public static let defaultConditions: [ContextConditions] = Context.allCases.map { c in
+    switch c {
+    case .asleep:
+      ContextConditions(phoneWithParticipant: 0, hearing: 0, canAnswer: false, willingness: 0, wifi: 0.9, stateMean: 55)
+    case .home:
+      ContextConditions(phoneWithParticipant: 0.9, hearing: 1.0, canAnswer: true, willingness: 1.0, wifi: 0.9, stateMean: 62)
+    case .work:
+      ContextConditions(phoneWithParticipant: 0.9, hearing: 0.8, canAnswer: true, willingness: 0.95, wifi: 0.6, stateMean: 55)
+    case .transit:
+      ContextConditions(phoneWithParticipant: 0.98, hearing: 0.7, canAnswer: true, willingness: 1.0, wifi: 0.05, stateMean: 52)
+    case .underground:
+      ContextConditions(phoneWithParticipant: 0.98, hearing: 0.6, canAnswer: true, willingness: 1.0, wifi: 0, stateMean: 50)
+    case .driving:
+      ContextConditions(phoneWithParticipant: 0.95, hearing: 0.9, canAnswer: false, willingness: 1.0, wifi: 0, stateMean: 53)
+    case .social:
+      ContextConditions(phoneWithParticipant: 0.85, hearing: 0.5, canAnswer: true, willingness: 0.85, wifi: 0.3, stateMean: 70)
+    case .exercise:
+      ContextConditions(phoneWithParticipant: 0.6, hearing: 0.4, canAnswer: false, willingness: 0.9, wifi: 0.1, stateMean: 68)
+    }
+  }
+}
+
+/// The latent momentary state: an Ornstein–Uhlenbeck process whose mean follows the context,
+/// sampled exactly (so the true time-average over the waking day is known).
+public struct StatePlan: Sendable, Equatable {
+  /// Person-to-person sd of the person's own level (added to every context mean).
+  /// Default 8 (assumption).
+  public var personSD: Double = 8
+  /// Stationary sd of the moment-to-moment variation. Default 12 (assumption).
+  public var sd: Double = 12
+  /// Time constant of reversion to the context mean, minutes. Default 90 (assumption).
+  public var reversionMinutes: Double = 90
+  /// sd of the noise in a report (the ESM answer) around the true state. Default 5
+  /// (assumption).
+  public var reportNoise: Double = 5
+
+  /// Creates the defaults.
+  public init() {}
+}

@@ -1,0 +1,123 @@
+/// A phone condition: how the operating system treats the study app, and the battery.
+///
+/// The four profiles are the device conditions of the AWARE-iOS case study (Nishiyama et al.
+/// 2020, Table 6 and §5.3): an ideal phone, a phone in ordinary use, a heavily used phone
+/// (more than 10 memory warnings a day) and a phone in Low Power Mode throughout. Rates the
+/// paper does not give are assumptions calibrated to its Fig. 9 pattern; each is marked in
+/// `docs/model.md` with its grade of evidence (shared research `device_and_compliance.md` §6).
+public struct DeviceProfile: Sendable, Equatable {
+  /// The profile's name (`ideal`, `non_controlled`, `heavy`, `low_power`, or a custom one).
+  public var name: String
+  /// Rate at which iOS suspends the app while it runs in the background, per waking hour.
+  public var suspendPerHour: Double
+  /// Rate of memory-pressure terminations (jetsam) of the background app, per hour awake.
+  public var killPerHour: Double
+  /// Whether a background wake (silent push, location change, app refresh) brings back
+  /// continuous collection (the location anchor); otherwise the app runs ``wakeRunSeconds``
+  /// and is suspended again.
+  public var wakeRestoresAnchor: Bool
+  /// Low Power Mode throughout the study.
+  public var lowPowerMode: Bool
+  /// Chance that a silent push delivered to the phone wakes the app (normal power).
+  public var silentPushWake: Double
+  /// The same in Low Power Mode.
+  public var silentPushWakeLowPower: Double
+  /// Whether significant location changes wake the app.
+  public var significantChangeWake: Bool
+  /// Background app refreshes per day (opportunistic; none in Low Power Mode).
+  public var backgroundRefreshPerDay: Double
+  /// User force-quits of the app per day (then nothing but the user relaunches it).
+  public var forceQuitPerDay: Double
+  /// Reboots per day.
+  public var rebootPerDay: Double
+  /// Battery drain while the participant is awake (phone in use), percent per hour.
+  public var drainAwake: Double
+  /// Battery drain while asleep, percent per hour.
+  public var drainAsleep: Double
+  /// Extra drain while the study app runs (sensing), percent per hour.
+  public var drainApp: Double
+
+  /// Seconds a background wake without the anchor lets the app run. 30 s: Apple's limit for a
+  /// background notification (`device_and_compliance.md` §1.3); the AWARE paper saw the heavy
+  /// phone's app run 30 s after each silent push (§5.3).
+  public static let wakeRunSeconds = 30.0
+  /// Charging speed, percent per hour (assumption).
+  public static let chargePerHour = 40.0
+  /// Chance a participant plugs the phone in overnight (assumption; charging is "nightly,
+  /// typically").
+  public static let chargeNightly = 0.93
+  /// Chance a participant who is awake when the battery reaches the low-battery warning
+  /// (20 %) charges it soon, and for how long, minutes (assumptions).
+  public static let chargeWhenLow = 0.7
+  public static let daytimeChargeMinutes = 90.0
+  /// Battery level at which iOS offers Low Power Mode, and the chance it is accepted
+  /// (iOS offers it at 20 % and turns it off at 80 % while charging; the acceptance is an
+  /// assumption).
+  public static let lowPowerOfferLevel = 20.0
+  public static let lowPowerAccept = 0.5
+  /// Seconds a reboot keeps the phone off (assumption).
+  public static let rebootSeconds = 90.0
+
+  /// Creates a profile.
+  public init(
+    name: String, suspendPerHour: Double, killPerHour: Double, wakeRestoresAnchor: Bool, lowPowerMode: Bool,
+    silentPushWake: Double, silentPushWakeLowPower: Double, significantChangeWake: Bool,
+    backgroundRefreshPerDay: Double, forceQuitPerDay: Double, rebootPerDay: Double, drainAwake: Double,
+    drainAsleep: Double, drainApp: Double
+  ) {
+    self.name = name
+    self.suspendPerHour = suspendPerHour
+    self.killPerHour = killPerHour
+    self.wakeRestoresAnchor = wakeRestoresAnchor
+    self.lowPowerMode = lowPowerMode
+    self.silentPushWake = silentPushWake
+    self.silentPushWakeLowPower = silentPushWakeLowPower
+    self.significantChangeWake = significantChangeWake
+    self.backgroundRefreshPerDay = backgroundRefreshPerDay
+    self.forceQuitPerDay = forceQuitPerDay
+    self.rebootPerDay = rebootPerDay
+    self.drainAwake = drainAwake
+    self.drainAsleep = drainAsleep
+    self.drainApp = drainApp
+  }
+
+  /// The AWARE paper's ideal condition: a fresh iPhone 11 with only the study app; the app
+  /// never suspended (§5.3, Fig. 11: no memory warnings).
+  public static let ideal = DeviceProfile(
+    name: "ideal", suspendPerHour: 0, killPerHour: 0, wakeRestoresAnchor: true, lowPowerMode: false,
+    silentPushWake: 0.95, silentPushWakeLowPower: 0.9, significantChangeWake: true, backgroundRefreshPerDay: 2,
+    forceQuitPerDay: 0, rebootPerDay: 0, drainAwake: 3.0, drainAsleep: 1.0, drainApp: 1.0)
+
+  /// A phone in ordinary use: rare suspensions and terminations, the odd force-quit and
+  /// reboot (assumptions; the paper's non-controlled phone was almost always Comp in BL).
+  public static let nonControlled = DeviceProfile(
+    name: "non_controlled", suspendPerHour: 0.0005, killPerHour: 0.001, wakeRestoresAnchor: true, lowPowerMode: false,
+    silentPushWake: 0.95, silentPushWakeLowPower: 0.9, significantChangeWake: true, backgroundRefreshPerDay: 2,
+    forceQuitPerDay: 0.005, rebootPerDay: 1.0 / 30, drainAwake: 4.0, drainAsleep: 1.0, drainApp: 1.0)
+
+  /// Heavy use: more than 10 memory warnings a day (§5.3), read as 12 a day over about 16
+  /// waking hours; after a termination a silent push lets the app run only 30 s (§5.3:
+  /// 86.11 % of the heavy phone's hours Incomp under SPN).
+  public static let heavy = DeviceProfile(
+    name: "heavy", suspendPerHour: 0, killPerHour: 0.75, wakeRestoresAnchor: false, lowPowerMode: false,
+    silentPushWake: 0.95, silentPushWakeLowPower: 0.9, significantChangeWake: true, backgroundRefreshPerDay: 1,
+    forceQuitPerDay: 0.05, rebootPerDay: 1.0 / 30, drainAwake: 6.0, drainAsleep: 1.2, drainApp: 1.0)
+
+  /// Low Power Mode throughout (Table 6, §5.3): background network off, no background app
+  /// refresh, and the app suspended in the background about once a waking day (calibrated so
+  /// that BL loses more than half its hours over 3 days while ESM and SPN stay mostly Comp,
+  /// Fig. 9a); silent pushes still woke it in the paper (SPN near 100 % Comp), although Apple
+  /// says they may not (§1.3).
+  public static let lowPower = DeviceProfile(
+    name: "low_power", suspendPerHour: 0.06, killPerHour: 0, wakeRestoresAnchor: true, lowPowerMode: true,
+    silentPushWake: 0.95, silentPushWakeLowPower: 0.9, significantChangeWake: false, backgroundRefreshPerDay: 0,
+    forceQuitPerDay: 0, rebootPerDay: 0, drainAwake: 2.5, drainAsleep: 0.8, drainApp: 0.8)
+
+  /// The built-in profiles by name.
+  public static let builtIn: [DeviceProfile] = [.ideal, .nonControlled, .heavy, .lowPower]
+}
+
+/// The phone's operating system.
+public enum OperatingSystem: String, Sendable, CaseIterable {
+  case ios, android
+}

@@ -1,0 +1,286 @@
+import Schedules
+import SimKernel
+
+/// What the study does: its schedule, how prompts reach the phone, how long they stay
+/// answerable, what it senses and how data reach the server.
+public struct ProtocolPlan: Sendable, Equatable {
+  /// The signal schedules: usually one; an imported ESMira study has one per signal time.
+  /// Empty: no prompts (a sensing-only study).
+  public var schedules: [SchedulePart]
+  /// How prompts reach the phone.
+  public var channel: ChannelPlan
+  /// How long a prompt can be answered.
+  public var expiry: ExpiryPolicy
+  /// Reminders for a prompt not yet answered (ESMira: n reminders at set intervals).
+  public var reminders: Reminders
+  /// A silent push every this many milliseconds (nil: none). AWARE's server notes a
+  /// 30-minute interval (`tetujin/aware-push`).
+  public var silentPushEvery: SimTime?
+  /// Spontaneous openings of the study app per day (the AWARE case study's ESM condition:
+  /// three a day). Default 0.
+  public var appOpensPerDay: Double
+  /// Whether answers without a pending prompt are possible (Mappiness: yes, excluded from
+  /// analysis).
+  public var volunteered: Bool
+  /// How data reach the server.
+  public var upload: UploadPolicy
+  /// What the app senses.
+  public var sensors: [SensorPlan]
+  /// The questionnaire (for the AWARE and Beiwe outputs, and its length).
+  public var survey: SurveyPlan
+
+  /// Creates a protocol.
+  public init(
+    schedules: [SchedulePart], channel: ChannelPlan = .iosLocal, expiry: ExpiryPolicy = .after(15 * Tick.minute),
+    reminders: Reminders = Reminders(), silentPushEvery: SimTime? = nil, appOpensPerDay: Double = 0,
+    volunteered: Bool = false, upload: UploadPolicy = .wifiWhileCharging, sensors: [SensorPlan] = [],
+    survey: SurveyPlan = SurveyPlan()
+  ) {
+    self.schedules = schedules
+    self.channel = channel
+    self.expiry = expiry
+    self.reminders = reminders
+    self.silentPushEvery = silentPushEvery
+    self.appOpensPerDay = appOpensPerDay
+    self.volunteered = volunteered
+    self.upload = upload
+    self.sensors = sensors
+    self.survey = survey
+  }
+}
+
+/// One signal schedule: an algorithm in a window, on some days.
+public struct SchedulePart: Sendable, Equatable {
+  /// The algorithm and its parameters.
+  public var choice: ScheduleChoice
+  /// The window in which it signals.
+  public var window: WindowPlan
+  /// Signal every this many days (ESMira `dailyRepeatRate`; default 1).
+  public var everyDays: Int
+  /// The weekdays it signals on (0 Monday … 6 Sunday; nil: every day).
+  public var weekdays: Set<Int>?
+  /// The study days it signals on (AWARE `start_date` and `end_date`; nil: all).
+  public var days: ClosedRange<Int>?
+
+  /// Creates a part.
+  public init(
+    _ choice: ScheduleChoice, window: WindowPlan, everyDays: Int = 1, weekdays: Set<Int>? = nil, days: ClosedRange<Int>? = nil
+  ) {
+    self.choice = choice
+    self.window = window
+    self.everyDays = everyDays
+    self.weekdays = weekdays
+    self.days = days
+  }
+
+  /// Whether it signals on study day `day` whose weekday is `weekday`.
+  public func isActive(day: Int, weekday: Int) -> Bool {
+    (days?.contains(day) ?? true) && day % max(everyDays, 1) == 0 && (weekdays?.contains(weekday) ?? true)
+  }
+}
+
+/// A scheduling algorithm by name with its parameters; built into a scheduler for each
+/// participant's window.
+public struct ScheduleChoice: Sendable, Equatable {
+  /// The algorithm.
+  public var algorithm: AnyScheduler.Name
+  /// Its parameters.
+  public var parameters: ScheduleParameters
+
+  /// Creates a choice.
+  public init(_ algorithm: AnyScheduler.Name, _ parameters: ScheduleParameters = ScheduleParameters()) {
+    self.algorithm = algorithm
+    self.parameters = parameters
+  }
+}
+
+/// Where a participant's signalling window comes from.
+public enum WindowPlan: Sendable, Equatable {
+  /// The study's window, possibly different at weekends.
+  case fixed(weekday: Window, weekend: Window)
+  /// The participant's own hours, chosen once: from the usual weekday wake time plus
+  /// `afterWake` to the usual bedtime minus `beforeBed`, to the nearest quarter hour (as
+  /// Mappiness lets participants set them).
+  case participant(afterWake: Double, beforeBed: Double)
+}
+
+/// How prompts reach the phone.
+public struct ChannelPlan: Sendable, Equatable {
+  /// Local notifications planned by the app, or pushes sent by a server.
+  public enum Kind: String, Sendable {
+    case local, push
+  }
+
+  /// The channel's kind.
+  public var kind: Kind
+  /// Local: the most notifications iOS holds for the app (64; extra ones are silently
+  /// dropped, the soonest kept) or the app's own stricter limit (ESMira 55, AWARE iOS 56).
+  public var cap: Int
+  /// Local: plan this many days ahead (nil: as far as the cap allows).
+  public var horizonDays: Int?
+  /// Local: plan at most this many repetitions of each time of day (ESMira: 4).
+  public var repetitions: Int?
+  /// Local: whether the app tops up its plan whenever it runs in the background (otherwise
+  /// only when opened, or when its own background task runs).
+  public var refillInBackground: Bool
+  /// Local: the app's periodic background task, hours between attempts (ESMira: 12) and the
+  /// chance iOS lets each run (assumption 0.5: "not guaranteed").
+  public var backgroundTaskHours: Double?
+  public var backgroundTaskSuccess: Double
+  /// Push: the server's tick, minutes (Mappiness: every 2 minutes).
+  public var serverTickMinutes: Double
+  /// Push: median delivery latency, seconds, and its lognormal spread ("a few seconds" with
+  /// a long tail; Azure: typically within 10 minutes; assumption).
+  public var latencySeconds: Double
+  public var latencySigma: Double
+  /// Push: how long APNs holds the one stored notification while the phone is offline, hours.
+  public var storeHours: Double
+
+  /// Creates a channel.
+  public init(
+    kind: Kind, cap: Int = 64, horizonDays: Int? = nil, repetitions: Int? = nil, refillInBackground: Bool = false,
+    backgroundTaskHours: Double? = nil, backgroundTaskSuccess: Double = 0.5, serverTickMinutes: Double = 2,
+    latencySeconds: Double = 2, latencySigma: Double = 1.5, storeHours: Double = 24
+  ) {
+    self.kind = kind
+    self.cap = cap
+    self.horizonDays = horizonDays
+    self.repetitions = repetitions
+    self.refillInBackground = refillInBackground
+    self.backgroundTaskHours = backgroundTaskHours
+    self.backgroundTaskSuccess = backgroundTaskSuccess
+    self.serverTickMinutes = serverTickMinutes
+    self.latencySeconds = latencySeconds
+    self.latencySigma = latencySigma
+    self.storeHours = storeHours
+  }
+
+  /// iOS local notifications: 64 pending, planned 7 days ahead whenever the app runs
+  /// (ExperienceSampler pre-schedules 7 days; the cap is Apple's, `device_and_compliance.md` §1.9).
+  public static let iosLocal = ChannelPlan(kind: .local, cap: 64, horizonDays: 7, refillInBackground: true)
+  /// ESMira's iOS planner: never more than 55 pending, the next 4 repetitions of each time
+  /// of day, topped up when the app opens or its background task runs about every 12 hours
+  /// (ESMira app notes).
+  public static let esmira = ChannelPlan(
+    kind: .local, cap: 55, repetitions: 4, refillInBackground: false, backgroundTaskHours: 12,
+    backgroundTaskSuccess: 0.5)
+  /// AWARE's iOS ESM plugin: stops at 56 pending, planned as far ahead as that allows, when
+  /// schedules load or the app opens (`ESMScheduleManager.swift`).
+  public static let awareIOS = ChannelPlan(kind: .local, cap: 56, refillInBackground: false)
+  /// Mappiness: a server sends an APNs push when a signal falls due (every 2 minutes).
+  public static let push = ChannelPlan(kind: .push)
+}
+
+/// How long a prompt stays answerable.
+public enum ExpiryPolicy: Sendable, Equatable {
+  /// A fixed time after delivery (mEMA: 15 minutes; AWARE `expiration`).
+  case after(SimTime)
+  /// Until the next signal arrives (Mappiness).
+  case untilNextSignal
+  /// Never.
+  case never
+}
+
+/// Reminders of an unanswered prompt.
+public struct Reminders: Sendable, Equatable {
+  /// How many.
+  public var count: Int
+  /// Time between the prompt (or the last reminder) and the next reminder.
+  public var interval: SimTime
+
+  /// Creates reminders (default: none).
+  public init(count: Int = 0, interval: SimTime = 10 * Tick.minute) {
+    self.count = count
+    self.interval = interval
+  }
+}
+
+/// When the app sends collected data to the server.
+public enum UploadPolicy: String, Sendable, Equatable {
+  /// AWARE: sync when on wifi while charging.
+  case wifiWhileCharging = "wifi_while_charging"
+  /// ESMira: immediately, and retry every 3 hours until it succeeds.
+  case immediateRetry = "immediate_retry"
+  /// Whenever the app runs with a usable network.
+  case continuous
+}
+
+/// A sensor the app records.
+public struct SensorPlan: Sendable, Equatable {
+  /// How the sensor produces rows.
+  public enum Kind: Sendable, Equatable {
+    /// One sample every `period` milliseconds while the app runs, the first when it starts.
+    case periodic(period: SimTime)
+    /// Screen on/off events (phone checks).
+    case screen
+    /// Battery events (each percent of level change, plugging in and out).
+    case battery
+  }
+
+  /// The sensor's name in outputs.
+  public var name: String
+  /// How it produces rows.
+  public var kind: Kind
+  /// Whether each sample needs background network (a web API such as weather).
+  public var needsNetwork: Bool
+  /// Whether the phone's coprocessor records it even when the app does not run, so it is
+  /// backfilled (the pedometer; AWARE-iOS §5.3).
+  public var coprocessor: Bool
+  /// Bytes per stored row (AWARE-iOS Table 4 for the accelerometer: 100 bytes).
+  public var bytesPerRow: Int
+
+  /// Creates a sensor.
+  public init(name: String, kind: Kind, needsNetwork: Bool = false, coprocessor: Bool = false, bytesPerRow: Int = 100) {
+    self.name = name
+    self.kind = kind
+    self.needsNetwork = needsNetwork
+    self.coprocessor = coprocessor
+    self.bytesPerRow = bytesPerRow
+  }
+
+  /// The samples expected in an hour (periodic sensors).
+  public var expectedPerHour: Int {
+    if case .periodic(let p) = kind { return Int(Tick.hour / p) }
+    return 0
+  }
+}
+
+/// The questionnaire a prompt opens.
+public struct SurveyPlan: Sendable, Equatable {
+  /// The schedule's identifier (AWARE `schedule_id`).
+  public var id: String
+  /// The notification's title.
+  public var title: String
+  /// The items.
+  public var items: [SurveyItem]
+
+  /// Creates a survey (default: one 0–100 mood item).
+  public init(id: String = "esm", title: String = "How do you feel right now?", items: [SurveyItem] = [SurveyItem()]) {
+    self.id = id
+    self.title = title
+    self.items = items
+  }
+}
+
+/// One question.
+public struct SurveyItem: Sendable, Equatable {
+  /// Its identifier (AWARE `esm_trigger`, Beiwe question id).
+  public var id: String
+  /// AWARE's item type (1–16; 6 is a scale).
+  public var type: Int
+  /// The question's title.
+  public var title: String
+  /// Its instructions.
+  public var instructions: String
+  /// Answer options, if any.
+  public var options: [String]
+
+  /// Creates an item (default: AWARE type 6, a 0–100 scale).
+  public init(id: String = "mood", type: Int = 6, title: String = "How do you feel right now?", instructions: String = "0 = very bad, 100 = very good", options: [String] = []) {
+    self.id = id
+    self.type = type
+    self.title = title
+    self.instructions = instructions
+    self.options = options
+  }
+}

@@ -1,0 +1,80 @@
+import Schedules
+import SimKernel
+
+/// One fully resolved study (one variant of a scenario): who takes part, what the protocol
+/// does, for how long. Built by the `Scenarios` module from a scenario file; the model never
+/// sees a file format.
+public struct StudyPlan: Sendable, Equatable {
+  /// Study days.
+  public var days: Int
+  /// The weekday of the first study day (0 Monday … 6 Sunday).
+  public var startWeekday: Int
+  /// How many people take part.
+  public var participants: Int
+  /// Device profiles and their shares.
+  public var devices: [(profile: DeviceProfile, share: Double)]
+  /// Operating systems and their shares.
+  public var systems: [(os: OperatingSystem, share: Double)]
+  /// Their days.
+  public var dailyLife: DailyLifePlan
+  /// Their compliance.
+  public var compliance: CompliancePlan
+  /// The protocol.
+  public var protocolPlan: ProtocolPlan
+
+  /// Creates a plan.
+  public init(
+    days: Int, startWeekday: Int = 0, participants: Int,
+    devices: [(profile: DeviceProfile, share: Double)] = [(.ideal, 1)],
+    systems: [(os: OperatingSystem, share: Double)] = [(.ios, 1)], dailyLife: DailyLifePlan = DailyLifePlan(),
+    compliance: CompliancePlan = CompliancePlan(), protocolPlan: ProtocolPlan
+  ) {
+    self.days = days
+    self.startWeekday = startWeekday
+    self.participants = participants
+    self.devices = devices
+    self.systems = systems
+    self.dailyLife = dailyLife
+    self.compliance = compliance
+    self.protocolPlan = protocolPlan
+  }
+
+  public static func == (a: StudyPlan, b: StudyPlan) -> Bool {
+    a.days == b.days && a.startWeekday == b.startWeekday && a.participants == b.participants
+      && a.devices.map(\.profile) == b.devices.map(\.profile) && a.devices.map(\.share) == b.devices.map(\.share)
+      && a.systems.map(\.os) == b.systems.map(\.os) && a.systems.map(\.share) == b.systems.map(\.share)
+      && a.dailyLife == b.dailyLife && a.compliance == b.compliance && a.protocolPlan == b.protocolPlan
+  }
+
+  /// The part of a day the schedules sample for a participant whose usual times are the
+  /// population's (minutes after midnight): the envelope of every schedule part's sampling
+  /// window; nil without schedules.
+  public func typicalSamplingWindow(weekend: Bool = false) -> Block? {
+    var lo = Double.infinity
+    var hi = -Double.infinity
+    for part in protocolPlan.schedules {
+      let window: Window?
+      switch part.window {
+      case .fixed(let weekday, let weekendWindow):
+        window = weekend ? weekendWindow : weekday
+      case .participant(let afterWake, let beforeBed):
+        window = try? Window(
+          start: Mappiness.quarterHour(ClockTime(minutes: dailyLife.weekdayWake + afterWake)),
+          end: Mappiness.quarterHour(ClockTime(minutes: dailyLife.weekdayBed - beforeBed)))
+      }
+      guard let window else { continue }
+      let sampling =
+        (try? AnyScheduler(part.choice.algorithm, part.choice.parameters, window: window))?.samplingWindow(for: window)
+        ?? Block(start: 0, end: window.length)
+      lo = min(lo, window.start.minutes + sampling.start)
+      hi = max(hi, window.start.minutes + sampling.end)
+    }
+    return lo < hi ? Block(start: lo, end: hi) : nil
+  }
+
+  /// The length of the window the uniformity slots cut (720 minutes without schedules).
+  public var referenceSamplingMinutes: Double { typicalSamplingWindow()?.length ?? 720 }
+
+  /// Whether study day `day` is a weekend day.
+  public func isWeekend(_ day: Int) -> Bool { (startWeekday + day) % 7 >= 5 }
+}

@@ -1,0 +1,99 @@
+import SimKernel
+
+/// How a prompt ended.
+public enum PromptStatus: String, Sendable, CaseIterable {
+  /// Submitted.
+  case answered
+  /// Dismissed by the participant.
+  case dismissed
+  /// Delivered but not answered in time.
+  case expired
+  /// Arrived while the participant was inside another survey and was not counted
+  /// (Mappiness `apn_ignored`; not rescheduled).
+  case ignored
+  /// Never reached the phone's screen.
+  case undelivered
+  /// Due after the participant dropped out.
+  case droppedOut = "dropped_out"
+
+  /// AWARE's `esmStatus`: 0 new, 1 answered, 2 dismissed, 3 expired.
+  public var awareStatus: Int {
+    switch self {
+    case .answered: 1
+    case .dismissed: 2
+    case .expired: 3
+    default: 0
+    }
+  }
+}
+
+/// Why a prompt was not answered.
+public enum MissReason: String, Sendable, CaseIterable {
+  case none = ""
+  /// The phone was off (battery empty, rebooting) when the prompt fell due.
+  case phoneOff = "phone_off"
+  /// Not on the phone: the app's plan stopped at the notification cap.
+  case cap
+  /// Not on the phone: the app did not run in time to plan it.
+  case notRefilled = "not_refilled"
+  /// A push held while offline was replaced by a newer one (APNs keeps one per app).
+  case replaced
+  /// A push held while offline expired before the phone came back.
+  case offline
+  /// Delivered during sleep and expired before the participant saw it.
+  case asleep
+  /// Delivered while awake but not noticed before it expired.
+  case notNoticed = "not_noticed"
+  /// Noticed; the participant did not want to answer.
+  case unwilling
+  /// Noticed and wanted to answer, but could not before it expired (driving…).
+  case tooLate = "too_late"
+  /// Arrived during another survey (Mappiness `apn_ignored`).
+  case busy
+  /// The participant had dropped out.
+  case droppedOut = "dropped_out"
+}
+
+/// One prompt's whole life.
+public struct PromptRecord: Sendable, Equatable {
+  /// The prompt's number within the participant's study (0-based, in time order).
+  public var index: Int
+  /// The study day it was scheduled for.
+  public var day: Int
+  /// When the schedule wanted it.
+  public var scheduled: SimTime
+  /// When it reached the phone's screen (-1: never).
+  public var delivered: SimTime = -1
+  /// When the participant noticed it (-1: never).
+  public var noticed: SimTime = -1
+  /// When the participant opened it (-1: never).
+  public var opened: SimTime = -1
+  /// When the answers were submitted (-1: never).
+  public var submitted: SimTime = -1
+  /// How it ended.
+  public var status: PromptStatus = .undelivered
+  /// Why it was not answered.
+  public var reason: MissReason = .none
+  /// The context at delivery (or at the scheduled time when undelivered).
+  public var context: Context = .home
+  /// The true latent state: at opening when answered, else at delivery (nan: undelivered).
+  public var trueState: Double = .nan
+  /// The reported state (nan unless answered).
+  public var reported: Double = .nan
+  /// Whether the answer reached the server before the study ended.
+  public var received = false
+  /// An answer given with no prompt pending (excluded from analysis).
+  public var volunteered = false
+
+  /// Creates a record of a scheduled prompt.
+  public init(index: Int, day: Int, scheduled: SimTime) {
+    self.index = index
+    self.day = day
+    self.scheduled = scheduled
+  }
+
+  /// Delivery latency to opening, in seconds (nan unless opened).
+  public var responseSeconds: Double {
+    opened >= 0 && delivered >= 0 ? Double(opened - delivered) / 1000 : .nan
+  }
+}

@@ -1,0 +1,127 @@
+import SimKernel
+
+/// Sensor yields counted arithmetically over the stretches in which the app runs: a periodic
+/// sensor restarted at `s` samples at s, s + P, s + 2P, … while the app runs, so its count in
+/// any window is a difference of two ceilings, never one event per sample (shared research
+/// `des_engines.md` §2.4). `SensingTests` checks every function against a per-sample count.
+public enum Yield {
+  /// ⌈a / b⌉ for b > 0.
+  @inlinable
+  static func ceilDiv(_ a: SimTime, _ b: SimTime) -> SimTime {
+    a >= 0 ? (a + b - 1) / b : -((-a) / b)
+  }
+
+  /// The number of grid points `origin + k·period` (k ≥ 0) in `[lo, hi)`.
+  @inlinable
+  public static func gridCount(origin: SimTime, period: SimTime, from lo: SimTime, to hi: SimTime) -> Int {
+    guard hi > lo else { return 0 }
+    let first = max(ceilDiv(lo - origin, period), 0)
+    let last = max(ceilDiv(hi - origin, period), 0)
+    return Int(max(last - first, 0))
+  }
+
+  /// Samples of a periodic sensor in `[lo, hi)`: each run stretch restarts the grid at its
+  /// start. `runs` are the app's run stretches (closed, in order); `usable`, when given,
+  /// restricts samples to the stretches where they succeed (a web API needs the network).
+  public static func periodic(
+    runs: Intervals, period: SimTime, from lo: SimTime, to hi: SimTime, usable: Intervals? = nil, cursor: inout Int
+  ) -> Int {
+    var n = 0
+    let spans = runs.spans
+    while cursor < spans.count && spans[cursor].end <= lo { cursor += 1 }
+    var i = cursor
+    while i < spans.count && spans[i].start < hi {
+      let r = spans[i]
+      let a = max(r.start, lo)
+      let b = min(r.end, hi)
+      if a < b {
+        if let usable {
+          var k = usable.startIndex(after: a)
+          while k < usable.spans.count && usable.spans[k].start < b {
+            let u = usable.spans[k]
+            n += gridCount(origin: r.start, period: period, from: max(u.start, a), to: min(u.end, b))
+            k += 1
+          }
+        } else {
+          n += gridCount(origin: r.start, period: period, from: a, to: b)
+        }
+      }
+      i += 1
+    }
+    return n
+  }
+
+  /// Samples of a coprocessor sensor (the pedometer): recorded by the phone itself on a fixed
+  /// grid from the study start whenever the phone is on, and backfilled when the app next
+  /// runs (AWARE-iOS §5.3: "the pedometer sensor collected ideal amounts of data").
+  public static func coprocessor(on: Intervals, period: SimTime, from lo: SimTime, to hi: SimTime, cursor: inout Int) -> Int {
+    var n = 0
+    let spans = on.spans
+    while cursor < spans.count && spans[cursor].end <= lo { cursor += 1 }
+    var i = cursor
+    while i < spans.count && spans[i].start < hi {
+      n += gridCount(origin: 0, period: period, from: max(spans[i].start, lo), to: min(spans[i].end, hi))
+      i += 1
+    }
+    return n
+  }
+
+  /// The total length of `spans` inside `[lo, hi)`.
+  public static func overlap(_ spans: Intervals, from lo: SimTime, to hi: SimTime) -> SimTime {
+    var total: SimTime = 0
+    var k = spans.startIndex(after: lo)
+    while k < spans.spans.count && spans.spans[k].start < hi {
+      total += min(spans.spans[k].end, hi) - max(spans.spans[k].start, lo)
+      k += 1
+    }
+    return total
+  }
+}
+
+/// RAPIDS phone data yield (Carnegie Mellon, `PHONE_DATA_YIELD`; `device_and_compliance.md`
+/// §2.1): a minute is valid when any sensor logged at least one row in it; an hour is valid
+/// when its valid minutes are strictly more than half of it (`MINUTE_RATIO_THRESHOLD` 0.5,
+/// compared with `>` as the RAPIDS code does); the features are valid minutes and hours as
+/// ratios of the minutes and hours observed.
+public struct DataYield: Sendable, Equatable {
+  /// Valid minutes.
+  public var validMinutes = 0
+  /// Minutes observed.
+  public var observedMinutes = 0
+  /// Valid hours.
+  public var validHours = 0
+  /// Hours observed.
+  public var observedHours = 0
+
+  /// Creates an empty count.
+  public init() {}
+
+  /// The share of valid minutes.
+  public var minuteRatio: Double { observedMinutes == 0 ? .nan : Double(validMinutes) / Double(observedMinutes) }
+  /// The share of valid hours.
+  public var hourRatio: Double { observedHours == 0 ? .nan : Double(validHours) / Double(observedHours) }
+
+  /// Adds another count.
+  public mutating func add(_ other: DataYield) {
+    validMinutes += other.validMinutes
+    observedMinutes += other.observedMinutes
+    validHours += other.validHours
+    observedHours += other.observedHours
+  }
+
+  /// The RAPIDS validity test of one hour.
+  public static func isValidHour(validMinutes: Int, minutes: Int = 60) -> Bool {
+    Double(validMinutes) / Double(min(minutes, 60)) > 0.5
+  }
+
+  /// Counts one hour `[h, h + 1 h)`: `sampleMinutes` receives each minute (0–59) in which
+  /// some sensor logged a row.
+  public static func hour(_ minutesWithRows: Set<Int>) -> DataYield {
+    var y = DataYield()
+    y.observedMinutes = 60
+    y.observedHours = 1
+    y.validMinutes = minutesWithRows.filter { (0..<60).contains($0) }.count
+    y.validHours = isValidHour(validMinutes: y.validMinutes) ? 1 : 0
+    return y
+  }
+}

@@ -1,0 +1,67 @@
+/// The events of one participant's study (``ParticipantSimulation``). The kernel only sees
+/// their raw values; the order of simultaneous events follows the priority each is
+/// scheduled with.
+enum EventKind: UInt16 {
+  /// A prompt's scheduled time (payload: prompt index): a local notification fires, or the
+  /// server sends a push at its next tick.
+  case promptDue
+  /// A push reaches the phone (payload: prompt index).
+  case promptArrives
+  /// The participant notices a prompt (payload: prompt index).
+  case promptNoticed
+  /// The participant opens a prompt (payload: prompt index).
+  case promptOpened
+  /// The answers are submitted (payload: prompt index).
+  case promptSubmitted
+  /// A prompt's answer window closes (payload: prompt index).
+  case promptExpires
+  /// The participant dismisses a prompt (payload: prompt index).
+  case promptDismissed
+  /// A reminder of a prompt (payload: prompt index).
+  case reminder
+  /// The app's lifecycle timer (slot `appSlot`): the OS suspends or kills the background
+  /// app, the user force-quits it, or a bounded background run ends (payload: ``AppTimer``).
+  case appTimer
+  /// Something wakes the app in the background (slot `wakeSlot`; payload: ``WakeSource``).
+  case appWake
+  /// The participant opens the app of their own accord (payload 1: to volunteer an answer).
+  case spontaneousOpen
+  /// A spontaneous session ends.
+  case sessionEnds
+  /// The battery reaches a level that matters (slot `batterySlot`).
+  case battery
+  /// The participant wakes (payload: study day).
+  case wakes
+  /// The participant goes to bed (payload: study day).
+  case goesToBed
+  /// The phone reboots.
+  case reboot
+  /// The phone is on again.
+  case phoneOn
+  /// The app's own background task (ESMira: about every 12 hours).
+  case backgroundTask
+  /// A new study day starts (payload: study day).
+  case dayStarts
+  /// The participant drops out.
+  case dropout
+  /// A charger is plugged in (payload 1) or out (payload 0) during the day.
+  case charger
+}
+
+/// What the app's lifecycle timer means when it fires.
+enum AppTimer: Int32 {
+  case suspend, kill, forceQuit, runEnds, androidRestart
+}
+
+/// What woke the app.
+enum WakeSource: Int32 {
+  case silentPush, locationChange, backgroundRefresh
+}
+
+/// Cancellation slots of the participant's simulator.
+enum Slot {
+  static let app: UInt16 = 1
+  static let wake: UInt16 = 2
+  static let battery: UInt16 = 3
+  static let count = 4
+}

@@ -1,0 +1,109 @@
+import Schedules
+import SimKernel
+
+/// Everything one participant's study produced: typed records for the measures and writers.
+public struct ParticipantOutcome: Sendable {
+  /// The participant's index in the population.
+  public var participant: Int
+  /// Index of their device profile in the plan.
+  public var device: Int
+  /// Their phone's operating system.
+  public var os: OperatingSystem
+  /// Every prompt, in time order.
+  public var prompts: [PromptRecord]
+  /// Answers volunteered with no prompt pending (excluded from analysis).
+  public var volunteered: [PromptRecord]
+  /// Each sensor's tally over the participant's hours.
+  public var tallies: [SensorTally]
+  /// Per participant-hour coverage rows (empty unless asked for).
+  public var coverageRows: [CoverageRecord]
+  /// RAPIDS data yield.
+  public var yield: DataYield
+  /// The first sensor's collected share per study hour, first days only (heat map).
+  public var heat: [Float]
+  /// The true mean of the latent state over the participant's waking time.
+  public var trueMean: Double
+  /// When the participant left (the study's end if they stayed).
+  public var enrolledUntil: SimTime
+  /// When data last reached the server (nil: never).
+  public var lastSync: SimTime?
+  /// Whether no schedule could be drawn in the participant's window.
+  public var scheduleFailed: Bool
+  /// The sampling window of a weekday and of a weekend day, in minutes after midnight
+  /// (start) and length, for normalising prompt times; nil when no schedule was drawn.
+  public var samplingWindows: (weekday: Block, weekend: Block)?
+  /// Battery level at every change of rate (only when a battery sensor is recorded).
+  public var batteryTrace: [(SimTime, Double)]
+}
+
+extension ParticipantSimulation {
+  /// Simulates one participant and counts what the study got from them.
+  ///
+  /// - Parameters:
+  ///   - keepRows: keep per participant-hour coverage rows.
+  ///   - heatHours: study hours of the heat map (0: none).
+  public static func outcome(
+    plan: StudyPlan, seed: UInt64, replication: UInt32, participant: UInt32, keepRows: Bool = false,
+    heatHours: Int = 0
+  ) -> ParticipantOutcome {
+    let traceBattery = plan.protocolPlan.sensors.contains { $0.kind == .battery }
+    var sim = ParticipantSimulation(
+      plan: plan, seed: seed, replication: replication, participant: participant, traceBattery: traceBattery)
+    sim.run()
+    let end = sim.enrolledUntil
+    let runs = sim.runs.closed(at: end)
+    let foreground = sim.foreground.closed(at: end)
+    let phoneOn = sim.phoneOn.closed(at: end)
+    let lowPower = sim.lowPowerSpans.closed(at: end)
+    let charging = sim.chargingSpans.closed(at: end)
+    let lastSync = Upload.lastSync(
+      policy: sim.proto.upload, runs: runs, foreground: foreground, lowPower: lowPower, charging: charging,
+      timeline: sim.life.timeline, until: end)
+    var prompts = sim.prompts
+    for i in prompts.indices where prompts[i].status == .answered {
+      prompts[i].received = lastSync.map { prompts[i].submitted < $0 } ?? false
+    }
+    var volunteered = sim.volunteered
+    for i in volunteered.indices {
+      volunteered[i].received = lastSync.map { volunteered[i].submitted < $0 } ?? false
+    }
+    var coverageStream = RandomStream(
+      StreamAddress(seed: seed, replication: replication, participant: participant, purpose: Purpose.phone.indexed(1)))
+    let coverage = CoverageCalculator(
+      sensors: plan.protocolPlan.sensors, runs: runs, foreground: foreground, phoneOn: phoneOn, lowPower: lowPower,
+      timeline: sim.life.timeline, enrolledUntil: end, lastSync: lastSync ?? 0, checksPerHour: sim.person.checksPerHour,
+      batteryTrace: sim.batteryTrace, stream: &coverageStream, keepRows: keepRows, heatHours: heatHours)
+    return ParticipantOutcome(
+      participant: Int(participant), device: sim.person.device, os: sim.person.os, prompts: prompts,
+      volunteered: volunteered, tallies: coverage.tallies, coverageRows: coverage.rows, yield: coverage.yield,
+      heat: coverage.heat, trueMean: sim.trueWakingMean, enrolledUntil: end, lastSync: lastSync,
+      scheduleFailed: sim.scheduleFailed, samplingWindows: sim.samplingWindows, batteryTrace: sim.batteryTrace)
+  }
+}
+
+/// When data reach the server under each upload policy.
+public enum Upload {
+  /// The end of the last moment before `until` at which the app could upload: data collected
+  /// before it reached the server; anything later stayed on the phone ("not received").
+  ///
+  /// AWARE syncs on wifi while charging (AWARE-iOS §5.3); ESMira uploads at once and retries
+  /// every 3 hours (ESMira app notes), and a continuous uploader whenever it can; both need
+  /// the app running with a network that works in the background (not in Low Power Mode,
+  /// unless the app is in the foreground).
+  public static func lastSync(
+    policy: UploadPolicy, runs: Intervals, foreground: Intervals, lowPower: Intervals, charging: Intervals,
+    timeline: Timeline, until: SimTime
+  ) -> SimTime? {
+    let possible: Intervals
+    switch policy {
+    case .wifiWhileCharging:
+      let wifi = CoverageCalculator.spans(timeline) { $0.network == .wifi }
+      possible = wifi.intersection(charging).intersection(runs)
+    case .immediateRetry, .continuous:
+      let reachable = CoverageCalculator.spans(timeline) { $0.network != .unreachable }
+      let background = lowPower.complement(from: 0, to: until).union(foreground)
+      possible = reachable.intersection(background).intersection(runs)
+    }
+    return possible.lastEnd(before: until)
+  }
+}

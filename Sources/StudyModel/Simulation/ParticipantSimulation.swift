@@ -1,0 +1,956 @@
+import Schedules
+import SimKernel
+
+/// One participant's whole study as a discrete-event simulation with its own small queue.
+///
+/// The participant's days and contexts are drawn up front (``DailyLife``); the event loop
+/// then follows each prompt's life (scheduled → planned or sent → delivered, delayed or lost
+/// → noticed → opened → submitted, dismissed or expired), the app's life on the phone
+/// (running, suspended, killed, woken) and the battery. Sensor yields are not events: they
+/// are counted afterwards over the stretches in which the app ran (``CoverageCalculator``).
+///
+/// Randomness: every component draws from its own stream of the participant's address
+/// (traits, day, context, response, state, phone, delivery, schedule), so that variants
+/// differing in one respect share every other draw (common random numbers).
+public struct ParticipantSimulation: EventHandler {
+  // MARK: Inputs
+  let plan: StudyPlan
+  let proto: ProtocolPlan
+  let profile: DeviceProfile
+  /// The participant's traits.
+  public let person: Person
+  /// Their days and contexts.
+  public let life: DailyLife
+  let studyEnd: SimTime
+
+  // MARK: Streams
+  var responseStream: RandomStream
+  var phoneStream: RandomStream
+  var deliveryStream: RandomStream
+  var stateStream: RandomStream
+
+  // MARK: Prompts
+  /// Every prompt of the study, in time order.
+  public private(set) var prompts: [PromptRecord] = []
+  /// Answers given with no prompt pending.
+  public private(set) var volunteered: [PromptRecord] = []
+  var times: [SimTime] = []
+  var days: [Int32] = []
+  var expiresAt: [SimTime] = []
+  var remindersLeft: [Int] = []
+  var progress: [Progress] = []
+  var deliveredAsleep: [Bool] = []
+  /// The last delivered prompt still answerable under "until the next signal".
+  var openUntilNext = -1
+  /// Whether the scheduler could not be built for this participant's window.
+  public private(set) var scheduleFailed = false
+  /// The part of the day the schedule samples on weekdays and weekends, in minutes after
+  /// midnight (for normalising prompt times).
+  public private(set) var samplingWindows: (weekday: Block, weekend: Block)?
+
+  enum Progress: UInt8 {
+    case waiting, declined, intending, opened, final
+  }
+
+  // MARK: Phone and app
+  enum Mode {
+    case off, notRunning, suspended, anchored, bounded, foreground
+  }
+  var mode = Mode.anchored
+  var forceQuit = false
+  var phoneIsOn = true
+  var lowPower: Bool
+  var awake = false
+  var charging = false
+  var daytimeCharging = false
+  var battery: Battery
+  var planner: LocalPlanner
+  var heldPush = -1
+  var sessionUntil: SimTime = -1
+  var lastLocationWake: SimTime = -Tick.hour
+  var timelineCursor = 0
+  /// Stretches in which the app ran, was in the foreground, the phone was on, Low Power Mode
+  /// was on, the phone was charging.
+  public private(set) var runs = Intervals()
+  public private(set) var foreground = Intervals()
+  public private(set) var phoneOn = Intervals()
+  public private(set) var lowPowerSpans = Intervals()
+  public private(set) var chargingSpans = Intervals()
+  /// Battery level over time (time, percent) at every change of rate.
+  public private(set) var batteryTrace: [(SimTime, Double)] = []
+  let traceBattery: Bool
+
+  // MARK: Participant
+  var truth: GroundTruth
+  var previousMissed: Bool?
+  var droppedOut = false
+  /// When the participant left the study (the study's end if they did not).
+  public private(set) var enrolledUntil: SimTime
+
+  /// Sets up a participant: draws their traits, days and every prompt's scheduled time.
+  public init(plan: StudyPlan, seed: UInt64, replication: UInt32, participant: UInt32, traceBattery: Bool = false) {
+    func stream(_ p: Purpose) -> RandomStream {
+      RandomStream(StreamAddress(seed: seed, replication: replication, participant: participant, purpose: p))
+    }
+    self.plan = plan
+    proto = plan.protocolPlan
+    self.traceBattery = traceBattery
+    var traits = stream(.traits)
+    person = Person(plan: plan, stream: &traits)
+    profile = plan.devices[person.device].profile
+    var dayStream = stream(.day)
+    var contextStream = stream(.context)
+    life = DailyLife(plan: plan, person: person, days: &dayStream, contexts: &contextStream)
+    studyEnd = SimTime(plan.days) * Tick.day
+    enrolledUntil = studyEnd
+    responseStream = stream(.response)
+    phoneStream = stream(.phone)
+    deliveryStream = stream(.delivery)
+    stateStream = stream(.state)
+    lowPower = profile.lowPowerMode
+    battery = Battery(level: phoneStream.uniform(60, 100))
+    planner = LocalPlanner(channel: proto.channel, reminders: proto.reminders.count)
+    truth = GroundTruth(
+      plan: plan.dailyLife.state, conditions: plan.dailyLife.conditions, personLevel: person.stateLevel,
+      first: .asleep, stream: &stateStream)
+    var scheduleStream = stream(.schedule)
+    makePrompts(&scheduleStream)
+  }
+
+  /// Draws every day's schedule in the participant's windows.
+  mutating func makePrompts(_ s: inout RandomStream) {
+    let parts = proto.schedules
+    guard !parts.isEmpty else { return }
+    // Each part's scheduler and window, weekday and weekend.
+    var built: [(weekday: (AnyScheduler, Window), weekend: (AnyScheduler, Window))] = []
+    for part in parts {
+      var pair: [(AnyScheduler, Window)] = []
+      for weekend in [false, true] {
+        guard let window = participantWindow(part.window, weekend: weekend),
+          let scheduler = try? AnyScheduler(part.choice.algorithm, part.choice.parameters, window: window)
+        else {
+          scheduleFailed = true
+          return
+        }
+        pair.append((scheduler, window))
+      }
+      built.append((pair[0], pair[1]))
+    }
+    // The envelope of the parts' sampling windows, in minutes after midnight.
+    func envelope(_ weekend: Bool) -> Block {
+      var lo = Double.infinity
+      var hi = -Double.infinity
+      for b in built {
+        let (scheduler, window) = weekend ? b.weekend : b.weekday
+        let sampling = scheduler.samplingWindow(for: window)
+        lo = min(lo, window.start.minutes + sampling.start)
+        hi = max(hi, window.start.minutes + sampling.end)
+      }
+      return Block(start: lo, end: hi)
+    }
+    samplingWindows = (envelope(false), envelope(true))
+    var minutes: [Double] = []
+    for d in 0..<plan.days {
+      let weekend = plan.isWeekend(d)
+      let weekday = (plan.startWeekday + d) % 7
+      for (k, part) in parts.enumerated() where part.isActive(day: d, weekday: weekday) {
+        let (scheduler, window) = weekend ? built[k].weekend : built[k].weekday
+        minutes.removeAll(keepingCapacity: true)
+        scheduler.schedule(in: window, into: &minutes, using: &s)
+        let windowStart = SimTime(d) * Tick.day + Tick.minutes(window.start.minutes)
+        for m in minutes {
+          let t = windowStart + Tick.minutes(m)
+          guard t < studyEnd else { continue }
+          times.append(t)
+          days.append(Int32(d))
+        }
+      }
+    }
+    // Several parts, or windows crossing midnight, can leave times out of order.
+    if zip(times, times.dropFirst()).contains(where: { $0 > $1 }) {
+      let order = times.indices.sorted { times[$0] < times[$1] || (times[$0] == times[$1] && $0 < $1) }
+      times = order.map { times[$0] }
+      days = order.map { days[$0] }
+    }
+    prompts = times.indices.map { PromptRecord(index: $0, day: Int(days[$0]), scheduled: times[$0]) }
+    expiresAt = Array(repeating: .max, count: times.count)
+    remindersLeft = Array(repeating: proto.reminders.count, count: times.count)
+    progress = Array(repeating: .waiting, count: times.count)
+    deliveredAsleep = Array(repeating: false, count: times.count)
+  }
+
+  /// The window of a part for this participant: the study's, or the participant's own hours
+  /// chosen once from their usual weekday times, to the nearest quarter hour.
+  func participantWindow(_ plan: WindowPlan, weekend: Bool) -> Window? {
+    switch plan {
+    case .fixed(let weekday, let weekendWindow):
+      return weekend ? weekendWindow : weekday
+    case .participant(let afterWake, let beforeBed):
+      let life = self.plan.dailyLife
+      let start = Mappiness.quarterHour(ClockTime(minutes: life.weekdayWake + person.sleepOffset + afterWake))
+      let end = Mappiness.quarterHour(ClockTime(minutes: life.weekdayBed + person.sleepOffset - beforeBed))
+      return try? Window(start: start, end: end)
+    }
+  }
+
+  /// Runs the whole study, then settles what is still open at its end.
+  public mutating func run() {
+    var sim = Simulator(capacity: 64, slots: Slot.count)
+    start(&sim)
+    sim.run(until: studyEnd, &self)
+    finish(at: studyEnd)
+  }
+
+  mutating func start(_ sim: inout Simulator) {
+    phoneOn.begin(at: 0)
+    runs.begin(at: 0)
+    if lowPower { lowPowerSpans.begin(at: 0) }
+    if person.os == .android || proto.channel.kind == .push {
+      planner.planAll(count: times.count)
+    } else {
+      planner.refill(at: 0, times: times, days: days, today: 0)
+    }
+    // The study starts at midnight with the participant asleep.
+    charging = phoneStream.bernoulli(DeviceProfile.chargeNightly)
+    if charging { chargingSpans.begin(at: 0) }
+    updateBattery(&sim)
+    armAppTimer(&sim)
+    sim.schedule(at: 0, kind: EventKind.dayStarts.rawValue, payload: 0, priority: .urgent)
+    if let hours = proto.channel.backgroundTaskHours, person.os == .ios, proto.channel.kind == .local {
+      sim.schedule(at: Tick.minutes(hours * 60), kind: EventKind.backgroundTask.rawValue)
+    }
+  }
+
+  // MARK: - Events
+
+  public mutating func handle(_ event: Event, _ sim: inout Simulator) {
+    let i = Int(event.payload)
+    switch EventKind(rawValue: event.kind)! {
+    case .dayStarts: dayStarts(i, &sim)
+    case .wakes: setAwake(true, &sim)
+    case .goesToBed: setAwake(false, &sim)
+    case .promptDue: promptDue(i, &sim)
+    case .promptArrives: promptArrives(i, &sim)
+    case .promptNoticed: promptNoticed(i >> 1, reminded: i & 1 == 1, &sim)
+    case .promptOpened: promptOpened(i, &sim)
+    case .promptSubmitted: promptSubmitted(i, &sim)
+    case .promptExpires: promptExpires(i, at: sim.now)
+    case .promptDismissed: promptDismissed(i)
+    case .reminder: reminder(i, &sim)
+    case .appTimer: appTimer(AppTimer(rawValue: event.payload)!, &sim)
+    case .appWake: appWake(WakeSource(rawValue: event.payload)!, &sim)
+    case .spontaneousOpen: spontaneousOpen(volunteer: i == 1, &sim)
+    case .sessionEnds: if sim.now >= sessionUntil { leaveForeground(&sim) }
+    case .battery: batteryEvent(&sim)
+    case .reboot: phoneGoesOff(&sim, until: sim.now + Tick.seconds(DeviceProfile.rebootSeconds))
+    case .phoneOn: phoneComesOn(&sim)
+    case .backgroundTask: backgroundTask(&sim)
+    case .dropout: dropout(&sim)
+    case .charger: charger(plugged: i == 1, &sim)
+    }
+  }
+
+  mutating func dayStarts(_ d: Int, _ sim: inout Simulator) {
+    let now = sim.now
+    sim.schedule(at: life.wake[d], kind: EventKind.wakes.rawValue, payload: Int32(d), priority: .urgent)
+    sim.schedule(at: life.bed[d], kind: EventKind.goesToBed.rawValue, payload: Int32(d), priority: .urgent)
+    // The day's prompts. A push goes out at the server's next tick.
+    let tick = Tick.minutes(proto.channel.serverTickMinutes)
+    for i in prompts.indices where days[i] == Int32(d) {
+      var t = times[i]
+      if proto.channel.kind == .push && tick > 0 { t = (t + tick - 1) / tick * tick }
+      sim.schedule(at: max(t, now), kind: EventKind.promptDue.rawValue, payload: Int32(i))
+    }
+    // Spontaneous openings and volunteered answers, at random waking moments.
+    let wake = life.wake[d]
+    let awakeLength = Double(life.bed[d] - wake)
+    var opens = Int(proto.appOpensPerDay.rounded(.down))
+    if responseStream.bernoulli(proto.appOpensPerDay - Double(opens)) { opens += 1 }
+    for _ in 0..<opens {
+      sim.schedule(at: wake + SimTime(responseStream.uniform() * awakeLength), kind: EventKind.spontaneousOpen.rawValue)
+    }
+    if proto.volunteered {
+      for _ in 0..<responseStream.poisson(mean: plan.compliance.volunteeredPerDay) {
+        sim.schedule(
+          at: wake + SimTime(responseStream.uniform() * awakeLength), kind: EventKind.spontaneousOpen.rawValue, payload: 1)
+      }
+    }
+    if profile.rebootPerDay > 0 && phoneStream.bernoulli(profile.rebootPerDay) {
+      sim.schedule(at: now + SimTime(phoneStream.uniform() * Double(Tick.day)), kind: EventKind.reboot.rawValue)
+    }
+    if d == person.dropoutDay {
+      sim.schedule(at: now, kind: EventKind.dropout.rawValue, priority: .urgent)
+    }
+    if d + 1 < plan.days {
+      sim.schedule(at: SimTime(d + 1) * Tick.day, kind: EventKind.dayStarts.rawValue, payload: Int32(d + 1), priority: .urgent)
+    }
+  }
+
+  mutating func setAwake(_ isAwake: Bool, _ sim: inout Simulator) {
+    awake = isAwake
+    if isAwake {
+      if charging {
+        charging = false
+        chargingSpans.end(at: sim.now)
+      }
+    } else if phoneStream.bernoulli(DeviceProfile.chargeNightly) {
+      charging = true
+      chargingSpans.begin(at: sim.now)
+      if !phoneIsOn && !droppedOut { sim.schedule(at: sim.now, kind: EventKind.phoneOn.rawValue) }
+    }
+    updateBattery(&sim)
+    if mode == .anchored { armAppTimer(&sim) }
+  }
+
+  // MARK: Prompts
+
+  mutating func promptDue(_ i: Int, _ sim: inout Simulator) {
+    let now = sim.now
+    prompts[i].context = context(at: now)
+    if droppedOut { return settle(i, .droppedOut, .droppedOut) }
+    if person.os == .android && mode == .notRunning && !forceQuit {
+      // An alarm runs the app's code, which restarts its service.
+      startRunning(now, &sim)
+    }
+    switch proto.channel.kind {
+    case .local:
+      guard planner.isPlanned(i) else {
+        return settle(i, .undelivered, planner.cutByCap ? .cap : .notRefilled)
+      }
+      guard phoneIsOn else { return settle(i, .undelivered, .phoneOff) }
+      deliver(i, at: now, &sim)
+    case .push:
+      if phoneIsOn && network(at: now) != .unreachable {
+        let latency = Compliance.delay(
+          medianSeconds: proto.channel.latencySeconds, sigma: proto.channel.latencySigma, &deliveryStream)
+        sim.schedule(at: now + latency, kind: EventKind.promptArrives.rawValue, payload: Int32(i))
+      } else {
+        // APNs holds one notification per app while the phone is offline: a newer one
+        // replaces it (`device_and_compliance.md` §1.4).
+        if heldPush >= 0 { settle(heldPush, .undelivered, .replaced) }
+        heldPush = i
+        if phoneIsOn, let back = nextReachable(after: now), back - now <= Tick.minutes(proto.channel.storeHours * 60) {
+          sim.schedule(at: back, kind: EventKind.promptArrives.rawValue, payload: Int32(i))
+        }
+      }
+    }
+  }
+
+  mutating func promptArrives(_ i: Int, _ sim: inout Simulator) {
+    if heldPush == i { heldPush = -1 }
+    guard progress[i] == .waiting, prompts[i].delivered < 0 else { return }
+    if droppedOut { return settle(i, .droppedOut, .droppedOut) }
+    guard phoneIsOn else {
+      heldPush = i
+      return
+    }
+    if sessionUntil > sim.now {
+      // Mappiness `apn_ignored`: inside another survey the signal is not shown, not
+      // counted and not rescheduled.
+      prompts[i].delivered = sim.now
+      return settle(i, .ignored, .busy)
+    }
+    deliver(i, at: sim.now, &sim)
+  }
+
+  mutating func deliver(_ i: Int, at t: SimTime, _ sim: inout Simulator) {
+    prompts[i].delivered = t
+    prompts[i].context = context(at: t)
+    truth.advance(to: t, timeline: life.timeline, stream: &stateStream)
+    prompts[i].trueState = truth.value
+    deliveredAsleep[i] = !awake
+    switch proto.expiry {
+    case .after(let w):
+      expiresAt[i] = t + w
+      sim.schedule(at: t + w, kind: EventKind.promptExpires.rawValue, payload: Int32(i), priority: .late)
+    case .untilNextSignal:
+      if openUntilNext >= 0 && openUntilNext != i { promptExpires(openUntilNext, at: t) }
+      openUntilNext = i
+    case .never:
+      break
+    }
+    if remindersLeft[i] > 0 {
+      sim.schedule(at: t + proto.reminders.interval, kind: EventKind.reminder.rawValue, payload: Int32(i))
+    }
+    if mode == .foreground {
+      sim.schedule(at: t, kind: EventKind.promptNoticed.rawValue, payload: Int32(i << 1))
+    } else if let n = noticeTime(after: t, alert: true), n < expiresAt[i] {
+      sim.schedule(at: n, kind: EventKind.promptNoticed.rawValue, payload: Int32(i << 1))
+    }
+  }
+
+  mutating func promptNoticed(_ i: Int, reminded: Bool, _ sim: inout Simulator) {
+    let now = sim.now
+    guard now < expiresAt[i], !droppedOut else { return }
+    switch progress[i] {
+    case .waiting: break
+    case .declined where reminded: break
+    default: return
+    }
+    if prompts[i].noticed < 0 { prompts[i].noticed = now }
+    let e = episode(at: now)
+    let conditions = plan.dailyLife.conditions[e.context.rawValue]
+    var z = 0.0
+    if plan.compliance.stateDependence != 0 {
+      truth.advance(to: now, timeline: life.timeline, stream: &stateStream)
+      let level = plan.dailyLife.conditions[e.context.rawValue].stateMean + person.stateLevel
+      z = (truth.value - level) / plan.dailyLife.state.sd
+    }
+    let p = Compliance.probability(
+      plan.compliance, level: person.answerLevel, previousMissed: previousMissed, day: Int(days[i]),
+      hour: Int((now % Tick.day) / Tick.hour), context: conditions.willingness, stateZ: z)
+    if responseStream.uniform() < p {
+      var openAt = answerableFrom(now) + Compliance.delay(
+        medianSeconds: plan.compliance.openDelaySeconds, sigma: plan.compliance.openDelaySigma, &responseStream)
+      openAt = max(openAt, sessionUntil)
+      progress[i] = .intending
+      if openAt < expiresAt[i] {
+        sim.schedule(at: openAt, kind: EventKind.promptOpened.rawValue, payload: Int32(i))
+      }
+    } else {
+      progress[i] = .declined
+      if responseStream.bernoulli(plan.compliance.dismissShare) {
+        sim.schedule(
+          at: now + Tick.seconds(responseStream.exponential(mean: 5)), kind: EventKind.promptDismissed.rawValue,
+          payload: Int32(i))
+      }
+    }
+  }
+
+  mutating func promptOpened(_ i: Int, _ sim: inout Simulator) {
+    let now = sim.now
+    guard progress[i] == .intending, now < expiresAt[i], !droppedOut, phoneIsOn else { return }
+    if sessionUntil > now {
+      sim.schedule(at: sessionUntil, kind: EventKind.promptOpened.rawValue, payload: Int32(i))
+      return
+    }
+    progress[i] = .opened
+    prompts[i].opened = now
+    truth.advance(to: now, timeline: life.timeline, stream: &stateStream)
+    prompts[i].trueState = truth.value
+    prompts[i].reported = truth.value + stateStream.normal(sd: plan.dailyLife.state.reportNoise)
+    sessionUntil = now + completionTime()
+    enterForeground(&sim)
+    sim.schedule(at: sessionUntil, kind: EventKind.promptSubmitted.rawValue, payload: Int32(i))
+    if openUntilNext == i { openUntilNext = -1 }
+  }
+
+  mutating func promptSubmitted(_ i: Int, _ sim: inout Simulator) {
+    prompts[i].submitted = sim.now
+    settle(i, .answered, .none)
+    previousMissed = false
+    if sim.now >= sessionUntil { leaveForeground(&sim) }
+  }
+
+  mutating func promptExpires(_ i: Int, at t: SimTime) {
+    guard progress[i] != .final, progress[i] != .opened, prompts[i].delivered >= 0 else { return }
+    expiresAt[i] = min(expiresAt[i], t)
+    let reason: MissReason
+    switch progress[i] {
+    case .intending: reason = .tooLate
+    case .declined: reason = .unwilling
+    default: reason = deliveredAsleep[i] && prompts[i].noticed < 0 ? .asleep : .notNoticed
+    }
+    if openUntilNext == i { openUntilNext = -1 }
+    settle(i, .expired, droppedOut ? .droppedOut : reason)
+    previousMissed = true
+  }
+
+  mutating func promptDismissed(_ i: Int) {
+    guard progress[i] == .declined else { return }
+    if openUntilNext == i { openUntilNext = -1 }
+    settle(i, .dismissed, .unwilling)
+    previousMissed = true
+  }
+
+  mutating func reminder(_ i: Int, _ sim: inout Simulator) {
+    let now = sim.now
+    guard progress[i] == .waiting || progress[i] == .declined, now < expiresAt[i], phoneIsOn, !droppedOut else { return }
+    remindersLeft[i] -= 1
+    if let n = noticeTime(after: now, alert: true), n < expiresAt[i] {
+      sim.schedule(at: n, kind: EventKind.promptNoticed.rawValue, payload: Int32(i << 1 | 1))
+    }
+    if remindersLeft[i] > 0 {
+      sim.schedule(at: now + proto.reminders.interval, kind: EventKind.reminder.rawValue, payload: Int32(i))
+    }
+  }
+
+  mutating func settle(_ i: Int, _ status: PromptStatus, _ reason: MissReason) {
+    guard progress[i] != .final else { return }
+    progress[i] = .final
+    prompts[i].status = status
+    prompts[i].reason = reason
+  }
+
+  /// A spontaneous opening of the app: pending prompts are shown at once (Mappiness presents
+  /// the survey immediately when a signal is pending); a volunteered answer is recorded when
+  /// none is pending.
+  mutating func spontaneousOpen(volunteer: Bool, _ sim: inout Simulator) {
+    let now = sim.now
+    guard awake, phoneIsOn, !droppedOut, sessionUntil <= now, canAnswer(at: now) else { return }
+    var pending = false
+    for i in stride(from: prompts.count - 1, through: 0, by: -1) where times[i] <= now {
+      if prompts[i].delivered >= 0 && (progress[i] == .waiting || progress[i] == .declined) && now < expiresAt[i] {
+        pending = true
+        sim.schedule(at: now, kind: EventKind.promptNoticed.rawValue, payload: Int32(i << 1 | 1))
+      }
+      if times[i] < now - 2 * Tick.day { break }
+    }
+    if volunteer {
+      guard !pending else { return }
+      var r = PromptRecord(index: volunteered.count, day: life.day(at: now), scheduled: now)
+      r.volunteered = true
+      r.delivered = now
+      r.noticed = now
+      r.opened = now
+      r.context = context(at: now)
+      truth.advance(to: now, timeline: life.timeline, stream: &stateStream)
+      r.trueState = truth.value
+      r.reported = truth.value + stateStream.normal(sd: plan.dailyLife.state.reportNoise)
+      sessionUntil = now + completionTime()
+      r.submitted = sessionUntil
+      r.status = .answered
+      volunteered.append(r)
+    } else {
+      // Ordinary use of the app: about a minute (assumption).
+      sessionUntil = now + Tick.seconds(responseStream.exponential(mean: 60))
+    }
+    enterForeground(&sim)
+    sim.schedule(at: sessionUntil, kind: EventKind.sessionEnds.rawValue)
+  }
+
+  /// How long answering the items takes.
+  mutating func completionTime() -> SimTime {
+    Compliance.delay(
+      medianSeconds: plan.compliance.completionSeconds, sigma: plan.compliance.completionSigma, &responseStream)
+  }
+
+  // MARK: Noticing
+
+  /// When the participant would notice something that appears on the phone at `t`: at once
+  /// if an alert is heard, otherwise at the next look at the phone (checks come at
+  /// `checksPerHour` while awake with the phone at hand); after sleep, shortly after waking.
+  mutating func noticeTime(after t: SimTime, alert: Bool) -> SimTime? {
+    var k = life.timeline.index(at: t, from: timelineCursor)
+    timelineCursor = k
+    let episodes = life.timeline.episodes
+    let first = episodes[k]
+    if alert && first.context != .asleep && first.phoneAtHand {
+      let hear = person.alertHeard * plan.dailyLife.conditions[first.context.rawValue].hearing
+      if responseStream.uniform() < hear {
+        return t + Tick.seconds(responseStream.exponential(mean: Self.reactionSeconds))
+      }
+    }
+    // Next phone check: an exponential amount of "checking time" spent only where the
+    // participant is awake with the phone at hand; the first look after waking is quick.
+    var need = responseStream.exponential(mean: 1)  // in units of 1/rate
+    let rate = person.checksPerHour / Double(Tick.hour)
+    var cursor = t
+    let limit = t + 3 * Tick.day
+    while k < episodes.count && cursor < limit {
+      let e = episodes[k]
+      if e.context == .asleep {
+        // Waking: look at the phone within minutes.
+        if k + 1 < episodes.count {
+          let wake = episodes[k].end
+          let look = wake + Tick.minutes(responseStream.exponential(mean: Self.firstLookMinutes))
+          if look < limit { return look }
+        }
+        return nil
+      }
+      if e.phoneAtHand {
+        let available = Double(e.end - cursor) * rate
+        if need <= available { return cursor + SimTime(need / rate) }
+        need -= available
+      }
+      cursor = e.end
+      k += 1
+    }
+    return nil
+  }
+
+  /// Seconds from an alert to noticing it (assumption).
+  static let reactionSeconds = 15.0
+  /// Minutes from waking to the first look at the phone (assumption).
+  static let firstLookMinutes = 10.0
+
+  /// The first moment from `t` at which the participant can safely answer (not driving or
+  /// exercising, awake).
+  func answerableFrom(_ t: SimTime) -> SimTime {
+    var k = life.timeline.index(at: t, from: timelineCursor)
+    let episodes = life.timeline.episodes
+    var cursor = t
+    while k < episodes.count {
+      let e = episodes[k]
+      if e.context != .asleep && plan.dailyLife.conditions[e.context.rawValue].canAnswer { return max(cursor, e.start) }
+      cursor = e.end
+      k += 1
+    }
+    return .max
+  }
+
+  func canAnswer(at t: SimTime) -> Bool {
+    let e = episode(at: t)
+    return e.context != .asleep && plan.dailyLife.conditions[e.context.rawValue].canAnswer
+  }
+
+  func episode(at t: SimTime) -> Episode { life.timeline.episode(at: t, from: timelineCursor) }
+  func context(at t: SimTime) -> Context { episode(at: t).context }
+  func network(at t: SimTime) -> Network { episode(at: t).network }
+
+  /// The first moment after `t` when the network reaches the phone.
+  func nextReachable(after t: SimTime) -> SimTime? {
+    var k = life.timeline.index(at: t, from: timelineCursor)
+    let episodes = life.timeline.episodes
+    while k < episodes.count {
+      if episodes[k].network != .unreachable { return max(t, episodes[k].start) }
+      k += 1
+    }
+    return nil
+  }
+
+  // MARK: App lifecycle
+
+  var isRunning: Bool { mode == .anchored || mode == .bounded || mode == .foreground }
+
+  mutating func startRunning(_ t: SimTime, _ sim: inout Simulator) {
+    runs.begin(at: t)
+    mode = .anchored
+    sim.cancel(slot: Slot.wake)
+    armAppTimer(&sim)
+    updateBattery(&sim)
+  }
+
+  mutating func stopRunning(_ newMode: Mode, _ sim: inout Simulator) {
+    runs.end(at: sim.now)
+    mode = newMode
+    sim.cancel(slot: Slot.app)
+    updateBattery(&sim)
+    if newMode == .suspended || newMode == .notRunning { armWake(&sim) }
+  }
+
+  mutating func enterForeground(_ sim: inout Simulator) {
+    let now = sim.now
+    sim.cancel(slot: Slot.app)
+    sim.cancel(slot: Slot.wake)
+    if !isRunning { runs.begin(at: now) }
+    mode = .foreground
+    forceQuit = false
+    foreground.begin(at: now)
+    if proto.channel.kind == .local && person.os == .ios {
+      planner.refill(at: now, times: times, days: days, today: life.day(at: now))
+    }
+    updateBattery(&sim)
+  }
+
+  mutating func leaveForeground(_ sim: inout Simulator) {
+    guard mode == .foreground else { return }
+    foreground.end(at: sim.now)
+    mode = .anchored
+    armAppTimer(&sim)
+    updateBattery(&sim)
+  }
+
+  /// Draws the next thing that stops the running background app: the OS suspending it, a
+  /// memory-pressure kill, a force-quit (all while the participant is awake and using the
+  /// phone: what other apps do is what pushes the study app out). The earliest of these competing clocks is the only one scheduled.
+  mutating func armAppTimer(_ sim: inout Simulator) {
+    sim.cancel(slot: Slot.app)
+    guard mode == .anchored else { return }
+    var best = SimTime.max
+    var which = AppTimer.suspend
+    func consider(_ perHour: Double, _ kind: AppTimer, _ s: inout RandomStream) {
+      guard perHour > 0 else { return }
+      let t = sim.now + Tick.minutes(s.exponential(mean: 60 / perHour))
+      if t < best {
+        best = t
+        which = kind
+      }
+    }
+    if person.os == .ios {
+      if awake {
+        let suspend = lowPower && !profile.lowPowerMode ? DeviceProfile.lowPower.suspendPerHour : profile.suspendPerHour
+        consider(suspend, .suspend, &phoneStream)
+        consider(profile.killPerHour, .kill, &phoneStream)
+        consider(profile.forceQuitPerDay / 16, .forceQuit, &phoneStream)
+      }
+    } else if awake {
+      consider(profile.killPerHour, .kill, &phoneStream)
+    }
+    if best < .max { sim.schedule(at: best, kind: EventKind.appTimer.rawValue, payload: which.rawValue, slot: Slot.app) }
+  }
+
+  mutating func appTimer(_ kind: AppTimer, _ sim: inout Simulator) {
+    switch kind {
+    case .suspend, .runEnds:
+      guard mode == .anchored || mode == .bounded else { return }
+      stopRunning(.suspended, &sim)
+    case .kill:
+      guard mode == .anchored || mode == .bounded else { return }
+      stopRunning(.notRunning, &sim)
+      if person.os == .android && profile.wakeRestoresAnchor {
+        // A sticky service is restarted by the system after a while (assumption: 5 minutes).
+        sim.schedule(
+          at: sim.now + 5 * Tick.minute, kind: EventKind.appTimer.rawValue, payload: AppTimer.androidRestart.rawValue,
+          slot: Slot.app)
+      }
+    case .forceQuit:
+      guard mode == .anchored || mode == .bounded else { return }
+      forceQuit = true
+      stopRunning(.notRunning, &sim)
+    case .androidRestart:
+      guard mode == .notRunning, phoneIsOn, !droppedOut else { return }
+      startRunning(sim.now, &sim)
+    }
+  }
+
+  /// Draws the next background wake of a suspended or terminated iOS app: the next silent
+  /// push that gets through, the next significant location change, or a background app
+  /// refresh, whichever comes first. A force-quit app is woken by none of them.
+  mutating func armWake(_ sim: inout Simulator) {
+    sim.cancel(slot: Slot.wake)
+    guard person.os == .ios, !forceQuit, phoneIsOn, !droppedOut else { return }
+    let now = sim.now
+    var best = SimTime.max
+    var source = WakeSource.silentPush
+    if let every = proto.silentPushEvery, let t = nextPushWake(after: now, every: every), t < best {
+      best = t
+      source = .silentPush
+    }
+    if profile.significantChangeWake && !lowPower, let t = nextLocationWake(after: now), t < best {
+      best = t
+      source = .locationChange
+    }
+    if profile.backgroundRefreshPerDay > 0 && !lowPower {
+      let t = now + Tick.minutes(phoneStream.exponential(mean: 1440 / profile.backgroundRefreshPerDay))
+      if t < best {
+        best = t
+        source = .backgroundRefresh
+      }
+    }
+    if best < studyEnd {
+      sim.schedule(at: best, kind: EventKind.appWake.rawValue, payload: source.rawValue, slot: Slot.wake)
+    }
+  }
+
+  /// The first silent push after `t` that wakes the app. Pushes go out every `every` from the
+  /// study's start; one sent while the phone is offline is held (the newest only, for AWARE's
+  /// one-hour expiry) and delivered when the phone is back.
+  mutating func nextPushWake(after t: SimTime, every: SimTime) -> SimTime? {
+    let wakeChance = lowPower ? profile.silentPushWakeLowPower : profile.silentPushWake
+    var slot = (t / every + 1) * every
+    let limit = min(t + 7 * Tick.day, studyEnd)
+    while slot < limit {
+      if network(at: slot) != .unreachable {
+        if deliveryStream.uniform() < wakeChance { return slot + Tick.seconds(2) }
+        slot += every
+      } else {
+        guard let back = nextReachable(after: slot) else { return nil }
+        // The newest push sent before the phone came back is the one delivered.
+        let newest = ((back - 1) / every) * every
+        if back - newest <= Tick.hour && deliveryStream.uniform() < wakeChance { return back + Tick.seconds(2) }
+        slot = (back / every + 1) * every
+      }
+    }
+    return nil
+  }
+
+  /// The first significant location change (the start or end of a trip, at least 5 minutes
+  /// after the last one) that relaunches the app; a relaunch follows 90 % of them
+  /// (assumption: commutes are well over the 500 m threshold; at 750 m only half are seen).
+  mutating func nextLocationWake(after t: SimTime) -> SimTime? {
+    var k = life.timeline.index(at: t, from: timelineCursor)
+    let episodes = life.timeline.episodes
+    let earliest = max(t, lastLocationWake + 5 * Tick.minute)
+    k += 1
+    while k < episodes.count && episodes[k].start < t + 3 * Tick.day {
+      let e = episodes[k]
+      let previous = episodes[k - 1]
+      if e.start >= earliest && e.context.involvesTravel != previous.context.involvesTravel {
+        if phoneStream.uniform() < 0.9 { return e.start }
+      }
+      k += 1
+    }
+    return nil
+  }
+
+  mutating func appWake(_ source: WakeSource, _ sim: inout Simulator) {
+    guard (mode == .suspended || mode == .notRunning), !forceQuit, phoneIsOn, !droppedOut else { return }
+    let now = sim.now
+    if source == .locationChange { lastLocationWake = now }
+    if profile.wakeRestoresAnchor {
+      startRunning(now, &sim)
+    } else {
+      runs.begin(at: now)
+      mode = .bounded
+      sim.schedule(
+        at: now + Tick.seconds(DeviceProfile.wakeRunSeconds), kind: EventKind.appTimer.rawValue,
+        payload: AppTimer.runEnds.rawValue, slot: Slot.app)
+      updateBattery(&sim)
+    }
+    if proto.channel.kind == .local && proto.channel.refillInBackground && person.os == .ios {
+      planner.refill(at: now, times: times, days: days, today: life.day(at: now))
+    }
+  }
+
+  mutating func backgroundTask(_ sim: inout Simulator) {
+    guard let hours = proto.channel.backgroundTaskHours else { return }
+    if phoneIsOn && !lowPower && !forceQuit && !droppedOut && phoneStream.bernoulli(proto.channel.backgroundTaskSuccess) {
+      planner.refill(at: sim.now, times: times, days: days, today: life.day(at: sim.now))
+    }
+    sim.schedule(at: sim.now + Tick.minutes(hours * 60), kind: EventKind.backgroundTask.rawValue)
+  }
+
+  // MARK: Power
+
+  /// Recomputes the battery's rate and the next level that matters.
+  mutating func updateBattery(_ sim: inout Simulator) {
+    let now = sim.now
+    battery.update(to: now)
+    var rate = 0.0
+    if phoneIsOn {
+      rate -= awake ? profile.drainAwake : profile.drainAsleep
+      if isRunning { rate -= profile.drainApp }
+      if lowPower { rate *= 0.7 }  // assumption: Low Power Mode saves about a third
+    }
+    if charging { rate = battery.level >= 100 ? 0 : DeviceProfile.chargePerHour }
+    battery.setRate(rate, at: now)
+    if traceBattery { batteryTrace.append((now, battery.level)) }
+    sim.cancel(slot: Slot.battery)
+    var next: SimTime?
+    if rate < 0 {
+      next = battery.time(reaching: 0)
+      if !lowPower && !profile.lowPowerMode && battery.level > DeviceProfile.lowPowerOfferLevel {
+        next = battery.time(reaching: DeviceProfile.lowPowerOfferLevel)
+      }
+    } else if rate > 0 {
+      next = battery.time(reaching: 100)
+      if lowPower && !profile.lowPowerMode && battery.level < 80 { next = battery.time(reaching: 80) }
+    }
+    if let next, next < studyEnd {
+      sim.schedule(at: max(next, now), kind: EventKind.battery.rawValue, slot: Slot.battery)
+    }
+  }
+
+  mutating func batteryEvent(_ sim: inout Simulator) {
+    let now = sim.now
+    battery.update(to: now)
+    let level = battery.level
+    if level <= 0.0001 && !charging {
+      phoneGoesOff(&sim, until: nil)
+      return
+    }
+    if !charging && level <= DeviceProfile.lowPowerOfferLevel + 0.0001 && level > 0.0001 {
+      if !lowPower && phoneStream.bernoulli(DeviceProfile.lowPowerAccept) {
+        lowPower = true
+        lowPowerSpans.begin(at: now)
+        if mode == .anchored { armAppTimer(&sim) }
+      }
+      if awake && !daytimeCharging && phoneStream.bernoulli(DeviceProfile.chargeWhenLow) {
+        // Plugged in within half an hour, for an hour and a half.
+        let from = now + Tick.minutes(phoneStream.uniform(0, 30))
+        sim.schedule(at: from, kind: EventKind.charger.rawValue, payload: 1)
+        sim.schedule(at: from + Tick.minutes(DeviceProfile.daytimeChargeMinutes), kind: EventKind.charger.rawValue, payload: 0)
+        daytimeCharging = true
+      }
+    }
+    if charging && lowPower && !profile.lowPowerMode && level >= 80 - 0.0001 {
+      lowPower = false
+      lowPowerSpans.end(at: now)
+    }
+    updateBattery(&sim)
+    // A battery at the offer level without taking it would fire again at once: move on.
+    if !charging && !lowPower && abs(level - DeviceProfile.lowPowerOfferLevel) < 0.0001 {
+      sim.cancel(slot: Slot.battery)
+      if let empty = battery.time(reaching: 0), empty < studyEnd {
+        sim.schedule(at: empty, kind: EventKind.battery.rawValue, slot: Slot.battery)
+      }
+    }
+  }
+
+  /// A daytime charge starts or ends.
+  mutating func charger(plugged: Bool, _ sim: inout Simulator) {
+    if plugged {
+      guard !charging else { return }
+      charging = true
+      chargingSpans.begin(at: sim.now)
+      if !phoneIsOn && !droppedOut { sim.schedule(at: sim.now, kind: EventKind.phoneOn.rawValue) }
+    } else {
+      daytimeCharging = false
+      guard charging, awake else { return }
+      charging = false
+      chargingSpans.end(at: sim.now)
+    }
+    updateBattery(&sim)
+  }
+
+  /// The phone switches off: a reboot (back at `until`) or an empty battery (back when it
+  /// is next plugged in).
+  mutating func phoneGoesOff(_ sim: inout Simulator, until: SimTime?) {
+    guard phoneIsOn else { return }
+    if isRunning {
+      if mode == .foreground { foreground.end(at: sim.now) }
+      runs.end(at: sim.now)
+    }
+    mode = .off
+    phoneIsOn = false
+    phoneOn.end(at: sim.now)
+    sim.cancel(slot: Slot.app)
+    sim.cancel(slot: Slot.wake)
+    updateBattery(&sim)
+    if let until { sim.schedule(at: until, kind: EventKind.phoneOn.rawValue) }
+  }
+
+  mutating func phoneComesOn(_ sim: inout Simulator) {
+    guard !phoneIsOn else { return }
+    phoneIsOn = true
+    phoneOn.begin(at: sim.now)
+    mode = .notRunning
+    forceQuit = false
+    if person.os == .android && !droppedOut {
+      startRunning(sim.now, &sim)  // a boot receiver restarts the service
+    } else {
+      updateBattery(&sim)
+      armWake(&sim)
+    }
+    if heldPush >= 0, let back = nextReachable(after: sim.now) {
+      sim.schedule(at: back, kind: EventKind.promptArrives.rawValue, payload: Int32(heldPush))
+    }
+  }
+
+  mutating func dropout(_ sim: inout Simulator) {
+    droppedOut = true
+    enrolledUntil = sim.now
+    if isRunning {
+      if mode == .foreground { foreground.end(at: sim.now) }
+      runs.end(at: sim.now)
+    }
+    mode = .notRunning
+    forceQuit = true
+    sim.cancel(slot: Slot.app)
+    sim.cancel(slot: Slot.wake)
+  }
+
+  // MARK: - The end
+
+  /// Settles what is open at the study's end.
+  mutating func finish(at end: SimTime) {
+    for i in prompts.indices where progress[i] != .final {
+      if progress[i] == .opened {
+        continue  // submitted after the end: not counted as answered
+      }
+      if prompts[i].delivered >= 0 {
+        promptExpires(i, at: end)
+      } else {
+        settle(i, droppedOut ? .droppedOut : .undelivered, droppedOut ? .droppedOut : .offline)
+      }
+    }
+    for i in prompts.indices where progress[i] == .opened && prompts[i].status != .answered {
+      settle(i, .expired, .tooLate)
+    }
+    truth.advance(to: min(enrolledUntil, end), timeline: life.timeline, stream: &stateStream)
+  }
+
+  /// The ground truth's waking mean over the participant's time in the study.
+  public var trueWakingMean: Double { truth.wakingMean }
+}
