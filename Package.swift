@@ -11,7 +11,8 @@ let package = Package(
     .executable(name: "esmsim", targets: ["esmsim"])
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2")
+    .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
   ],
   targets: [
     // MARK: - C libraries of the system
@@ -24,6 +25,14 @@ let package = Package(
       providers: [.apt(["libgsl-dev"]), .brew(["gsl"])]
     ),
 
+    /// SQLite, for results.sqlite.
+    .systemLibrary(
+      name: "CSQLite",
+      path: "Sources/CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+    ),
+
     // MARK: - Simulation
 
     /// Integer clock, event queue, run loop, counter-based random streams, distributions.
@@ -34,8 +43,12 @@ let package = Package(
     .target(name: "StudyModel", dependencies: ["SimKernel", "Schedules"]),
     /// Uniformity, predictability, coverage, compliance and sampling bias.
     .target(name: "Measures", dependencies: ["SimKernel", "Schedules", "StudyModel"]),
+    /// The scenario format (YAML or JSON): schema, defaults, validation, variants, imports.
+    .target(
+      name: "Scenarios",
+      dependencies: ["SimKernel", "Schedules", "StudyModel", .product(name: "Yams", package: "Yams")]),
     /// Writers: CSV, JSON, SQLite, HTML; files written atomically.
-    .target(name: "Reporting", dependencies: ["Measures"]),
+    .target(name: "Reporting", dependencies: ["Measures", "Scenarios", "StudyModel", "Schedules", "SimKernel", "CSQLite"]),
 
     // MARK: - Tools
 
@@ -45,7 +58,7 @@ let package = Package(
     .executableTarget(
       name: "esmsim",
       dependencies: [
-        "SimKernel", "Schedules", "Measures", "Reporting", "Benchmarks",
+        "SimKernel", "Schedules", "StudyModel", "Measures", "Scenarios", "Reporting", "Benchmarks",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -56,6 +69,8 @@ let package = Package(
     .testTarget(name: "SchedulesTests", dependencies: ["Schedules", "Measures", "SimKernel"]),
     .testTarget(name: "MeasuresTests", dependencies: ["Measures", "Schedules", "SimKernel"]),
     .testTarget(name: "StudyModelTests", dependencies: ["StudyModel", "Schedules", "SimKernel"]),
+    .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "StudyModel", "Schedules", "SimKernel"]),
+    .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Measures", "Scenarios", "StudyModel"]),
     .testTarget(name: "CLITests", dependencies: ["SimKernel"]),
   ]
 )

@@ -12,7 +12,7 @@ struct ESMSim: ParsableCommand {
       participants, and see uniformity, predictability, coverage and sampling bias.
       """,
     version: ESMSimVersion.string,
-    subcommands: [ScheduleCommand.self, Bench.self, RandomNumbers.self]
+    subcommands: [RunCommand.self, ShowCommand.self, ValidateCommand.self, ScheduleCommand.self, Bench.self, RandomNumbers.self]
   )
 
   static func main() {

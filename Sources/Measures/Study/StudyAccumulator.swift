@@ -93,7 +93,8 @@ public struct StudyAccumulator: Sendable {
     for p in o.prompts {
       statusCounts[p.status.order] += 1
       reasonCounts[p.reason.order] += 1
-      if p.status == .ignored { continue }  // Mappiness: not counted as a signal
+      // Mappiness does not count ignored signals; prompts after a dropout were never due.
+      if p.status == .ignored || p.status == .droppedOut { continue }
       scheduled += 1
       if p.delivered >= 0 {
         delivered += 1

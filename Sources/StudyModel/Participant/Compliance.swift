@@ -6,7 +6,8 @@ public enum Compliance {
   ///
   /// - Parameters:
   ///   - level: the person's own probability (first day).
-  ///   - previousMissed: whether the person's previous prompt went unanswered (nil: none yet).
+  ///   - previousMissed: whether the person declined the previous prompt they decided on
+  ///     (nil: none yet).
   ///   - day: the study day (0-based).
   ///   - hour: the hour of day (0–23).
   ///   - context: the context's willingness multiplier.

@@ -7,23 +7,26 @@
 /// sources: shared research `device_and_compliance.md` §3 and §6; `docs/model.md`.
 public struct CompliancePlan: Sendable, Equatable {
   /// The mean probability, on the first study day, that a participant who noticed a prompt
-  /// and can answer does answer. Default 0.88: chosen so that the whole prompt life (delivery,
-  /// noticing, expiry) gives about 79 % of prompts answered in the typical 6-a-day, 7-day
-  /// study (Wrzus & Neubauer 2023 meta-analysis: 79 %); see `docs/validation.md`.
-  public var answerProbability: Double = 0.88
-  /// Person-to-person sd of that probability. Default 0.10 (assumption; Martinez et al. 2021
+  /// and can answer does answer. Default 0.97: chosen so that the whole prompt life (delivery,
+  /// noticing, expiry) gives the 79 % of prompts answered of the typical study (Wrzus &
+  /// Neubauer 2023 meta-analysis: 6 a day for 7 days), here with a 60-minute answer window on
+  /// phones in ordinary use (78 %); shorter windows answer less (30 minutes: 72 %, 15: 63 %).
+  /// `docs/validation.md` shows the calibration and what each step of a prompt's life takes.
+  public var answerProbability: Double = 0.97
+  /// Person-to-person sd of that probability. Default 0.08 (assumption; Martinez et al. 2021
   /// find large differences between people).
-  public var personSD: Double = 0.10
+  public var personSD: Double = 0.08
   /// Relative decline per study day (multiplier 1 − d·day, floored at 0.5). Default 0.016:
   /// Rintala et al. 2019, 78 % falling to 73 % by day 5 (−1.25 points a day).
   public var declinePerDay: Double = 0.016
   /// Multipliers by hour of day (0…23), relative to the day's mean. Default: Rintala et al.
   /// 2019, lowest 07:30–09:00 (56 % against 78 %: 0.72), highest 12:00–13:30 (83 %: 1.06);
-  /// lower in the evening (Rintala et al. 2020; 0.95 is an assumption).
+  /// lower in the evening (Rintala et al. 2020; 0.95 is an assumption); scaled so that they
+  /// average 1 over 08:00–22:00.
   public var hourMultipliers: [Double] = CompliancePlan.defaultHourMultipliers
-  /// Clustering of misses: P(answer | previous answered) − P(answer | previous missed), with
-  /// the mean kept. Default 0.15 (assumption in the direction of Rintala et al. 2020:
-  /// consecutive misses predict further misses).
+  /// Clustering of refusals: P(answer | previous decision to answer) − P(answer | previous
+  /// refusal), the mean kept. Default 0.15 (assumption in the direction of Rintala et al.
+  /// 2020: consecutive misses predict further misses).
   public var missPersistence: Double = 0.15
   /// Log-multiplier of the answer probability per sd of the latent state above the person's
   /// mean (0: missing does not depend on the state). Default 0; Rintala et al. 2020 find
@@ -54,12 +57,16 @@ public struct CompliancePlan: Sendable, Equatable {
 
   /// Rintala et al. 2019 by hour: 0.72 from 07:00 to 08:59, 1.06 from 12:00 to 13:59,
   /// 0.95 from 19:00, 1.0 otherwise.
-  public static let defaultHourMultipliers: [Double] = (0..<24).map { h in
-    switch h {
-    case 7, 8: 0.72
-    case 12, 13: 1.06
-    case 19...23: 0.95
-    default: 1.0
+  public static let defaultHourMultipliers: [Double] = {
+    let raw: [Double] = (0..<24).map { h in
+      switch h {
+      case 7, 8: 0.72
+      case 12, 13: 1.06
+      case 19...23: 0.95
+      default: 1.0
+      }
     }
-  }
+    let mean = raw[8..<22].reduce(0, +) / 14
+    return raw.map { $0 / mean }
+  }()
 }

@@ -45,10 +45,10 @@ public struct DeviceProfile: Sendable, Equatable {
   public static let chargePerHour = 40.0
   /// Chance a participant plugs the phone in overnight (assumption; charging is "nightly,
   /// typically").
-  public static let chargeNightly = 0.93
+  public static let chargeNightly = 0.95
   /// Chance a participant who is awake when the battery reaches the low-battery warning
   /// (20 %) charges it soon, and for how long, minutes (assumptions).
-  public static let chargeWhenLow = 0.7
+  public static let chargeWhenLow = 0.85
   public static let daytimeChargeMinutes = 90.0
   /// Battery level at which iOS offers Low Power Mode, and the chance it is accepted
   /// (iOS offers it at 20 % and turns it off at 80 % while charging; the acceptance is an

@@ -70,6 +70,9 @@ public struct PromptRecord: Sendable, Equatable {
   public var opened: SimTime = -1
   /// When the answers were submitted (-1: never).
   public var submitted: SimTime = -1
+  /// When the prompt reached its final status (submitted, dismissed, expired…; -1: never
+  /// settled before the study ended).
+  public var closed: SimTime = -1
   /// How it ended.
   public var status: PromptStatus = .undelivered
   /// Why it was not answered.

@@ -82,6 +82,7 @@ public struct ParticipantSimulation: EventHandler {
 
   // MARK: Participant
   var truth: GroundTruth
+  /// Whether the participant declined the last prompt they decided on (nil: none yet).
   var previousMissed: Bool?
   var droppedOut = false
   /// When the participant left the study (the study's end if they did not).
@@ -235,7 +236,7 @@ public struct ParticipantSimulation: EventHandler {
     case .promptOpened: promptOpened(i, &sim)
     case .promptSubmitted: promptSubmitted(i, &sim)
     case .promptExpires: promptExpires(i, at: sim.now)
-    case .promptDismissed: promptDismissed(i)
+    case .promptDismissed: promptDismissed(i, at: sim.now)
     case .reminder: reminder(i, &sim)
     case .appTimer: appTimer(AppTimer(rawValue: event.payload)!, &sim)
     case .appWake: appWake(WakeSource(rawValue: event.payload)!, &sim)
@@ -307,7 +308,7 @@ public struct ParticipantSimulation: EventHandler {
   mutating func promptDue(_ i: Int, _ sim: inout Simulator) {
     let now = sim.now
     prompts[i].context = context(at: now)
-    if droppedOut { return settle(i, .droppedOut, .droppedOut) }
+    if droppedOut { return settle(i, .droppedOut, .droppedOut, at: sim.now) }
     if person.os == .android && mode == .notRunning && !forceQuit {
       // An alarm runs the app's code, which restarts its service.
       startRunning(now, &sim)
@@ -315,9 +316,9 @@ public struct ParticipantSimulation: EventHandler {
     switch proto.channel.kind {
     case .local:
       guard planner.isPlanned(i) else {
-        return settle(i, .undelivered, planner.cutByCap ? .cap : .notRefilled)
+        return settle(i, .undelivered, planner.cutByCap ? .cap : .notRefilled, at: sim.now)
       }
-      guard phoneIsOn else { return settle(i, .undelivered, .phoneOff) }
+      guard phoneIsOn else { return settle(i, .undelivered, .phoneOff, at: sim.now) }
       deliver(i, at: now, &sim)
     case .push:
       if phoneIsOn && network(at: now) != .unreachable {
@@ -327,7 +328,7 @@ public struct ParticipantSimulation: EventHandler {
       } else {
         // APNs holds one notification per app while the phone is offline: a newer one
         // replaces it (`device_and_compliance.md` §1.4).
-        if heldPush >= 0 { settle(heldPush, .undelivered, .replaced) }
+        if heldPush >= 0 { settle(heldPush, .undelivered, .replaced, at: now) }
         heldPush = i
         if phoneIsOn, let back = nextReachable(after: now), back - now <= Tick.minutes(proto.channel.storeHours * 60) {
           sim.schedule(at: back, kind: EventKind.promptArrives.rawValue, payload: Int32(i))
@@ -339,7 +340,7 @@ public struct ParticipantSimulation: EventHandler {
   mutating func promptArrives(_ i: Int, _ sim: inout Simulator) {
     if heldPush == i { heldPush = -1 }
     guard progress[i] == .waiting, prompts[i].delivered < 0 else { return }
-    if droppedOut { return settle(i, .droppedOut, .droppedOut) }
+    if droppedOut { return settle(i, .droppedOut, .droppedOut, at: sim.now) }
     guard phoneIsOn else {
       heldPush = i
       return
@@ -348,7 +349,7 @@ public struct ParticipantSimulation: EventHandler {
       // Mappiness `apn_ignored`: inside another survey the signal is not shown, not
       // counted and not rescheduled.
       prompts[i].delivered = sim.now
-      return settle(i, .ignored, .busy)
+      return settle(i, .ignored, .busy, at: sim.now)
     }
     deliver(i, at: sim.now, &sim)
   }
@@ -400,15 +401,18 @@ public struct ParticipantSimulation: EventHandler {
       plan.compliance, level: person.answerLevel, previousMissed: previousMissed, day: Int(days[i]),
       hour: Int((now % Tick.day) / Tick.hour), context: conditions.willingness, stateZ: z)
     if responseStream.uniform() < p {
-      var openAt = answerableFrom(now) + Compliance.delay(
+      let delay = Compliance.delay(
         medianSeconds: plan.compliance.openDelaySeconds, sigma: plan.compliance.openDelaySigma, &responseStream)
-      openAt = max(openAt, sessionUntil)
+      let from = answerableFrom(now)
+      let openAt = from == .max ? SimTime.max : max(from + delay, sessionUntil)
       progress[i] = .intending
+      previousMissed = false
       if openAt < expiresAt[i] {
         sim.schedule(at: openAt, kind: EventKind.promptOpened.rawValue, payload: Int32(i))
       }
     } else {
       progress[i] = .declined
+      previousMissed = true
       if responseStream.bernoulli(plan.compliance.dismissShare) {
         sim.schedule(
           at: now + Tick.seconds(responseStream.exponential(mean: 5)), kind: EventKind.promptDismissed.rawValue,
@@ -437,8 +441,7 @@ public struct ParticipantSimulation: EventHandler {
 
   mutating func promptSubmitted(_ i: Int, _ sim: inout Simulator) {
     prompts[i].submitted = sim.now
-    settle(i, .answered, .none)
-    previousMissed = false
+    settle(i, .answered, .none, at: sim.now)
     if sim.now >= sessionUntil { leaveForeground(&sim) }
   }
 
@@ -452,15 +455,13 @@ public struct ParticipantSimulation: EventHandler {
     default: reason = deliveredAsleep[i] && prompts[i].noticed < 0 ? .asleep : .notNoticed
     }
     if openUntilNext == i { openUntilNext = -1 }
-    settle(i, .expired, droppedOut ? .droppedOut : reason)
-    previousMissed = true
+    settle(i, .expired, droppedOut ? .droppedOut : reason, at: t)
   }
 
-  mutating func promptDismissed(_ i: Int) {
+  mutating func promptDismissed(_ i: Int, at t: SimTime) {
     guard progress[i] == .declined else { return }
     if openUntilNext == i { openUntilNext = -1 }
-    settle(i, .dismissed, .unwilling)
-    previousMissed = true
+    settle(i, .dismissed, .unwilling, at: t)
   }
 
   mutating func reminder(_ i: Int, _ sim: inout Simulator) {
@@ -475,11 +476,12 @@ public struct ParticipantSimulation: EventHandler {
     }
   }
 
-  mutating func settle(_ i: Int, _ status: PromptStatus, _ reason: MissReason) {
+  mutating func settle(_ i: Int, _ status: PromptStatus, _ reason: MissReason, at t: SimTime) {
     guard progress[i] != .final else { return }
     progress[i] = .final
     prompts[i].status = status
     prompts[i].reason = reason
+    prompts[i].closed = t
   }
 
   /// A spontaneous opening of the app: pending prompts are shown at once (Mappiness presents
@@ -535,8 +537,11 @@ public struct ParticipantSimulation: EventHandler {
     timelineCursor = k
     let episodes = life.timeline.episodes
     let first = episodes[k]
-    if alert && first.context != .asleep && first.phoneAtHand {
-      let hear = person.alertHeard * plan.dailyLife.conditions[first.context.rawValue].hearing
+    if alert && first.context != .asleep {
+      // A phone not at hand is usually in the same room (Dey et al. 2011: within arm's reach
+      // about half the time, in the same room about 90 %): its alert is heard half as often.
+      let reach = first.phoneAtHand ? 1.0 : Self.alertAwayFromHand
+      let hear = person.alertHeard * plan.dailyLife.conditions[first.context.rawValue].hearing * reach
       if responseStream.uniform() < hear {
         return t + Tick.seconds(responseStream.exponential(mean: Self.reactionSeconds))
       }
@@ -569,6 +574,8 @@ public struct ParticipantSimulation: EventHandler {
     return nil
   }
 
+  /// How much less often an alert is heard when the phone is not at hand (assumption).
+  static let alertAwayFromHand = 0.5
   /// Seconds from an alert to noticing it (assumption).
   static let reactionSeconds = 15.0
   /// Minutes from waking to the first look at the phone (assumption).
@@ -942,11 +949,11 @@ public struct ParticipantSimulation: EventHandler {
       if prompts[i].delivered >= 0 {
         promptExpires(i, at: end)
       } else {
-        settle(i, droppedOut ? .droppedOut : .undelivered, droppedOut ? .droppedOut : .offline)
+        settle(i, droppedOut ? .droppedOut : .undelivered, droppedOut ? .droppedOut : .offline, at: end)
       }
     }
     for i in prompts.indices where progress[i] == .opened && prompts[i].status != .answered {
-      settle(i, .expired, .tooLate)
+      settle(i, .expired, .tooLate, at: end)
     }
     truth.advance(to: min(enrolledUntil, end), timeline: life.timeline, stream: &stateStream)
   }

@@ -1,0 +1,58 @@
+import Foundation
+import Scenarios
+import SimKernel
+
+/// `manifest.json`: what produced a results folder (STRESS-DES asks simulation reports to
+/// say how seeds and streams were allocated). It holds nothing that changes between runs of
+/// the same scenario and seed on the same platform and toolchain (no wall times, no thread
+/// counts), so the folder is byte-identical from run to run.
+public enum Manifest {
+  /// The manifest of a run.
+  public static func json(scenario: Scenario, version: String, files: [String]) -> JSONValue {
+    .object([
+      ("esmsim_version", .string(version)),
+      ("scenario", .object([("name", .string(scenario.name)), ("file", .string((scenario.file as NSString).lastPathComponent)), ("sha256", .string(scenario.hash))])),
+      ("seed", .int(Int(scenario.seed))),
+      ("replications", .int(scenario.replications)),
+      ("start_date", .string(scenario.startDate.description)),
+      ("variants", .array(scenario.variants.map { .string($0.name) })),
+      ("random_numbers", .string("Philox4x32-10 streams keyed by (seed, replication, participant, purpose)")),
+      ("swift_version", .string(toolchain)),
+      ("gsl_version", .string(GSL.version)),
+      ("platform", .string(platform)),
+      ("files", .array(files.map { .string($0) })),
+    ])
+  }
+
+  /// The Swift compiler this program was built with.
+  public static var toolchain: String {
+    #if compiler(>=6.4)
+      return "6.4 or later"
+    #elseif compiler(>=6.3)
+      return "6.3"
+    #elseif compiler(>=6.2)
+      return "6.2"
+    #else
+      return "6.0 or 6.1"
+    #endif
+  }
+
+  /// The operating system and processor.
+  public static var platform: String {
+    #if os(Linux)
+      let os = "Linux"
+    #elseif os(macOS)
+      let os = "macOS"
+    #else
+      let os = "other"
+    #endif
+    #if arch(x86_64)
+      let arch = "x86_64"
+    #elseif arch(arm64)
+      let arch = "arm64"
+    #else
+      let arch = "other"
+    #endif
+    return "\(os) \(arch)"
+  }
+}

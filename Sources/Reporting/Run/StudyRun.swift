@@ -1,0 +1,315 @@
+import Foundation
+import Measures
+import Schedules
+import Scenarios
+import SimKernel
+import StudyModel
+
+/// Runs a scenario and writes its results folder.
+///
+/// Everything is written into a staging folder beside the destination (`.NAME.partial-PID`)
+/// and the folder is renamed to its name only when every file, the manifest last, is
+/// complete: a folder named as asked for is always a finished run. Per-row tables stream
+/// to disk as participants finish, in participant order.
+public enum StudyRun {
+  /// How to run.
+  public struct Options: Sendable {
+    /// Worker threads.
+    public var threads: Int
+    /// Replace an existing results folder.
+    public var force: Bool
+    /// Show a progress bar on standard error (when it is a terminal).
+    public var progress: Bool
+    /// Participants feeding the KS sample and the predictability model.
+    public var detailParticipants: Int
+
+    public init(threads: Int = 1, force: Bool = false, progress: Bool = false, detailParticipants: Int = 2_000) {
+      self.threads = threads
+      self.force = force
+      self.progress = progress
+      self.detailParticipants = detailParticipants
+    }
+  }
+
+  /// A problem with the destination or an interrupted run.
+  public struct Failure: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+  }
+
+  /// What a run produced.
+  public struct Outcome: Sendable {
+    /// The summary rows.
+    public var summary: [SummaryRow]
+    /// The files written (relative to the results folder).
+    public var files: [String]
+    /// Simulated participant-days.
+    public var participantDays: Double
+  }
+
+  /// Runs `scenario` into `directory`.
+  ///
+  /// - Parameter shouldStop: polled between batches of participants (SIGINT, SIGTERM).
+  public static func run(
+    _ scenario: Scenario, to directory: String, options: Options, version: String, shouldStop: @escaping () -> Bool = { false }
+  ) throws -> Outcome {
+    let fm = FileManager.default
+    let dest = URL(fileURLWithPath: directory).standardizedFileURL
+    let parent = dest.deletingLastPathComponent()
+    let name = dest.lastPathComponent
+    var isDir: ObjCBool = false
+    if fm.fileExists(atPath: dest.path, isDirectory: &isDir) && !options.force {
+      throw Failure("\(directory) already exists; choose another folder or add --force to replace it")
+    }
+    guard fm.fileExists(atPath: parent.path, isDirectory: &isDir), isDir.boolValue else {
+      throw Failure("cannot write \(directory): the folder \(parent.path) does not exist")
+    }
+    // Clear what an interrupted earlier run left behind.
+    if let leftovers = try? fm.contentsOfDirectory(atPath: parent.path) {
+      for f in leftovers where f.hasPrefix(".\(name).partial-") {
+        try? fm.removeItem(at: parent.appendingPathComponent(f))
+      }
+    }
+    let staging = parent.appendingPathComponent(".\(name).partial-\(ProcessInfo.processInfo.processIdentifier)")
+    do {
+      try fm.createDirectory(at: staging, withIntermediateDirectories: false)
+    } catch {
+      throw Failure("cannot write \(directory): \(AtomicFile.reason(error))")
+    }
+    do {
+      let outcome = try write(scenario, into: staging.path, options: options, version: version, shouldStop: shouldStop)
+      if fm.fileExists(atPath: dest.path) {
+        let old = parent.appendingPathComponent(".\(name).old-\(ProcessInfo.processInfo.processIdentifier)")
+        try fm.moveItem(at: dest, to: old)
+        try fm.moveItem(at: staging, to: dest)
+        try? fm.removeItem(at: old)
+      } else {
+        try fm.moveItem(at: staging, to: dest)
+      }
+      return outcome
+    } catch {
+      try? fm.removeItem(at: staging)
+      throw error
+    }
+  }
+
+  /// The per-row outputs of a run, open while it runs.
+  final class Tables {
+    var prompts: CSVFile?
+    var coverage: CSVFile?
+    var participants: CSVFile?
+    var aware: CSVFile?
+    var sqlite: SQLiteDatabase?
+    var beiweRoot: String?
+    var awareId = 0
+
+    func close() throws {
+      try prompts?.close()
+      try coverage?.close()
+      try participants?.close()
+      try aware?.close()
+    }
+  }
+
+  static func write(
+    _ scenario: Scenario, into dir: String, options: Options, version: String, shouldStop: @escaping () -> Bool
+  ) throws -> Outcome {
+    let out = scenario.outputs
+    let time = Timestamps(start: scenario.startDate)
+    let tables = Tables()
+    var files: [String] = []
+    func path(_ f: String) -> String {
+      files.append(f)
+      return (dir as NSString).appendingPathComponent(f)
+    }
+    if out.prompts { tables.prompts = try CSVFile(path: path("prompts.csv"), header: Rows.promptHeader) }
+    if out.coverage { tables.coverage = try CSVFile(path: path("coverage.csv"), header: Rows.coverageHeader) }
+    if out.participants { tables.participants = try CSVFile(path: path("participants.csv"), header: Rows.participantHeader) }
+    if out.awareESM { tables.aware = try CSVFile(path: path("aware_esm.csv"), header: AWAREESMRows.header) }
+    if out.beiwe {
+      tables.beiweRoot = path("beiwe")
+      try FileManager.default.createDirectory(atPath: tables.beiweRoot!, withIntermediateDirectories: false)
+    }
+    if out.sqlite {
+      let db = try SQLiteDatabase(path: path("results.sqlite"))
+      tables.sqlite = db
+      if out.prompts { try db.createTable("prompts", SQLiteColumns.prompts) }
+      if out.coverage { try db.createTable("coverage", SQLiteColumns.coverage) }
+      if out.participants { try db.createTable("participants", SQLiteColumns.participants) }
+      if out.awareESM { try db.createTable("aware_esm", SQLiteColumns.aware) }
+      try db.createTable("summary", SQLiteColumns.summary)
+      try db.createTable("coverage_summary", SQLiteColumns.coverageSummary)
+    }
+
+    var summary: [SummaryRow] = []
+    var coverageRows: [[String]] = []
+    var reports: [VariantReport] = []
+    var participantDays = 0.0
+    let progress = ProgressBar(enabled: options.progress, total: scenario.variants.count * scenario.replications)
+    for (v, variant) in scenario.variants.enumerated() {
+      let plan = variant.plan
+      var perReplication: [[(String, Double)]] = []
+      var pooled: StudyAccumulator?
+      var firstHeat: [[Float]] = []
+      var biasMeans: [Double] = []
+      for r in 0..<scenario.replications {
+        let runOptions = StudyRunner.Options(
+          seed: scenario.seed, threads: options.threads, coverageRows: out.coverage, heatHours: out.report ? out.heatHours : 0,
+          detailParticipants: options.detailParticipants)
+        progress.start(variant: variant.name, replication: r, participants: plan.participants)
+        let acc = try StudyRunner.run(
+          plan, replication: UInt32(r), options: runOptions,
+          each: { o in try writeRows(o, variant: variant.name, v: v, replication: r, plan: plan, tables: tables, time: time) },
+          progress: { progress.update($0) }, shouldStop: shouldStop)
+        guard let acc else { throw Failure("interrupted; no results were written") }
+        participantDays += acc.participantDays
+        perReplication.append(Metrics.values(acc))
+        biasMeans.append(acc.bias.meanOrNaN)
+        if r == 0 { firstHeat = acc.heat }
+        if pooled == nil { pooled = acc } else { pooled!.merge(acc) }
+      }
+      progress.finish()
+      let rows = SummaryRow.rows(variant: variant.name, replications: perReplication)
+      summary += rows
+      guard let pooled else { continue }
+      var coverage: [(device: String, sensor: String, comp: Double, incomp: Double, loss: Double)] = []
+      for (d, device) in plan.devices.enumerated() {
+        for (k, sensor) in plan.protocolPlan.sensors.enumerated() {
+          let t = pooled.tallies[d][k]
+          guard t.hours > 0 else { continue }
+          let n = Double(t.hours)
+          let c = (device.profile.name, sensor.name, Double(t.comp) / n, Double(t.incomp) / n, Double(t.loss) / n)
+          coverage.append(c)
+          coverageRows.append([
+            variant.name, c.0, c.1, NumberText.fixed(c.2, 6), NumberText.fixed(c.3, 6), NumberText.fixed(c.4, 6),
+          ])
+        }
+      }
+      let biasRow = rows.first { $0.metric == "bias" }
+      var low = biasRow?.ciLow ?? .nan
+      var high = biasRow?.ciHigh ?? .nan
+      if !low.isFinite, pooled.bias.count >= 2 {
+        // One replication: the interval over participants.
+        low = pooled.bias.mean - 1.96 * pooled.bias.standardError
+        high = pooled.bias.mean + 1.96 * pooled.bias.standardError
+      }
+      let s = pooled.scheduledTimes.summary()
+      reports.append(
+        VariantReport(
+          name: variant.name, intensityScheduled: pooled.scheduled > 0 ? s.intensity : [],
+          intensityAnswered: pooled.answered > 0 ? pooled.answeredTimes.summary().intensity : [],
+          bitsPerSignal: s.bitsPerSignal, forcedShare: s.forcedShare, maxHazard: s.maxHazard,
+          heatSensor: plan.protocolPlan.sensors.first?.name ?? "", heat: plan.protocolPlan.sensors.isEmpty ? [] : firstHeat,
+          deliveredByHour: pooled.deliveredByHour, answeredByHour: pooled.answeredByHour,
+          deliveredByDay: pooled.deliveredByDay, answeredByDay: pooled.answeredByDay, bias: biasRow?.mean ?? .nan,
+          biasLow: low, biasHigh: high, biasRMSE: pooled.bias.rootMeanSquare, coverage: coverage))
+    }
+    try tables.close()
+
+    let summaryCSV = CSVFile.text(header: SummaryRow.header, rows: summary.map(\.cells))
+    try AtomicFile.write(summaryCSV, to: path("summary.csv"))
+    let summaryJSON = JSONValue.object([
+      ("scenario", .string(scenario.name)), ("replications", .int(scenario.replications)),
+      ("rows", .array(summary.map(\.json))),
+    ])
+    try AtomicFile.write(summaryJSON.text(indent: 2) + "\n", to: path("summary.json"))
+    let coverageHeader = ["variant", "device", "sensor", "comp", "incomp", "loss"]
+    try AtomicFile.write(CSVFile.text(header: coverageHeader, rows: coverageRows), to: path("coverage_summary.csv"))
+    if let db = tables.sqlite {
+      for r in summary { try db.insert("summary", r.cells) }
+      for r in coverageRows { try db.insert("coverage_summary", r) }
+      try db.close()
+    }
+    if out.report {
+      let window = scenario.variants.first?.plan.typicalSamplingWindow() ?? Block(start: 0, end: 1440)
+      let first = scenario.variants.first?.plan
+      let facts: [(String, String)] = [
+        ("Scenario", scenario.file), ("Participants", String(first?.participants ?? 0)),
+        ("Study days", String(first?.days ?? 0)), ("Replications", String(scenario.replications)),
+        ("Seed", String(scenario.seed)), ("Variants", scenario.variants.map(\.name).joined(separator: ", ")),
+      ]
+      let html = Report.html(
+        title: scenario.name, description: scenario.description, facts: facts,
+        window: (window.start, window.length), variants: reports, summary: summary)
+      try AtomicFile.write(html, to: path("report.html"))
+    }
+    files.append("manifest.json")
+    let manifest = Manifest.json(scenario: scenario, version: version, files: files.sorted())
+    try AtomicFile.write(manifest.text(indent: 2) + "\n", to: (dir as NSString).appendingPathComponent("manifest.json"))
+    return Outcome(summary: summary, files: files.sorted(), participantDays: participantDays)
+  }
+
+  static func writeRows(
+    _ o: ParticipantOutcome, variant: String, v: Int, replication r: Int, plan: StudyPlan, tables: Tables, time: Timestamps
+  ) throws {
+    if let f = tables.prompts {
+      for p in o.prompts + o.volunteered {
+        let row = Rows.prompt(p, variant: variant, replication: r, participant: o.participant, time: time)
+        try f.row(row)
+        try tables.sqlite?.insert("prompts", row)
+      }
+    }
+    if let f = tables.coverage {
+      let device = plan.devices[o.device].profile.name
+      for c in o.coverageRows {
+        let row = Rows.coverage(
+          c, variant: variant, replication: r, participant: o.participant, device: device, os: o.os.rawValue,
+          sensor: plan.protocolPlan.sensors[c.sensor].name)
+        try f.row(row)
+        try tables.sqlite?.insert("coverage", row)
+      }
+    }
+    if let f = tables.participants {
+      // The participant's row, built the way the accumulator builds it.
+      var single = StudyAccumulator(plan: plan, detailParticipants: 0, heatParticipants: 0)
+      single.add(o)
+      for pr in single.participantRows {
+        let row = Rows.participant(pr, variant: variant, replication: r, device: plan.devices[o.device].profile.name)
+        try f.row(row)
+        try tables.sqlite?.insert("participants", row)
+      }
+    }
+    if let f = tables.aware {
+      let id = AWAREESMRows.deviceId(variant: v, replication: r, participant: o.participant)
+      for p in o.prompts {
+        for row in AWAREESMRows.rows(p, survey: plan.protocolPlan.survey, os: o.os, deviceId: id, time: time, nextId: &tables.awareId) {
+          try f.row(row)
+          try tables.sqlite?.insert("aware_esm", row)
+        }
+      }
+    }
+    if let root = tables.beiweRoot {
+      let folder = (root as NSString).appendingPathComponent("v\(v)-r\(r)")
+      if !FileManager.default.fileExists(atPath: folder) {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      }
+      let file = try CSVFile(
+        path: (folder as NSString).appendingPathComponent("p\(o.participant)_survey_timings.csv"),
+        header: BeiweSurveyTimings.header)
+      for p in o.prompts {
+        for row in BeiweSurveyTimings.rows(p, survey: plan.protocolPlan.survey, time: time) { try file.row(row) }
+      }
+      try file.close()
+    }
+  }
+}
+
+/// SQLite column types of the tables (the CSV headers with types).
+enum SQLiteColumns {
+  static func typed(_ header: [String], integer: Set<String>, real: Set<String>) -> [SQLiteDatabase.Column] {
+    header.map { ($0, integer.contains($0) ? "INTEGER" : (real.contains($0) ? "REAL" : "TEXT")) }
+  }
+  static let prompts = typed(
+    Rows.promptHeader, integer: ["replication", "participant", "prompt", "day", "received", "volunteered"],
+    real: ["latency_s", "true_state", "reported_state"])
+  static let coverage = typed(
+    Rows.coverageHeader, integer: ["replication", "participant", "day", "hour", "expected", "collected", "received"], real: [])
+  static let participants = typed(
+    Rows.participantHeader, integer: ["replication", "participant", "scheduled", "signals", "completed", "volunteered", "dropped_out"],
+    real: ["response_rate", "median_response_s", "reported_mean", "true_mean", "bias"])
+  static let aware = typed(
+    AWAREESMRows.header, integer: ["id", "timestamp", "timezone", "jsonVersion", "esmType", "esmAnswerTime", "esmStatus", "esmNotificationTime"],
+    real: [])
+  static let summary = typed(SummaryRow.header, integer: ["n"], real: ["mean", "sd", "ci_low", "ci_high"])
+  static let coverageSummary = typed(["variant", "device", "sensor", "comp", "incomp", "loss"], integer: [], real: ["comp", "incomp", "loss"])
+}

@@ -1,0 +1,57 @@
+import Measures
+import Scenarios
+import SimKernel
+import StudyModel
+
+/// The per-row tables of a run: headers and how one record becomes a row.
+public enum Rows {
+  /// `prompts.csv`: one row per prompt (and per volunteered answer).
+  public static let promptHeader = [
+    "variant", "replication", "participant", "prompt", "day", "scheduled", "delivered", "noticed", "opened",
+    "submitted", "status", "reason", "latency_s", "context", "true_state", "reported_state", "received", "volunteered",
+  ]
+
+  public static func prompt(_ p: PromptRecord, variant: String, replication: Int, participant: Int, time: Timestamps) -> [String] {
+    [
+      variant, String(replication), String(participant), String(p.index), String(p.day), time.iso(p.scheduled),
+      time.iso(p.delivered), time.iso(p.noticed), time.iso(p.opened), time.iso(p.submitted), p.status.rawValue,
+      p.reason.rawValue, cell(p.responseSeconds, 3), p.delivered >= 0 ? p.context.description : "",
+      cell(p.trueState, 3), cell(p.reported, 3), p.status == .answered ? (p.received ? "1" : "0") : "",
+      p.volunteered ? "1" : "0",
+    ]
+  }
+
+  /// `coverage.csv`: one row per participant-hour and sensor.
+  public static let coverageHeader = [
+    "variant", "replication", "participant", "device", "os", "day", "hour", "sensor", "expected", "collected",
+    "received", "status",
+  ]
+
+  public static func coverage(
+    _ c: CoverageRecord, variant: String, replication: Int, participant: Int, device: String, os: String, sensor: String
+  ) -> [String] {
+    [
+      variant, String(replication), String(participant), device, os, String(c.hour / 24), String(c.hour % 24), sensor,
+      String(c.expected), String(c.collected), String(c.received), c.status.rawValue,
+    ]
+  }
+
+  /// `participants.csv`: Mappiness' participant statistics and the bias.
+  public static let participantHeader = [
+    "variant", "replication", "participant", "device", "os", "scheduled", "signals", "completed", "response_rate",
+    "median_response_s", "volunteered", "reported_mean", "true_mean", "bias", "dropped_out",
+  ]
+
+  public static func participant(_ r: ParticipantRow, variant: String, replication: Int, device: String) -> [String] {
+    [
+      variant, String(replication), String(r.participant), device, r.os.rawValue, String(r.scheduled), String(r.signals),
+      String(r.completed), cell(r.responseRate, 4), cell(r.medianResponseSeconds, 1), String(r.volunteered),
+      cell(r.reportedMean, 3), cell(r.trueMean, 3), cell(r.reportedMean - r.trueMean, 3), r.droppedOut ? "1" : "0",
+    ]
+  }
+
+  /// A number with fixed decimals, empty when it is not a number.
+  static func cell(_ x: Double, _ digits: Int) -> String {
+    x.isFinite ? NumberText.fixed(x, digits) : ""
+  }
+}

@@ -1,0 +1,50 @@
+import Scenarios
+import SimKernel
+
+/// Simulated times as text: ISO local date-times from the study's start date, and Unix
+/// milliseconds for the AWARE and Beiwe formats (the simulated phones keep UTC).
+public struct Timestamps: Sendable {
+  /// Milliseconds since the Unix epoch at the study's first midnight.
+  public let origin: Int64
+  let originDays: Int
+
+  /// Times of a study starting on `date`.
+  public init(start date: CalendarDate) {
+    origin = date.epochMilliseconds
+    originDays = date.daysSinceEpoch
+  }
+
+  /// Unix milliseconds.
+  public func unix(_ t: SimTime) -> Int64 { origin + t }
+
+  /// `YYYY-MM-DDTHH:MM:SS.mmm`, or "" for a time that did not happen (negative).
+  public func iso(_ t: SimTime) -> String {
+    guard t >= 0 else { return "" }
+    let day = Int(t / Tick.day)
+    var ms = Int(t % Tick.day)
+    let (y, m, d) = Self.civil(originDays + day)
+    let h = ms / 3_600_000
+    ms %= 3_600_000
+    let mi = ms / 60_000
+    ms %= 60_000
+    let s = ms / 1000
+    ms %= 1000
+    func two(_ x: Int) -> String { x < 10 ? "0\(x)" : "\(x)" }
+    func three(_ x: Int) -> String { x < 10 ? "00\(x)" : (x < 100 ? "0\(x)" : "\(x)") }
+    return "\(y)-\(two(m))-\(two(d))T\(two(h)):\(two(mi)):\(two(s)).\(three(ms))"
+  }
+
+  /// The calendar date of a day count since 1970-01-01 (Howard Hinnant's civil-from-days).
+  static func civil(_ z0: Int) -> (Int, Int, Int) {
+    let z = z0 + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+    let y = yoe + era * 400
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let d = doy - (153 * mp + 2) / 5 + 1
+    let m = mp < 10 ? mp + 3 : mp - 9
+    return (m <= 2 ? y + 1 : y, m, d)
+  }
+}

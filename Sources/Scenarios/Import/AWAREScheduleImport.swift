@@ -1,0 +1,151 @@
+import Schedules
+import SimKernel
+import StudyModel
+
+/// Reads an AWARE iOS ESM schedule file (`awareframework/com.awareframework.ios.sensor.esm`
+/// README, "Schedule JSON"): an array of schedules with `schedule_id`, `hours` (fire at
+/// HH:00), `randomize` (± whole minutes, redrawn per pre-scheduled day), `expiration`
+/// (minutes; 0: no expiry), `start_date` and `end_date` (MM-dd-yyyy), optional `weekdays`
+/// (names), `notification_title`, and `esms[].esm` items of types 1–16.
+///
+/// The schedule becomes `fixed-times` at the hours with the jitter, active on the study days
+/// inside the date range, delivered through AWARE's iOS planner (56 pending), in a window from
+/// the earliest hour − jitter to the latest hour + jitter.
+enum AWAREScheduleImport {
+  static let weekdayNames = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+
+  static func load(path: String, startDate: CalendarDate, days: Int, key: String, pick: Int = 0) throws(ScenarioError)
+    -> ImportedProtocol
+  {
+    let root = try ScenarioLoader.load(path: path)
+    func fail(_ k: String, _ at: ScenarioValue.Location?, _ message: String) -> ScenarioError {
+      ScenarioError(file: path, key: k, at: at, message)
+    }
+    guard case .sequence(let schedules, let rootAt) = root, !schedules.isEmpty else {
+      throw fail("", root.location, "an AWARE schedule file is a list of schedules")
+    }
+    guard pick < schedules.count else { throw fail("", rootAt, "has no schedule number \(pick)") }
+    let ids: [String] = schedules.enumerated().map { i, s in
+      if case .scalar(let id, _)? = s["schedule_id"] { return id }
+      return "#\(i)"
+    }
+    let s = schedules[pick]
+    let base = "[\(pick)]"
+    guard case .mapping(let fields, let at) = s else { throw fail(base, s.location, "a schedule is a mapping of fields") }
+    let known = [
+      "schedule_id", "hours", "randomize", "expiration", "start_date", "end_date", "weekdays", "notification_title",
+      "notification_body", "interface", "esms",
+    ]
+    for f in fields where !known.contains(f.key) {
+      throw fail("\(base).\(f.key)", f.at, "unknown field of an AWARE schedule")
+    }
+    func scalar(_ k: String) throws(ScenarioError) -> (String, ScenarioValue.Location?)? {
+      guard let v = s[k] else { return nil }
+      guard case .scalar(let text, let l) = v else { throw fail("\(base).\(k)", v.location, "expected a single value") }
+      return (text, l)
+    }
+    func int(_ k: String, default d: Int, range: ClosedRange<Int>) throws(ScenarioError) -> Int {
+      guard let (text, l) = try scalar(k) else { return d }
+      guard let x = Units.number(text), x == x.rounded(), range.contains(Int(x)) else {
+        throw fail("\(base).\(k)", l, "expected a whole number in \(range.lowerBound)…\(range.upperBound), found '\(text)'")
+      }
+      return Int(x)
+    }
+    // Hours.
+    guard case .sequence(let hourValues, let hoursAt)? = s["hours"], !hourValues.isEmpty else {
+      throw fail("\(base).hours", at, "a schedule needs hours, for example [9, 17]")
+    }
+    var hours: [Int] = []
+    for h in hourValues {
+      guard case .scalar(let text, let l) = h, let x = Units.number(text), x == x.rounded(), (0...23).contains(Int(x)) else {
+        throw fail("\(base).hours", h.location ?? hoursAt, "hours are whole numbers from 0 to 23")
+      }
+      _ = l
+      hours.append(Int(x))
+    }
+    hours.sort()
+    let randomize = try int("randomize", default: 0, range: 0...720)
+    let expiration = try int("expiration", default: 0, range: 0...(60 * 24 * 30))
+    // Dates.
+    func date(_ k: String) throws(ScenarioError) -> CalendarDate? {
+      guard let (text, l) = try scalar(k) else { return nil }
+      guard let d = CalendarDate(aware: text) else {
+        throw fail("\(base).\(k)", l, "expected a date MM-dd-yyyy, found '\(text)'")
+      }
+      return d
+    }
+    let start = try date("start_date")
+    let end = try date("end_date")
+    if let start, let end, end.daysSinceEpoch < start.daysSinceEpoch {
+      throw fail("\(base).end_date", s["end_date"]?.location, "the end date is before the start date")
+    }
+    let first = start.map { $0.daysSinceEpoch - startDate.daysSinceEpoch } ?? 0
+    let last = end.map { $0.daysSinceEpoch - startDate.daysSinceEpoch } ?? days - 1
+    let range = max(first, 0)...max(min(last, days - 1), max(first, 0))
+    let active = first <= days - 1 && last >= 0 ? range : nil
+    // Weekdays.
+    var weekdays: Set<Int>?
+    if let w = s["weekdays"] {
+      guard case .sequence(let names, _) = w else { throw fail("\(base).weekdays", w.location, "expected a list of weekday names") }
+      var set = Set<Int>()
+      for n in names {
+        guard case .scalar(let text, let l) = n, let i = weekdayNames.firstIndex(of: text.lowercased()) else {
+          throw fail("\(base).weekdays", n.location, "expected weekday names such as Monday")
+        }
+        _ = l
+        set.insert(i)
+      }
+      weekdays = set
+    }
+    // The window: from the first hour − jitter to the last hour + jitter (and a minute).
+    let startMinute = max(hours.first! * 60 - randomize, 0)
+    let endMinute = min(hours.last! * 60 + randomize + 1, 24 * 60)
+    guard let window = try? Window(start: ClockTime(minutes: Double(startMinute)), length: Double(endMinute - startMinute)) else {
+      throw fail("\(base).hours", hoursAt, "the hours and randomize do not fit in one day")
+    }
+    let choice = ScheduleChoice(
+      .fixedTimes, ScheduleParameters(times: hours.map { ClockTime(minutes: Double($0 * 60)) }, jitter: randomize))
+    do {
+      _ = try AnyScheduler(.fixedTimes, choice.parameters, window: window)
+    } catch {
+      throw fail("\(base).randomize", s["randomize"]?.location, error.message)
+    }
+    var part = SchedulePart(choice, window: .fixed(weekday: window, weekend: window), weekdays: weekdays, days: active)
+    if active == nil { part.days = 1...0 }  // outside the study: no signal at all
+    // Items.
+    var items: [SurveyItem] = []
+    if let esms = s["esms"] {
+      guard case .sequence(let list, _) = esms else { throw fail("\(base).esms", esms.location, "expected a list of {esm: …}") }
+      for (i, wrapper) in list.enumerated() {
+        guard let esm = wrapper["esm"], case .mapping = esm else {
+          throw fail("\(base).esms[\(i)]", wrapper.location, "expected {esm: {…}}")
+        }
+        func text(_ k: String) -> String {
+          if case .scalar(let t, _)? = esm[k] { return t }
+          return ""
+        }
+        guard let type = Units.number(text("esm_type")), type == type.rounded(), (1...16).contains(Int(type)) else {
+          throw fail("\(base).esms[\(i)].esm.esm_type", esm["esm_type"]?.location ?? esm.location, "esm_type is a whole number from 1 to 16")
+        }
+        var options: [String] = []
+        for k in ["esm_radios", "esm_checkboxes", "esm_quick_answers"] {
+          if case .sequence(let o, _)? = esm[k] {
+            options += o.compactMap { if case .scalar(let t, _) = $0 { return t } else { return nil } }
+          }
+        }
+        let trigger = text("esm_trigger")
+        items.append(
+          SurveyItem(
+            id: trigger.isEmpty ? "\(ids[pick])_\(i)" : trigger, type: Int(type), title: text("esm_title"),
+            instructions: text("esm_instructions"), options: options))
+      }
+    }
+    if items.isEmpty { items = SurveyPlan().items }
+    var title = ""
+    if let (t, _) = try scalar("notification_title") { title = t }
+    return ImportedProtocol(
+      parts: [part], survey: SurveyPlan(id: ids[pick], title: title, items: items), channelPreset: "aware_ios",
+      expiry: expiration == 0 ? .never : .after(SimTime(expiration) * Tick.minute), reminders: Reminders(),
+      alternatives: ids)
+  }
+}

@@ -1,0 +1,18 @@
+import SimKernel
+import StudyModel
+
+/// A protocol read from another system's file (an AWARE ESM schedule or an ESMira study).
+struct ImportedProtocol: Sendable {
+  /// The signal schedules.
+  var parts: [SchedulePart]
+  /// The questionnaire.
+  var survey: SurveyPlan
+  /// The channel preset the system uses on iOS.
+  var channelPreset: String
+  /// How long a prompt can be answered.
+  var expiry: ExpiryPolicy
+  /// Reminders.
+  var reminders: Reminders
+  /// The schedules the file holds (AWARE `schedule_id`s), when there are several.
+  var alternatives: [String] = []
+}

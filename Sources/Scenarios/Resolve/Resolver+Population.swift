@@ -1,0 +1,135 @@
+import Schedules
+import SimKernel
+import StudyModel
+
+/// The `population` section: who takes part, their phones, days and compliance.
+extension ScenarioResolver {
+  static let deviceNames = DeviceProfile.builtIn.map(\.name)
+
+  func population(_ r: Reader, into plan: inout StudyPlan) throws(ScenarioError) {
+    plan.participants = try r.integer("size", default: 100, range: 1...10_000_000)
+    var profiles = DeviceProfile.builtIn
+    let custom = try r.section("device_profiles")
+    for (i, base) in profiles.enumerated() where custom.has(base.name) {
+      let section = try custom.section(base.name)
+      profiles[i] = try deviceProfile(section, base: base)
+      custom.attach(base.name, section)
+    }
+    try custom.finish()
+    if custom.has(Self.deviceNames[0]) || !custom.resolved.isEmpty { r.attach("device_profiles", custom) }
+    let devices = try r.shares("devices", names: Self.deviceNames, default: [("non_controlled", 1)])
+    plan.devices = devices.map { name, share in (profiles.first { $0.name == name }!, share) }
+    let systems = try r.shares("os", names: OperatingSystem.allCases.map(\.rawValue), default: [("ios", 1)])
+    plan.systems = systems.map { (OperatingSystem(rawValue: $0.0)!, $0.1) }
+
+    let life = try r.section("daily_life")
+    try dailyLife(life, into: &plan.dailyLife)
+    try life.finish()
+    r.attach("daily_life", life)
+
+    let state = try r.section("state")
+    let s = StatePlan()
+    plan.dailyLife.state.personSD = try state.number("person_sd", default: s.personSD, range: 0...100)
+    plan.dailyLife.state.sd = try state.number("sd", default: s.sd, range: 0.001...100)
+    plan.dailyLife.state.reversionMinutes =
+      Double(try state.duration("reversion", default: Tick.minutes(s.reversionMinutes), range: Tick.minute...(30 * Tick.day)))
+      / Double(Tick.minute)
+    plan.dailyLife.state.reportNoise = try state.number("report_noise", default: s.reportNoise, range: 0...100)
+    try state.finish()
+    r.attach("state", state)
+
+    let c = try r.section("compliance")
+    try compliance(c, into: &plan.compliance)
+    try c.finish()
+    r.attach("compliance", c)
+  }
+
+  func deviceProfile(_ r: Reader, base: DeviceProfile) throws(ScenarioError) -> DeviceProfile {
+    var p = base
+    p.suspendPerHour = try r.number("suspend_per_hour", default: base.suspendPerHour, range: 0...100)
+    p.killPerHour = try r.number("kill_per_hour", default: base.killPerHour, range: 0...100)
+    p.wakeRestoresAnchor = try r.bool("wake_restores_collection", default: base.wakeRestoresAnchor)
+    p.lowPowerMode = try r.bool("low_power_mode", default: base.lowPowerMode)
+    p.silentPushWake = try r.share("silent_push_wake", default: base.silentPushWake)
+    p.silentPushWakeLowPower = try r.share("silent_push_wake_low_power", default: base.silentPushWakeLowPower)
+    p.significantChangeWake = try r.bool("location_change_wake", default: base.significantChangeWake)
+    p.backgroundRefreshPerDay = try r.number("background_refresh_per_day", default: base.backgroundRefreshPerDay, range: 0...1000)
+    p.forceQuitPerDay = try r.number("force_quit_per_day", default: base.forceQuitPerDay, range: 0...100)
+    p.rebootPerDay = try r.number("reboot_per_day", default: base.rebootPerDay, range: 0...1)
+    p.drainAwake = try r.number("battery_drain_awake", default: base.drainAwake, range: 0...100)
+    p.drainAsleep = try r.number("battery_drain_asleep", default: base.drainAsleep, range: 0...100)
+    p.drainApp = try r.number("battery_drain_app", default: base.drainApp, range: 0...100)
+    try r.finish()
+    return p
+  }
+
+  func dailyLife(_ r: Reader, into life: inout DailyLifePlan) throws(ScenarioError) {
+    let d = DailyLifePlan()
+    life.weekdayWake = try r.clock("weekday_wake", default: ClockTime(minutes: d.weekdayWake)).minutes
+    var bed = try r.clock("weekday_bed", default: ClockTime(minutes: d.weekdayBed)).minutes
+    if bed < life.weekdayWake { bed += 1440 }  // a bedtime after midnight
+    life.weekdayBed = bed
+    life.weekendShift = minutes(try r.duration("weekend_shift", default: Tick.minutes(d.weekendShift), range: 0...(6 * Tick.hour)))
+    life.personSD = minutes(try r.duration("person_sd", default: Tick.minutes(d.personSD), range: 0...(4 * Tick.hour)))
+    life.daySD = minutes(try r.duration("day_sd", default: Tick.minutes(d.daySD), range: 0...(4 * Tick.hour)))
+    life.worksOutside = try r.share("works_outside", default: d.worksOutside)
+    life.transitShare = try r.share("transit_share", default: d.transitShare)
+    life.undergroundShare = try r.share("underground_share", default: d.undergroundShare)
+    life.deadZoneShare = try r.share("dead_zone_share", default: d.deadZoneShare)
+    life.commuteMinutes = minutes(try r.duration("commute", default: Tick.minutes(d.commuteMinutes), range: Tick.minute...(4 * Tick.hour)))
+    if life.weekdayBed - life.weekdayWake < 10 * 60 {
+      throw r.error("weekday_bed", nil, "the waking day from weekday_wake to weekday_bed must last at least 10 hours")
+    }
+    let contexts = try r.section("contexts")
+    for c in Context.allCases {
+      let cr = try contexts.section(c.description)
+      let base = d.conditions[c.rawValue]
+      var v = base
+      v.phoneWithParticipant = try cr.share("phone_at_hand", default: base.phoneWithParticipant)
+      v.hearing = try cr.share("hearing", default: base.hearing)
+      v.canAnswer = try cr.bool("can_answer", default: base.canAnswer)
+      v.willingness = try cr.share("willingness", default: base.willingness)
+      v.wifi = try cr.share("wifi", default: base.wifi)
+      v.stateMean = try cr.number("state_mean", default: base.stateMean, range: -1000...1000)
+      try cr.finish()
+      contexts.attach(c.description, cr)
+      life.conditions[c.rawValue] = v
+    }
+    try contexts.finish()
+    r.attach("contexts", contexts)
+  }
+
+  func compliance(_ r: Reader, into c: inout CompliancePlan) throws(ScenarioError) {
+    let d = CompliancePlan()
+    c.answerProbability = try r.share("answer_probability", default: d.answerProbability)
+    c.personSD = try r.number("person_sd", default: d.personSD, range: 0...0.5)
+    c.declinePerDay = try r.number("decline_per_day", default: d.declinePerDay, range: 0...0.5)
+    if let list = try r.list("hour_multipliers") {
+      guard list.count == 24 else {
+        throw r.error("hour_multipliers", list.first?.1, "give 24 multipliers, one per hour from 00 to 23 (found \(list.count))")
+      }
+      var out: [Double] = []
+      for (s, l) in list {
+        guard let x = Units.number(s), x >= 0, x <= 10 else {
+          throw r.error("hour_multipliers", l, "expected multipliers between 0 and 10, found '\(s)'")
+        }
+        out.append(x)
+      }
+      c.hourMultipliers = out
+    } else {
+      r.record("hour_multipliers", .sequence(d.hourMultipliers.map { .scalar(Units.format($0), nil) }, nil))
+    }
+    c.missPersistence = try r.share("miss_persistence", default: d.missPersistence)
+    c.stateDependence = try r.number("state_dependence", default: d.stateDependence, range: -5...5)
+    c.dismissShare = try r.share("dismiss_share", default: d.dismissShare)
+    c.openDelaySeconds = seconds(try r.duration("open_delay", default: Tick.seconds(d.openDelaySeconds), range: 0...(Tick.day)))
+    c.openDelaySigma = try r.number("open_delay_sigma", default: d.openDelaySigma, range: 0...5)
+    c.completionSeconds = seconds(try r.duration("completion", default: Tick.seconds(d.completionSeconds), range: Tick.second...(Tick.day)))
+    c.completionSigma = try r.number("completion_sigma", default: d.completionSigma, range: 0...5)
+    c.dropoutPerDay = try r.share("dropout_per_day", default: d.dropoutPerDay)
+    c.volunteeredPerDay = try r.number("volunteered_per_day", default: d.volunteeredPerDay, range: 0...100)
+  }
+
+  func minutes(_ t: SimTime) -> Double { Double(t) / Double(Tick.minute) }
+  func seconds(_ t: SimTime) -> Double { Double(t) / Double(Tick.second) }
+}

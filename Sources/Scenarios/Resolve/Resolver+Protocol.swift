@@ -1,0 +1,396 @@
+import Foundation
+import Schedules
+import SimKernel
+import StudyModel
+
+/// The `protocol` section: schedule, window, channel, expiry, reminders, pushes, upload,
+/// sensors, questionnaire, and imported AWARE or ESMira protocols.
+extension ScenarioResolver {
+  func protocolSection(_ r: Reader, into plan: inout StudyPlan) throws(ScenarioError) {
+    var p = plan.protocolPlan
+    let importsAWARE = r.has("aware_schedule")
+    let importsESMira = r.has("esmira_study")
+    if importsAWARE && importsESMira {
+      throw r.error("esmira_study", nil, "give either aware_schedule or esmira_study, not both")
+    }
+    if (importsAWARE || importsESMira) && r.has("schedule") {
+      throw r.error("schedule", nil, "the imported \(importsAWARE ? "AWARE schedule" : "ESMira study") is the schedule; remove schedule")
+    }
+    var imported: ImportedProtocol?
+    if importsAWARE {
+      let (file, at) = try r.scalar("aware_schedule")!
+      r.record("aware_schedule", .scalar(file, at))
+      imported = try AWAREScheduleImport.load(path: relative(file), startDate: startDate, days: plan.days, key: r.keyPath("aware_schedule"))
+      let id = try r.scalar("aware_schedule_id")
+      if let (wanted, l) = id {
+        guard let i = imported?.alternatives.firstIndex(where: { $0 == wanted }) else {
+          throw r.error("aware_schedule_id", l, "no schedule '\(wanted)' in \(file) (it has \(imported?.alternatives.joined(separator: ", ") ?? ""))")
+        }
+        imported = try AWAREScheduleImport.load(
+          path: relative(file), startDate: startDate, days: plan.days, key: r.keyPath("aware_schedule"), pick: i)
+        r.record("aware_schedule_id", .scalar(wanted, l))
+      }
+    } else if importsESMira {
+      let (file, at) = try r.scalar("esmira_study")!
+      r.record("esmira_study", .scalar(file, at))
+      imported = try ESMiraStudyImport.load(path: relative(file), key: r.keyPath("esmira_study"))
+    }
+
+    let window = try windowPlan(r)
+    if let imported {
+      p.schedules = imported.parts
+      p.survey = imported.survey
+    } else {
+      p.schedules = try scheduleParts(r, window: window, plan: plan)
+    }
+    let defaultChannel: (String, ChannelPlan) =
+      imported.map { ($0.channelPreset, ChannelPlan.preset($0.channelPreset)!) } ?? ("ios_local", .iosLocal)
+    p.channel = try channel(r, default: defaultChannel)
+    p.expiry = try expiry(r, default: imported?.expiry ?? .after(15 * Tick.minute))
+    let rem = try r.section("reminders")
+    let dr = imported?.reminders ?? Reminders()
+    p.reminders.count = try rem.integer("count", default: dr.count, range: 0...20)
+    p.reminders.interval = try rem.duration("interval", default: dr.interval, range: Tick.minute...(Tick.day))
+    try rem.finish()
+    r.attach("reminders", rem)
+    p.silentPushEvery = try optionalDuration(r, "silent_push", range: Tick.minute...(Tick.day))
+    p.appOpensPerDay = try r.number("app_opens_per_day", default: 0, range: 0...100)
+    p.volunteered = try r.bool("volunteered", default: false)
+    p.upload = try r.choice("upload", default: UploadPolicy.wifiWhileCharging)
+    p.sensors = try sensors(r)
+    if imported == nil {
+      let survey = try r.section("survey")
+      p.survey = try surveyPlan(survey)
+      try survey.finish()
+      r.attach("survey", survey)
+    }
+    plan.protocolPlan = p
+  }
+
+  /// A path in the scenario relative to the scenario file's folder.
+  func relative(_ path: String) -> String {
+    if path.hasPrefix("/") { return path }
+    let dir = (file as NSString).deletingLastPathComponent
+    return dir.isEmpty ? path : (dir as NSString).appendingPathComponent(path)
+  }
+
+  // MARK: Window and schedule
+
+  func windowPlan(_ r: Reader) throws(ScenarioError) -> WindowPlan {
+    guard let v = r.raw("window") else {
+      r.record("window", .scalar("08:00-22:00", nil))
+      let w = try! Window(parsing: "08:00-22:00")
+      return .fixed(weekday: w, weekend: w)
+    }
+    func window(_ s: String, _ l: ScenarioValue.Location?, key: String) throws(ScenarioError) -> Window {
+      do { return try Window(parsing: s) } catch { throw r.error(key, l, error.message) }
+    }
+    switch v {
+    case .scalar("participant", let l):
+      r.record("window", .mapping([("participant", .mapping([("after_wake", .scalar("30m", nil), nil), ("before_bed", .scalar("30m", nil), nil)], nil), nil)], l))
+      return .participant(afterWake: 30, beforeBed: 30)
+    case .scalar(let s, let l):
+      let w = try window(s, l, key: "window")
+      r.record("window", .scalar(w.description, l))
+      return .fixed(weekday: w, weekend: w)
+    case .mapping:
+      let wr = try Reader(file: r.file, path: r.keyPath("window"), node: v, context: r.context)
+      if wr.has("participant") {
+        let pr = try wr.section("participant")
+        let after = minutes(try pr.duration("after_wake", default: 30 * Tick.minute, range: 0...(6 * Tick.hour)))
+        let before = minutes(try pr.duration("before_bed", default: 30 * Tick.minute, range: 0...(6 * Tick.hour)))
+        try pr.finish()
+        wr.attach("participant", pr)
+        try wr.finish()
+        r.record("window", wr.resolvedValue)
+        return .participant(afterWake: after, beforeBed: before)
+      }
+      let weekday = try wr.string("weekday")
+      let weekend = try wr.string("weekend", default: weekday)
+      try wr.finish()
+      r.record("window", wr.resolvedValue)
+      return .fixed(
+        weekday: try window(weekday, v["weekday"]?.location, key: "window.weekday"),
+        weekend: try window(weekend, v["weekend"]?.location, key: "window.weekend"))
+    case .sequence(_, let l):
+      throw r.error("window", l, "expected HH:MM-HH:MM, {weekday: …, weekend: …} or participant")
+    }
+  }
+
+  static let parameterKeys: [ScheduleParameter: String] = [
+    .algorithm: "algorithm", .window: "window", .perDay: "per_day", .endMargin: "end_margin", .minGap: "min_gap",
+    .gapMethod: "gap_method", .blocks: "blocks", .times: "times", .jitter: "jitter", .fixedLag: "fixed_lag",
+    .randomLag: "random_lag", .buffer: "buffer",
+  ]
+
+  func scheduleParts(_ r: Reader, window: WindowPlan, plan: StudyPlan) throws(ScenarioError) -> [SchedulePart] {
+    let s = try r.section("schedule")
+    let name = try s.string("algorithm", default: "mappiness")
+    if name == "none" {
+      try s.finish()
+      r.attach("schedule", s)
+      return []
+    }
+    guard let algorithm = AnyScheduler.Name(rawValue: name) else {
+      throw s.error(
+        "algorithm", r.raw("schedule")?["algorithm"]?.location,
+        "expected one of \((AnyScheduler.Name.allCases.map(\.rawValue) + ["none"]).joined(separator: ", ")), found '\(name)'")
+    }
+    var p = ScheduleParameters()
+    // Defaults: Mappiness 2 a day (the app's default, MacKerron 2012), ExperienceSampler's
+    // chain 6, everything else 6 (the typical study of Wrzus & Neubauer's 2023
+    // meta-analysis); fixed times and custom blocks count their own.
+    let counted = algorithm == .fixedTimes || (algorithm == .fixedBlocks && s.has("blocks"))
+    if s.has("per_day") || !counted {
+      let d: Double = algorithm == .mappiness ? Double(Mappiness.defaultPerDay) : 6
+      p.perDay = try s.number("per_day", default: d, range: 0...1440)
+    }
+    if algorithm == .mappiness {
+      p.endMargin = minutes(try s.duration("end_margin", default: Tick.minutes(Mappiness.defaultEndMargin), range: 0...(12 * Tick.hour)))
+    }
+    if algorithm == .fixedBlocks {
+      p.minGap = minutes(try s.duration("min_gap", default: 0, range: 0...(Tick.day)))
+      p.gapMethod = try s.choice("gap_method", default: GapMethod.none)
+      if let blocks = try s.list("blocks") {
+        var out: [ClockRange] = []
+        for (text, l) in blocks {
+          guard let b = ClockRange(text) else { throw s.error("blocks", l, "expected HH:MM-HH:MM, found '\(text)'") }
+          out.append(b)
+        }
+        p.blocks = out
+      }
+    }
+    if algorithm == .fixedTimes {
+      guard let times = try s.list("times") else { throw s.error("times", nil, "fixed-times needs clock times, for example [09:00, 17:00]") }
+      var out: [ClockTime] = []
+      for (text, l) in times {
+        guard let t = ClockTime(text) else { throw s.error("times", l, "expected HH:MM, found '\(text)'") }
+        out.append(t)
+      }
+      p.times = out
+      let jitter = try s.duration("jitter", default: 0, range: 0...(12 * Tick.hour))
+      guard jitter % Tick.minute == 0 else { throw s.error("jitter", nil, "the jitter is a whole number of minutes") }
+      p.jitter = Int(jitter / Tick.minute)
+    }
+    if algorithm == .chain {
+      p.fixedLag = minutes(try s.duration("fixed_lag", default: 90 * Tick.minute, range: 0...(Tick.day)))
+      p.randomLag = minutes(try s.duration("random_lag", default: 30 * Tick.minute, range: 0...(Tick.day)))
+    }
+    if algorithm == .bufferedBlocks {
+      p.buffer = try s.number("buffer", default: BufferedBlocks.defaultBuffer, range: 0...0.49)
+    }
+    try s.finish()
+    r.attach("schedule", s)
+    // Check the parameters against the windows now, naming the key at fault.
+    var windows: [Window] = []
+    switch window {
+    case .fixed(let weekday, let weekend): windows = [weekday, weekend]
+    case .participant:
+      var probe = plan
+      probe.protocolPlan.schedules = [SchedulePart(ScheduleChoice(algorithm, p), window: window)]
+      if let b = probe.typicalSamplingWindow() {
+        windows = [try! Window(start: ClockTime(minutes: b.start), length: max(min(b.length, 1440), 1))]
+      }
+    }
+    for w in windows {
+      do {
+        _ = try AnyScheduler(algorithm, p, window: w)
+      } catch {
+        let key = Self.parameterKeys[error.parameter] ?? error.parameter.rawValue
+        if error.parameter == .window {
+          throw r.error("window", r.raw("window")?.location, error.message)
+        }
+        throw s.error(key, r.raw("schedule")?[key]?.location, error.message)
+      }
+    }
+    return [SchedulePart(ScheduleChoice(algorithm, p), window: window)]
+  }
+
+  // MARK: Channel, expiry
+
+  func channel(_ r: Reader, default d: (String, ChannelPlan)) throws(ScenarioError) -> ChannelPlan {
+    guard let v = r.raw("channel") else {
+      r.record("channel", .scalar(d.0, nil))
+      return d.1
+    }
+    if case .scalar(let name, let l) = v {
+      guard let c = ChannelPlan.preset(name) else {
+        throw r.error("channel", l, "expected one of \(ChannelPlan.presetNames.joined(separator: ", ")), or a mapping")
+      }
+      r.record("channel", .scalar(name, l))
+      return c
+    }
+    let cr = try Reader(file: r.file, path: r.keyPath("channel"), node: v, context: r.context)
+    let presetName = try cr.string("preset", default: d.0)
+    guard var c = ChannelPlan.preset(presetName) else {
+      throw cr.error("preset", v["preset"]?.location, "expected one of \(ChannelPlan.presetNames.joined(separator: ", "))")
+    }
+    if c.kind == .local {
+      c.cap = try cr.integer("cap", default: c.cap, range: 1...10_000)
+      if cr.has("horizon_days") {
+        c.horizonDays = try cr.integer("horizon_days", default: c.horizonDays ?? 7, range: 1...3650)
+      }
+      if cr.has("repetitions") {
+        c.repetitions = try cr.integer("repetitions", default: c.repetitions ?? 4, range: 1...365)
+      }
+      c.refillInBackground = try cr.bool("refill_in_background", default: c.refillInBackground)
+      if cr.has("background_task") {
+        c.backgroundTaskHours = minutes(try cr.duration("background_task", default: 12 * Tick.hour, range: Tick.minute...(30 * Tick.day))) / 60
+      }
+      c.backgroundTaskSuccess = try cr.share("background_task_success", default: c.backgroundTaskSuccess)
+    } else {
+      c.serverTickMinutes = minutes(try cr.duration("server_tick", default: Tick.minutes(c.serverTickMinutes), range: 0...(Tick.hour)))
+      c.latencySeconds = seconds(try cr.duration("latency", default: Tick.seconds(c.latencySeconds), range: 0...(Tick.hour)))
+      c.latencySigma = try cr.number("latency_sigma", default: c.latencySigma, range: 0...5)
+      c.storeHours = minutes(try cr.duration("store", default: Tick.minutes(c.storeHours * 60), range: 0...(30 * Tick.day))) / 60
+    }
+    try cr.finish()
+    r.record("channel", cr.resolvedValue)
+    return c
+  }
+
+  func expiry(_ r: Reader, default d: ExpiryPolicy) throws(ScenarioError) -> ExpiryPolicy {
+    guard let (s, l) = try r.scalar("expiry") else {
+      switch d {
+      case .after(let t): r.record("expiry", .scalar(Units.formatDuration(t), nil))
+      case .untilNextSignal: r.record("expiry", .scalar("until_next", nil))
+      case .never: r.record("expiry", .scalar("never", nil))
+      }
+      return d
+    }
+    r.record("expiry", .scalar(s, l))
+    switch s {
+    case "until_next": return .untilNextSignal
+    case "never": return .never
+    default:
+      guard let t = Units.duration(s), t >= Tick.minute, t <= 30 * Tick.day else {
+        throw r.error("expiry", l, "expected a duration (1m to 30d), until_next or never, found '\(s)'")
+      }
+      return .after(t)
+    }
+  }
+
+  func optionalDuration(_ r: Reader, _ key: String, range: ClosedRange<SimTime>) throws(ScenarioError) -> SimTime? {
+    guard let (s, l) = try r.scalar(key) else {
+      r.record(key, .scalar("none", nil))
+      return nil
+    }
+    r.record(key, .scalar(s, l))
+    if s == "none" { return nil }
+    guard let t = Units.duration(s), range.contains(t) else {
+      throw r.error(key, l, "expected none or a duration between \(Units.formatDuration(range.lowerBound)) and \(Units.formatDuration(range.upperBound)), found '\(s)'")
+    }
+    return t
+  }
+
+  // MARK: Sensors and survey
+
+  /// Defaults of the sensors esmsim knows by name (AWARE-iOS case study, §5.3; row sizes:
+  /// Table 4 for the accelerometer, assumptions after AWARE's table layouts for the rest).
+  static let knownSensors: [String: SensorPlan] = [
+    "accelerometer": SensorPlan(name: "accelerometer", kind: .periodic(period: 200), bytesPerRow: 100),
+    "location": SensorPlan(name: "location", kind: .periodic(period: 3 * Tick.minute), bytesPerRow: 150),
+    "weather": SensorPlan(name: "weather", kind: .periodic(period: 10 * Tick.minute), needsNetwork: true, bytesPerRow: 250),
+    "pedometer": SensorPlan(name: "pedometer", kind: .periodic(period: 10 * Tick.minute), coprocessor: true, bytesPerRow: 90),
+    "screen": SensorPlan(name: "screen", kind: .screen, bytesPerRow: 60),
+    "battery": SensorPlan(name: "battery", kind: .battery, bytesPerRow: 80),
+  ]
+
+  func sensors(_ r: Reader) throws(ScenarioError) -> [SensorPlan] {
+    let sr = try r.section("sensors")
+    var out: [SensorPlan] = []
+    for (name, value, at) in sr.pairs {
+      guard name.count <= 64, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
+        throw ScenarioError(file: r.file, key: sr.keyPath(name), at: at, r.context + "a sensor name is letters, digits and _")
+      }
+      let one = try Reader(file: r.file, path: sr.keyPath(name), node: value == .scalar("", nil) ? nil : (value.isEmptyScalar ? nil : value), context: r.context)
+      _ = sr.raw(name)
+      let base = Self.knownSensors[name] ?? SensorPlan(name: name, kind: .periodic(period: Tick.minute))
+      var s = base
+      if one.has("events") {
+        let kind = try one.string("events")
+        switch kind {
+        case "screen": s.kind = .screen
+        case "battery": s.kind = .battery
+        default: throw one.error("events", value["events"]?.location, "expected screen or battery, found '\(kind)'")
+        }
+      } else if one.has("hz") {
+        let hz = try one.number("hz", default: 1, range: 0.001...1000)
+        s.kind = .periodic(period: max(SimTime((1000 / hz).rounded()), 1))
+      } else if case .periodic(let p) = base.kind {
+        let t = try one.duration("every", default: p, range: Tick.millisecond...(Tick.hour))
+        guard Tick.hour % t == 0 else {
+          throw one.error("every", value["every"]?.location, "the period must divide an hour evenly (so that an hour's expected count is whole)")
+        }
+        s.kind = .periodic(period: t)
+      }
+      if case .periodic(let p) = s.kind, Tick.hour % p != 0 {
+        throw one.error("hz", value["hz"]?.location, "the period (1000/hz ms) must divide an hour evenly")
+      }
+      s.needsNetwork = try one.bool("needs_network", default: base.needsNetwork)
+      s.coprocessor = try one.bool("coprocessor", default: base.coprocessor)
+      s.bytesPerRow = try one.integer("bytes_per_row", default: base.bytesPerRow, range: 1...1_000_000)
+      try one.finish()
+      sr.attach(name, one)
+      out.append(s)
+    }
+    r.attach("sensors", sr)
+    return out
+  }
+
+  func surveyPlan(_ r: Reader) throws(ScenarioError) -> SurveyPlan {
+    let d = SurveyPlan()
+    var s = SurveyPlan(
+      id: try r.string("id", default: d.id, maxLength: 200), title: try r.string("title", default: d.title, maxLength: 2000),
+      items: [])
+    guard let v = r.raw("items") else {
+      s.items = d.items
+      r.record("items", .sequence([.mapping([("id", .scalar(d.items[0].id, nil), nil), ("type", .scalar("6", nil), nil), ("title", .scalar(d.items[0].title, nil), nil)], nil)], nil))
+      return s
+    }
+    guard case .sequence(let items, _) = v, !items.isEmpty, items.count <= 200 else {
+      throw r.error("items", v.location, "expected a list of 1 to 200 items")
+    }
+    var resolved: [ScenarioValue] = []
+    for (i, item) in items.enumerated() {
+      let ir = try Reader(file: r.file, path: r.keyPath("items[\(i)]"), node: item, context: r.context)
+      let type = try ir.integer("type", default: 6, range: 1...16)
+      let it = SurveyItem(
+        id: try ir.string("id", default: "item\(i)", maxLength: 200), type: type,
+        title: try ir.string("title", default: "", maxLength: 2000),
+        instructions: try ir.string("instructions", default: "", maxLength: 5000),
+        options: (try ir.list("options") ?? []).map(\.0))
+      try ir.finish()
+      resolved.append(ir.resolvedValue)
+      s.items.append(it)
+    }
+    r.record("items", .sequence(resolved, v.location))
+    return s
+  }
+}
+
+extension ScenarioValue {
+  var isEmptyScalar: Bool {
+    if case .scalar(let s, _) = self { return s.isEmpty || s == "~" || s == "null" }
+    return false
+  }
+}
+
+extension ChannelPlan {
+  /// The channels by name: `ios_local`, `esmira`, `aware_ios`, `push`, `android_alarms`.
+  public static func preset(_ name: String) -> ChannelPlan? {
+    switch name {
+    case "ios_local": .iosLocal
+    case "esmira": .esmira
+    case "aware_ios": .awareIOS
+    case "push": .push
+    default: nil
+    }
+  }
+
+  static let presetNames = ["ios_local", "esmira", "aware_ios", "push"]
+}
+
+extension UploadPolicy: CaseIterable {
+  public static let allCases: [UploadPolicy] = [.wifiWhileCharging, .immediateRetry, .continuous]
+}

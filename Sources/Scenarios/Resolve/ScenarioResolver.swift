@@ -1,0 +1,130 @@
+import Foundation
+import Schedules
+import SimKernel
+import StudyModel
+
+/// Turns a scenario file into a ``Scenario``: applies defaults, validates every key with its
+/// key path, rejects unknown keys, expands variants (overlays of the base) and reads imported
+/// protocols. The schema is documented key by key in `docs/scenario-reference.md`.
+public struct ScenarioResolver {
+  let file: String
+  var startDate: CalendarDate
+
+  /// Keys a variant may change: everything that describes the study, nothing about the run.
+  static let variantKeys = ["duration", "population", "protocol"]
+
+  /// Reads and resolves a scenario file.
+  public static func resolve(path: String) throws(ScenarioError) -> Scenario {
+    let root = try ScenarioLoader.load(path: path)
+    return try resolve(root, file: path)
+  }
+
+  /// Resolves a scenario tree read from `file`.
+  public static func resolve(_ root: ScenarioValue, file: String) throws(ScenarioError) -> Scenario {
+    let top = try Reader(file: file, path: "", node: root)
+    let name = try top.string("name", maxLength: 200)
+    guard !name.isEmpty else { throw top.error("name", root["name"]?.location, "must not be empty") }
+    let description = try top.string("description", default: "", maxLength: 20_000)
+    let seed = try top.integer("seed", default: 1, range: 0...Int(Int64.max))
+    let replications = try top.integer("replications", default: 1, range: 1...100_000)
+    let dateText = try top.string("start_date", default: "2026-01-05")
+    guard let startDate = CalendarDate(iso: dateText) else {
+      throw top.error("start_date", root["start_date"]?.location, "expected a date YYYY-MM-DD, found '\(dateText)'")
+    }
+    var resolver = ScenarioResolver(file: file, startDate: startDate)
+
+    // The base study, then each variant as an overlay of it.
+    var base = root
+    if case .mapping(let pairs, let at) = root {
+      base = .mapping(pairs.filter { Self.variantKeys.contains($0.key) }, at)
+    }
+    let (basePlan, baseResolved) = try resolver.plan(base, context: "")
+    for key in Self.variantKeys { _ = top.raw(key) }
+    for (k, v, _) in baseResolved.pairs { top.record(k, v) }
+
+    var variants: [(name: String, plan: StudyPlan)] = []
+    var resolvedVariants: [ScenarioValue] = []
+    if let v = top.raw("variants") {
+      guard case .sequence(let list, _) = v, !list.isEmpty else {
+        throw top.error("variants", v.location, "expected a list of variants, each {name: …, and the keys it changes}")
+      }
+      for (i, item) in list.enumerated() {
+        guard case .mapping(let pairs, let at) = item else {
+          throw top.error("variants[\(i)]", item.location, "a variant is a mapping: {name: …, and the keys it changes}")
+        }
+        guard let nameEntry = pairs.first(where: { $0.key == "name" }), case .scalar(let vname, _) = nameEntry.value,
+          !vname.isEmpty, vname.count <= 100
+        else {
+          throw top.error("variants[\(i)].name", at, "every variant needs a name (1 to 100 characters)")
+        }
+        if variants.contains(where: { $0.name == vname }) {
+          throw top.error("variants[\(i)].name", nameEntry.value.location, "two variants are named '\(vname)'")
+        }
+        for (k, _, kat) in pairs where k != "name" && !Self.variantKeys.contains(k) {
+          let known = ["name", "description", "seed", "replications", "start_date", "outputs", "variants"]
+          throw top.error(
+            "variants[\(i)].\(k)", kat,
+            known.contains(k) ? "cannot differ between variants (set it once for the scenario)" : "unknown key; a variant may change \(Self.variantKeys.joined(separator: ", "))")
+        }
+        let overlay = ScenarioValue.mapping(pairs.filter { $0.key != "name" }, at)
+        let (plan, resolved) = try resolver.plan(base.overlaid(with: overlay), context: "in variant '\(vname)': ")
+        variants.append((vname, plan))
+        resolvedVariants.append(.mapping([("name", .scalar(vname, nil), nil)] + resolved.pairs, nil))
+      }
+      top.record("variants", .sequence(resolvedVariants, v.location))
+    } else {
+      variants = [("base", basePlan)]
+    }
+
+    let o = try top.section("outputs")
+    var outputs = OutputSettings()
+    outputs.prompts = try o.bool("prompts", default: outputs.prompts)
+    outputs.coverage = try o.bool("coverage", default: outputs.coverage)
+    outputs.participants = try o.bool("participants", default: outputs.participants)
+    outputs.awareESM = try o.bool("aware_esm", default: outputs.awareESM)
+    outputs.beiwe = try o.bool("beiwe", default: outputs.beiwe)
+    outputs.sqlite = try o.bool("sqlite", default: outputs.sqlite)
+    outputs.report = try o.bool("report", default: outputs.report)
+    outputs.heatHours = try o.integer("heat_hours", default: outputs.heatHours, range: 0...(24 * 60))
+    try o.finish()
+    top.attach("outputs", o)
+    try top.finish()
+    resolver.startDate = startDate
+    var order = ["name", "description", "seed", "replications", "start_date"] + Self.variantKeys + ["outputs", "variants"]
+    order = order.filter { k in top.resolved.contains { $0.key == k } }
+    let resolved = ScenarioValue.mapping(order.map { k in (k, top.resolved.first { $0.key == k }!.value, nil) }, nil)
+    return Scenario(
+      file: file, name: name, description: description, seed: UInt64(seed), replications: replications,
+      startDate: startDate, variants: variants, outputs: outputs, resolved: resolved)
+  }
+
+  /// Resolves the study keys (duration, population, protocol) of a tree.
+  mutating func plan(_ tree: ScenarioValue, context: String) throws(ScenarioError) -> (StudyPlan, ScenarioValue) {
+    let r = try Reader(file: file, path: "", node: tree, context: context)
+    let duration = try r.duration("duration", default: 14 * Tick.day, range: Tick.day...(3_650 * Tick.day))
+    guard duration % Tick.day == 0 else {
+      throw r.error("duration", tree["duration"]?.location, "a study lasts whole days (for example 14d)")
+    }
+    var plan = StudyPlan(
+      days: Int(duration / Tick.day), startWeekday: startDate.weekday, participants: 1,
+      protocolPlan: ProtocolPlan(schedules: []))
+    let pop = try r.section("population")
+    try population(pop, into: &plan)
+    try pop.finish()
+    r.attach("population", pop)
+    let proto = try r.section("protocol")
+    try protocolSection(proto, into: &plan)
+    try proto.finish()
+    r.attach("protocol", proto)
+    try r.finish()
+    return (plan, r.resolvedValue)
+  }
+}
+
+extension ScenarioValue {
+  /// The entries of a mapping (empty otherwise).
+  var pairs: [(key: String, value: ScenarioValue, at: Location?)] {
+    if case .mapping(let p, _) = self { return p }
+    return []
+  }
+}

@@ -1,0 +1,157 @@
+import Foundation
+internal import Yams
+
+/// Reads scenario text (YAML, or JSON, which YAML reads too) into a ``ScenarioValue`` tree,
+/// within limits that keep hostile files from exhausting the machine.
+public enum ScenarioLoader {
+  /// Limits on what a scenario file may hold.
+  public struct Limits: Sendable {
+    /// Largest file, bytes.
+    public var bytes = 4 << 20
+    /// Deepest nesting of mappings and lists.
+    public var depth = 64
+    /// Most values in the tree after aliases are expanded ("billion laughs").
+    public var nodes = 200_000
+    /// Longest single value or key, characters.
+    public var scalarLength = 65_536
+
+    public init() {}
+  }
+
+  /// Reads a file.
+  ///
+  /// - Throws: ``ScenarioError`` naming the file (missing, unreadable, not UTF-8, malformed
+  ///   with line and column, or over a limit).
+  public static func load(path: String, limits: Limits = Limits()) throws(ScenarioError) -> ScenarioValue {
+    let data: Data
+    do {
+      let attributes = try FileManager.default.attributesOfItem(atPath: path)
+      if let size = attributes[.size] as? Int, size > limits.bytes {
+        throw ScenarioError(file: path, "the file is \(size) bytes; scenario files are at most \(limits.bytes)")
+      }
+      if (attributes[.type] as? FileAttributeType) == .typeDirectory {
+        throw ScenarioError(file: path, "is a folder, not a scenario file")
+      }
+      data = try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch let e as ScenarioError {
+      throw e
+    } catch {
+      let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
+      throw ScenarioError(file: path, reason)
+    }
+    return try parse(data, file: path, limits: limits)
+  }
+
+  /// Reads text.
+  public static func parse(_ data: Data, file: String, limits: Limits = Limits()) throws(ScenarioError) -> ScenarioValue {
+    guard data.count <= limits.bytes else {
+      throw ScenarioError(file: file, "the text is \(data.count) bytes; scenario files are at most \(limits.bytes)")
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw ScenarioError(file: file, "is not UTF-8 text")
+    }
+    if text.contains("\u{0}") { throw ScenarioError(file: file, "contains a NUL byte; not a text file") }
+    // Yams builds its tree recursively: refuse very deep nesting before it does.
+    if let line = Self.tooDeep(text, limit: limits.depth) {
+      throw ScenarioError(file: file, at: ScenarioValue.Location(line: line, column: 1), "nesting deeper than \(limits.depth) levels")
+    }
+    let node: Node?
+    do {
+      node = try Yams.compose(yaml: text)
+    } catch let error as YamlError {
+      throw ScenarioError(file: file, Self.describe(error))
+    } catch {
+      throw ScenarioError(file: file, "\(error)")
+    }
+    guard let node else { throw ScenarioError(file: file, "is empty") }
+    var budget = limits.nodes
+    return try convert(node, file: file, depth: 0, limits: limits, budget: &budget)
+  }
+
+  static func convert(_ node: Node, file: String, depth: Int, limits: Limits, budget: inout Int) throws(ScenarioError)
+    -> ScenarioValue
+  {
+    budget -= 1
+    let at = node.mark.map { ScenarioValue.Location(line: $0.line, column: $0.column) }
+    guard budget >= 0 else {
+      throw ScenarioError(file: file, at: at, "more than \(limits.nodes) values (are aliases expanding without end?)")
+    }
+    guard depth <= limits.depth else {
+      throw ScenarioError(file: file, at: at, "nesting deeper than \(limits.depth) levels")
+    }
+    switch node {
+    case .scalar(let s):
+      guard s.string.count <= limits.scalarLength else {
+        throw ScenarioError(file: file, at: at, "a value of \(s.string.count) characters; at most \(limits.scalarLength)")
+      }
+      return .scalar(s.string, at)
+    case .sequence(let seq):
+      var items: [ScenarioValue] = []
+      for n in seq { items.append(try convert(n, file: file, depth: depth + 1, limits: limits, budget: &budget)) }
+      return .sequence(items, at)
+    case .mapping(let map):
+      var pairs: [(key: String, value: ScenarioValue, at: ScenarioValue.Location?)] = []
+      for (k, v) in map {
+        let keyAt = k.mark.map { ScenarioValue.Location(line: $0.line, column: $0.column) }
+        guard case .scalar(let key) = k else {
+          throw ScenarioError(file: file, at: keyAt, "a key must be a plain word, not a list or mapping")
+        }
+        guard key.string.count <= limits.scalarLength else {
+          throw ScenarioError(file: file, at: keyAt, "a key of \(key.string.count) characters; at most \(limits.scalarLength)")
+        }
+        pairs.append((key.string, try convert(v, file: file, depth: depth + 1, limits: limits, budget: &budget), keyAt))
+      }
+      return .mapping(pairs, at)
+    case .alias:
+      throw ScenarioError(file: file, at: at, "an unresolved alias")
+    }
+  }
+
+  /// The first line at which brackets or indentation nest deeper than `limit`, if any.
+  static func tooDeep(_ text: String, limit: Int) -> Int? {
+    var depth = 0
+    var line = 1
+    var inQuote: Character?
+    var atLineStart = true
+    var indent = 0
+    for c in text {
+      if c == "\n" {
+        line += 1
+        atLineStart = true
+        indent = 0
+        inQuote = nil
+        continue
+      }
+      if atLineStart {
+        if c == " " || c == "-" {
+          indent += 1
+          // Two spaces (or "- ") per level in block style.
+          if indent / 2 > limit * 2 { return line }
+          continue
+        }
+        atLineStart = false
+      }
+      if let q = inQuote {
+        if c == q { inQuote = nil }
+        continue
+      }
+      switch c {
+      case "\"", "'": inQuote = c
+      case "[", "{":
+        depth += 1
+        if depth > limit { return line }
+      case "]", "}": depth = max(depth - 1, 0)
+      case "#": break
+      default: break
+      }
+    }
+    return nil
+  }
+
+  /// Yams' message, which carries the line and column ("… in line 1, column 4").
+  static func describe(_ error: YamlError) -> String {
+    let text = "\(error)"
+    // Keep the first line: the problem and where it is.
+    return text.split(separator: "\n").first.map(String.init) ?? text
+  }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import Reporting
+import Scenarios
+
+/// What `esmsim run` prints when it is done: the headline metrics of each variant.
+enum ConsoleSummary {
+  static let headline = [
+    ("signals_per_day", "signals/day", 2), ("delivered_share", "delivered", 3), ("compliance", "answered", 3),
+    ("median_latency_s", "latency s", 0), ("intensity_min_scheduled", "int min", 2), ("bits_per_signal_scheduled", "bits/sig", 2),
+    ("bias", "bias", 2),
+  ]
+
+  static func text(_ s: Scenario, _ o: StudyRun.Outcome, directory: String) -> String {
+    var rows = [["variant"] + headline.map(\.1)]
+    for v in s.variants {
+      var row = [v.name]
+      for (metric, _, digits) in headline {
+        let r = o.summary.first { $0.variant == v.name && $0.metric == metric }
+        row.append(r.map { $0.mean.isFinite ? NumberText.fixed($0.mean, digits) : "-" } ?? "-")
+      }
+      rows.append(row)
+    }
+    // Coverage of each sensor, if any.
+    var sensorRows: [[String]] = []
+    let sensors = s.variants.first?.plan.protocolPlan.sensors.map(\.name) ?? []
+    if !sensors.isEmpty {
+      sensorRows.append(["variant"] + sensors.map { "\($0) comp" })
+      for v in s.variants {
+        var row = [v.name]
+        for sensor in sensors {
+          let r = o.summary.first { $0.variant == v.name && $0.metric == "coverage_comp_\(sensor)" }
+          row.append(r.map { $0.mean.isFinite ? NumberText.fixed($0.mean, 3) : "-" } ?? "-")
+        }
+        sensorRows.append(row)
+      }
+    }
+    var out = "\(s.name): \(NumberText.fixed(o.participantDays, 0)) participant-days simulated\n\n"
+    out += TextTable.render(rows)
+    if !sensorRows.isEmpty { out += "\n" + TextTable.render(sensorRows) }
+    out += "\nResults in \(directory)/ (\(o.files.joined(separator: ", ")))\n"
+    return out
+  }
+}

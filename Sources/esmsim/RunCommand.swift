@@ -1,0 +1,148 @@
+import ArgumentParser
+import Foundation
+import Reporting
+import Scenarios
+
+/// `esmsim run`: simulate a scenario and write its results folder.
+struct RunCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "run",
+    abstract: "Run a scenario and write its results folder.",
+    discussion: """
+      Writes summary.csv and summary.json, coverage_summary.csv, manifest.json, report.html and \
+      the per-row tables the scenario asks for (prompts.csv, coverage.csv, participants.csv, \
+      aware_esm.csv, beiwe/, results.sqlite). Everything is written into a staging folder that \
+      is renamed to DIR only when complete.
+      """
+  )
+
+  @Argument(help: "The scenario file (YAML or JSON). Optional with --aware-schedule.") var scenario: String?
+  @Option(name: .shortAndLong, help: "The results folder to create.") var output: String
+  @Option(help: "Replications (overrides the scenario).") var replications: Int?
+  @Option(help: "Master seed (overrides the scenario).") var seed: UInt64?
+  @Option(help: "Worker threads (default: all cores). Results do not depend on it.") var threads: Int?
+  @Option(help: "Use this AWARE ESM schedule file as the protocol.") var awareSchedule: String?
+  @Flag(help: "Replace DIR if it exists.") var force = false
+
+  func validate() throws {
+    if scenario == nil && awareSchedule == nil {
+      throw ValidationError("give a scenario file, or --aware-schedule FILE")
+    }
+    if let threads, threads < 1 || threads > 1024 { throw ValidationError("--threads must be between 1 and 1024") }
+    if let replications, replications < 1 || replications > 100_000 {
+      throw ValidationError("--replications must be between 1 and 100000")
+    }
+  }
+
+  func run() throws {
+    let resolved = try ScenarioInput.resolve(
+      path: scenario, overrides: ScenarioInput.Overrides(replications: replications, seed: seed, awareSchedule: awareSchedule))
+    Interrupts.install()
+    let threadCount = threads ?? ProcessInfo.processInfo.activeProcessorCount
+    do {
+      let outcome = try StudyRun.run(
+        resolved, to: output,
+        options: StudyRun.Options(threads: threadCount, force: force, progress: true),
+        version: ESMSimVersion.string, shouldStop: { Interrupts.requested })
+      print(ConsoleSummary.text(resolved, outcome, directory: output), terminator: "")
+    } catch let failure as StudyRun.Failure where Interrupts.requested {
+      FileHandle.standardError.write(Data("esmsim: \(failure)\n".utf8))
+      throw ExitCode(Interrupts.exitCode)
+    }
+  }
+}
+
+/// `esmsim show`: print a scenario with every default filled in.
+struct ShowCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "show", abstract: "Print the fully resolved scenario, every default filled in.")
+
+  @Argument(help: "The scenario file.") var scenario: String
+
+  func run() throws {
+    let s = try ScenarioInput.resolve(path: scenario, overrides: .init())
+    print(s.resolved.yaml(), terminator: "")
+  }
+}
+
+/// `esmsim validate`: check a scenario.
+struct ValidateCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "validate", abstract: "Check a scenario file; print what it describes or the first problem.")
+
+  @Argument(help: "The scenario file.") var scenario: String
+
+  func run() throws {
+    let s = try ScenarioInput.resolve(path: scenario, overrides: .init())
+    let plans = s.variants.map(\.plan)
+    let participantDays = plans.reduce(0) { $0 + $1.participants * $1.days } * s.replications
+    print(
+      "\(scenario): ok — \(s.name): \(s.variants.count) variant(s), \(plans.first?.participants ?? 0) participants × \(plans.first?.days ?? 0) days, \(s.replications) replication(s), \(participantDays) participant-days in all"
+    )
+  }
+}
+
+/// Reading a scenario with command-line overrides; scenario problems become one-line errors
+/// with exit code 1.
+enum ScenarioInput {
+  struct Overrides {
+    var replications: Int?
+    var seed: UInt64?
+    var awareSchedule: String?
+  }
+
+  /// The built-in study used with `--aware-schedule` alone: 100 participants for 14 days on
+  /// ordinary phones.
+  static let awareDefault = """
+    name: AWARE schedule
+    description: An AWARE ESM schedule run on 100 simulated participants for 14 days.
+    population: {size: 100}
+    """
+
+  static func resolve(path: String?, overrides: Overrides) throws -> Scenario {
+    do {
+      var tree: ScenarioValue
+      let file: String
+      if let path {
+        tree = try ScenarioLoader.load(path: path)
+        file = path
+      } else {
+        tree = try ScenarioLoader.parse(Data(awareDefault.utf8), file: "(built-in AWARE study)")
+        file = "(built-in AWARE study)"
+      }
+      var overlay: [(key: String, value: ScenarioValue, at: ScenarioValue.Location?)] = []
+      if let r = overrides.replications { overlay.append(("replications", .scalar(String(r), nil), nil)) }
+      if let s = overrides.seed { overlay.append(("seed", .scalar(String(s), nil), nil)) }
+      if let a = overrides.awareSchedule {
+        let absolute = a.hasPrefix("/") ? a : FileManager.default.currentDirectoryPath + "/" + a
+        // The schedule replaces the scenario's own.
+        if case .mapping(var pairs, let at) = tree, let i = pairs.firstIndex(where: { $0.key == "protocol" }),
+          case .mapping(var proto, let pat) = pairs[i].value
+        {
+          proto.removeAll { $0.key == "schedule" }
+          pairs[i].value = .mapping(proto, pat)
+          tree = .mapping(pairs, at)
+        }
+        overlay.append(("protocol", .mapping([("aware_schedule", .scalar(absolute, nil), nil)], nil), nil))
+      }
+      if !overlay.isEmpty { tree = tree.overlaid(with: .mapping(overlay, nil)) }
+      return try ScenarioResolver.resolve(tree, file: file)
+    } catch {
+      FileHandle.standardError.write(Data("esmsim: \(error)\n".utf8))
+      throw ExitCode(1)
+    }
+  }
+}
+
+/// SIGINT and SIGTERM: stop between batches of participants, leave no results folder.
+enum Interrupts {
+  nonisolated(unsafe) static var signal: Int32 = 0
+
+  static var requested: Bool { signal != 0 }
+  static var exitCode: Int32 { 128 + signal }
+
+  static func install() {
+    Foundation.signal(SIGINT) { Interrupts.signal = $0 }
+    Foundation.signal(SIGTERM) { Interrupts.signal = $0 }
+  }
+}
