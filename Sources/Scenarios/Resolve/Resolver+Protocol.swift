@@ -345,7 +345,7 @@ extension ScenarioResolver {
       items: [])
     guard let v = r.raw("items") else {
       s.items = d.items
-      r.record("items", .sequence([.mapping([("id", .scalar(d.items[0].id, nil), nil), ("type", .scalar("6", nil), nil), ("title", .scalar(d.items[0].title, nil), nil)], nil)], nil))
+      r.record("items", .sequence(d.items.map(Self.itemValue), nil))
       return s
     }
     guard case .sequence(let items, _) = v, !items.isEmpty, items.count <= 200 else {
@@ -354,9 +354,9 @@ extension ScenarioResolver {
     var resolved: [ScenarioValue] = []
     for (i, item) in items.enumerated() {
       let ir = try Reader(file: r.file, path: r.keyPath("items[\(i)]"), node: item, context: r.context)
-      let type = try ir.integer("type", default: 6, range: 1...16)
+      let id = try ir.string("id", default: "item\(i)", maxLength: 200)
       let it = SurveyItem(
-        id: try ir.string("id", default: "item\(i)", maxLength: 200), type: type,
+        id: id, type: try ir.integer("type", default: 6, range: 1...16),
         title: try ir.string("title", default: "", maxLength: 2000),
         instructions: try ir.string("instructions", default: "", maxLength: 5000),
         options: (try ir.list("options") ?? []).map(\.0))
@@ -366,6 +366,17 @@ extension ScenarioResolver {
     }
     r.record("items", .sequence(resolved, v.location))
     return s
+  }
+}
+
+extension ScenarioResolver {
+  /// An item as it appears resolved.
+  static func itemValue(_ item: SurveyItem) -> ScenarioValue {
+    .mapping(
+      [
+        ("id", .scalar(item.id, nil), nil), ("type", .scalar(String(item.type), nil), nil),
+        ("title", .scalar(item.title, nil), nil), ("instructions", .scalar(item.instructions, nil), nil),
+      ] + (item.options.isEmpty ? [] : [("options", .sequence(item.options.map { .scalar($0, nil) }, nil), nil)]), nil)
   }
 }
 

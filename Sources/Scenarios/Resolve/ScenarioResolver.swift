@@ -12,6 +12,9 @@ public struct ScenarioResolver {
 
   /// Keys a variant may change: everything that describes the study, nothing about the run.
   static let variantKeys = ["duration", "population", "protocol"]
+  /// Mappings a variant replaces whole rather than key by key: a schedule's keys depend on
+  /// its algorithm, a channel's on its kind.
+  public static let replacedWhole: Set<String> = ["protocol.schedule", "protocol.window", "protocol.channel", "protocol.survey"]
 
   /// Reads and resolves a scenario file.
   public static func resolve(path: String) throws(ScenarioError) -> Scenario {
@@ -67,7 +70,8 @@ public struct ScenarioResolver {
             known.contains(k) ? "cannot differ between variants (set it once for the scenario)" : "unknown key; a variant may change \(Self.variantKeys.joined(separator: ", "))")
         }
         let overlay = ScenarioValue.mapping(pairs.filter { $0.key != "name" }, at)
-        let (plan, resolved) = try resolver.plan(base.overlaid(with: overlay), context: "in variant '\(vname)': ")
+        let (plan, resolved) = try resolver.plan(
+          base.overlaid(with: overlay, wholes: Self.replacedWhole), context: "in variant '\(vname)': ")
         variants.append((vname, plan))
         resolvedVariants.append(.mapping([("name", .scalar(vname, nil), nil)] + resolved.pairs, nil))
       }

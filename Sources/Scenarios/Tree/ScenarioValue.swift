@@ -49,12 +49,16 @@ public indirect enum ScenarioValue: Sendable, Equatable {
   }
 
   /// Overlays `other` on `self`: mappings merge key by key (recursively), anything else is
-  /// replaced. Variants of a scenario are overlays of the base.
-  public func overlaid(with other: ScenarioValue) -> ScenarioValue {
-    guard case .mapping(var base, let at) = self, case .mapping(let over, _) = other else { return other }
+  /// replaced; so are the mappings at `wholes` (key paths such as `protocol.schedule`, which
+  /// only make sense whole). Variants of a scenario are overlays of the base.
+  public func overlaid(with other: ScenarioValue, wholes: Set<String> = [], path: String = "") -> ScenarioValue {
+    guard !wholes.contains(path), case .mapping(var base, let at) = self, case .mapping(let over, _) = other else {
+      return other
+    }
     for entry in over {
+      let childPath = path.isEmpty ? entry.key : path + "." + entry.key
       if let i = base.firstIndex(where: { $0.key == entry.key }) {
-        base[i] = (entry.key, base[i].value.overlaid(with: entry.value), entry.at)
+        base[i] = (entry.key, base[i].value.overlaid(with: entry.value, wholes: wholes, path: childPath), entry.at)
       } else {
         base.append(entry)
       }

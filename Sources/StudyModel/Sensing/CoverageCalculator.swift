@@ -74,8 +74,10 @@ public struct CoverageCalculator {
     let hours = Int(enrolledUntil / Tick.hour)
     var runCursor = Array(repeating: 0, count: sensors.count)
     var onCursor = Array(repeating: 0, count: sensors.count)
+    // Sensors sampling at least once a minute fill every minute between their first and last
+    // sample of a run stretch; the fastest of them stands for all (slower ones are enumerated).
     let minPeriod = sensors.compactMap { s -> SimTime? in
-      if case .periodic(let p) = s.kind, !s.coprocessor, !s.needsNetwork { return p }
+      if case .periodic(let p) = s.kind, !s.coprocessor, !s.needsNetwork, p <= Tick.minute { return p }
       return nil
     }.min()
     heat = Array(repeating: .nan, count: heatHours)

@@ -428,6 +428,12 @@ public struct ParticipantSimulation: EventHandler {
       sim.schedule(at: sessionUntil, kind: EventKind.promptOpened.rawValue, payload: Int32(i))
       return
     }
+    if !canAnswer(at: now) {
+      // Asleep or driving by now: answer as soon as possible, if still in time.
+      let from = answerableFrom(now)
+      if from < expiresAt[i] { sim.schedule(at: from, kind: EventKind.promptOpened.rawValue, payload: Int32(i)) }
+      return
+    }
     progress[i] = .opened
     prompts[i].opened = now
     truth.advance(to: now, timeline: life.timeline, stream: &stateStream)

@@ -1,0 +1,122 @@
+import Foundation
+import Schedules
+import SimKernel
+import StudyModel
+import Testing
+
+@testable import Scenarios
+
+let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+/// The shared research folder beside the repository (present in CI, absent elsewhere).
+let sharedExternal = repository.deletingLastPathComponent().appendingPathComponent("shared/research/external")
+
+@Suite("Imported protocols")
+struct ImportTests {
+  func scenario(_ protocolLine: String, duration: String = "14d") throws(ScenarioError) -> Scenario {
+    try ScenarioResolver.resolve(
+      ScenarioLoader.parse(Data("name: t\nduration: \(duration)\nprotocol: \(protocolLine)\n".utf8), file: fixtures.appendingPathComponent("s.yaml").path),
+      file: fixtures.appendingPathComponent("s.yaml").path)
+  }
+
+  @Test("an AWARE schedule: hours with jitter, expiry, dates, items, the 56-pending planner")
+  func awareSchedule() throws {
+    let s = try scenario("{aware_schedule: aware-morning-evening.json}")
+    let p = s.variants[0].plan.protocolPlan
+    #expect(p.schedules.count == 1)
+    let part = p.schedules[0]
+    #expect(part.choice.algorithm == .fixedTimes)
+    #expect(part.choice.parameters.times == [ClockTime("08:00")!, ClockTime("20:00")!])
+    #expect(part.choice.parameters.jitter == 5)
+    // 2026-01-06 to 01-12 against a study starting 2026-01-05: study days 1 to 7.
+    #expect(part.days == 1...7)
+    #expect(p.expiry == .after(20 * Tick.minute))
+    #expect(p.channel == .awareIOS)
+    #expect(p.survey.id == "morning_evening" && p.survey.items.map(\.id) == ["energy", "place"])
+    #expect(p.survey.items[1].options == ["Home", "Work", "Elsewhere"])
+    // The second schedule by its id: weekends only, no expiry.
+    let w = try scenario("{aware_schedule: aware-morning-evening.json, aware_schedule_id: weekends}")
+    #expect(w.variants[0].plan.protocolPlan.schedules[0].weekdays == [5, 6])
+    #expect(w.variants[0].plan.protocolPlan.expiry == .never)
+  }
+
+  @Test("prompts of an AWARE schedule fall within ± randomize of the hours, on its dates only")
+  func awarePrompts() throws {
+    let s = try scenario("{aware_schedule: aware-morning-evening.json}")
+    var plan = s.variants[0].plan
+    plan.participants = 3
+    for k in 0..<3 {
+      let o = ParticipantSimulation.outcome(plan: plan, seed: 1, replication: 0, participant: UInt32(k))
+      #expect(o.prompts.count == 14)  // 2 a day on days 1…7
+      for p in o.prompts {
+        #expect((1...7).contains(p.day))
+        let minute = Double(p.scheduled % Tick.day) / Double(Tick.minute)
+        #expect(abs(minute - 8 * 60) <= 5 || abs(minute - 20 * 60) <= 5)
+      }
+    }
+  }
+
+  @Test("AWARE files with bad fields name the file and the field")
+  func awareBad() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("esmsim-aware-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    func check(_ json: String, _ key: String, _ text: String) {
+      let f = dir.appendingPathComponent("a.json")
+      try? Data(json.utf8).write(to: f)
+      do {
+        _ = try AWAREScheduleImport.load(path: f.path, startDate: CalendarDate(iso: "2026-01-05")!, days: 7, key: "protocol.aware_schedule")
+        Issue.record("accepted: \(json)")
+      } catch {
+        #expect(error.key == key, "\(error)")
+        #expect(error.description.contains(text), "\(error)")
+        #expect(error.file == f.path)
+      }
+    }
+    check(#"[{"hours": [9], "start_date": "2026-01-01"}]"#, "[0].start_date", "MM-dd-yyyy")
+    check(#"[{"hours": [9], "start_date": "02-30-2026"}]"#, "[0].start_date", "MM-dd-yyyy")
+    check(#"[{"hours": [25]}]"#, "[0].hours", "0 to 23")
+    check(#"[{"hours": [9], "randomize": -3}]"#, "[0].randomize", "whole number")
+    check(#"[{"hours": [9], "start_date": "02-01-2026", "end_date": "01-01-2026"}]"#, "[0].end_date", "before")
+    check(#"[{"hours": [9], "esms": [{"esm": {"esm_type": 99}}]}]"#, "[0].esms[0].esm.esm_type", "1 to 16")
+    check(#"{"hours": [9]}"#, "", "list of schedules")
+    check(#"[{"hours": [9], "colour": "red"}]"#, "[0].colour", "unknown field")
+  }
+
+  @Test("the real AWARE files of the shared research folder", arguments: ["aware-ios-esm_all_types_sample.json", "aware-ios-readme-daily_mood.json"])
+  func realAWAREFiles(name: String) throws {
+    let path = sharedExternal.appendingPathComponent(name).path
+    guard FileManager.default.fileExists(atPath: path) else {
+      print("skipped: \(path) is absent (the shared research folder is not beside this clone)")
+      return
+    }
+    let imported = try AWAREScheduleImport.load(path: path, startDate: CalendarDate(iso: "2026-01-05")!, days: 14, key: "k")
+    let p = imported.parts[0].choice.parameters
+    #expect(!(p.times ?? []).isEmpty)
+    #expect(imported.expiry == .after(30 * Tick.minute))
+    #expect(!imported.survey.items.isEmpty)
+    if name.contains("daily_mood") {
+      #expect(p.times == [ClockTime("09:00")!, ClockTime("17:00")!] && p.jitter == 10)
+      #expect(imported.survey.items.map(\.type) == [4])
+    } else {
+      #expect(p.times == [ClockTime("09:00")!, ClockTime("13:00")!, ClockTime("18:00")!] && p.jitter == 15)
+      #expect(imported.survey.items.count == 15)
+    }
+  }
+
+  @Test("an ESMira study: ESMira's own random blocks, a fixed time, timeout and reminders")
+  func esmira() throws {
+    let s = try scenario("{esmira_study: esmira-two-signals.json}")
+    let p = s.variants[0].plan.protocolPlan
+    #expect(p.schedules.count == 2)
+    let random = p.schedules[0]
+    #expect(random.choice.algorithm == .fixedBlocks)
+    #expect(random.choice.parameters.gapMethod == .truncation)
+    #expect(random.choice.parameters.perDay == 3 && random.choice.parameters.minGap == 60)
+    if case .fixed(let w, _) = random.window { #expect(w.description == "09:00-20:00") }
+    #expect(p.schedules[1].choice.algorithm == .fixedTimes)
+    #expect(p.reminders == Reminders(count: 2, interval: 10 * Tick.minute))
+    #expect(p.expiry == .after(50 * Tick.minute))  // timeout + reminders × delay
+    #expect(p.channel == .esmira)
+    #expect(p.survey.items.map(\.id) == ["mood"])
+  }
+}

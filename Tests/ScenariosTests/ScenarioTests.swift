@@ -1,0 +1,166 @@
+import Foundation
+import Schedules
+import SimKernel
+import StudyModel
+import Testing
+
+@testable import Scenarios
+
+/// Resolves scenario text written in a test.
+func resolve(_ yaml: String, file: String = "test.yaml") throws(ScenarioError) -> Scenario {
+  try ScenarioResolver.resolve(ScenarioLoader.parse(Data(yaml.utf8), file: file), file: file)
+}
+
+/// The error a scenario text gives, or nil.
+func problem(_ yaml: String) -> ScenarioError? {
+  do {
+    _ = try resolve(yaml)
+    return nil
+  } catch { return error }
+}
+
+let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent()
+
+@Suite("Scenario files")
+struct ScenarioTests {
+  @Test("a minimal scenario gets every default, and the variants are overlays of the base")
+  func defaultsAndVariants() throws {
+    let s = try resolve(
+      """
+      name: t
+      population: {size: 10}
+      protocol:
+        schedule: {algorithm: mappiness}
+      variants:
+        - name: a
+        - name: b
+          protocol: {schedule: {per_day: 4}, expiry: until_next}
+          population: {size: 20}
+      """)
+    #expect(s.seed == 1 && s.replications == 1)
+    #expect(s.variants.map(\.name) == ["a", "b"])
+    let a = s.variants[0].plan
+    let b = s.variants[1].plan
+    #expect(a.days == 14 && a.participants == 10 && b.participants == 20)
+    #expect(a.protocolPlan.schedules[0].choice.parameters.perDay == 2)
+    #expect(b.protocolPlan.schedules[0].choice.algorithm == .mappiness)
+    #expect(b.protocolPlan.schedules[0].choice.parameters.perDay == 4)
+    #expect(a.protocolPlan.expiry == .after(15 * Tick.minute))
+    #expect(b.protocolPlan.expiry == .untilNextSignal)
+    // Everything else is the same study.
+    #expect(a.dailyLife == b.dailyLife && a.compliance == b.compliance)
+    #expect(s.startDate.description == "2026-01-05" && a.startWeekday == 0)
+  }
+
+  @Test("the ready scenarios resolve", arguments: ["quickstart.yaml", "aware-ios-case-study.yaml"])
+  func readyScenarios(name: String) throws {
+    let s = try ScenarioResolver.resolve(path: repository.appendingPathComponent("scenarios/\(name)").path)
+    #expect(!s.variants.isEmpty)
+    #expect(!s.description.isEmpty)
+  }
+
+  @Test("show's output reads back to the same study")
+  func showRoundTrip() throws {
+    let original = try ScenarioResolver.resolve(path: repository.appendingPathComponent("scenarios/quickstart.yaml").path)
+    let text = original.resolved.yaml()
+    let again = try resolve(text)
+    #expect(again.variants.map(\.name) == original.variants.map(\.name))
+    for (x, y) in zip(again.variants, original.variants) { #expect(x.plan == y.plan) }
+    #expect(again.resolved.yaml() == text)
+    #expect(again.hash == original.hash)
+  }
+
+  @Test("durations, clock times, shares and dates are read with their units")
+  func units() {
+    #expect(Units.duration("30s") == 30 * Tick.second)
+    #expect(Units.duration("10m") == 10 * Tick.minute)
+    #expect(Units.duration("1.5h") == 90 * Tick.minute)
+    #expect(Units.duration("28d") == 28 * Tick.day)
+    #expect(Units.duration("500ms") == 500)
+    #expect(Units.duration("10") == nil)
+    #expect(Units.duration("-5m") == nil)
+    #expect(Units.duration("nanm") == nil)
+    #expect(Units.number(".nan") == nil && Units.number("inf") == nil && Units.number("1e400") == nil)
+    #expect(Units.formatDuration(90 * Tick.minute) == "90m")
+    #expect(CalendarDate(iso: "2026-02-30") == nil)
+    #expect(CalendarDate(iso: "2024-02-29")?.weekday == 3)  // a Thursday
+    #expect(CalendarDate(aware: "12-31-2050")?.description == "2050-12-31")
+  }
+
+  @Test("SHA-256 of the standard's test vectors")
+  func sha256() {
+    #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    #expect(SHA256.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    #expect(
+      SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+        == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+  }
+}
+
+@Suite("Scenario files: bad input")
+struct BadScenarioTests {
+  @Test(
+    "one clear error naming the key path",
+    arguments: [
+      ("population: {size: 10}", "name", "is required"),
+      ("name: t\npopulation: {size: 0}", "population.size", "between 1"),
+      ("name: t\npopulation: {size: ten}", "population.size", "whole number"),
+      ("name: t\npopulation: {sise: 10}", "population.sise", "did you mean size"),
+      ("name: t\nprotocol: {expiry: 15}", "protocol.expiry", "duration"),
+      ("name: t\nprotocol: {expiry: -5m}", "protocol.expiry", "duration"),
+      ("name: t\nduration: 36h", "duration", "whole days"),
+      ("name: t\npopulation: {devices: {ideal: 0.5, heavy: 0.4}}", "population.devices", "sum to 1"),
+      ("name: t\npopulation: {devices: {fancy: 1}}", "population.devices.fancy", "unknown name"),
+      ("name: t\npopulation: {compliance: {answer_probability: 1.5}}", "population.compliance.answer_probability", "between 0 and 1"),
+      ("name: t\npopulation: {compliance: {answer_probability: .nan}}", "population.compliance.answer_probability", "number"),
+      ("name: t\npopulation: {compliance: {open_delay: -3s}}", "population.compliance.open_delay", "duration"),
+      ("name: t\nprotocol: {schedule: {algorithm: fixed-blocks, per_day: 0}}", "protocol.schedule.per_day", "at least 1"),
+      ("name: t\nprotocol: {window: \"08:00-20:00\", schedule: {algorithm: fixed-blocks, per_day: 4, min_gap: 5h, gap_method: truncation}}", "protocol.schedule.min_gap", "minutes"),
+      ("name: t\nprotocol: {window: \"08:00-08:05\", schedule: {algorithm: mappiness}}", "protocol.window", "15 minutes"),
+      ("name: t\nprotocol: {window: \"8-20\"}", "protocol.window", "HH:MM"),
+      ("name: t\nprotocol: {schedule: {algorithm: sometimes}}", "protocol.schedule.algorithm", "expected one of"),
+      ("name: t\nprotocol: {sensors: {location: {every: 7m}}}", "protocol.sensors.location.every", "divide an hour"),
+      ("name: t\nprotocol: {channel: pigeon}", "protocol.channel", "expected one of"),
+      ("name: t\nvariants: [{name: a, seed: 3}]", "variants[0].seed", "cannot differ"),
+      ("name: t\nvariants: [{name: a}, {name: a}]", "variants[1].name", "two variants"),
+      ("name: t\nvariants: [{name: a, protocol: {expiry: soon}}]", "protocol.expiry", "in variant 'a'"),
+      ("name: t\nstart_date: 2026-13-01", "start_date", "YYYY-MM-DD"),
+      ("name: t\npopulation: [1, 2]", "population", "mapping"),
+    ])
+  func badKeys(yaml: String, key: String, message: String) throws {
+    let e = try #require(problem(yaml))
+    #expect(e.key == key, "\(e)")
+    #expect(e.description.contains(message), "\(e)")
+    #expect(e.description.hasPrefix("test.yaml: "), "\(e)")
+  }
+
+  @Test("malformed YAML is reported with its line and column")
+  func malformed() throws {
+    let e = try #require(problem("name: t\npopulation: {size: [1, 2\n"))
+    #expect(e.description.contains("line"))
+    let duplicate = try #require(problem("name: t\nname: u\n"))
+    #expect(duplicate.description.lowercased().contains("duplicate"))
+  }
+
+  @Test("a missing file, a folder, an empty file and a non-UTF-8 file are refused with the file's name")
+  func files() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("esmsim-bad-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    func error(_ path: String) -> String {
+      do {
+        _ = try ScenarioResolver.resolve(path: path)
+        return ""
+      } catch { return error.description }
+    }
+    #expect(error(dir.appendingPathComponent("nope.yaml").path).contains("does not exist"))
+    #expect(error(dir.path).contains("folder"))
+    let empty = dir.appendingPathComponent("empty.yaml")
+    try Data().write(to: empty)
+    #expect(error(empty.path).contains("empty"))
+    let latin1 = dir.appendingPathComponent("latin1.yaml")
+    try Data([0x6E, 0x61, 0x6D, 0x65, 0x3A, 0x20, 0xE9, 0xFF, 0x0A]).write(to: latin1)
+    #expect(error(latin1.path).contains("UTF-8"))
+  }
+}

@@ -1,0 +1,252 @@
+import Schedules
+import SimKernel
+import Testing
+
+@testable import StudyModel
+
+/// Conditions that make non-response independent of where the participant is: every waking
+/// context the same but for the state's mean.
+func neutralConditions() -> [ContextConditions] {
+  DailyLifePlan.defaultConditions.enumerated().map { k, c in
+    guard Context(rawValue: k) != .asleep else { return c }
+    var n = c
+    n.phoneWithParticipant = 1
+    n.hearing = 1
+    n.canAnswer = true
+    n.willingness = 1
+    return n
+  }
+}
+
+@Suite("Participants: compliance, prompt life, ground truth")
+struct ParticipantTests {
+  /// The decisions of noticed prompts: (day, hour of noticing, answered?).
+  func decisions(_ out: [ParticipantOutcome]) -> [(day: Int, hour: Int, yes: Bool)] {
+    out.flatMap(\.prompts).filter { $0.noticed >= 0 && $0.status != .ignored }.map {
+      (Int($0.day), Int(($0.noticed % Tick.day) / Tick.hour), $0.status == .answered || $0.reason == .tooLate)
+    }
+  }
+
+  @Test("the decision to answer follows its configured mean, decline and time-of-day profile")
+  func complianceCalibration() {
+    var hours = Array(repeating: 1.0, count: 24)
+    for h in 8..<12 { hours[h] = 0.7 }
+    let plan = testPlan(days: 10, participants: 400, devices: [(quietProfile(), 1)], expiry: .after(Tick.hour)) { p in
+      p.compliance.answerProbability = 0.8
+      p.compliance.personSD = 0.05
+      p.compliance.missPersistence = 0
+      p.compliance.declinePerDay = 0.02
+      p.compliance.hourMultipliers = hours
+      p.compliance.dropoutPerDay = 0
+      p.dailyLife.conditions = neutralConditions()
+    }
+    let d = decisions(outcomes(plan))
+    #expect(d.count > 15_000)
+    // Mean on day 0 outside the low hours: 0.8 (4 standard errors).
+    func rate(_ f: ((day: Int, hour: Int, yes: Bool)) -> Bool) -> (Double, Double) {
+      let sel = d.filter(f)
+      let p = Double(sel.filter(\.yes).count) / Double(sel.count)
+      return (p, (p * (1 - p) / Double(sel.count)).squareRoot())
+    }
+    let (day0, se0) = rate { $0.day == 0 && !(8..<12).contains($0.hour) }
+    #expect(abs(day0 - 0.8) < 4 * se0 + 0.01)  // plus the person-level Beta's own shrinkage
+    // Decline: the rate on day 9 is 1 − 0.02·9 = 0.82 of day 0's.
+    let (day9, se9) = rate { $0.day == 9 && !(8..<12).contains($0.hour) }
+    #expect(abs(day9 / day0 - 0.82) < 4 * (se9 / day0 + se0 * day9 / (day0 * day0)) + 0.01)
+    // Time of day: 08–12 at 0.7 of the rest, same days.
+    let (low, seLow) = rate { $0.day < 3 && (8..<12).contains($0.hour) }
+    let (rest, seRest) = rate { $0.day < 3 && !(8..<12).contains($0.hour) }
+    #expect(abs(low / rest - 0.7) < 4 * (seLow / rest + seRest * low / (rest * rest)))
+  }
+
+  @Test("the typical study answers about 79 % of its prompts (6 a day, 7 days, 60-minute window)")
+  func literatureCompliance() {
+    let plan = testPlan(days: 7, participants: 400, devices: [(.nonControlled, 1)], expiry: .after(Tick.hour))
+    let prompts = outcomes(plan).allPrompts.filter { $0.status != .droppedOut }
+    let share = Double(prompts.filter { $0.status == .answered }.count) / Double(prompts.count)
+    // Wrzus & Neubauer 2023: 79 %. The tolerance is the model's calibration band, not sampling
+    // error (that is about 0.003 here).
+    #expect(abs(share - 0.79) < 0.03, "answered share \(share)")
+  }
+
+  @Test("misses cluster: declining one prompt makes declining the next more likely")
+  func missesCluster() {
+    let plan = testPlan(days: 10, participants: 300, devices: [(quietProfile(), 1)], expiry: .after(Tick.hour)) { p in
+      p.compliance.answerProbability = 0.7
+      p.compliance.personSD = 0
+      p.compliance.missPersistence = 0.3
+      p.compliance.declinePerDay = 0
+      p.compliance.hourMultipliers = Array(repeating: 1, count: 24)
+      p.dailyLife.conditions = neutralConditions()
+    }
+    var afterYes = (0, 0)
+    var afterNo = (0, 0)
+    for o in outcomes(plan) {
+      var previous: Bool?
+      for p in o.prompts where p.noticed >= 0 {
+        let yes = p.status == .answered || p.reason == .tooLate
+        if let prev = previous {
+          if prev { afterYes.0 += yes ? 1 : 0; afterYes.1 += 1 } else { afterNo.0 += yes ? 1 : 0; afterNo.1 += 1 }
+        }
+        previous = yes
+      }
+    }
+    let a = Double(afterYes.0) / Double(afterYes.1)
+    let b = Double(afterNo.0) / Double(afterNo.1)
+    // Configured: 0.7·0.7 + 0.3 = 0.79 after an answer, 0.7·0.7 = 0.49 after a refusal.
+    #expect(abs(a - 0.79) < 0.03)
+    #expect(abs(b - 0.49) < 0.04)
+  }
+
+  @Test("no prompt is answered while asleep, undelivered, or after it expired")
+  func promptLifeInvariants() {
+    let plan = testPlan(
+      days: 7, participants: 60, devices: [(.ideal, 0.25), (.nonControlled, 0.25), (.heavy, 0.25), (.lowPower, 0.25)],
+      systems: [(.ios, 0.5), (.android, 0.5)], expiry: .after(15 * Tick.minute))
+    var answered = 0
+    for k in 0..<60 {
+      let sim = simulate(plan, participant: UInt32(k))
+      for p in sim.prompts where p.status == .answered {
+        answered += 1
+        #expect(p.delivered >= p.scheduled)
+        #expect(p.noticed >= p.delivered && p.opened >= p.noticed && p.submitted > p.opened)
+        #expect(p.opened - p.delivered < 15 * Tick.minute)
+        let asleep = sim.life.timeline.episode(at: p.opened).context == .asleep
+        let awake = sim.life.isAwake(p.opened)
+        #expect(!asleep && awake, "prompt \(p.index) of participant \(k) opened at \(p.opened)")
+      }
+      for p in sim.prompts where p.delivered < 0 {
+        #expect(p.status == .undelivered || p.status == .droppedOut)
+        #expect(p.opened < 0 && p.reported.isNaN)
+      }
+    }
+    #expect(answered > 1_000)
+  }
+
+  @Test("Mappiness' policy: a prompt can be answered until the next signal arrives")
+  func untilNextSignal() {
+    let plan = testPlan(
+      days: 7, participants: 60, devices: [(.nonControlled, 1)], schedule: ScheduleChoice(.mappiness, ScheduleParameters(perDay: 3)),
+      channel: .push, expiry: .untilNextSignal)
+    var late = 0
+    for o in outcomes(plan) {
+      let delivered = o.prompts.filter { $0.delivered >= 0 }
+      for (k, p) in delivered.enumerated() where p.status == .answered {
+        if k + 1 < delivered.count { #expect(p.opened < delivered[k + 1].delivered) }
+        if p.opened - p.delivered > 60 * Tick.minute { late += 1 }
+      }
+      for (k, p) in delivered.enumerated() where p.status == .expired && k + 1 < delivered.count {
+        #expect(p.closed == delivered[k + 1].delivered)
+      }
+    }
+    #expect(late > 0)  // answers well after an hour: only possible without a fixed expiry
+  }
+
+  @Test("sampling bias is zero within its standard error when non-response ignores the state")
+  func noBiasWhenMissingAtRandom() {
+    let plan = biasPlan(stateDependence: 0)
+    let biases = outcomes(plan).compactMap { o -> Double? in
+      let r = o.prompts.filter { $0.status == .answered }.map(\.reported)
+      return r.isEmpty ? nil : r.reduce(0, +) / Double(r.count) - o.trueMean
+    }
+    let mean = biases.reduce(0, +) / Double(biases.count)
+    let sd = (biases.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(biases.count - 1)).squareRoot()
+    let se = sd / Double(biases.count).squareRoot()
+    #expect(abs(mean) < 3 * se, "bias \(mean), se \(se)")
+  }
+
+  @Test("sampling bias is clearly positive when happier moments are answered more")
+  func biasWhenStateDependent() {
+    let plan = biasPlan(stateDependence: 1.0)
+    let biases = outcomes(plan).compactMap { o -> Double? in
+      let r = o.prompts.filter { $0.status == .answered }.map(\.reported)
+      return r.isEmpty ? nil : r.reduce(0, +) / Double(r.count) - o.trueMean
+    }
+    let mean = biases.reduce(0, +) / Double(biases.count)
+    let sd = (biases.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(biases.count - 1)).squareRoot()
+    #expect(mean > 5 * sd / Double(biases.count).squareRoot())
+    #expect(mean > 1)
+  }
+
+  /// Signals uniform over each waking day, nothing about the phone or the context deciding
+  /// who answers: the ESM mean is then an unbiased estimate of the waking mean.
+  func biasPlan(stateDependence: Double) -> StudyPlan {
+    testPlan(
+      days: 14, participants: 300, devices: [(quietProfile(), 1)], schedule: ScheduleChoice(.bernoulli, ScheduleParameters(perDay: 8)),
+      window: .participant(afterWake: 0, beforeBed: 0), expiry: .after(Tick.hour)
+    ) { p in
+      p.dailyLife.conditions = neutralConditions()
+      p.dailyLife.daySD = 0
+      p.dailyLife.weekendShift = 0
+      p.compliance.answerProbability = 0.7
+      p.compliance.stateDependence = stateDependence
+      p.compliance.dropoutPerDay = 0
+      p.compliance.openDelaySeconds = 1
+      p.compliance.hourMultipliers = Array(repeating: 1, count: 24)
+    }
+  }
+
+  @Test("the state's exact steps match a fine Euler simulation (mean and spread of end point and integral)")
+  func groundTruthExact() {
+    let plan = StatePlan()
+    let conditions = DailyLifePlan.defaultConditions
+    var s = RandomStream(StreamAddress(seed: 21, purpose: .state))
+    let n = 20_000
+    var endSum = 0.0
+    var endSq = 0.0
+    var intSum = 0.0
+    var intSq = 0.0
+    for _ in 0..<n {
+      var g = GroundTruth(plan: plan, conditions: conditions, personLevel: 0, first: .home, stream: &s)
+      let start = g.value
+      g.step(minutes: 120, mean: 62, waking: true, &s)
+      endSum += g.value - (62 + (start - 62) * exp(-120 / plan.reversionMinutes))
+      endSq += pow(g.value - (62 + (start - 62) * exp(-120 / plan.reversionMinutes)), 2)
+      let expectedIntegral = 62 * 120 + (start - 62) * (1 - exp(-120 / plan.reversionMinutes)) * plan.reversionMinutes
+      intSum += g.wakingIntegral - expectedIntegral
+      intSq += pow(g.wakingIntegral - expectedIntegral, 2)
+    }
+    // Theory: Var(end | start) = sd²(1 − e^{−2Δ/τ}); Var(integral | start) from Gillespie's formula.
+    let tau = plan.reversionMinutes
+    let theta = 1 / tau
+    let s2 = plan.sd * plan.sd * 2 * theta
+    let a = exp(-theta * 120)
+    let vEnd = s2 * (1 - a * a) / (2 * theta)
+    let vInt = s2 / (theta * theta) * (120 - 2 * (1 - a) / theta + (1 - a * a) / (2 * theta))
+    #expect(abs(endSum / Double(n)) < 4 * (vEnd / Double(n)).squareRoot())
+    #expect(abs(intSum / Double(n)) < 4 * (vInt / Double(n)).squareRoot())
+    #expect(abs(endSq / Double(n) / vEnd - 1) < 0.05)
+    #expect(abs(intSq / Double(n) / vInt - 1) < 0.05)
+    // The same by brute force: Euler steps of 6 seconds.
+    var e = RandomStream(StreamAddress(seed: 22, purpose: .state))
+    var eulerInt = Moments()
+    for _ in 0..<2_000 {
+      var x = 62.0
+      var integral = 0.0
+      let dt = 0.1
+      for _ in 0..<1200 {
+        integral += x * dt
+        x += theta * (62 - x) * dt + s2.squareRoot() * dt.squareRoot() * e.normal(sd: 1)
+      }
+      eulerInt.add(integral - 62 * 120)
+    }
+    #expect(abs(eulerInt.variance / vInt - 1) < 0.12)
+  }
+}
+
+/// Mean and variance, for the tests.
+struct Moments {
+  var n = 0
+  var sum = 0.0
+  var sq = 0.0
+  mutating func add(_ x: Double) {
+    n += 1
+    sum += x
+    sq += x * x
+  }
+  var variance: Double { (sq - sum * sum / Double(n)) / Double(n - 1) }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#endif

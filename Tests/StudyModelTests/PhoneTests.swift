@@ -1,0 +1,182 @@
+import SimKernel
+import Testing
+
+@testable import StudyModel
+
+/// A profile with every hazard off, to switch on one at a time.
+func quietProfile(_ name: String = "test") -> DeviceProfile {
+  DeviceProfile(
+    name: name, suspendPerHour: 0, killPerHour: 0, wakeRestoresAnchor: true, lowPowerMode: false, silentPushWake: 1,
+    silentPushWakeLowPower: 1, significantChangeWake: false, backgroundRefreshPerDay: 0, forceQuitPerDay: 0,
+    rebootPerDay: 0, drainAwake: 0, drainAsleep: 0, drainApp: 0)
+}
+
+/// A sensing-only plan on one device profile.
+func sensingPlan(_ profile: DeviceProfile, days: Int = 3, participants: Int = 20, configure: (inout StudyPlan) -> Void = { _ in })
+  -> StudyPlan
+{
+  testPlan(days: days, participants: participants, devices: [(profile, 1)], sensors: caseStudySensors) { p in
+    p.protocolPlan.schedules = []
+    p.compliance.dropoutPerDay = 0
+    configure(&p)
+  }
+}
+
+func simulate(_ plan: StudyPlan, participant: UInt32) -> ParticipantSimulation {
+  var sim = ParticipantSimulation(plan: plan, seed: 3, replication: 0, participant: participant)
+  sim.run()
+  return sim
+}
+
+@Suite("Phones: app lifecycle, wake-ups, notification cap, sensing")
+struct PhoneTests {
+  @Test("a suspended app collects nothing until something wakes it")
+  func suspendedCollectsNothing() {
+    var p = quietProfile()
+    p.suspendPerHour = 60  // suspended within minutes of the participant waking
+    let plan = sensingPlan(p)
+    for k in 0..<10 {
+      let sim = simulate(plan, participant: UInt32(k))
+      let runs = sim.runs.closed(at: 3 * Tick.day)
+      // Running at the start (asleep, no hazard), then stopped once awake, never again.
+      #expect(runs.spans.count == 1)
+      let stop = runs.spans[0].end
+      #expect(stop >= sim.life.wake[0] && stop < sim.life.wake[0] + 2 * Tick.hour)
+      var cursor = 0
+      let after = Yield.periodic(runs: runs, period: 3 * Tick.minute, from: stop, to: 3 * Tick.day, cursor: &cursor)
+      #expect(after == 0)
+    }
+  }
+
+  @Test("a silent push gives a bounded run of 30 s when it cannot bring collection back")
+  func silentPushBoundedRun() {
+    var p = quietProfile()
+    p.killPerHour = 60
+    p.wakeRestoresAnchor = false
+    let plan = sensingPlan(p) { $0.protocolPlan.silentPushEvery = 30 * Tick.minute }
+    for k in 0..<10 {
+      let sim = simulate(plan, participant: UInt32(k))
+      let runs = sim.runs.closed(at: 3 * Tick.day)
+      #expect(runs.spans.count > 20)
+      for r in runs.spans.dropFirst() {
+        #expect(r.end - r.start <= Tick.seconds(DeviceProfile.wakeRunSeconds))
+        // Woken by a push: 2 s after a half-hour mark, or 2 s after the phone came back online
+        // (the held push is delivered then).
+        let onGrid = r.start % (30 * Tick.minute) == 2 * Tick.second
+        let back = r.start - 2 * Tick.second
+        let afterOutage = sim.life.timeline.episodes.contains { $0.start == back && $0.network != .unreachable }
+          && sim.life.timeline.episode(at: back - 1).network == .unreachable
+        #expect(onGrid || afterOutage, "run at \(r.start)")
+      }
+    }
+  }
+
+  @Test("a force-quit app is not woken by silent pushes or location changes")
+  func forceQuitNotWoken() {
+    var p = quietProfile()
+    p.forceQuitPerDay = 500
+    p.significantChangeWake = true
+    p.backgroundRefreshPerDay = 10
+    let plan = sensingPlan(p) { $0.protocolPlan.silentPushEvery = 30 * Tick.minute }
+    for k in 0..<10 {
+      let sim = simulate(plan, participant: UInt32(k))
+      let runs = sim.runs.closed(at: 3 * Tick.day)
+      #expect(runs.spans.count == 1, "participant \(k): \(runs.spans.count) runs")
+      #expect(sim.forceQuit)
+    }
+  }
+
+  @Test("Low Power Mode blocks network-dependent sensors while the app runs in the background")
+  func lowPowerBlocksWeather() {
+    var p = quietProfile()
+    p.lowPowerMode = true
+    let plan = sensingPlan(p)
+    let out = outcomes(plan)
+    var location = SensorTally()
+    var weather = SensorTally()
+    var pedometer = SensorTally()
+    for o in out {
+      location.add(o.tallies[1])
+      weather.add(o.tallies[2])
+      pedometer.add(o.tallies[3])
+    }
+    #expect(location.comp == location.hours)  // the app never stops
+    #expect(weather.collected == 0)
+    #expect(pedometer.comp == pedometer.hours)
+    // With the app in the foreground the network works: three openings a day.
+    let opened = outcomes(sensingPlan(p) { $0.protocolPlan.appOpensPerDay = 3 })
+    #expect(opened.reduce(0) { $0 + $1.tallies[2].collected } > 0)
+  }
+
+  @Test("iOS keeps the soonest 64 pending notifications; later prompts are lost to the cap")
+  func notificationCap() {
+    // 6 a day for 14 days (84) planned once at the start, never topped up.
+    var planner = LocalPlanner(channel: ChannelPlan(kind: .local, cap: 64), reminders: 0)
+    let times = (0..<84).map { SimTime($0 / 6) * Tick.day + 9 * Tick.hour + SimTime($0 % 6) * Tick.hour }
+    let days = (0..<84).map { Int32($0 / 6) }
+    planner.refill(at: 0, times: times, days: days, today: 0)
+    #expect(planner.end == 64)
+    #expect(planner.cutByCap)
+    #expect((0..<64).allSatisfy(planner.isPlanned))
+    #expect(!planner.isPlanned(64))
+    // With two reminders each prompt takes three: 21 prompts fit.
+    var withReminders = LocalPlanner(channel: ChannelPlan(kind: .local, cap: 64), reminders: 2)
+    withReminders.refill(at: 0, times: times, days: days, today: 0)
+    #expect(withReminders.end == 21)
+    // End to end: a participant who never opens the app loses the prompts past the cap.
+    var p = quietProfile()
+    p.forceQuitPerDay = 500  // the app never runs code again after the first morning
+    let plan = testPlan(days: 14, participants: 5, devices: [(p, 1)], channel: ChannelPlan(kind: .local, cap: 64)) {
+      $0.compliance.answerProbability = 0
+      $0.compliance.personSD = 0
+      $0.compliance.dropoutPerDay = 0
+    }
+    for o in outcomes(plan) {
+      #expect(o.prompts.count == 84)
+      #expect(o.prompts[64...].allSatisfy { $0.status == .undelivered && $0.reason == .cap })
+      #expect(o.prompts[..<64].allSatisfy { $0.reason != .cap })
+    }
+  }
+
+  @Test("ESMira's planner never holds more than 55 and plans the next 4 repetitions")
+  func esmiraPlanner() {
+    // ESMira's worked example: 4 times of day, 2 reminders each: 12 a day, 4 repetitions = 48.
+    let days = (0..<120).map { Int32($0 / 4) }
+    let times = (0..<120).map { SimTime($0 / 4) * Tick.day + 9 * Tick.hour + SimTime($0 % 4) * 3 * Tick.hour }
+    var planner = LocalPlanner(channel: .esmira, reminders: 2)
+    planner.refill(at: 0, times: times, days: days, today: 0)
+    #expect(planner.end == 16)
+    #expect(planner.end * 3 == 48)
+    // Five times of day with two reminders (15 a day): only 3 repetitions fit under 55.
+    let days5 = (0..<150).map { Int32($0 / 5) }
+    let times5 = (0..<150).map { SimTime($0 / 5) * Tick.day + 8 * Tick.hour + SimTime($0 % 5) * 2 * Tick.hour }
+    var five = LocalPlanner(channel: .esmira, reminders: 2)
+    five.refill(at: 0, times: times5, days: days5, today: 0)
+    #expect(five.end == 15)
+    // Topping up at random moments never passes 55 pending.
+    var s = RandomStream(StreamAddress(seed: 8, purpose: .general))
+    var t: SimTime = 0
+    for _ in 0..<200 {
+      t += SimTime(s.integer(below: UInt64(2 * Tick.day)))
+      let today = Int(t / Tick.day)
+      five.refill(at: t, times: times5, days: days5, today: today)
+      let pending = (0..<times5.count).filter { five.isPlanned($0) && times5[$0] > t }.count
+      #expect(pending * 3 <= 55)
+    }
+    // Without openings or a background task that runs, the plan runs out after 4 days.
+    var p = quietProfile()
+    p.forceQuitPerDay = 0
+    let plan = testPlan(days: 10, participants: 5, devices: [(p, 1)], channel: .esmira) {
+      $0.compliance.answerProbability = 0
+      $0.compliance.personSD = 0
+      $0.compliance.dropoutPerDay = 0
+      $0.protocolPlan.channel.backgroundTaskSuccess = 0
+    }
+    for o in outcomes(plan) {
+      let lost = o.prompts.filter { $0.reason == .notRefilled }
+      #expect(!lost.isEmpty)
+      #expect(lost.allSatisfy { $0.day >= 4 })
+      #expect(o.prompts.filter { $0.day < 4 }.allSatisfy { $0.reason != .notRefilled })
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import SimKernel
+import Testing
+
+@testable import StudyModel
+
+@Suite("Sensor yields and coverage")
+struct SensingTests {
+  /// Random closed stretches in [0, span).
+  func randomSpans(_ s: inout RandomStream, span: SimTime, count: Int) -> Intervals {
+    var cuts = (0..<(2 * count)).map { _ in SimTime(s.integer(below: UInt64(span))) }.sorted()
+    cuts = Array(Set(cuts)).sorted()
+    if cuts.count % 2 == 1 { cuts.removeLast() }
+    return Intervals(stride(from: 0, to: cuts.count, by: 2).map { (cuts[$0], cuts[$0 + 1]) })
+  }
+
+  @Test("arithmetic yields equal a per-sample count on random timelines")
+  func yieldsMatchBruteForce() {
+    var s = RandomStream(StreamAddress(seed: 12, purpose: .general))
+    for trial in 0..<300 {
+      let span = 6 * Tick.hour
+      let runs = randomSpans(&s, span: span, count: 1 + Int(s.integer(below: 8)))
+      let usable = randomSpans(&s, span: span, count: 1 + Int(s.integer(below: 8)))
+      let period = [200, 1_000, 60_000, 3 * Tick.minute, 10 * Tick.minute, 7_919][Int(s.integer(below: 6))]
+      let lo = SimTime(s.integer(below: UInt64(span)))
+      let hi = lo + SimTime(s.integer(below: UInt64(span - lo) + 1))
+      // Brute force: every sample of every run stretch.
+      var expected = 0
+      var expectedUsable = 0
+      var expectedFixed = 0
+      for r in runs.spans {
+        var t = r.start
+        while t < r.end {
+          if t >= lo && t < hi {
+            expected += 1
+            if usable.contains(t) { expectedUsable += 1 }
+          }
+          t += period
+        }
+      }
+      var t: SimTime = 0
+      while t < span {
+        if t >= lo && t < hi && runs.contains(t) { expectedFixed += 1 }
+        t += period
+      }
+      var c1 = 0
+      var c2 = 0
+      var c3 = 0
+      #expect(Yield.periodic(runs: runs, period: period, from: lo, to: hi, cursor: &c1) == expected, "trial \(trial)")
+      #expect(Yield.periodic(runs: runs, period: period, from: lo, to: hi, usable: usable, cursor: &c2) == expectedUsable, "trial \(trial)")
+      #expect(Yield.coprocessor(on: runs, period: period, from: lo, to: hi, cursor: &c3) == expectedFixed, "trial \(trial)")
+    }
+  }
+
+  @Test("Comp, Incomp and Loss of hand-built hours, as the AWARE paper defines them")
+  func compIncompLoss() {
+    #expect(CoverageStatus.classify(expected: 20, collected: 20) == .comp)
+    #expect(CoverageStatus.classify(expected: 20, collected: 21) == .comp)
+    #expect(CoverageStatus.classify(expected: 20, collected: 19) == .incomp)
+    #expect(CoverageStatus.classify(expected: 20, collected: 1) == .incomp)
+    #expect(CoverageStatus.classify(expected: 20, collected: 0) == .loss)
+    // The app runs 00:00–00:30 and 01:10–02:00; location every 3 minutes.
+    let runs = Intervals([(0, 30 * Tick.minute), (70 * Tick.minute, 2 * Tick.hour)])
+    let on = Intervals([(0, 3 * Tick.hour)])
+    let sensors = [SensorPlan(name: "location", kind: .periodic(period: 3 * Tick.minute))]
+    var timeline = Timeline()
+    timeline.append(Episode(start: 0, end: 4 * Tick.hour, context: .home, phoneAtHand: true, network: .wifi))
+    var s = RandomStream(StreamAddress(seed: 1, purpose: .general))
+    let c = CoverageCalculator(
+      sensors: sensors, runs: runs, foreground: Intervals(), phoneOn: on, lowPower: Intervals(), timeline: timeline,
+      enrolledUntil: 3 * Tick.hour, lastSync: 100 * Tick.minute, checksPerHour: 6, batteryTrace: [], stream: &s,
+      keepRows: true)
+    #expect(c.rows.map(\.collected) == [10, 17, 0])  // minutes 0, 3, … 27; then 70, 73, … 118
+    #expect(c.rows.map(\.status) == [.incomp, .incomp, .loss])
+    #expect(c.rows.map(\.received) == [10, 10, 0])  // before the last sync at 01:40: 70…97 → 10
+    #expect(c.tallies[0].comp == 0 && c.tallies[0].incomp == 2 && c.tallies[0].loss == 1)
+    // RAPIDS: hour 0 has 10 minutes with a row (not more than half: not valid); hour 1 has 17.
+    #expect(c.yield.validMinutes == 27)
+    #expect(c.yield.validHours == 0)
+    #expect(c.yield.observedHours == 3)
+  }
+
+  @Test("RAPIDS data yield: valid minutes and the strict half-hour rule")
+  func rapidsYield() {
+    #expect(DataYield.isValidHour(validMinutes: 31))
+    #expect(!DataYield.isValidHour(validMinutes: 30))  // RAPIDS compares with >, not ≥
+    #expect(DataYield.isValidHour(validMinutes: 16, minutes: 30))  // a 30-minute segment
+    // An accelerometer at 5 Hz in a run 00:00:30–00:31:00: minutes 0 to 30 hold rows (31 ≥).
+    let runs = Intervals([(30 * Tick.second, 31 * Tick.minute)])
+    var timeline = Timeline()
+    timeline.append(Episode(start: 0, end: 2 * Tick.hour, context: .home, phoneAtHand: true, network: .wifi))
+    var s = RandomStream(StreamAddress(seed: 1, purpose: .general))
+    let c = CoverageCalculator(
+      sensors: [SensorPlan(name: "accelerometer", kind: .periodic(period: 200))], runs: runs, foreground: Intervals(),
+      phoneOn: Intervals([(0, 2 * Tick.hour)]), lowPower: Intervals(), timeline: timeline, enrolledUntil: 2 * Tick.hour,
+      lastSync: 2 * Tick.hour, checksPerHour: 6, batteryTrace: [], stream: &s, keepRows: false)
+    #expect(c.yield.validMinutes == 31)
+    #expect(c.yield.validHours == 1)
+    #expect(c.yield.minuteRatio == 31.0 / 120)
+    #expect(c.yield.hourRatio == 0.5)
+    #expect(c.tallies[0].collected == (31 * 60 - 30) * 5)
+  }
+
+  @Test("the battery passes every whole percent it drains through, recorded while the app runs")
+  func batteryEvents() {
+    let trace: [(SimTime, Double)] = [(0, 80), (Tick.hour, 70), (2 * Tick.hour, 70)]
+    let runs = Intervals([(0, 30 * Tick.minute)])
+    let (e, c, r) = CoverageCalculator.batteryEvents(trace, runs: runs, lo: 0, hi: Tick.hour, lastSync: Tick.hour)
+    #expect(e == 10)  // 79, 78, … 70
+    #expect(c == 5)  // 79 … 75 fall in the first half hour
+    #expect(r == 5)
+  }
+}
