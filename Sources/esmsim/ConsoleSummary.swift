@@ -35,8 +35,9 @@ enum ConsoleSummary {
       }
     }
     var out = "\(s.name): \(NumberText.fixed(o.participantDays, 0)) participant-days simulated\n\n"
-    out += TextTable.render(rows)
-    if !sensorRows.isEmpty { out += "\n" + TextTable.render(sensorRows) }
+    let prompted = s.variants.contains { !$0.plan.protocolPlan.schedules.isEmpty }
+    if prompted { out += TextTable.render(rows) }
+    if !sensorRows.isEmpty { out += (prompted ? "\n" : "") + TextTable.render(sensorRows) }
     out += "\nResults in \(directory)/ (\(o.files.joined(separator: ", ")))\n"
     return out
   }

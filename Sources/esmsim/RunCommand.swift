@@ -21,6 +21,8 @@ struct RunCommand: ParsableCommand {
   @Option(help: "Replications (overrides the scenario).") var replications: Int?
   @Option(help: "Master seed (overrides the scenario).") var seed: UInt64?
   @Option(help: "Worker threads (default: all cores). Results do not depend on it.") var threads: Int?
+  @Option(help: "Participants per variant (overrides population.size, for a quick try).") var participants: Int?
+  @Option(help: "Study length, for example 7d (overrides duration).") var duration: String?
   @Option(help: "Use this AWARE ESM schedule file as the protocol.") var awareSchedule: String?
   @Flag(help: "Replace DIR if it exists.") var force = false
 
@@ -32,11 +34,16 @@ struct RunCommand: ParsableCommand {
     if let replications, replications < 1 || replications > 100_000 {
       throw ValidationError("--replications must be between 1 and 100000")
     }
+    if let participants, participants < 1 || participants > 10_000_000 {
+      throw ValidationError("--participants must be between 1 and 10000000")
+    }
   }
 
   func run() throws {
     let resolved = try ScenarioInput.resolve(
-      path: scenario, overrides: ScenarioInput.Overrides(replications: replications, seed: seed, awareSchedule: awareSchedule))
+      path: scenario,
+      overrides: ScenarioInput.Overrides(
+        replications: replications, seed: seed, participants: participants, duration: duration, awareSchedule: awareSchedule))
     Interrupts.install()
     let threadCount = threads ?? ProcessInfo.processInfo.activeProcessorCount
     do {
@@ -88,6 +95,8 @@ enum ScenarioInput {
   struct Overrides {
     var replications: Int?
     var seed: UInt64?
+    var participants: Int?
+    var duration: String?
     var awareSchedule: String?
   }
 
@@ -113,6 +122,20 @@ enum ScenarioInput {
       var overlay: [(key: String, value: ScenarioValue, at: ScenarioValue.Location?)] = []
       if let r = overrides.replications { overlay.append(("replications", .scalar(String(r), nil), nil)) }
       if let s = overrides.seed { overlay.append(("seed", .scalar(String(s), nil), nil)) }
+      if let d = overrides.duration { overlay.append(("duration", .scalar(d, nil), nil)) }
+      if let n = overrides.participants {
+        overlay.append(("population", .mapping([("size", .scalar(String(n), nil), nil)], nil), nil))
+        // Variants that set their own size get it too.
+        if case .mapping(var pairs, let at) = tree, let i = pairs.firstIndex(where: { $0.key == "variants" }),
+          case .sequence(let list, let lat) = pairs[i].value
+        {
+          pairs[i].value = .sequence(
+            list.map { v in
+              v["population"]?["size"] == nil ? v : v.overlaid(with: .mapping([("population", .mapping([("size", .scalar(String(n), nil), nil)], nil), nil)], nil))
+            }, lat)
+          tree = .mapping(pairs, at)
+        }
+      }
       if let a = overrides.awareSchedule {
         let absolute = a.hasPrefix("/") ? a : FileManager.default.currentDirectoryPath + "/" + a
         // The schedule replaces the scenario's own.

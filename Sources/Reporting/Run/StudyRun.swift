@@ -175,6 +175,8 @@ public enum StudyRun {
       var coverage: [(device: String, sensor: String, comp: Double, incomp: Double, loss: Double)] = []
       for (d, device) in plan.devices.enumerated() {
         for (k, sensor) in plan.protocolPlan.sensors.enumerated() {
+          // Comp, Incomp and Loss are the periodic sensors' (AWARE-iOS Fig. 9).
+          guard case .periodic = sensor.kind else { continue }
           let t = pooled.tallies[d][k]
           guard t.hours > 0 else { continue }
           let n = Double(t.hours)

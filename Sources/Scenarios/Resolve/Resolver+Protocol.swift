@@ -185,11 +185,14 @@ extension ScenarioResolver {
     var windows: [Window] = []
     switch window {
     case .fixed(let weekday, let weekend): windows = [weekday, weekend]
-    case .participant:
-      var probe = plan
-      probe.protocolPlan.schedules = [SchedulePart(ScheduleChoice(algorithm, p), window: window)]
-      if let b = probe.typicalSamplingWindow() {
-        windows = [try! Window(start: ClockTime(minutes: b.start), length: max(min(b.length, 1440), 1))]
+    case .participant(let afterWake, let beforeBed):
+      // The window of a participant with the population's usual times.
+      let life = plan.dailyLife
+      if let w = try? Window(
+        start: Mappiness.quarterHour(ClockTime(minutes: life.weekdayWake + afterWake)),
+        end: Mappiness.quarterHour(ClockTime(minutes: life.weekdayBed - beforeBed)))
+      {
+        windows = [w]
       }
     }
     for w in windows {

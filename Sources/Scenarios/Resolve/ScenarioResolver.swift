@@ -13,8 +13,10 @@ public struct ScenarioResolver {
   /// Keys a variant may change: everything that describes the study, nothing about the run.
   static let variantKeys = ["duration", "population", "protocol"]
   /// Mappings a variant replaces whole rather than key by key: a schedule's keys depend on
-  /// its algorithm, a channel's on its kind.
-  public static let replacedWhole: Set<String> = ["protocol.schedule", "protocol.window", "protocol.channel", "protocol.survey"]
+  /// its algorithm, a channel's on its kind, and shares must sum to 1 on their own.
+  public static let replacedWhole: Set<String> = [
+    "protocol.schedule", "protocol.window", "protocol.channel", "protocol.survey", "population.devices", "population.os",
+  ]
 
   /// Reads and resolves a scenario file.
   public static func resolve(path: String) throws(ScenarioError) -> Scenario {

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// Headless Chromium, if installed (`make test` installs Debian's `chromium`).
+func chromium() -> String? {
+  for p in ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]
+  where FileManager.default.isExecutableFile(atPath: p) { return p }
+  return nil
+}
+
+func runTool(_ path: String, _ args: [String]) throws -> (Int32, String) {
+  let p = Process()
+  p.executableURL = URL(fileURLWithPath: path)
+  p.arguments = args
+  let out = Pipe()
+  p.standardOutput = out
+  p.standardError = FileHandle.nullDevice
+  try p.run()
+  let data = out.fileHandleForReading.readDataToEndOfFile()
+  p.waitUntilExit()
+  return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+@Suite("The HTML report in a browser")
+struct ReportRenderingTests {
+  /// A study whose names carry markup and script, as a hostile or careless user might write.
+  static let hostile = """
+    name: "Mood <script>document.body.setAttribute('data-pwned','1')</script> study"
+    description: "A description with <img src=x onerror=\\"document.body.setAttribute('data-pwned','2')\\"> and \\"onload= quotes & ampersands"
+    duration: 3d
+    population: {size: 15, devices: {ideal: 0.5, heavy: 0.5}}
+    protocol:
+      schedule: {algorithm: mappiness, per_day: 4}
+      sensors: {location: {every: 3m}}
+    variants:
+      - name: "plain"
+      - name: "<b onmouseover=alert(1)>bold</b>\\" onload=\\"alert(2)"
+    """
+
+  @Test("the report renders in headless Chromium, shows its charts, and runs nothing from the scenario")
+  func rendersSafely() throws {
+    guard let browser = chromium() else {
+      print("skipped: Chromium is not installed (make test installs it)")
+      return
+    }
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let scenario = try tmp.write("hostile.yaml", Self.hostile)
+    let r = try ESMSimBinary.run(["run", scenario, "--output", tmp.path("out")])
+    #expect(r.status == 0, "\(r.stderr)")
+    let page = "file://" + tmp.path("out/report.html")
+    // The DOM after loading: the text is there, literally; no script ran.
+    let (status, dom) = try runTool(
+      browser, ["--headless", "--no-sandbox", "--disable-gpu", "--virtual-time-budget=2000", "--dump-dom", page])
+    #expect(status == 0)
+    // The payloads would mark the body; its opening tag must be bare.
+    let bodyTag = dom.range(of: "<body").map { String(dom[$0.lowerBound...].prefix { $0 != ">" }) } ?? ""
+    #expect(bodyTag == "<body")
+    #expect(!dom.lowercased().contains("<script"))
+    #expect(!dom.contains("<b onmouseover"))
+    #expect(dom.contains("&lt;script&gt;document.body.setAttribute"))
+    #expect(dom.contains("&lt;b onmouseover=alert(1)&gt;bold&lt;/b&gt;\" onload=\"alert(2)"))
+    #expect(dom.components(separatedBy: "<svg").count - 1 >= 8)
+    // The page as pixels: charts and text, not a blank page.
+    let png = tmp.path("page.png")
+    let (shot, _) = try runTool(
+      browser, ["--headless", "--no-sandbox", "--disable-gpu", "--screenshot=\(png)", "--window-size=1200,2400", page])
+    #expect(shot == 0)
+    let stats = try runTool(
+      "/usr/bin/env", ["python3", ESMSimBinary.packageRoot.appendingPathComponent("Tests/Support/png_stats.py").path, png])
+    let fields = stats.1.split(separator: " ").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    #expect(fields.count == 3)
+    if fields.count == 3 {
+      #expect(fields[0] == 1200)
+      #expect(fields[2] > 0.03 && fields[2] < 0.9, "share of non-white pixels \(fields[2])")
+    }
+  }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Testing
+
+/// A scratch folder removed after the test.
+struct Scratch {
+  let url: URL
+  init() throws {
+    url = FileManager.default.temporaryDirectory.appendingPathComponent("esmsim-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+  func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+  func write(_ name: String, _ text: String) throws -> String {
+    let p = path(name)
+    try Data(text.utf8).write(to: URL(fileURLWithPath: p))
+    return p
+  }
+  func remove() { try? FileManager.default.removeItem(at: url) }
+}
+
+func lines(_ path: String) throws -> [String] {
+  try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+}
+
+@Suite("esmsim run")
+struct RunCommandTests {
+  @Test("the quickstart writes every file with its documented header")
+  func quickstartFiles() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let out = tmp.path("qs")
+    let r = try ESMSimBinary.run(["run", "scenarios/quickstart.yaml", "--output", out, "--participants", "12", "--duration", "4d"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
+    #expect(files == ["coverage_summary.csv", "manifest.json", "participants.csv", "prompts.csv", "report.html", "results.sqlite", "summary.csv", "summary.json"])
+    #expect(try lines(out + "/summary.csv")[0] == "variant,metric,mean,sd,ci_low,ci_high,n")
+    #expect(try lines(out + "/prompts.csv")[0] == "variant,replication,participant,prompt,day,scheduled,delivered,noticed,opened,submitted,status,reason,latency_s,context,true_state,reported_state,received,volunteered")
+    #expect(try lines(out + "/coverage_summary.csv")[0] == "variant,device,sensor,comp,incomp,loss")
+    let summary = try lines(out + "/summary.csv").dropFirst().filter { !$0.isEmpty }
+    for metric in ["signals_per_day", "delivered_share", "compliance", "median_latency_s", "intensity_min_scheduled", "bits_per_signal_answered", "coverage_comp_location", "bias", "bias_rmse"] {
+      #expect(summary.contains { $0.hasPrefix("mappiness,\(metric),") }, "\(metric)")
+      #expect(summary.contains { $0.hasPrefix("fixed-blocks,\(metric),") }, "\(metric)")
+    }
+    // 12 participants, 5 a day for 4 days, 2 replications, 2 variants (plus volunteered answers).
+    let prompts = try lines(out + "/prompts.csv").dropFirst().filter { !$0.isEmpty && $0.hasSuffix(",0") }
+    #expect(prompts.count == 12 * 5 * 4 * 2 * 2)
+    let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: out + "/manifest.json"))) as? [String: Any]
+    #expect(manifest?["seed"] as? Int == 1)
+    #expect(manifest?["replications"] as? Int == 2)
+    #expect((manifest?["scenario"] as? [String: Any])?["sha256"] as? String != nil)
+    #expect(r.stdout.contains("mappiness") && r.stdout.contains("Results in"))
+  }
+
+  @Test("byte-identical results with 1 and 2 threads")
+  func threadsDoNotMatter() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    for threads in ["1", "2"] {
+      let r = try ESMSimBinary.run([
+        "run", "scenarios/quickstart.yaml", "--output", tmp.path("t\(threads)"), "--participants", "150", "--duration", "3d",
+        "--threads", threads,
+      ])
+      #expect(r.status == 0, "\(r.stderr)")
+    }
+    let files = try FileManager.default.contentsOfDirectory(atPath: tmp.path("t1")).sorted()
+    #expect(files.count == 8)
+    for f in files {
+      let a = try Data(contentsOf: URL(fileURLWithPath: tmp.path("t1/\(f)")))
+      let b = try Data(contentsOf: URL(fileURLWithPath: tmp.path("t2/\(f)")))
+      #expect(a == b, "\(f) differs between thread counts")
+    }
+  }
+
+  @Test("the AWARE-iOS case study: coverage by variant, device and sensor")
+  func caseStudy() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let r = try ESMSimBinary.run(["run", "scenarios/aware-ios-case-study.yaml", "--output", tmp.path("cs"), "--participants", "80"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let rows = try lines(tmp.path("cs/coverage_summary.csv")).dropFirst().filter { !$0.isEmpty }.map { $0.split(separator: ",").map(String.init) }
+    #expect(rows.count == 4 * 4 * 4)
+    #expect(Set(rows.map { $0[0] }) == ["BL", "ESM", "SPN", "ESM+SPN"])
+    #expect(Set(rows.map { $0[1] }) == ["ideal", "non_controlled", "heavy", "low_power"])
+    #expect(Set(rows.map { $0[2] }) == ["accelerometer", "location", "weather", "pedometer"])
+    for row in rows {
+      let shares = row[3...5].compactMap(Double.init)
+      #expect(shares.count == 3 && abs(shares.reduce(0, +) - 1) < 1e-5)
+    }
+    func share(_ v: String, _ d: String, _ s: String, _ k: Int) -> Double {
+      Double(rows.first { $0[0] == v && $0[1] == d && $0[2] == s }![k])!
+    }
+    // The paper's pattern (Fig. 9): BL ideal almost all Comp, heavy and low-power mostly Loss;
+    // heavy under SPN mostly Incomp; low power loses weather; the pedometer is complete.
+    #expect(share("BL", "ideal", "location", 3) > 0.9)
+    #expect(share("BL", "heavy", "location", 5) > 0.5 && share("BL", "low_power", "location", 5) > 0.5)
+    #expect(share("SPN", "heavy", "location", 4) > 0.6)
+    #expect(share("SPN", "low_power", "weather", 3) < 0.05)
+    #expect(share("BL", "low_power", "pedometer", 3) > 0.95)
+  }
+
+  @Test("an AWARE schedule file can be the protocol on its own")
+  func awareScheduleFlag() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let schedule = try tmp.write(
+      "s.json", #"[{"schedule_id": "s", "hours": [10, 16], "randomize": 5, "expiration": 30, "esms": [{"esm": {"esm_type": 6, "esm_title": "Mood", "esm_trigger": "mood"}}]}]"#)
+    let r = try ESMSimBinary.run(["run", "--aware-schedule", schedule, "--output", tmp.path("a"), "--participants", "5", "--duration", "2d"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let prompts = try lines(tmp.path("a/prompts.csv")).dropFirst().filter { !$0.isEmpty && $0.hasSuffix(",0") }
+    #expect(prompts.count == 5 * 2 * 2)
+  }
+
+  @Test("bad input: one clear message naming the file and key, exit code 1, no results folder")
+  func badInput() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let cases: [(String, String, [String])] = [
+      ("bad.yaml", "name: t\npopulation: {size: [1, 2\n", ["bad.yaml", "line"]),
+      ("unknown.yaml", "name: t\nprotocol: {expiri: 15m}\n", ["unknown.yaml", "protocol.expiri", "unknown key"]),
+      ("type.yaml", "name: t\npopulation: {size: many}\n", ["type.yaml", "population.size", "whole number"]),
+      ("aware.yaml", "name: t\nprotocol: {aware_schedule: missing.json}\n", ["missing.json", "does not exist"]),
+    ]
+    for (name, text, expected) in cases {
+      let file = try tmp.write(name, text)
+      let out = tmp.path("out-\(name)")
+      let r = try ESMSimBinary.run(["run", file, "--output", out])
+      #expect(r.status == 1, "\(name): \(r.status) \(r.stderr)")
+      for e in expected { #expect(r.stderr.contains(e), "\(name): \(r.stderr)") }
+      #expect(r.stderr.split(separator: "\n").count == 1, "\(name): \(r.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: out))
+    }
+    let missing = try ESMSimBinary.run(["run", tmp.path("nowhere.yaml"), "--output", tmp.path("x")])
+    #expect(missing.status == 1 && missing.stderr.contains("does not exist"))
+    let usage = try ESMSimBinary.run(["run", "scenarios/quickstart.yaml"])
+    #expect(usage.status == 64)
+  }
+
+  @Test("an existing results folder is not overwritten unless --force")
+  func noOverwrite() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let out = tmp.path("done")
+    try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+    _ = try tmp.write("done/keep.txt", "mine")
+    let args = ["run", "scenarios/quickstart.yaml", "--output", out, "--participants", "3", "--duration", "1d"]
+    let refused = try ESMSimBinary.run(args)
+    #expect(refused.status == 1 && refused.stderr.contains("--force"))
+    #expect(FileManager.default.fileExists(atPath: out + "/keep.txt"))
+    let forced = try ESMSimBinary.run(args + ["--force"])
+    #expect(forced.status == 0)
+    #expect(!FileManager.default.fileExists(atPath: out + "/keep.txt"))
+    #expect(FileManager.default.fileExists(atPath: out + "/manifest.json"))
+    // Nothing left over beside it.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.url.path).filter { $0.hasPrefix(".") }.isEmpty)
+  }
+
+  @Test("show prints every default; validate says what the scenario describes")
+  func showAndValidate() throws {
+    let show = try ESMSimBinary.run(["show", "scenarios/quickstart.yaml"])
+    #expect(show.status == 0)
+    #expect(show.stdout.contains("answer_probability: 0.97"))
+    #expect(show.stdout.contains("end_margin: 10m"))
+    let validate = try ESMSimBinary.run(["validate", "scenarios/aware-ios-case-study.yaml"])
+    #expect(validate.status == 0 && validate.stdout.contains("4 variant(s)"))
+  }
+}
