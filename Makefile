@@ -3,7 +3,8 @@ SHELL := /bin/bash
 SWIFT ?= swift
 ESMSIM := .build/release/esmsim
 
-.PHONY: all deps build release demo test bench bench-simpy clean
+.PHONY: all deps deps-test build release demo test notebooks validate bench bench-simpy clean
+VENV := .venv
 
 all: release
 
@@ -11,19 +12,36 @@ all: release
 deps:
 	@bash scripts/install-deps.sh
 
+## deps-test: also headless Chromium (report test) and Python with venv (notebooks).
+deps-test:
+	@bash scripts/install-deps.sh test
+
 ## release: build the esmsim command in release mode.
 release: deps
 	$(SWIFT) build -c release --product esmsim
 
-## demo: build, then run the main job on a ready scenario and print the result.
+## demo: build, then run the quickstart study and print its summary (results in demo-results/).
 demo: release
-	@echo "== esmsim $$($(ESMSIM) --version): kernel benchmark (hold model, 10,000 entities x 100 events)"
-	@$(ESMSIM) bench kernel --mode per-entity
-	@$(ESMSIM) bench kernel --mode global
+	$(ESMSIM) run scenarios/quickstart.yaml --output demo-results --force
 
-## test: every test (swift test).
-test: deps
+## test: every test: swift test, then the notebooks, headless, in .venv/.
+test: deps-test
 	$(SWIFT) test
+	$(MAKE) --no-print-directory notebooks
+
+## notebooks: execute the notebooks (each asserts on its results).
+notebooks: release $(VENV)/.installed
+	ESMSIM=$(CURDIR)/$(ESMSIM) $(VENV)/bin/python scripts/run_notebooks.py
+
+$(VENV)/.installed: notebooks/requirements.txt
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r notebooks/requirements.txt
+	touch $@
+
+## validate: rerun the validation figures and rewrite docs/validation.md.
+validate: release
+	python3 scripts/validate.py $(ESMSIM) > docs/validation.md.partial
+	mv docs/validation.md.partial docs/validation.md
 
 ## bench: the benchmarks, with figures printed.
 bench: release

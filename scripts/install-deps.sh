@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# Installs what esmsim needs to build and test, and nothing when it is all there.
-# Idempotent and quiet when nothing is missing. Debian/Ubuntu: apt-get; elsewhere it says
-# what to install and stops.
+# Installs what esmsim needs to build (and, with the argument `test`, to run every test:
+# headless Chromium for the report test, Python with venv for the notebooks), and nothing when
+# it is all there. Idempotent and quiet when nothing is missing. Debian/Ubuntu: apt-get;
+# elsewhere it says what to install and stops.
 set -euo pipefail
 
 need_pkgs=()
+for_tests=false
+[ "${1:-}" = "test" ] && for_tests=true
 
 if ! command -v swift >/dev/null 2>&1; then
   echo "esmsim needs Swift 6 (https://www.swift.org/install/); 'swift' is not on PATH." >&2
@@ -16,6 +19,13 @@ if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists gsl; then
 fi
 if ! command -v pkg-config >/dev/null 2>&1 || ! pkg-config --exists sqlite3; then
   need_pkgs+=(libsqlite3-dev)
+fi
+
+if $for_tests; then
+  command -v chromium >/dev/null 2>&1 || need_pkgs+=(chromium)
+  if ! command -v python3 >/dev/null 2>&1 || ! python3 -c "import venv, ensurepip" >/dev/null 2>&1; then
+    need_pkgs+=(python3 python3-venv)
+  fi
 fi
 
 if ((${#need_pkgs[@]} == 0)); then
