@@ -34,7 +34,7 @@ enum ConsoleSummary {
         sensorRows.append(row)
       }
     }
-    var out = "\(s.name): \(NumberText.fixed(o.participantDays, 0)) participant-days simulated\n\n"
+    var out = "\(s.name): \(NumberText.fixed(o.participantDays, 0)) participant-days, \(o.events) events simulated\n\n"
     let prompted = s.variants.contains { !$0.plan.protocolPlan.schedules.isEmpty }
     if prompted { out += TextTable.render(rows) }
     if !sensorRows.isEmpty { out += (prompted ? "\n" : "") + TextTable.render(sensorRows) }

@@ -51,6 +51,78 @@ struct SensingTests {
     }
   }
 
+  @Test("coverage counted stretch by stretch equals a per-sample count, hour by hour, on random timelines")
+  func coverageMatchesBruteForce() {
+    var s = RandomStream(StreamAddress(seed: 13, purpose: .general))
+    let hours = 8
+    let span = SimTime(hours) * Tick.hour
+    let sensors = [
+      SensorPlan(name: "accelerometer", kind: .periodic(period: 200)),
+      SensorPlan(name: "location", kind: .periodic(period: 3 * Tick.minute)),
+      SensorPlan(name: "weather", kind: .periodic(period: 10 * Tick.minute), needsNetwork: true),
+      SensorPlan(name: "pedometer", kind: .periodic(period: 10 * Tick.minute), coprocessor: true),
+    ]
+    for trial in 0..<60 {
+      // Half the trials without the fast sensor, so that the slower grids fill the minutes.
+      let used = trial % 2 == 0 ? sensors : Array(sensors.dropFirst())
+      let runs = randomSpans(&s, span: span, count: 1 + Int(s.integer(below: 12)))
+      let on = randomSpans(&s, span: span, count: 1 + Int(s.integer(below: 4)))
+      // A timeline alternating reachable and unreachable stretches.
+      var timeline = Timeline()
+      var t: SimTime = 0
+      while t < span + Tick.hour {
+        let length = SimTime(1 + s.integer(below: UInt64(90 * Tick.minute)))
+        timeline.append(
+          Episode(start: t, end: t + length, context: .home, phoneAtHand: true, network: s.bernoulli(0.7) ? .wifi : .unreachable))
+        t += length
+      }
+      let lastSync = SimTime(s.integer(below: UInt64(span)))
+      var c0 = RandomStream(StreamAddress(seed: 1, purpose: .general))
+      let c = CoverageCalculator(
+        sensors: used, runs: runs, foreground: Intervals(), phoneOn: on, lowPower: Intervals(), timeline: timeline,
+        enrolledUntil: span, lastSync: lastSync, checksPerHour: 6, batteryTrace: [], stream: &c0, keepRows: true)
+      // Brute force: every sample.
+      var collected = Array(repeating: Array(repeating: 0, count: used.count), count: hours)
+      var received = collected
+      var minutes = Array(repeating: Set<Int>(), count: hours)
+      func sample(_ k: Int, at t: SimTime) {
+        guard t < span else { return }
+        let h = Int(t / Tick.hour)
+        collected[h][k] += 1
+        if t < lastSync { received[h][k] += 1 }
+        minutes[h].insert(Int((t % Tick.hour) / Tick.minute))
+      }
+      for (k, sensor) in used.enumerated() {
+        guard case .periodic(let period) = sensor.kind else { continue }
+        if sensor.coprocessor {
+          var g: SimTime = 0
+          while g < span {
+            if on.contains(g) { sample(k, at: g) }
+            g += period
+          }
+        } else {
+          for r in runs.spans {
+            var g = r.start
+            while g < r.end {
+              if !sensor.needsNetwork || timeline.episode(at: g).network != .unreachable { sample(k, at: g) }
+              g += period
+            }
+          }
+        }
+      }
+      for h in 0..<hours {
+        for k in used.indices {
+          let row = c.rows[h * used.count + k]
+          #expect(row.hour == h && row.sensor == k)
+          #expect(row.collected == collected[h][k], "trial \(trial), hour \(h), \(used[k].name)")
+          #expect(row.received == received[h][k], "trial \(trial), hour \(h), \(used[k].name)")
+        }
+      }
+      #expect(c.yield.validMinutes == minutes.map(\.count).reduce(0, +), "trial \(trial)")
+      #expect(c.yield.validHours == minutes.filter { $0.count > 30 }.count, "trial \(trial)")
+    }
+  }
+
   @Test("Comp, Incomp and Loss of hand-built hours, as the AWARE paper defines them")
   func compIncompLoss() {
     #expect(CoverageStatus.classify(expected: 20, collected: 20) == .comp)
@@ -104,7 +176,9 @@ struct SensingTests {
   func batteryEvents() {
     let trace: [(SimTime, Double)] = [(0, 80), (Tick.hour, 70), (2 * Tick.hour, 70)]
     let runs = Intervals([(0, 30 * Tick.minute)])
-    let (e, c, r) = CoverageCalculator.batteryEvents(trace, runs: runs, lo: 0, hi: Tick.hour, lastSync: Tick.hour)
+    var cursor = 0
+    let (e, c, r) = CoverageCalculator.batteryEvents(
+      trace, runs: runs, lo: 0, hi: Tick.hour, lastSync: Tick.hour, cursor: &cursor)
     #expect(e == 10)  // 79, 78, … 70
     #expect(c == 5)  // 79 … 75 fall in the first half hour
     #expect(r == 5)

@@ -9,16 +9,29 @@
 /// never seen in fitting gets p = 0.5.
 struct Predictability: Sendable {
   struct Count: Sendable, Equatable {
-    var visits = 0
-    var signals = 0
+    var visits: Int32 = 0
+    var signals: Int32 = 0
   }
 
-  var fitted: [Int: Count] = [:]
+  /// Signals so far today are told apart up to this many; more count as this many (no
+  /// schedule in practice gives a participant that many signals in one day's slots).
+  static let soFarLimit = 31
+
+  /// The fitted counts, one per state, in a flat table indexed by ``index(slot:soFar:sinceLast:slotCount:)``
+  /// (allocated on first use: most accumulators of a large run never fit anything).
+  var fitted: [Count] = []
   /// The held-out days: each day's signal slots, sorted.
   var heldOut: [[Int]] = []
 
+  /// The state's place in the flat table.
+  @inline(__always)
+  static func index(slot: Int, soFar: Int, sinceLast: Int, slotCount: Int) -> Int {
+    (slot * (soFarLimit + 1) + min(soFar, soFarLimit)) * (slotCount + 1) + sinceLast
+  }
+
   /// The states a day passes through, with the number of signals in each slot.
-  static func walk(slots: [Int], slotCount: Int, _ visit: (_ key: Int, _ count: Int) -> Void) {
+  @inline(__always)
+  static func walk(slots: [Int], slotCount: Int, _ visit: (_ state: Int, _ count: Int) -> Void) {
     var next = 0
     var sinceLast = 0  // 0: no signal yet today
     var soFar = 0
@@ -28,7 +41,7 @@ struct Predictability: Sendable {
         count += 1
         next += 1
       }
-      visit(s | min(soFar, 0xFFFF) << 16 | min(sinceLast, 0xFFFF) << 32, count)
+      visit(index(slot: s, soFar: soFar, sinceLast: sinceLast, slotCount: slotCount), count)
       soFar += count
       if count > 0 {
         sinceLast = 1
@@ -40,9 +53,14 @@ struct Predictability: Sendable {
 
   mutating func add(day: Int, slots: [Int], slotCount: Int) {
     if day % 2 == 0 {
-      Self.walk(slots: slots, slotCount: slotCount) { key, count in
-        fitted[key, default: Count()].visits += 1
-        if count > 0 { fitted[key, default: Count()].signals += 1 }
+      if fitted.isEmpty {
+        fitted = Array(repeating: Count(), count: slotCount * (Self.soFarLimit + 1) * (slotCount + 1))
+      }
+      fitted.withUnsafeMutableBufferPointer { table in
+        Self.walk(slots: slots, slotCount: slotCount) { state, count in
+          table[state].visits += 1
+          if count > 0 { table[state].signals += 1 }
+        }
       }
     } else {
       heldOut.append(slots)
@@ -50,13 +68,21 @@ struct Predictability: Sendable {
   }
 
   mutating func merge(_ other: Predictability) {
-    fitted.merge(other.fitted) { Count(visits: $0.visits + $1.visits, signals: $0.signals + $1.signals) }
+    if fitted.isEmpty {
+      fitted = other.fitted
+    } else if !other.fitted.isEmpty {
+      precondition(fitted.count == other.fitted.count)
+      for i in fitted.indices {
+        fitted[i].visits += other.fitted[i].visits
+        fitted[i].signals += other.fitted[i].signals
+      }
+    }
     heldOut += other.heldOut
   }
 
   /// The fitted probability of a signal in a state.
-  func probability(_ key: Int) -> Double {
-    let c = fitted[key] ?? Count()
+  func probability(_ state: Int) -> Double {
+    let c = fitted.isEmpty ? Count() : fitted[state]
     return (Double(c.signals) + 0.5) / (Double(c.visits) + 1)
   }
 
@@ -72,8 +98,8 @@ struct Predictability: Sendable {
     var signals = 0
     var forced = 0
     for day in heldOut {
-      Self.walk(slots: day, slotCount: slotCount) { key, count in
-        let p = probability(key)
+      Self.walk(slots: day, slotCount: slotCount) { state, count in
+        let p = probability(state)
         if count > 0 {
           bits -= log2(p)
           signals += count
@@ -83,8 +109,7 @@ struct Predictability: Sendable {
         }
       }
     }
-    // The maximum over values does not depend on the dictionary's order.
-    let hazard = fitted.values.filter { $0.visits >= 100 }
+    let hazard = fitted.lazy.filter { $0.visits >= 100 }
       .map { (Double($0.signals) + 0.5) / (Double($0.visits) + 1) }.max() ?? .nan
     return Result(
       bitsPerSignal: signals == 0 ? .nan : bits / Double(signals),

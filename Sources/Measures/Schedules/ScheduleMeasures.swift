@@ -82,12 +82,18 @@ public struct ScheduleMeasures: Sendable {
     predictability.merge(other.predictability)
   }
 
+  /// Intensity per slot (see ``ScheduleSummary/intensity``) alone: cheap, unlike ``summary()``.
+  public var intensity: [Double] {
+    let total = slotSignals.reduce(0, +)
+    return (0..<slotCount).map { j in
+      total == 0 ? 0 : Double(slotSignals[j]) / (width(ofSlot: j) * Double(total))
+    }
+  }
+
   /// The measures of every day added so far.
   public func summary() -> ScheduleSummary {
     let total = slotSignals.reduce(0, +)
-    let intensity = (0..<slotCount).map { j in
-      total == 0 ? 0 : Double(slotSignals[j]) / (width(ofSlot: j) * Double(total))
-    }
+    let intensity = self.intensity
     let ks = KolmogorovSmirnov.uniform(sorted: normalized.sorted())
     let fit = predictability.result(slotCount: slotCount)
     return ScheduleSummary(

@@ -9,12 +9,17 @@ import StudyModel
 /// Memory does not grow with participants × days: per-prompt values are counted, latency
 /// goes into a histogram, and the Kolmogorov–Smirnov sample and the predictability model use
 /// only the first ``detailParticipants`` participants (decided by participant index, so the
-/// result does not depend on how participants are grouped).
+/// result does not depend on how participants are grouped), and no more of them than
+/// ``detailParticipantDays`` allows.
 public struct StudyAccumulator: Sendable {
   /// The plan measured.
   public let plan: StudyPlan
   /// Participants whose days feed the KS sample and the predictability model.
   public let detailParticipants: Int
+  /// At most this many participant-days feed the KS sample and the predictability model
+  /// (a year-long study uses its first 273 participants): enough for both measures, and
+  /// their cost stays bounded however long the study.
+  public static let detailParticipantDays = 100_000
   /// Participants in the heat map.
   public let heatParticipants: Int
 
@@ -26,6 +31,8 @@ public struct StudyAccumulator: Sendable {
   public private(set) var scheduleFailures = 0
   /// Participant-days in the study (enrolled).
   public private(set) var participantDays = 0.0
+  /// Events the participants' simulations handled.
+  public private(set) var events = 0
 
   /// Prompts by final status (``PromptStatus/allCases`` order).
   public private(set) var statusCounts = [Int](repeating: 0, count: PromptStatus.allCases.count)
@@ -70,7 +77,7 @@ public struct StudyAccumulator: Sendable {
   /// Creates an empty accumulator.
   public init(plan: StudyPlan, detailParticipants: Int = 2_000, heatParticipants: Int = 40) {
     self.plan = plan
-    self.detailParticipants = detailParticipants
+    self.detailParticipants = min(detailParticipants, max(1, Self.detailParticipantDays / max(plan.days, 1)))
     self.heatParticipants = heatParticipants
     deliveredByDay = Array(repeating: 0, count: plan.days)
     answeredByDay = Array(repeating: 0, count: plan.days)
@@ -87,6 +94,7 @@ public struct StudyAccumulator: Sendable {
     if o.enrolledUntil < SimTime(plan.days) * Tick.day { droppedOut += 1 }
     if o.scheduleFailed { scheduleFailures += 1 }
     participantDays += Double(o.enrolledUntil) / Double(Tick.day)
+    events += o.events
     let detailed = o.participant < detailParticipants
     var reports = Moments()
     var latencies: [Double] = []
@@ -169,6 +177,7 @@ public struct StudyAccumulator: Sendable {
     droppedOut += o.droppedOut
     scheduleFailures += o.scheduleFailures
     participantDays += o.participantDays
+    events += o.events
     for k in statusCounts.indices { statusCounts[k] += o.statusCounts[k] }
     for k in reasonCounts.indices { reasonCounts[k] += o.reasonCounts[k] }
     scheduled += o.scheduled

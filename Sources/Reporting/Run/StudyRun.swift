@@ -45,6 +45,8 @@ public enum StudyRun {
     public var files: [String]
     /// Simulated participant-days.
     public var participantDays: Double
+    /// Simulated events (all participants, variants and replications).
+    public var events: Int
   }
 
   /// Runs `scenario` into `directory`.
@@ -145,6 +147,7 @@ public enum StudyRun {
     var coverageRows: [[String]] = []
     var reports: [VariantReport] = []
     var participantDays = 0.0
+    var events = 0
     let progress = ProgressBar(enabled: options.progress, total: scenario.variants.count * scenario.replications)
     for (v, variant) in scenario.variants.enumerated() {
       let plan = variant.plan
@@ -152,6 +155,7 @@ public enum StudyRun {
       var pooled: StudyAccumulator?
       var firstHeat: [[Float]] = []
       var biasMeans: [Double] = []
+      var pooledScheduled: ScheduleSummary?
       for r in 0..<scenario.replications {
         let runOptions = StudyRunner.Options(
           seed: scenario.seed, threads: options.threads, coverageRows: out.coverage, heatHours: out.report ? out.heatHours : 0,
@@ -163,7 +167,10 @@ public enum StudyRun {
           progress: { progress.update($0) }, shouldStop: shouldStop)
         guard let acc else { throw Failure("interrupted; no results were written") }
         participantDays += acc.participantDays
-        perReplication.append(Metrics.values(acc))
+        events += acc.events
+        let schedules = (scheduled: acc.scheduledTimes.summary(), answered: acc.answeredTimes.summary())
+        if scenario.replications == 1 { pooledScheduled = schedules.scheduled }
+        perReplication.append(Metrics.values(acc, schedules: schedules))
         biasMeans.append(acc.bias.meanOrNaN)
         if r == 0 { firstHeat = acc.heat }
         if pooled == nil { pooled = acc } else { pooled!.merge(acc) }
@@ -195,11 +202,11 @@ public enum StudyRun {
         low = pooled.bias.mean - 1.96 * pooled.bias.standardError
         high = pooled.bias.mean + 1.96 * pooled.bias.standardError
       }
-      let s = pooled.scheduledTimes.summary()
+      let s = pooledScheduled ?? pooled.scheduledTimes.summary()
       reports.append(
         VariantReport(
           name: variant.name, intensityScheduled: pooled.scheduled > 0 ? s.intensity : [],
-          intensityAnswered: pooled.answered > 0 ? pooled.answeredTimes.summary().intensity : [],
+          intensityAnswered: pooled.answered > 0 ? pooled.answeredTimes.intensity : [],
           bitsPerSignal: s.bitsPerSignal, forcedShare: s.forcedShare, maxHazard: s.maxHazard,
           heatSensor: plan.protocolPlan.sensors.first?.name ?? "", heat: plan.protocolPlan.sensors.isEmpty ? [] : firstHeat,
           deliveredByHour: pooled.deliveredByHour, answeredByHour: pooled.answeredByHour,
@@ -238,7 +245,7 @@ public enum StudyRun {
     files.append("manifest.json")
     let manifest = Manifest.json(scenario: scenario, version: version, files: files.sorted())
     try AtomicFile.write(manifest.text(indent: 2) + "\n", to: (dir as NSString).appendingPathComponent("manifest.json"))
-    return Outcome(summary: summary, files: files.sorted(), participantDays: participantDays)
+    return Outcome(summary: summary, files: files.sorted(), participantDays: participantDays, events: events)
   }
 
   static func writeRows(

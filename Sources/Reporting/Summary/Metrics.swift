@@ -6,10 +6,15 @@ import StudyModel
 /// `summary.csv`; documented in `docs/outputs.md`).
 public enum Metrics {
   /// Names and values, in a fixed order.
-  public static func values(_ a: StudyAccumulator) -> [(String, Double)] {
+  ///
+  /// - Parameter schedules: the accumulator's scheduled and answered ``ScheduleSummary``s when
+  ///   already computed (they are the costly part).
+  public static func values(
+    _ a: StudyAccumulator, schedules: (scheduled: ScheduleSummary, answered: ScheduleSummary)? = nil
+  ) -> [(String, Double)] {
     func share(_ x: Int, _ of: Int) -> Double { of == 0 ? .nan : Double(x) / Double(of) }
-    let s = a.scheduledTimes.summary()
-    let answeredTimes = a.answeredTimes.summary()
+    let s = schedules?.scheduled ?? a.scheduledTimes.summary()
+    let answeredTimes = schedules?.answered ?? a.answeredTimes.summary()
     var out: [(String, Double)] = [
       ("participants", Double(a.participants)),
       ("signals_per_day", a.participantDays > 0 ? Double(a.scheduled) / a.participantDays : .nan),

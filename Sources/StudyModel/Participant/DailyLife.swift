@@ -28,6 +28,14 @@ public struct DailyLife: Sendable {
   struct Period {
     var untilMinute: Double
     var table: [(Slot, Double, Double)]
+    /// Cumulative weights share/duration of the table's rows (the jump chain's choice).
+    var cumulative: [Double]
+
+    init(untilMinute: Double, table: [(Slot, Double, Double)]) {
+      self.untilMinute = untilMinute
+      self.table = table
+      cumulative = table.map { $0.1 / $0.2 }.cumulativeSums
+    }
   }
 
   static func workday(_ commute: Double) -> [Period] {
@@ -56,11 +64,17 @@ public struct DailyLife: Sendable {
   /// Mean length of a dead zone, minutes (assumption).
   static let deadZoneMinutes = 10.0
 
-  /// Generates `plan.days` days (and the night after the last one).
-  public init(plan: StudyPlan, person: Person, days dayStream: inout RandomStream, contexts s: inout RandomStream) {
+  /// Generates `plan.days` days, or the first `dayCount` of them (a participant who drops out
+  /// lives no further in the study), and the night after the last one. Each day draws from
+  /// the streams in order, so the days generated do not depend on how many are.
+  public init(
+    plan: StudyPlan, person: Person, dayCount: Int? = nil, days dayStream: inout RandomStream,
+    contexts s: inout RandomStream
+  ) {
     let life = plan.dailyLife
     var previousBed: SimTime = 0
-    for d in 0..<plan.days {
+    let workday = Self.workday(life.commuteMinutes)
+    for d in 0..<min(dayCount ?? plan.days, plan.days) {
       let weekend = plan.isWeekend(d)
       let shift = weekend ? life.weekendShift : 0
       let midnight = SimTime(d) * Tick.day
@@ -77,12 +91,12 @@ public struct DailyLife: Sendable {
         Episode(start: previousBed, end: wakeT, context: .asleep, phoneAtHand: false, network: nightWifi ? .wifi : .cellular))
       wake.append(wakeT)
       bed.append(bedT)
-      let periods = (weekend || !person.worksOutside) ? Self.freeDay : Self.workday(life.commuteMinutes)
+      let periods = (weekend || !person.worksOutside) ? Self.freeDay : workday
       wakingDay(from: wakeT, to: bedT, midnight: midnight, periods: periods, person: person, life: life, &s)
       previousBed = bedT
     }
     // The last night, to the end of the study and a day beyond (prompts may wait for a wake).
-    let end = max(SimTime(plan.days) * Tick.day + Tick.day, previousBed + Tick.hour)
+    let end = max(SimTime(min(dayCount ?? plan.days, plan.days)) * Tick.day + Tick.day, previousBed + Tick.hour)
     timeline.append(Episode(start: previousBed, end: end, context: .asleep, phoneAtHand: false, network: .wifi))
   }
 
@@ -94,9 +108,8 @@ public struct DailyLife: Sendable {
     var p = periods.firstIndex { midnight + Tick.minutes($0.untilMinute) > t } ?? periods.count - 1
     while t < bedT {
       let periodEnd = min(midnight + Tick.minutes(periods[p].untilMinute), bedT)
-      let table = periods[p].table
-      let i = s.index(cumulative: table.map { $0.1 / $0.2 }.cumulativeSums)
-      let (slot, _, mean) = table[i]
+      let i = s.index(cumulative: periods[p].cumulative)
+      let (slot, _, mean) = periods[p].table[i]
       let length = max(Tick.minutes(s.exponential(mean: mean)), Tick.minute)
       var end = min(t + length, periodEnd)
       if end >= bedT - 5 * Tick.minute { end = bedT }  // no sliver before bedtime

@@ -48,7 +48,21 @@ public struct Timeline: Sendable {
       }
       return lo
     }
-    while i + 1 < episodes.count && episodes[i].end <= t { i += 1 }
+    // A few steps forward (the usual case: the hint is current), then binary search.
+    var steps = 0
+    while i + 1 < episodes.count && episodes[i].end <= t {
+      i += 1
+      steps += 1
+      if steps == 4 {
+        var lo = i
+        var hi = episodes.count - 1
+        while lo < hi {
+          let mid = (lo + hi) / 2
+          if episodes[mid].end <= t { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+      }
+    }
     return i
   }
 

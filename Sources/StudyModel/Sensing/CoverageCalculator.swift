@@ -53,6 +53,10 @@ public struct CoverageCalculator {
 
   /// Counts everything.
   ///
+  /// Periodic sensors are counted stretch by stretch (an hour wholly inside a stretch holds
+  /// exactly hour/period samples, since periods divide the hour), then each hour is
+  /// classified; event sensors hour by hour.
+  ///
   /// - Parameters:
   ///   - sensors: the protocol's sensors.
   ///   - runs: when the app ran; `foreground`: when it was in the foreground.
@@ -68,124 +72,200 @@ public struct CoverageCalculator {
     batteryTrace: [(SimTime, Double)], stream: inout RandomStream, keepRows: Bool, heatHours: Int = 0
   ) {
     tallies = Array(repeating: SensorTally(), count: sensors.count)
-    let reachable = Self.spans(timeline) { $0.network != .unreachable }
-    let usable = reachable.intersection(lowPower.complement(from: 0, to: enrolledUntil).union(foreground))
-    let atHand = Self.spans(timeline) { $0.context != .asleep && $0.phoneAtHand }
+    heat = Array(repeating: .nan, count: heatHours)
     let hours = Int(enrolledUntil / Tick.hour)
-    var runCursor = Array(repeating: 0, count: sensors.count)
-    var onCursor = Array(repeating: 0, count: sensors.count)
-    // Sensors sampling at least once a minute fill every minute between their first and last
-    // sample of a run stretch; the fastest of them stands for all (slower ones are enumerated).
+    guard hours > 0, !sensors.isEmpty else { return }
+    let end = SimTime(hours) * Tick.hour
+    let usable: Intervals =
+      sensors.contains { $0.needsNetwork }
+      ? Self.spans(timeline) { $0.network != .unreachable }
+        .intersection(lowPower.complement(from: 0, to: enrolledUntil).union(foreground)) : Intervals()
+    // Minutes with a row (RAPIDS data yield). Sensors sampling at least once a minute fill
+    // every minute between their first and last sample of a run stretch; the fastest of them
+    // stands for all, and hours it fills need no other sensor's grid marked.
+    var mask = [UInt64](repeating: 0, count: hours)
     let minPeriod = sensors.compactMap { s -> SimTime? in
       if case .periodic(let p) = s.kind, !s.coprocessor, !s.needsNetwork, p <= Tick.minute { return p }
       return nil
     }.min()
-    heat = Array(repeating: .nan, count: heatHours)
-    var yieldRunCursor = 0
-    for h in 0..<hours {
-      let lo = SimTime(h) * Tick.hour
-      let hi = lo + Tick.hour
-      var mask: UInt64 = 0
-      for (k, sensor) in sensors.enumerated() {
-        var expected = 0
-        var collected = 0
-        var received = 0
-        switch sensor.kind {
-        case .periodic(let period):
-          expected = sensor.expectedPerHour
-          if sensor.coprocessor {
-            collected = Yield.coprocessor(on: phoneOn, period: period, from: lo, to: hi, cursor: &onCursor[k])
-            var c = onCursor[k]
-            received = lastSync >= hi ? collected : Yield.coprocessor(on: phoneOn, period: period, from: lo, to: min(hi, lastSync), cursor: &c)
-            Self.markGrid(&mask, origins: phoneOn, fixedOrigin: true, period: period, lo: lo, hi: hi, usable: nil)
-          } else {
-            let u = sensor.needsNetwork ? usable : nil
-            collected = Yield.periodic(runs: runs, period: period, from: lo, to: hi, usable: u, cursor: &runCursor[k])
-            var c = runCursor[k]
-            received = lastSync >= hi ? collected : Yield.periodic(runs: runs, period: period, from: lo, to: min(hi, max(lastSync, lo)), usable: u, cursor: &c)
-            if sensor.needsNetwork || period > Tick.minute {
-              Self.markGrid(&mask, origins: runs, fixedOrigin: false, period: period, lo: lo, hi: hi, usable: u)
+    if let p = minPeriod { Self.markRuns(&mask, runs: runs, period: p, end: end) }
+
+    var expected = [Int32](repeating: 0, count: hours)
+    var collected = [Int32](repeating: 0, count: hours)
+    var received = [Int32](repeating: 0, count: hours)
+    var kept: [(expected: [Int32], collected: [Int32], received: [Int32])] = []
+    for (k, sensor) in sensors.enumerated() {
+      for h in 0..<hours {
+        collected[h] = 0
+        received[h] = 0
+      }
+      var periodic = false
+      switch sensor.kind {
+      case .periodic(let period):
+        periodic = true
+        for h in 0..<hours { expected[h] = Int32(sensor.expectedPerHour) }
+        // Fast sensors are already in the mask (markRuns).
+        let marks = sensor.needsNetwork || sensor.coprocessor || period > Tick.minute
+        func count(origin: SimTime, from a: SimTime, to b: SimTime) {
+          let b = min(b, end)
+          Self.addGrid(
+            origin: origin, period: period, from: a, to: b, lastSync: lastSync, collected: &collected,
+            received: &received)
+          if marks { Self.markGrid(&mask, origin: origin, period: period, from: a, to: b) }
+        }
+        if sensor.coprocessor {
+          for r in phoneOn.spans where r.start < end { count(origin: 0, from: r.start, to: r.end) }
+        } else if sensor.needsNetwork {
+          var u = 0
+          for r in runs.spans where r.start < end {
+            while u < usable.spans.count && usable.spans[u].end <= r.start { u += 1 }
+            var v = u
+            while v < usable.spans.count && usable.spans[v].start < r.end {
+              count(origin: r.start, from: max(r.start, usable.spans[v].start), to: min(r.end, usable.spans[v].end))
+              v += 1
             }
           }
-        case .screen:
-          // Screen on and off at each phone check while awake with the phone at hand;
-          // recorded only while the app runs.
+        } else {
+          for r in runs.spans where r.start < end { count(origin: r.start, from: r.start, to: r.end) }
+        }
+      case .screen:
+        // Screen on and off at each phone check while awake with the phone at hand;
+        // recorded only while the app runs.
+        let atHand = Self.spans(timeline) { $0.context != .asleep && $0.phoneAtHand }
+        var atHandCursor = 0
+        var runCursor = 0
+        for h in 0..<hours {
+          let lo = SimTime(h) * Tick.hour
+          let hi = lo + Tick.hour
           let exposure = Yield.overlap(atHand, from: lo, to: hi)
-          expected = 2 * stream.poisson(mean: checksPerHour * Double(exposure) / Double(Tick.hour))
-          if expected > 0 {
-            let seen = Yield.overlap(atHand.clipped(lo, hi).intersection(runs.clipped(lo, hi)), from: lo, to: hi)
-            collected = stream.binomial(trials: expected, p: exposure > 0 ? min(Double(seen) / Double(exposure), 1) : 0)
-            received = lastSync >= hi ? collected : (lastSync <= lo ? 0 : stream.binomial(trials: collected, p: Double(lastSync - lo) / Double(Tick.hour)))
+          let e = 2 * stream.poisson(mean: checksPerHour * Double(exposure) / Double(Tick.hour))
+          var c = 0
+          var r = 0
+          if e > 0 {
+            let seen = Yield.overlap(atHand, runs, from: lo, to: hi, cursor: &atHandCursor, otherCursor: &runCursor)
+            c = stream.binomial(trials: e, p: exposure > 0 ? min(Double(seen) / Double(exposure), 1) : 0)
+            r =
+              lastSync >= hi
+              ? c : (lastSync <= lo ? 0 : stream.binomial(trials: c, p: Double(lastSync - lo) / Double(Tick.hour)))
           }
-        case .battery:
-          let (e, c, r) = Self.batteryEvents(batteryTrace, runs: runs, lo: lo, hi: hi, lastSync: lastSync)
-          expected = e
-          collected = c
-          received = r
+          expected[h] = Int32(e)
+          collected[h] = Int32(c)
+          received[h] = Int32(r)
         }
-        if case .periodic = sensor.kind {
-          tallies[k].count(CoverageStatus.classify(expected: expected, collected: collected))
-        } else if expected > 0 {
-          tallies[k].count(CoverageStatus.classify(expected: expected, collected: collected))
+      case .battery:
+        var cursor = 0
+        for h in 0..<hours {
+          let lo = SimTime(h) * Tick.hour
+          let (e, c, r) = Self.batteryEvents(
+            batteryTrace, runs: runs, lo: lo, hi: lo + Tick.hour, lastSync: lastSync, cursor: &cursor)
+          expected[h] = Int32(e)
+          collected[h] = Int32(c)
+          received[h] = Int32(r)
         }
-        tallies[k].expected += expected
-        tallies[k].collected += collected
-        tallies[k].received += received
-        if keepRows {
-          rows.append(CoverageRecord(hour: h, sensor: k, expected: expected, collected: collected, received: received))
-        }
-        if k == 0 && h < heatHours && expected > 0 { heat[h] = Float(min(Double(collected) / Double(expected), 1)) }
       }
-      if let p = minPeriod {
-        Self.markRuns(&mask, runs: runs, period: p, lo: lo, hi: hi, cursor: &yieldRunCursor)
+      // Classify the hours; event sensors only where there was an event.
+      var tally = SensorTally()
+      for h in 0..<hours {
+        let e = Int(expected[h])
+        let c = Int(collected[h])
+        if periodic || e > 0 { tally.count(CoverageStatus.classify(expected: e, collected: c)) }
+        tally.expected += e
+        tally.collected += c
+        tally.received += Int(received[h])
       }
-      let valid = mask.nonzeroBitCount
-      yield.observedMinutes += 60
-      yield.observedHours += 1
+      tallies[k] = tally
+      if k == 0 {
+        for h in 0..<min(heatHours, hours) where expected[h] > 0 {
+          heat[h] = Float(min(Double(collected[h]) / Double(expected[h]), 1))
+        }
+      }
+      if keepRows { kept.append((expected, collected, received)) }
+    }
+    if keepRows {
+      rows.reserveCapacity(hours * sensors.count)
+      for h in 0..<hours {
+        for k in sensors.indices {
+          rows.append(
+            CoverageRecord(
+              hour: h, sensor: k, expected: Int(kept[k].expected[h]), collected: Int(kept[k].collected[h]),
+              received: Int(kept[k].received[h])))
+        }
+      }
+    }
+    for h in 0..<hours {
+      let valid = mask[h].nonzeroBitCount
       yield.validMinutes += valid
       if DataYield.isValidHour(validMinutes: valid) { yield.validHours += 1 }
     }
+    yield.observedMinutes = 60 * hours
+    yield.observedHours = hours
   }
 
-  /// Minutes of `[lo, hi)` holding a sample of a sensor whose period is at most a minute:
-  /// between its first and last sample in a run stretch, every minute has one.
-  static func markRuns(_ mask: inout UInt64, runs: Intervals, period: SimTime, lo: SimTime, hi: SimTime, cursor: inout Int) {
-    let spans = runs.spans
-    while cursor < spans.count && spans[cursor].end <= lo { cursor += 1 }
-    var i = cursor
-    while i < spans.count && spans[i].start < hi {
-      let r = spans[i]
-      let a = max(r.start, lo)
-      let b = min(r.end, hi)
-      if a < b {
-        let first = r.start + Yield.ceilDiv(a - r.start, period) * period
-        if first < b {
-          let last = r.start + (Yield.ceilDiv(b - r.start, period) - 1) * period
-          let m0 = Int((first - lo) / Tick.minute)
-          let m1 = Int((last - lo) / Tick.minute)
-          mask |= Self.bits(m0, m1)
-        }
+  /// Adds the grid points `origin + k·period` in `[a, b)` to the hours they fall in, and to
+  /// `received` those before `lastSync`. A whole hour holds hour/period points (periods
+  /// divide the hour), so only a stretch's first and last hours need dividing.
+  static func addGrid(
+    origin: SimTime, period: SimTime, from a: SimTime, to b: SimTime, lastSync: SimTime, collected: inout [Int32],
+    received: inout [Int32]
+  ) {
+    guard a < b else { return }
+    let perHour = Int32(Tick.hour / period)
+    var h = Int(a / Tick.hour)
+    var lo = SimTime(h) * Tick.hour
+    while lo < b {
+      let hi = lo + Tick.hour
+      let from = max(a, lo)
+      let to = min(b, hi)
+      let n = from == lo && to == hi ? perHour : Int32(Yield.gridCount(origin: origin, period: period, from: from, to: to))
+      collected[h] += n
+      if lastSync >= to {
+        received[h] += n
+      } else if lastSync > from {
+        received[h] += Int32(Yield.gridCount(origin: origin, period: period, from: from, to: lastSync))
       }
-      i += 1
+      h += 1
+      lo = hi
     }
   }
 
-  /// Minutes of `[lo, hi)` holding a grid point of a sensor sampled on `origins` (restarting
-  /// at each stretch, or on one fixed grid from time 0).
-  static func markGrid(
-    _ mask: inout UInt64, origins: Intervals, fixedOrigin: Bool, period: SimTime, lo: SimTime, hi: SimTime, usable: Intervals?
-  ) {
-    var k = origins.startIndex(after: lo)
-    while k < origins.spans.count && origins.spans[k].start < hi {
-      let r = origins.spans[k]
-      k += 1
-      let origin = fixedOrigin ? 0 : r.start
-      let a = max(r.start, lo)
-      let b = min(r.end, hi)
-      var g = origin + Yield.ceilDiv(a - origin, period) * period
-      while g < b {
-        if usable?.contains(g) ?? true { mask |= 1 << UInt64((g - lo) / Tick.minute) }
+  /// Every minute of an hour.
+  static let allMinutes: UInt64 = (1 << 60) - 1
+
+  /// Marks the minutes holding the grid points `origin + k·period` in `[a, b)`, skipping
+  /// hours already full.
+  static func markGrid(_ mask: inout [UInt64], origin: SimTime, period: SimTime, from a: SimTime, to b: SimTime) {
+    guard a < b else { return }
+    var g = origin + Yield.ceilDiv(a - origin, period) * period
+    while g < b {
+      let h = Int(g / Tick.hour)
+      let lo = SimTime(h) * Tick.hour
+      let hi = lo + Tick.hour
+      if mask[h] == allMinutes {
+        g += Yield.ceilDiv(hi - g, period) * period  // the first grid point of the next hour
+        continue
+      }
+      while g < b && g < hi {
+        mask[h] |= 1 << UInt64((g - lo) / Tick.minute)
         g += period
+      }
+    }
+  }
+
+  /// Marks the minutes holding a sample of a sensor whose period is at most a minute:
+  /// between its first and last sample in a run stretch, every minute has one.
+  static func markRuns(_ mask: inout [UInt64], runs: Intervals, period: SimTime, end: SimTime) {
+    for r in runs.spans where r.start < end {
+      let b = min(r.end, end)
+      guard r.start < b else { continue }
+      let last = r.start + (Yield.ceilDiv(b - r.start, period) - 1) * period  // the last sample
+      let lastHour = Int(last / Tick.hour)
+      var h = Int(r.start / Tick.hour)
+      while h <= lastHour {
+        let lo = SimTime(h) * Tick.hour
+        let m0 = r.start > lo ? Int((r.start - lo) / Tick.minute) : 0
+        let m1 = last < lo + Tick.hour ? Int((last - lo) / Tick.minute) : 59
+        mask[h] |= bits(m0, m1)
+        h += 1
       }
     }
   }
@@ -199,15 +279,19 @@ public struct CoverageCalculator {
 
   /// Battery events in `[lo, hi)`: each whole percent the level passes (the level is linear
   /// between trace points); collected when the app ran at that moment.
-  static func batteryEvents(_ trace: [(SimTime, Double)], runs: Intervals, lo: SimTime, hi: SimTime, lastSync: SimTime)
-    -> (Int, Int, Int)
-  {
+  /// The hours must come in order: `cursor` carries the search forward.
+  static func batteryEvents(
+    _ trace: [(SimTime, Double)], runs: Intervals, lo: SimTime, hi: SimTime, lastSync: SimTime, cursor: inout Int
+  ) -> (Int, Int, Int) {
     var expected = 0
     var collected = 0
     var received = 0
-    for k in trace.indices where k + 1 < trace.count {
+    while cursor + 1 < trace.count && trace[cursor + 1].0 <= lo { cursor += 1 }
+    var k = cursor
+    while k + 1 < trace.count && trace[k].0 < hi {
       let (t0, l0) = trace[k]
       let (t1, l1) = trace[k + 1]
+      k += 1
       guard t1 > lo, t0 < hi, l1 != l0 else { continue }
       let lower = min(l0, l1)
       let upper = max(l0, l1)

@@ -66,6 +66,27 @@ public enum Yield {
     return n
   }
 
+  /// The total length of the overlap of `a` and `b` inside `[lo, hi)`, without building the
+  /// intersection. Windows must come in order: the cursors carry the search forward.
+  public static func overlap(
+    _ a: Intervals, _ b: Intervals, from lo: SimTime, to hi: SimTime, cursor i: inout Int, otherCursor j: inout Int
+  ) -> SimTime {
+    let x = a.spans
+    let y = b.spans
+    while i < x.count && x[i].end <= lo { i += 1 }
+    while j < y.count && y[j].end <= lo { j += 1 }
+    var p = i
+    var q = j
+    var total: SimTime = 0
+    while p < x.count && q < y.count && x[p].start < hi && y[q].start < hi {
+      let s = max(x[p].start, y[q].start, lo)
+      let e = min(x[p].end, y[q].end, hi)
+      if s < e { total += e - s }
+      if x[p].end < y[q].end { p += 1 } else { q += 1 }
+    }
+    return total
+  }
+
   /// The total length of `spans` inside `[lo, hi)`.
   public static func overlap(_ spans: Intervals, from lo: SimTime, to hi: SimTime) -> SimTime {
     var total: SimTime = 0

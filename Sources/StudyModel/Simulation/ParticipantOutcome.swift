@@ -34,6 +34,8 @@ public struct ParticipantOutcome: Sendable {
   public var samplingWindows: (weekday: Block, weekend: Block)?
   /// Battery level at every change of rate (only when a battery sensor is recorded).
   public var batteryTrace: [(SimTime, Double)]
+  /// Events the participant's simulation handled (for the benchmarks).
+  public var events: Int
 }
 
 extension ParticipantSimulation {
@@ -77,7 +79,8 @@ extension ParticipantSimulation {
       participant: Int(participant), device: sim.person.device, os: sim.person.os, prompts: prompts,
       volunteered: volunteered, tallies: coverage.tallies, coverageRows: coverage.rows, yield: coverage.yield,
       heat: coverage.heat, trueMean: sim.trueWakingMean, enrolledUntil: end, lastSync: lastSync,
-      scheduleFailed: sim.scheduleFailed, samplingWindows: sim.samplingWindows, batteryTrace: sim.batteryTrace)
+      scheduleFailed: sim.scheduleFailed, samplingWindows: sim.samplingWindows, batteryTrace: sim.batteryTrace,
+      events: sim.eventsHandled)
   }
 }
 

@@ -36,6 +36,10 @@ public struct ParticipantSimulation: EventHandler {
   public private(set) var volunteered: [PromptRecord] = []
   var times: [SimTime] = []
   var days: [Int32] = []
+  /// Prompt indices ordered by (day, index), and where each day's run of them begins
+  /// (`days + 1` entries), so that a day's prompts are found without a scan.
+  var promptsByDay: [Int32] = []
+  var firstPromptOfDay: [Int32] = []
   var expiresAt: [SimTime] = []
   var remindersLeft: [Int] = []
   var progress: [Progress] = []
@@ -69,6 +73,8 @@ public struct ParticipantSimulation: EventHandler {
   var sessionUntil: SimTime = -1
   var lastLocationWake: SimTime = -Tick.hour
   var timelineCursor = 0
+  /// Events handled by ``run()``.
+  var eventsHandled = 0
   /// Stretches in which the app ran, was in the foreground, the phone was on, Low Power Mode
   /// was on, the phone was charging.
   public private(set) var runs = Intervals()
@@ -101,7 +107,10 @@ public struct ParticipantSimulation: EventHandler {
     profile = plan.devices[person.device].profile
     var dayStream = stream(.day)
     var contextStream = stream(.context)
-    life = DailyLife(plan: plan, person: person, days: &dayStream, contexts: &contextStream)
+    // Days up to and including the dropout day (whose start is the participant's last moment).
+    life = DailyLife(
+      plan: plan, person: person, dayCount: person.dropoutDay < plan.days ? person.dropoutDay + 1 : nil,
+      days: &dayStream, contexts: &contextStream)
     studyEnd = SimTime(plan.days) * Tick.day
     enrolledUntil = studyEnd
     responseStream = stream(.response)
@@ -178,6 +187,15 @@ public struct ParticipantSimulation: EventHandler {
     remindersLeft = Array(repeating: proto.reminders.count, count: times.count)
     progress = Array(repeating: .waiting, count: times.count)
     deliveredAsleep = Array(repeating: false, count: times.count)
+    firstPromptOfDay = Array(repeating: 0, count: plan.days + 1)
+    for d in days { firstPromptOfDay[Int(d) + 1] += 1 }
+    for d in 0..<plan.days { firstPromptOfDay[d + 1] += firstPromptOfDay[d] }
+    var next = firstPromptOfDay
+    promptsByDay = Array(repeating: 0, count: times.count)
+    for i in times.indices {
+      promptsByDay[Int(next[Int(days[i])])] = Int32(i)
+      next[Int(days[i])] += 1
+    }
   }
 
   /// The window of a part for this participant: the study's, or the participant's own hours
@@ -198,7 +216,22 @@ public struct ParticipantSimulation: EventHandler {
   public mutating func run() {
     var sim = Simulator(capacity: 64, slots: Slot.count)
     start(&sim)
-    sim.run(until: studyEnd, &self)
+    // A participant who drops out leaves at the start of that day: nothing after it counts,
+    // so the simulation stops there and the later prompts are settled without events.
+    let leaves = person.dropoutDay < plan.days ? SimTime(person.dropoutDay) * Tick.day : studyEnd
+    eventsHandled = sim.run(until: min(leaves, studyEnd), &self)
+    if droppedOut {
+      let now = sim.now
+      if traceBattery {
+        // Close the trace: the level falls or rises on the same line until the dropout.
+        battery.update(to: now)
+        batteryTrace.append((now, battery.level))
+      }
+      for i in prompts.indices where progress[i] == .waiting && prompts[i].delivered < 0 {
+        let due = dueTime(i, dayStart: SimTime(days[i]) * Tick.day)
+        if due > now { settle(i, .droppedOut, .droppedOut, at: due) }
+      }
+    }
     finish(at: studyEnd)
   }
 
@@ -255,12 +288,10 @@ public struct ParticipantSimulation: EventHandler {
     let now = sim.now
     sim.schedule(at: life.wake[d], kind: EventKind.wakes.rawValue, payload: Int32(d), priority: .urgent)
     sim.schedule(at: life.bed[d], kind: EventKind.goesToBed.rawValue, payload: Int32(d), priority: .urgent)
-    // The day's prompts. A push goes out at the server's next tick.
-    let tick = Tick.minutes(proto.channel.serverTickMinutes)
-    for i in prompts.indices where days[i] == Int32(d) {
-      var t = times[i]
-      if proto.channel.kind == .push && tick > 0 { t = (t + tick - 1) / tick * tick }
-      sim.schedule(at: max(t, now), kind: EventKind.promptDue.rawValue, payload: Int32(i))
+    // The day's prompts.
+    for j in firstPromptOfDay.isEmpty ? 0..<0 : Int(firstPromptOfDay[d])..<Int(firstPromptOfDay[d + 1]) {
+      let i = Int(promptsByDay[j])
+      sim.schedule(at: dueTime(i, dayStart: now), kind: EventKind.promptDue.rawValue, payload: Int32(i))
     }
     // Spontaneous openings and volunteered answers, at random waking moments.
     let wake = life.wake[d]
@@ -287,6 +318,15 @@ public struct ParticipantSimulation: EventHandler {
     }
   }
 
+  /// When prompt `i` falls due, its day having started at `dayStart`: at its time, or for a
+  /// push at the server's next tick.
+  func dueTime(_ i: Int, dayStart: SimTime) -> SimTime {
+    var t = times[i]
+    let tick = Tick.minutes(proto.channel.serverTickMinutes)
+    if proto.channel.kind == .push && tick > 0 { t = (t + tick - 1) / tick * tick }
+    return max(t, dayStart)
+  }
+
   mutating func setAwake(_ isAwake: Bool, _ sim: inout Simulator) {
     awake = isAwake
     if isAwake {
@@ -307,6 +347,7 @@ public struct ParticipantSimulation: EventHandler {
 
   mutating func promptDue(_ i: Int, _ sim: inout Simulator) {
     let now = sim.now
+    timelineCursor = life.timeline.index(at: now, from: timelineCursor)
     prompts[i].context = context(at: now)
     if droppedOut { return settle(i, .droppedOut, .droppedOut, at: sim.now) }
     if person.os == .android && mode == .notRunning && !forceQuit {
