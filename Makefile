@@ -43,11 +43,14 @@ validate: release
 	python3 scripts/validate.py $(ESMSIM) > docs/validation.md.partial
 	mv docs/validation.md.partial docs/validation.md
 
-## bench: the benchmarks, with figures printed.
+## bench: the benchmarks, with figures printed and written to bench/results.json.
 bench: release
-	$(ESMSIM) bench kernel --mode per-entity --entities 10000 --events-per-entity 100 --seed 1
-	$(ESMSIM) bench kernel --mode global --entities 10000 --events-per-entity 100 --seed 1
+	$(ESMSIM) bench kernel --mode per-entity --entities 10000 --events-per-entity 100 --seed 1 --results bench/results.json
+	$(ESMSIM) bench kernel --mode global --entities 10000 --events-per-entity 100 --seed 1 --results bench/results.json
 	$(ESMSIM) bench random
+	$(ESMSIM) bench schedules
+	$(ESMSIM) bench city --results bench/results.json
+	$(ESMSIM) bench scaling --results bench/results.json
 
 clean:
 	rm -rf .build

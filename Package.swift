@@ -67,7 +67,7 @@ let package = Package(
 
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel", "CGSL"]),
     .testTarget(name: "SchedulesTests", dependencies: ["Schedules", "Measures", "SimKernel"]),
-    .testTarget(name: "MeasuresTests", dependencies: ["Measures", "Schedules", "SimKernel"]),
+    .testTarget(name: "MeasuresTests", dependencies: ["Measures", "Schedules", "SimKernel", "StudyModel"]),
     .testTarget(name: "StudyModelTests", dependencies: ["StudyModel", "Schedules", "SimKernel"]),
     .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "StudyModel", "Schedules", "SimKernel"]),
     .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Measures", "Scenarios", "StudyModel"]),

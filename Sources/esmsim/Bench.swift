@@ -7,7 +7,7 @@ import SimKernel
 struct Bench: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Run a benchmark and print its figures.",
-    subcommands: [Kernel.self, Random.self, Schedules.self]
+    subcommands: [Kernel.self, Random.self, Schedules.self, City.self, Scaling.self]
   )
 
   struct Kernel: ParsableCommand {
@@ -25,6 +25,7 @@ struct Bench: ParsableCommand {
     @Option(help: "per-entity or global.") var mode: HoldModel.Mode = .perEntity
     @Option(help: "Master seed.") var seed: UInt64 = 1
     @Option(help: "Repeat the run this many times and report the fastest.") var repeats = 5
+    @Option(help: "Also write the figures into this JSON file (key \"kernel_<mode>\").") var results: String?
 
     func validate() throws {
       guard entities > 0 else { throw ValidationError("--entities must be at least 1") }
@@ -43,7 +44,14 @@ struct Bench: ParsableCommand {
       }
       guard let result else { return }
       print("mode=\(mode.rawValue) entities=\(entities) events_per_entity=\(eventsPerEntity) seed=\(seed) checksum=\(result.checksum)")
-      print("events=\(result.events) seconds=\(NumberText.fixed(best, 3)) events_per_second=\(Int((Double(result.events) / best).rounded()))")
+      let rate = Double(result.events) / best
+      print("events=\(result.events) seconds=\(NumberText.fixed(best, 3)) events_per_second=\(Int(rate.rounded()))")
+      try BenchResults.record(
+        "kernel_\(mode.rawValue)",
+        .object([
+          ("entities", .int(entities)), ("events_per_entity", .int(eventsPerEntity)), ("events", .int(result.events)),
+          ("seconds", .number(best)), ("events_per_second", .number(rate)), ("machine", BenchResults.machine),
+        ]), in: results)
     }
   }
 

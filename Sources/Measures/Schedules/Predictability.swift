@@ -8,8 +8,10 @@
 /// even-numbered days (0, 2, 4, …) and scored by log-loss on the odd-numbered days; a state
 /// never seen in fitting gets p = 0.5.
 struct Predictability: Sendable {
+  /// A state's visits, the visits whose slot held a signal, and the signals in them.
   struct Count: Sendable, Equatable {
     var visits: Int32 = 0
+    var signalSlots: Int32 = 0
     var signals: Int32 = 0
   }
 
@@ -17,13 +19,35 @@ struct Predictability: Sendable {
   /// schedule in practice gives a participant that many signals in one day's slots).
   static let soFarLimit = 31
 
-  /// The fitted counts, one per state, in a flat table indexed by ``index(slot:soFar:sinceLast:slotCount:)``
-  /// (allocated on first use: most accumulators of a large run never fit anything).
-  var fitted: [Count] = []
-  /// The held-out days: each day's signal slots, sorted.
-  var heldOut: [[Int]] = []
+  /// Days of signal slots, stored flat: every slot in one array and where each day ends.
+  struct Days: Sendable {
+    var slots: [Int32] = []
+    var ends: [Int] = []
 
-  /// The state's place in the flat table.
+    var count: Int { ends.count }
+
+    mutating func merge(_ other: Days) {
+      let base = slots.count
+      slots += other.slots
+      ends += other.ends.lazy.map { $0 + base }
+    }
+
+    func forEach(_ body: (ArraySlice<Int32>) -> Void) {
+      var start = 0
+      for end in ends {
+        body(slots[start..<end])
+        start = end
+      }
+    }
+  }
+
+  /// The days the model is fitted on (even days) and scored on (odd days): each day's
+  /// signal slots, sorted. The model is fitted once, in ``result(slotCount:)``; keeping the
+  /// days rather than counts makes merging a concatenation, cheap and in order.
+  var fitDays = Days()
+  var heldOut = Days()
+
+  /// The state's place in the flat table of counts.
   @inline(__always)
   static func index(slot: Int, soFar: Int, sinceLast: Int, slotCount: Int) -> Int {
     (slot * (soFarLimit + 1) + min(soFar, soFarLimit)) * (slotCount + 1) + sinceLast
@@ -31,13 +55,13 @@ struct Predictability: Sendable {
 
   /// The states a day passes through, with the number of signals in each slot.
   @inline(__always)
-  static func walk(slots: [Int], slotCount: Int, _ visit: (_ state: Int, _ count: Int) -> Void) {
-    var next = 0
+  static func walk(slots: ArraySlice<Int32>, slotCount: Int, _ visit: (_ state: Int, _ count: Int) -> Void) {
+    var next = slots.startIndex
     var sinceLast = 0  // 0: no signal yet today
     var soFar = 0
     for s in 0..<slotCount {
       var count = 0
-      while next < slots.count && slots[next] == s {
+      while next < slots.endIndex && Int(slots[next]) == s {
         count += 1
         next += 1
       }
@@ -51,39 +75,42 @@ struct Predictability: Sendable {
     }
   }
 
-  mutating func add(day: Int, slots: [Int], slotCount: Int) {
-    if day % 2 == 0 {
-      if fitted.isEmpty {
-        fitted = Array(repeating: Count(), count: slotCount * (Self.soFarLimit + 1) * (slotCount + 1))
-      }
-      fitted.withUnsafeMutableBufferPointer { table in
-        Self.walk(slots: slots, slotCount: slotCount) { state, count in
-          table[state].visits += 1
-          if count > 0 { table[state].signals += 1 }
-        }
-      }
-    } else {
-      heldOut.append(slots)
-    }
+  /// Records a signal in `slot` on study day `day` (slots in order within the day).
+  @inline(__always)
+  mutating func record(day: Int, slot: Int) {
+    if day % 2 == 0 { fitDays.slots.append(Int32(slot)) } else { heldOut.slots.append(Int32(slot)) }
+  }
+
+  /// Ends study day `day` (after its signals were recorded).
+  mutating func endDay(_ day: Int) {
+    if day % 2 == 0 { fitDays.ends.append(fitDays.slots.count) } else { heldOut.ends.append(heldOut.slots.count) }
   }
 
   mutating func merge(_ other: Predictability) {
-    if fitted.isEmpty {
-      fitted = other.fitted
-    } else if !other.fitted.isEmpty {
-      precondition(fitted.count == other.fitted.count)
-      for i in fitted.indices {
-        fitted[i].visits += other.fitted[i].visits
-        fitted[i].signals += other.fitted[i].signals
-      }
-    }
-    heldOut += other.heldOut
+    fitDays.merge(other.fitDays)
+    heldOut.merge(other.heldOut)
   }
 
-  /// The fitted probability of a signal in a state.
-  func probability(_ state: Int) -> Double {
-    let c = fitted.isEmpty ? Count() : fitted[state]
-    return (Double(c.signals) + 0.5) / (Double(c.visits) + 1)
+  /// The counts of `days`, one per state of the flat table.
+  static func counts(_ days: Days, slotCount: Int) -> [Count] {
+    var table = Array(repeating: Count(), count: slotCount * (soFarLimit + 1) * (slotCount + 1))
+    table.withUnsafeMutableBufferPointer { t in
+      days.forEach { day in
+        walk(slots: day, slotCount: slotCount) { state, count in
+          t[state].visits += 1
+          if count > 0 {
+            t[state].signalSlots += 1
+            t[state].signals += Int32(count)
+          }
+        }
+      }
+    }
+    return table
+  }
+
+  /// The fitted probability of a signal in a state: add-½ smoothing.
+  static func probability(_ c: Count) -> Double {
+    (Double(c.signalSlots) + 0.5) / (Double(c.visits) + 1)
   }
 
   struct Result: Sendable, Equatable {
@@ -93,27 +120,27 @@ struct Predictability: Sendable {
     var maxHazard: Double
   }
 
+  /// Fits on the even days, scores the odd ones. The log-loss is summed state by state
+  /// (each state's held-out visits with and without a signal), so each state's logarithms
+  /// are taken once.
   func result(slotCount: Int) -> Result {
+    let fitted = Self.counts(fitDays, slotCount: slotCount)
+    let held = Self.counts(heldOut, slotCount: slotCount)
     var bits = 0.0
     var signals = 0
     var forced = 0
-    for day in heldOut {
-      Self.walk(slots: day, slotCount: slotCount) { state, count in
-        let p = probability(state)
-        if count > 0 {
-          bits -= log2(p)
-          signals += count
-          if p >= 0.5 { forced += count }
-        } else {
-          bits -= log2(1 - p)
-        }
-      }
+    for (f, h) in zip(fitted, held) where h.visits > 0 {
+      let p = Self.probability(f)
+      // A slot with a signal costs −log2 p once, whatever its number of signals.
+      if h.signalSlots > 0 { bits -= Double(h.signalSlots) * log2(p) }
+      if h.visits > h.signalSlots { bits -= Double(h.visits - h.signalSlots) * log2(1 - p) }
+      signals += Int(h.signals)
+      if p >= 0.5 { forced += Int(h.signals) }
     }
-    let hazard = fitted.lazy.filter { $0.visits >= 100 }
-      .map { (Double($0.signals) + 0.5) / (Double($0.visits) + 1) }.max() ?? .nan
+    let hazard = fitted.lazy.filter { $0.visits >= 100 }.map(Self.probability).max() ?? .nan
     return Result(
       bitsPerSignal: signals == 0 ? .nan : bits / Double(signals),
-      bitsPerDay: heldOut.isEmpty ? .nan : bits / Double(heldOut.count),
+      bitsPerDay: heldOut.count == 0 ? .nan : bits / Double(heldOut.count),
       forcedShare: signals == 0 ? .nan : Double(forced) / Double(signals),
       maxHazard: hazard)
   }

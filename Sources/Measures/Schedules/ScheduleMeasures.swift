@@ -58,17 +58,17 @@ public struct ScheduleMeasures: Sendable {
   public mutating func add(day: Int, times: [Double], sampling: Block, detailed: Bool = true) {
     days += 1
     if times.isEmpty { zeroSignalDays += 1 }
-    var slots: [Int] = []
-    slots.reserveCapacity(times.count)
     for t in times {
       let u = min(max((t - sampling.start) / sampling.length, 0), 1)
-      if detailed { normalized.append(u) }
       let s = slot(ofNormalized: u)
       slotSignals[s] += 1
-      slots.append(s)
+      if detailed {
+        normalized.append(u)
+        predictability.record(day: day, slot: s)
+      }
     }
     gaps.add(times)
-    if detailed { predictability.add(day: day, slots: slots, slotCount: slotCount) }
+    if detailed { predictability.endDay(day) }
   }
 
   /// Pools another accumulator's days into this one (same slots).

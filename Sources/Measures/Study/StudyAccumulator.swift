@@ -30,7 +30,9 @@ public struct StudyAccumulator: Sendable {
   /// Participants for whom no schedule could be drawn in their window.
   public private(set) var scheduleFailures = 0
   /// Participant-days in the study (enrolled).
-  public private(set) var participantDays = 0.0
+  public var participantDays: Double { Double(enrolledMilliseconds) / Double(Tick.day) }
+  /// The participants' time in the study, summed exactly.
+  public private(set) var enrolledMilliseconds: SimTime = 0
   /// Events the participants' simulations handled.
   public private(set) var events = 0
 
@@ -62,11 +64,18 @@ public struct StudyAccumulator: Sendable {
   public private(set) var yield = DataYield()
 
   /// Per participant with at least one analysed answer: mean reported state minus the true
-  /// waking mean (the sampling bias).
-  public private(set) var bias = Moments()
-  /// Reported means and true means, pooled over participants.
-  public private(set) var reportedMeans = Moments()
-  public private(set) var trueMeans = Moments()
+  /// waking mean (the sampling bias). Computed from the participant rows in participant
+  /// order, so that it does not depend on how participants were grouped and merged.
+  public var bias: Moments { overAnswering { $0.reportedMean - $0.trueMean } }
+  /// Reported means and true means, over the same participants.
+  public var reportedMeans: Moments { overAnswering(\.reportedMean) }
+  public var trueMeans: Moments { overAnswering(\.trueMean) }
+
+  func overAnswering(_ value: (ParticipantRow) -> Double) -> Moments {
+    var m = Moments()
+    for r in participantRows where r.completed > 0 && r.reportedMean.isFinite && r.trueMean.isFinite { m.add(value(r)) }
+    return m
+  }
 
   /// One row per participant: Mappiness' participant statistics and the bias.
   public private(set) var participantRows: [ParticipantRow] = []
@@ -93,7 +102,7 @@ public struct StudyAccumulator: Sendable {
     participants += 1
     if o.enrolledUntil < SimTime(plan.days) * Tick.day { droppedOut += 1 }
     if o.scheduleFailed { scheduleFailures += 1 }
-    participantDays += Double(o.enrolledUntil) / Double(Tick.day)
+    enrolledMilliseconds += o.enrolledUntil
     events += o.events
     let detailed = o.participant < detailParticipants
     var reports = Moments()
@@ -128,11 +137,6 @@ public struct StudyAccumulator: Sendable {
     }
     for (k, t) in o.tallies.enumerated() { tallies[o.device][k].add(t) }
     yield.add(o.yield)
-    if reports.count > 0 && o.trueMean.isFinite {
-      bias.add(reports.mean - o.trueMean)
-      reportedMeans.add(reports.mean)
-      trueMeans.add(o.trueMean)
-    }
     let signals = o.prompts.filter { $0.status != .ignored && $0.delivered >= 0 }.count
     latencies.sort()
     participantRows.append(
@@ -176,7 +180,7 @@ public struct StudyAccumulator: Sendable {
     participants += o.participants
     droppedOut += o.droppedOut
     scheduleFailures += o.scheduleFailures
-    participantDays += o.participantDays
+    enrolledMilliseconds += o.enrolledMilliseconds
     events += o.events
     for k in statusCounts.indices { statusCounts[k] += o.statusCounts[k] }
     for k in reasonCounts.indices { reasonCounts[k] += o.reasonCounts[k] }
@@ -198,9 +202,6 @@ public struct StudyAccumulator: Sendable {
     answeredTimes.merge(o.answeredTimes)
     for d in tallies.indices { for k in tallies[d].indices { tallies[d][k].add(o.tallies[d][k]) } }
     yield.add(o.yield)
-    bias.merge(o.bias)
-    reportedMeans.merge(o.reportedMeans)
-    trueMeans.merge(o.trueMeans)
     participantRows += o.participantRows
     heat += o.heat.prefix(max(heatParticipants - heat.count, 0))
   }

@@ -1,0 +1,90 @@
+import Schedules
+import SimKernel
+import StudyModel
+import Testing
+
+@testable import Measures
+
+/// Everything an accumulator holds that reaches the outputs, as text with every digit (two
+/// accumulators print the same exactly when their results are identical).
+func fingerprint(_ a: StudyAccumulator) -> String {
+  let s = a.scheduledTimes.summary()
+  let t = a.answeredTimes.summary()
+  var out = "\(a.participants) \(a.droppedOut) \(a.enrolledMilliseconds) \(a.events) \(a.scheduled) \(a.delivered) "
+  out += "\(a.answered) \(a.answersReceived) \(a.volunteered) \(a.statusCounts) \(a.reasonCounts)\n"
+  out += "\(a.deliveredByHour) \(a.answeredByHour) \(a.deliveredByDay) \(a.answeredByDay) \(a.latency.quantile(0.5))\n"
+  out += "\(a.bias.mean) \(a.bias.sd) \(a.bias.rootMeanSquare) \(a.reportedMeans.mean) \(a.trueMeans.mean)\n"
+  out += "\(a.tallies) \(a.yield) \(a.heat)\n"
+  for m in [s, t] {
+    out += "\(m.intensity) \(m.ksD) \(m.ksP) \(m.minGap) \(m.maxGap) \(m.bitsPerSignal) \(m.bitsPerDay) \(m.forcedShare) \(m.maxHazard)\n"
+  }
+  for r in a.participantRows { out += "\(r)\n" }
+  return out
+}
+
+@Suite("The study runner: results do not depend on threads, order of work or grouping")
+struct StudyRunnerTests {
+  /// A small study with everything on: two device kinds, both systems, a push channel,
+  /// silent pushes, sensors, dropout, state-dependent answering.
+  static let plan: StudyPlan = {
+    let w = try! Window(parsing: "08:00-22:00")
+    var plan = StudyPlan(
+      days: 6, participants: 300, devices: [(profile: .nonControlled, share: 0.6), (profile: .heavy, share: 0.4)],
+      systems: [(os: .ios, share: 0.6), (os: .android, share: 0.4)],
+      protocolPlan: ProtocolPlan(
+        schedules: [SchedulePart(ScheduleChoice(.mappiness, ScheduleParameters(perDay: 5)), window: .fixed(weekday: w, weekend: w))],
+        channel: .push, expiry: .after(30 * Tick.minute),
+        sensors: [
+          SensorPlan(name: "location", kind: .periodic(period: 3 * Tick.minute)),
+          SensorPlan(name: "weather", kind: .periodic(period: 10 * Tick.minute), needsNetwork: true),
+        ]))
+    plan.protocolPlan.silentPushEvery = 30 * Tick.minute
+    plan.compliance.dropoutPerDay = 0.05
+    plan.compliance.stateDependence = 0.5
+    return plan
+  }()
+
+  func run(threads: Int, chunkOrder: [Int]? = nil) -> StudyAccumulator {
+    try! StudyRunner.run(
+      Self.plan, replication: 0, options: StudyRunner.Options(seed: 3, threads: threads, detailParticipants: 100, chunkOrder: chunkOrder))!
+  }
+
+  @Test("threads 1, 2 and 4 and a shuffled order of chunks give identical results")
+  func threadsAndOrder() {
+    let one = fingerprint(run(threads: 1))
+    #expect(one.contains("\n"))
+    #expect(fingerprint(run(threads: 2)) == one)
+    #expect(fingerprint(run(threads: 4)) == one)
+    let chunks = (Self.plan.participants + StudyRunner.chunkSize - 1) / StudyRunner.chunkSize
+    var s = RandomStream(StreamAddress(seed: 9, purpose: .general))
+    var order = Array(0..<chunks)
+    for i in stride(from: order.count - 1, to: 0, by: -1) { order.swapAt(i, Int(s.integer(below: UInt64(i + 1)))) }
+    #expect(order != Array(0..<chunks))
+    #expect(fingerprint(run(threads: 2, chunkOrder: order)) == one)
+  }
+
+  @Test("accumulators merged in different groupings give identical results")
+  func groupings() {
+    let outcomes = (0..<120).map {
+      ParticipantSimulation.outcome(plan: Self.plan, seed: 4, replication: 0, participant: UInt32($0), heatHours: 48)
+    }
+    func grouped(_ size: Int) -> StudyAccumulator {
+      var total = StudyAccumulator(plan: Self.plan, detailParticipants: 50, heatParticipants: 10)
+      for start in stride(from: 0, to: outcomes.count, by: size) {
+        var part = StudyAccumulator(plan: Self.plan, detailParticipants: 50, heatParticipants: 10)
+        for o in outcomes[start..<min(start + size, outcomes.count)] { part.add(o) }
+        total.merge(part)
+      }
+      return total
+    }
+    let whole = fingerprint(grouped(outcomes.count))
+    for size in [1, 7, 64] { #expect(fingerprint(grouped(size)) == whole, "groups of \(size)") }
+    // A tree of merges ((a + b) + (c + d)) too.
+    var left = StudyAccumulator(plan: Self.plan, detailParticipants: 50, heatParticipants: 10)
+    var right = left
+    for o in outcomes[..<60] { left.add(o) }
+    for o in outcomes[60...] { right.add(o) }
+    left.merge(right)
+    #expect(fingerprint(left) == whole)
+  }
+}
