@@ -12,7 +12,9 @@ struct ESMSim: ParsableCommand {
       participants, and see uniformity, predictability, coverage and sampling bias.
       """,
     version: ESMSimVersion.string,
-    subcommands: [RunCommand.self, ShowCommand.self, ValidateCommand.self, ScheduleCommand.self, Bench.self, RandomNumbers.self]
+    subcommands: [
+      RunCommand.self, ShowCommand.self, ValidateCommand.self, ScheduleCommand.self, SweepCommand.self, Bench.self, RandomNumbers.self,
+    ]
   )
 
   static func main() {

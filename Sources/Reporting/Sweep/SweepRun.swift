@@ -1,0 +1,209 @@
+import Foundation
+import Measures
+import Scenarios
+import StudyModel
+
+/// Runs the work units of a sweep and merges their results.
+///
+/// A sweep's folder holds `sweep.json` (the spec's hash and size), one file per finished unit
+/// in `units/` (`u<unit>.json`, written to a temporary name and renamed when complete), and,
+/// after the merge, `summary.csv` and `results.sqlite`. A rerun skips finished units, so a
+/// shard killed at its wall-time limit resumes where it stopped.
+public enum SweepRun {
+  /// A problem with a sweep's folder or its units.
+  public struct Failure: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+  }
+
+  /// One unit's metrics: for each variant, the replication's metric values.
+  struct UnitResult {
+    var unit: Int
+    var point: Int
+    var replication: Int
+    var spec: String
+    var rows: [(variant: String, metric: String, value: Double)]
+  }
+
+  static func unitsDirectory(_ dir: String) -> String { (dir as NSString).appendingPathComponent("units") }
+  static func unitFile(_ dir: String, _ u: Int) -> String {
+    (unitsDirectory(dir) as NSString).appendingPathComponent(String(format: "u%07d.json", u))
+  }
+
+  /// Runs the units of shard `shard` of `shards` into `directory`, skipping finished ones.
+  ///
+  /// - Returns: the units run and the units skipped as already finished; nil if stopped.
+  public static func run(
+    _ spec: SweepSpec, directory: String, shard: Int, of shards: Int, threads: Int, version: String,
+    shouldStop: () -> Bool = { false }, log: (String) -> Void = { _ in }
+  ) throws -> (ran: Int, skipped: Int)? {
+    try prepare(spec, directory: directory, version: version)
+    var ran = 0
+    var skipped = 0
+    for u in spec.units(shard: shard, of: shards) {
+      if shouldStop() { return nil }
+      let path = unitFile(directory, u)
+      if let existing = try? read(path) {
+        guard existing.spec == spec.hash else {
+          throw Failure("\(path) belongs to a different sweep (spec \(existing.spec.prefix(12)), this sweep \(spec.hash.prefix(12)))")
+        }
+        skipped += 1
+        continue
+      }
+      let (p, r) = spec.unit(u)
+      let scenario = spec.points[p].scenario
+      var rows: [JSONValue] = []
+      for (name, plan) in scenario.variants {
+        let options = StudyRunner.Options(seed: scenario.seed, threads: threads, heatHours: 0)
+        guard let acc = try StudyRunner.run(plan, replication: UInt32(r), options: options, shouldStop: shouldStop) else {
+          return nil
+        }
+        for (metric, value) in Metrics.values(acc) {
+          // Values as Swift's shortest round-trip text, read back exactly by the merge.
+          rows.append(.array([.string(name), .string(metric), .string("\(value)")]))
+        }
+      }
+      let record = JSONValue.object([
+        ("spec", .string(spec.hash)), ("unit", .int(u)), ("point", .int(p)), ("replication", .int(r)),
+        ("shard", .string("\(shard)/\(shards)")), ("esmsim", .string(version)), ("rows", .array(rows)),
+      ])
+      try AtomicFile.write(record.text() + "\n", to: path)
+      ran += 1
+      log("unit \(u + 1)/\(spec.unitCount): point \(p + 1), replication \(r + 1)")
+    }
+    return (ran, skipped)
+  }
+
+  /// Creates the folder and `sweep.json`, or checks that an existing folder is this sweep's.
+  static func prepare(_ spec: SweepSpec, directory: String, version: String) throws {
+    let fm = FileManager.default
+    var isDir: ObjCBool = false
+    if fm.fileExists(atPath: directory, isDirectory: &isDir), !isDir.boolValue {
+      throw Failure("\(directory) exists and is not a folder")
+    }
+    do {
+      try fm.createDirectory(atPath: unitsDirectory(directory), withIntermediateDirectories: true)
+    } catch {
+      throw Failure("cannot create \(unitsDirectory(directory)): \(error.localizedDescription)")
+    }
+    let meta = (directory as NSString).appendingPathComponent("sweep.json")
+    if let data = fm.contents(atPath: meta) {
+      guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let hash = object["spec"] as? String else {
+        throw Failure("\(meta) is not a sweep description; is \(directory) a sweep folder?")
+      }
+      guard hash == spec.hash else {
+        throw Failure("\(directory) holds results of a different sweep (spec \(hash.prefix(12)), this sweep \(spec.hash.prefix(12))); use another folder")
+      }
+      return
+    }
+    let record = JSONValue.object([
+      ("spec", .string(spec.hash)), ("name", .string(spec.name)), ("file", .string(spec.file)),
+      ("parameters", .array(spec.parameters.map { .string($0) })), ("points", .int(spec.points.count)),
+      ("replications", .int(spec.replications)), ("units", .int(spec.unitCount)), ("esmsim", .string(version)),
+    ])
+    try AtomicFile.write(record.text(indent: 2) + "\n", to: meta)
+  }
+
+  /// Reads one unit file.
+  static func read(_ path: String) throws -> UnitResult {
+    guard let data = FileManager.default.contents(atPath: path) else { throw Failure("cannot read \(path)") }
+    guard let o = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let spec = o["spec"] as? String,
+      let unit = o["unit"] as? Int, let point = o["point"] as? Int, let replication = o["replication"] as? Int,
+      let rows = o["rows"] as? [[String]]
+    else { throw Failure("\(path) is not a unit result (damaged or from another program)") }
+    var out: [(String, String, Double)] = []
+    for row in rows {
+      guard row.count == 3, let value = Double(row[2]) else { throw Failure("\(path): a damaged row \(row)") }
+      out.append((row[0], row[1], value))
+    }
+    return UnitResult(unit: unit, point: point, replication: replication, spec: spec, rows: out)
+  }
+
+  /// Checks that every unit of `spec` is in `directory` exactly once, with the spec's hash,
+  /// then writes `summary.csv` (one row per point, variant and metric: mean, sd and 95 %
+  /// interval across replications) and `results.sqlite`.
+  ///
+  /// - Returns: the files written.
+  public static func merge(_ spec: SweepSpec, directory: String) throws -> [String] {
+    let dir = unitsDirectory(directory)
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else {
+      throw Failure("\(dir) does not exist: run `esmsim sweep run` first")
+    }
+    var byUnit: [Int: [String]] = [:]
+    var results: [Int: UnitResult] = [:]
+    var foreign: [String] = []
+    for name in names.sorted() where !name.hasPrefix(".") && name.hasSuffix(".json") {
+      let path = (dir as NSString).appendingPathComponent(name)
+      let r = try read(path)
+      if r.spec != spec.hash {
+        foreign.append(name)
+        continue
+      }
+      guard r.unit >= 0 && r.unit < spec.unitCount, spec.unit(r.unit) == (r.point, r.replication) else {
+        throw Failure("\(path) names unit \(r.unit), which this sweep does not have")
+      }
+      byUnit[r.unit, default: []].append(name)
+      results[r.unit] = r
+    }
+    if !foreign.isEmpty {
+      throw Failure(
+        "\(foreign.count) unit file(s) in \(dir) come from a different sweep spec (\(foreign.prefix(5).joined(separator: ", "))); this sweep's spec is \(spec.hash.prefix(12))"
+      )
+    }
+    let duplicated = byUnit.filter { $0.value.count > 1 }.sorted { $0.key < $1.key }
+    if !duplicated.isEmpty {
+      let list = duplicated.prefix(5).map { "unit \($0.key) (\($0.value.joined(separator: ", ")))" }.joined(separator: "; ")
+      throw Failure("\(duplicated.count) unit(s) present more than once in \(dir): \(list)")
+    }
+    let missing = (0..<spec.unitCount).filter { results[$0] == nil }
+    if !missing.isEmpty {
+      let list = missing.prefix(10).map { u -> String in
+        let (p, r) = spec.unit(u)
+        return "\(u) (point \(p + 1), replication \(r + 1))"
+      }.joined(separator: ", ")
+      throw Failure("\(missing.count) of \(spec.unitCount) unit(s) missing in \(dir): \(list)\(missing.count > 10 ? ", …" : ""); run the shards that hold them")
+    }
+
+    // Summaries per point and variant, replications in order.
+    let header = ["point"] + spec.parameters + SummaryRow.header
+    var rows: [[String]] = []
+    for p in spec.points.indices {
+      var variants: [String] = []
+      var perVariant: [String: [[(String, Double)]]] = [:]
+      for r in 0..<spec.replications {
+        let unit = results[p * spec.replications + r]!
+        var seen: [String: [(String, Double)]] = [:]
+        for row in unit.rows {
+          if seen[row.variant] == nil && !variants.contains(row.variant) { variants.append(row.variant) }
+          seen[row.variant, default: []].append((row.metric, row.value))
+        }
+        for (v, list) in seen { perVariant[v, default: []].append(list) }
+      }
+      for v in variants {
+        for s in SummaryRow.rows(variant: v, replications: perVariant[v] ?? []) {
+          rows.append([String(p + 1)] + spec.points[p].values + s.cells)
+        }
+      }
+    }
+    let summaryPath = (directory as NSString).appendingPathComponent("summary.csv")
+    try AtomicFile.write(CSVFile.text(header: header, rows: rows), to: summaryPath)
+    // The same table in SQLite, built under a temporary name and renamed.
+    let dbPath = (directory as NSString).appendingPathComponent("results.sqlite")
+    let temporary = (directory as NSString).appendingPathComponent(".results.sqlite.tmp-\(ProcessInfo.processInfo.processIdentifier)")
+    try? FileManager.default.removeItem(atPath: temporary)
+    do {
+      let db = try SQLiteDatabase(path: temporary)
+      let columns: [SQLiteDatabase.Column] = header.map { name in
+        (name, name == "point" || name == "n" ? "INTEGER" : (["mean", "sd", "ci_low", "ci_high"].contains(name) ? "REAL" : "TEXT"))
+      }
+      try db.createTable("summary", columns)
+      for row in rows { try db.insert("summary", row) }
+      try db.close()
+      guard rename(temporary, dbPath) == 0 else { throw Failure("cannot write \(dbPath): \(String(cString: strerror(errno)))") }
+    } catch {
+      try? FileManager.default.removeItem(atPath: temporary)
+      throw error
+    }
+    return ["summary.csv", "results.sqlite"]
+  }
+}

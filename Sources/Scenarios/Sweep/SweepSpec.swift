@@ -1,0 +1,189 @@
+import Foundation
+
+/// A parameter sweep (`sweep.yaml`): a base scenario, parameter points given as a grid or a
+/// list of key-path values, and a number of replications.
+///
+/// Work units are (point, replication) pairs, numbered point by point:
+/// unit = point × replications + replication. A unit's random numbers come from the
+/// scenario's seed and the replication (never from the shard that runs it), so every point
+/// sees the same simulated people (common random numbers) and results do not depend on how
+/// units are split between machines.
+///
+/// ```yaml
+/// name: Schedulers
+/// scenario: quickstart.yaml        # relative to this file
+/// replications: 10
+/// set: {population.size: 100}      # applied to every point
+/// grid:                            # every combination, the last key varying fastest
+///   protocol.schedule.per_day: [2, 4, 6]
+///   protocol.expiry: [15m, 60m, until_next]
+/// # or: points: [{protocol.expiry: 15m}, {protocol.expiry: 60m}]
+/// ```
+public struct SweepSpec: Sendable {
+  /// One parameter point: its values, in the order of ``parameters``, and the scenario.
+  public struct Point: Sendable {
+    /// The values, as text (`3`, `15m`, `{ideal: 0.5, heavy: 0.5}`).
+    public var values: [String]
+    /// The base scenario with the point's values, resolved.
+    public var scenario: Scenario
+  }
+
+  /// The sweep file.
+  public var file: String
+  /// The sweep's name.
+  public var name: String
+  /// The key paths that vary, in order.
+  public var parameters: [String]
+  /// The points, in order.
+  public var points: [Point]
+  /// Replications of every point.
+  public var replications: Int
+  /// SHA-256 of everything that decides the results (the resolved scenario of every point
+  /// and the replication count): unit results and merges must carry the same.
+  public var hash: String
+
+  /// Work units in all.
+  public var unitCount: Int { points.count * replications }
+
+  /// The point and replication of a unit.
+  public func unit(_ u: Int) -> (point: Int, replication: Int) { (u / replications, u % replications) }
+
+  /// The contiguous block of units of shard `i` of `k`: `[i·N/k, (i+1)·N/k)`.
+  public func units(shard i: Int, of k: Int) -> Range<Int> {
+    let n = unitCount
+    return (i * n / k)..<((i + 1) * n / k)
+  }
+
+  /// Reads and resolves a sweep file: every point's scenario is resolved, so a bad key or
+  /// value is reported before anything runs.
+  public static func load(path: String) throws(ScenarioError) -> SweepSpec {
+    let root = try ScenarioLoader.load(path: path)
+    let r = try Reader(file: path, path: "", node: root)
+    guard let (scenarioPath, at) = try r.scalar("scenario") else {
+      throw r.error("scenario", nil, "name the base scenario file, for example scenario: quickstart.yaml")
+    }
+    let dir = (path as NSString).deletingLastPathComponent
+    let base = scenarioPath.hasPrefix("/") || dir.isEmpty ? scenarioPath : (dir as NSString).appendingPathComponent(scenarioPath)
+    guard FileManager.default.fileExists(atPath: base) else {
+      throw r.error("scenario", at, "no such file: \(base)")
+    }
+    var tree = try ScenarioLoader.load(path: base)
+    let replications = try r.integer("replications", default: 10, range: 1...100_000)
+    if r.has("seed") {
+      let seed = try r.integer("seed", default: 1, range: 0...Int(Int64.max))
+      tree = tree.overlaid(with: .mapping([("seed", .scalar(String(seed), nil), nil)], nil))
+    }
+    // Fixed overrides for every point.
+    if let set = r.raw("set") {
+      guard case .mapping(let pairs, _) = set else { throw r.error("set", set.location, "expected a mapping of key paths to values") }
+      for (key, value, kat) in pairs {
+        tree = try overlay(tree, key: key, value: value, sweepFile: path, sweepKey: "set.\(key)", at: kat)
+      }
+      _ = r.raw("set")
+    }
+    // The points: a grid or a list.
+    var parameters: [String] = []
+    var combos: [[(String, ScenarioValue, ScenarioValue.Location?)]] = []
+    switch (r.raw("grid"), r.raw("points")) {
+    case (.some, .some):
+      throw r.error("points", r.raw("points")?.location, "give either grid or points, not both")
+    case (.some(let grid), nil):
+      guard case .mapping(let pairs, _) = grid, !pairs.isEmpty else {
+        throw r.error("grid", grid.location, "the grid is empty: give key paths with lists of values")
+      }
+      combos = [[]]
+      for (key, value, kat) in pairs {
+        guard case .sequence(let values, let lat) = value, !values.isEmpty else {
+          throw r.error("grid.\(key)", kat, "expected a non-empty list of values")
+        }
+        _ = lat
+        parameters.append(key)
+        combos = combos.flatMap { c in values.map { c + [(key, $0, kat)] } }
+      }
+    case (nil, .some(let list)):
+      guard case .sequence(let items, _) = list, !items.isEmpty else {
+        throw r.error("points", list.location, "the list of points is empty")
+      }
+      for (i, item) in items.enumerated() {
+        guard case .mapping(let pairs, let at) = item, !pairs.isEmpty else {
+          throw r.error("points[\(i)]", item.location, "a point is a mapping of key paths to values")
+        }
+        if i == 0 { parameters = pairs.map(\.key) }
+        guard pairs.map(\.key) == parameters else {
+          throw r.error("points[\(i)]", at, "every point sets the same keys, in the same order (\(parameters.joined(separator: ", ")))")
+        }
+        combos.append(pairs.map { ($0.key, $0.value, $0.at) })
+      }
+    case (nil, nil):
+      throw r.error("grid", nil, "give a grid (key paths with lists of values) or a list of points")
+    }
+    guard combos.count <= 100_000, combos.count * replications <= 10_000_000 else {
+      throw r.error("grid", nil, "\(combos.count) points × \(replications) replications is too many work units (at most 10,000,000)")
+    }
+    let name = try r.string("name", default: "", maxLength: 200)
+    try r.finish()
+
+    var points: [Point] = []
+    var hashText = "esmsim sweep 1\nreplications \(replications)\nparameters \(parameters.joined(separator: " "))\n"
+    for combo in combos {
+      var t = tree
+      for (key, value, at) in combo {
+        t = try overlay(t, key: key, value: value, sweepFile: path, sweepKey: "grid.\(key)", at: at)
+      }
+      let scenario: Scenario
+      do {
+        scenario = try ScenarioResolver.resolve(t, file: base)
+      } catch {
+        let values = combo.map { "\($0.0) = \($0.1.flowText)" }.joined(separator: ", ")
+        throw ScenarioError(file: path, key: "", at: nil, "at the point \(values): \(error)")
+      }
+      // A key that resolves to nothing was never part of the study.
+      for (key, value, at) in combo where scenario.resolved.value(atPath: key) == nil {
+        throw ScenarioError(
+          file: path, key: "grid.\(key)", at: at,
+          "the scenario has no key \(key) (set to \(value.flowText)); `esmsim show \(scenarioPath)` lists its keys")
+      }
+      points.append(Point(values: combo.map { $0.1.flowText }, scenario: scenario))
+      hashText += "point\n" + scenario.resolved.yaml()
+    }
+    return SweepSpec(
+      file: path, name: name.isEmpty ? points[0].scenario.name : name, parameters: parameters, points: points,
+      replications: replications, hash: SHA256.hex(Array(hashText.utf8)))
+  }
+
+  /// The tree with `value` at the key path `key` (dots separate keys): mappings on the way
+  /// merge key by key, and a mapping value replaces whatever was at the key (so that
+  /// `protocol.schedule: {algorithm: …}` or `population.devices: {…}` set the whole thing).
+  static func overlay(
+    _ tree: ScenarioValue, key: String, value: ScenarioValue, sweepFile: String, sweepKey: String, at: ScenarioValue.Location?
+  ) throws(ScenarioError) -> ScenarioValue {
+    let parts = key.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    guard !parts.isEmpty, parts.allSatisfy({ !$0.isEmpty }) else {
+      throw ScenarioError(file: sweepFile, key: sweepKey, at: at, "expected a key path such as protocol.schedule.per_day")
+    }
+    guard !["name", "variants", "outputs", "replications"].contains(parts[0]) else {
+      throw ScenarioError(file: sweepFile, key: sweepKey, at: at, "a sweep varies the study (duration, population, protocol, seed, start_date), not \(parts[0])")
+    }
+    var overlay = value
+    for p in parts.reversed() { overlay = .mapping([(p, overlay, at)], at) }
+    return tree.overlaid(with: overlay, wholes: [key])
+  }
+}
+
+extension ScenarioValue {
+  /// The value at a dotted key path, if the tree has one.
+  public func value(atPath path: String) -> ScenarioValue? {
+    var node: ScenarioValue? = self
+    for part in path.split(separator: ".") { node = node?[String(part)] }
+    return node
+  }
+
+  /// One-line text of a value: scalars as they are, lists and mappings in YAML flow style.
+  public var flowText: String {
+    switch self {
+    case .scalar(let s, _): return s
+    case .sequence(let items, _): return "[" + items.map(\.flowText).joined(separator: ", ") + "]"
+    case .mapping(let pairs, _): return "{" + pairs.map { "\($0.key): \($0.value.flowText)" }.joined(separator: ", ") + "}"
+    }
+  }
+}

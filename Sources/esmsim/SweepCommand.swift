@@ -1,0 +1,214 @@
+import ArgumentParser
+import Foundation
+import Reporting
+import Scenarios
+
+/// `esmsim sweep …`: parameter sweeps on one machine or as a Slurm job array.
+struct SweepCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "sweep",
+    abstract: "Run a parameter sweep: a scenario over a grid of values, replicated, split into shards.",
+    discussion: """
+      A sweep file names a base scenario, a grid (or list of points) of key paths with values, \
+      and a replication count (docs/sweeps.md). Work units are (point, replication) pairs; \
+      shards run contiguous blocks of them, and results do not depend on the shard count.
+      """,
+    subcommands: [Plan.self, Run.self, Merge.self, SlurmScript.self]
+  )
+
+  /// Loads a sweep file; its problems are one-line errors with exit code 1.
+  static func load(_ path: String) throws -> SweepSpec {
+    do { return try SweepSpec.load(path: path) } catch {
+      FileHandle.standardError.write(Data("esmsim: \(error)\n".utf8))
+      throw ExitCode(1)
+    }
+  }
+
+  /// Runs `body`, turning sweep failures into one-line errors with exit code 1.
+  static func reporting<T>(_ body: () throws -> T) throws -> T {
+    do { return try body() } catch let e as ExitCode { throw e } catch {
+      FileHandle.standardError.write(Data("esmsim: \(error)\n".utf8))
+      throw ExitCode(1)
+    }
+  }
+
+  struct Plan: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Print the sweep's points, work units, spec hash and suggested shard counts.")
+
+    @Argument(help: "The sweep file.") var sweep: String
+
+    func run() throws {
+      let spec = try SweepCommand.load(sweep)
+      let plan = spec.points[0].scenario.variants[0].plan
+      let participantDays = spec.points.reduce(0) { total, p in
+        total + p.scenario.variants.reduce(0) { $0 + $1.plan.participants * $1.plan.days }
+      } * spec.replications
+      print("sweep: \(spec.name)")
+      print("spec: \(spec.hash)")
+      print("parameters: \(spec.parameters.joined(separator: ", "))")
+      print("points: \(spec.points.count), replications: \(spec.replications), units: \(spec.unitCount)")
+      print("variants per point: \(spec.points[0].scenario.variants.count); first point: \(plan.participants) participants × \(plan.days) days")
+      print("participant-days in all: \(participantDays)")
+      let suggestions = SlurmScript.suggestedShards(units: spec.unitCount, participantDays: participantDays)
+      print("suggested shards: \(suggestions.map(String.init).joined(separator: ", ")) (a few minutes of work each at about 100,000 participant-days a second per 2 cores)")
+    }
+  }
+
+  struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Run one shard's work units (all of them by default) into a sweep folder.",
+      discussion: """
+        --shard and --num-shards default from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT \
+        when set. Each unit is written when complete; a rerun skips finished units.
+        """
+    )
+
+    @Argument(help: "The sweep file.") var sweep: String
+    @Option(name: .shortAndLong, help: "The sweep folder.") var output: String
+    @Option(help: "This shard's index, from 0.") var shard: Int?
+    @Option(help: "The number of shards.") var numShards: Int?
+    @Option(help: "Worker threads per unit (default: all cores). Results do not depend on it.") var threads: Int?
+    @Flag(help: "Merge after running (when this run covers every unit).") var merge = false
+
+    func run() throws {
+      let env = ProcessInfo.processInfo.environment
+      let k = numShards ?? env["SLURM_ARRAY_TASK_COUNT"].flatMap { Int($0) } ?? 1
+      let i = shard ?? env["SLURM_ARRAY_TASK_ID"].flatMap { Int($0) } ?? 0
+      guard k >= 1 else { throw ValidationError("--num-shards must be at least 1 (found \(k))") }
+      guard i >= 0 && i < k else { throw ValidationError("--shard must be between 0 and \(k - 1) (found \(i))") }
+      if let threads, threads < 1 || threads > 1024 { throw ValidationError("--threads must be between 1 and 1024") }
+      let spec = try SweepCommand.load(sweep)
+      Interrupts.install()
+      let stderr = FileHandle.standardError
+      let result = try SweepCommand.reporting {
+        try SweepRun.run(
+          spec, directory: output, shard: i, of: k, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
+          version: ESMSimVersion.string, shouldStop: { Interrupts.requested },
+          log: { line in if isatty(2) != 0 { stderr.write(Data("\r\(line)\u{1B}[K".utf8)) } })
+      }
+      if isatty(2) != 0 { stderr.write(Data("\r\u{1B}[K".utf8)) }
+      guard let result else {
+        stderr.write(Data("esmsim: interrupted; finished units are kept, rerun to resume\n".utf8))
+        throw ExitCode(Interrupts.exitCode)
+      }
+      let block = spec.units(shard: i, of: k)
+      print("shard \(i) of \(k): units \(block.lowerBound)–\(max(block.upperBound - 1, block.lowerBound)): \(result.ran) run, \(result.skipped) already done")
+      if merge {
+        let files = try SweepCommand.reporting { try SweepRun.merge(spec, directory: output) }
+        print("merged \(spec.unitCount) units into \(output)/ (\(files.joined(separator: ", ")))")
+      }
+    }
+  }
+
+  struct Merge: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Check that every unit is present exactly once and write summary.csv and results.sqlite.")
+
+    @Argument(help: "The sweep folder.") var directory: String
+    @Option(help: "The sweep file the folder was run from.") var spec: String
+
+    func run() throws {
+      let s = try SweepCommand.load(spec)
+      let files = try SweepCommand.reporting { try SweepRun.merge(s, directory: directory) }
+      print("merged \(s.unitCount) units (\(s.points.count) points × \(s.replications) replications) into \(directory)/ (\(files.joined(separator: ", ")))")
+    }
+  }
+}
+
+extension SweepCommand {
+  struct SlurmScript: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "slurm-script",
+      abstract: "Write sbatch scripts: a job array of shards and a merge job that waits for it.",
+      discussion: """
+        Writes DIR/slurm/array-<n>.sh (arrays of at most 1,000 tasks, Slurm's default \
+        MaxArraySize being 1001), merge.sh (--dependency=afterok on every array) and submit.sh, \
+        which submits them all. Size shards to minutes: Slurm takes seconds to start each task.
+        """
+    )
+
+    @Argument(help: "The sweep file.") var sweep: String
+    @Option(name: .shortAndLong, help: "The sweep folder the jobs write into.") var output: String
+    @Option(help: "The number of shards (array tasks).") var shards: Int
+    @Option(help: "At most this many tasks at once (the array's %limit).") var maxConcurrent: Int?
+    @Option(help: "Wall time per task, HH:MM:SS.") var time = "00:30:00"
+    @Option(help: "The partition.") var partition: String?
+    @Option(help: "CPUs per task (threads per unit).") var cpus = 2
+    @Option(help: "The esmsim binary the jobs run (default: this one).") var esmsim: String?
+
+    /// Tasks per array: Slurm's default MaxArraySize is 1001 (indices 0–1000).
+    static let arrayLimit = 1000
+
+    /// Shard counts that give tasks of about 2, 5 and 15 minutes.
+    static func suggestedShards(units: Int, participantDays: Int) -> [Int] {
+      let seconds = Double(participantDays) / 100_000
+      return Array(Set([120.0, 300, 900].map { max(1, min(units, Int((seconds / $0).rounded(.up)))) })).sorted()
+    }
+
+    func validate() throws {
+      guard shards >= 1 else { throw ValidationError("--shards must be at least 1") }
+      if let maxConcurrent, maxConcurrent < 1 { throw ValidationError("--max-concurrent must be at least 1") }
+      guard time.range(of: #"^(\d+-)?\d{1,2}:\d{2}:\d{2}$"#, options: .regularExpression) != nil else {
+        throw ValidationError("--time must be HH:MM:SS or D-HH:MM:SS (found \(time))")
+      }
+      guard cpus >= 1 && cpus <= 1024 else { throw ValidationError("--cpus must be between 1 and 1024") }
+      if let partition, partition.isEmpty || !partition.allSatisfy({ $0.isLetter || $0.isNumber || "_-.,".contains($0) }) {
+        throw ValidationError("--partition: letters, digits, _ - . and , only")
+      }
+    }
+
+    func run() throws {
+      let spec = try SweepCommand.load(sweep)
+      guard shards <= spec.unitCount else {
+        throw ValidationError("--shards \(shards) is more than the sweep's \(spec.unitCount) work units")
+      }
+      let fm = FileManager.default
+      let cwd = fm.currentDirectoryPath
+      func absolute(_ p: String) -> String { p.hasPrefix("/") ? p : (cwd as NSString).appendingPathComponent(p) }
+      let binary = esmsim.map(absolute) ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+      let dir = absolute(output)
+      let scripts = (dir as NSString).appendingPathComponent("slurm")
+      let logs = (scripts as NSString).appendingPathComponent("logs")
+      try SweepCommand.reporting { try fm.createDirectory(atPath: logs, withIntermediateDirectories: true) }
+      func q(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+      let jobName = "esmsim-" + String(spec.name.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }.prefix(30))
+      let header = { (name: String, log: String) -> String in
+        var h = "#!/bin/bash\n#SBATCH --job-name=\(name)\n#SBATCH --time=\(time)\n#SBATCH --output=\(logs)/\(log)\n"
+        if let partition { h += "#SBATCH --partition=\(partition)\n" }
+        return h
+      }
+      var files: [String] = []
+      var offset = 0
+      var index = 0
+      while offset < shards {
+        let n = min(Self.arrayLimit, shards - offset)
+        var s = header(jobName, "shard-%A_%a.out")
+        s += "#SBATCH --array=0-\(n - 1)\(maxConcurrent.map { "%\($0)" } ?? "")\n#SBATCH --cpus-per-task=\(cpus)\n"
+        s += "# esmsim sweep, spec \(spec.hash): shards \(offset)–\(offset + n - 1) of \(shards)\n"
+        s += "set -euo pipefail\n"
+        s += "exec \(q(binary)) sweep run \(q(absolute(sweep))) --output \(q(dir)) --shard $((\(offset) + SLURM_ARRAY_TASK_ID)) --num-shards \(shards) --threads \"${SLURM_CPUS_PER_TASK:-\(cpus)}\"\n"
+        let name = "array-\(index).sh"
+        try SweepCommand.reporting { try AtomicFile.write(s, to: (scripts as NSString).appendingPathComponent(name)) }
+        files.append(name)
+        offset += n
+        index += 1
+      }
+      var merge = header(jobName + "-merge", "merge-%j.out")
+      merge += "set -euo pipefail\nexec \(q(binary)) sweep merge \(q(dir)) --spec \(q(absolute(sweep)))\n"
+      try SweepCommand.reporting { try AtomicFile.write(merge, to: (scripts as NSString).appendingPathComponent("merge.sh")) }
+      var submit = "#!/bin/bash\n# Submits the shards of the sweep and a merge job that runs when all of them succeed.\n"
+      submit += "set -euo pipefail\ncd \"$(dirname \"$0\")\"\nids=()\n"
+      for f in files { submit += "ids+=(\"$(sbatch --parsable \(f) | cut -d';' -f1)\")\n" }
+      submit += "dependency=$(IFS=:; echo \"${ids[*]}\")\n"
+      submit += "merge=$(sbatch --parsable --dependency=afterok:\"$dependency\" merge.sh | cut -d';' -f1)\n"
+      submit += "echo \"array job(s) ${ids[*]}; merge job $merge\"\n"
+      try SweepCommand.reporting { try AtomicFile.write(submit, to: (scripts as NSString).appendingPathComponent("submit.sh")) }
+      for f in files + ["merge.sh", "submit.sh"] {
+        chmod((scripts as NSString).appendingPathComponent(f), 0o755)
+      }
+      print("wrote \(scripts)/: \((files + ["merge.sh", "submit.sh"]).joined(separator: ", "))")
+      print("\(shards) shard(s) of about \(spec.unitCount / shards) unit(s) each; submit with: bash \(scripts)/submit.sh")
+    }
+  }
+}

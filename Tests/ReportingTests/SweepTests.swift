@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+
+@testable import Reporting
+@testable import Scenarios
+
+/// A scratch folder with a small base scenario and sweep files.
+struct SweepFixture {
+  let root: String
+
+  init() throws {
+    root = FileManager.default.temporaryDirectory.appendingPathComponent("esmsim-sweep-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+    try write(
+      "base.yaml",
+      """
+      name: sweep base
+      seed: 5
+      duration: 2d
+      population: {size: 12, devices: {non_controlled: 0.5, heavy: 0.5}, os: {ios: 0.5, android: 0.5}}
+      protocol:
+        schedule: {algorithm: mappiness, per_day: 3}
+        sensors: {location: {every: 3m}}
+      variants:
+        - name: local
+        - name: push
+          protocol: {channel: push}
+      """)
+    try write(
+      "sweep.yaml",
+      """
+      name: small sweep
+      scenario: base.yaml
+      replications: 3
+      grid:
+        protocol.schedule.per_day: [2, 4]
+        protocol.expiry: [15m, until_next]
+      """)
+  }
+
+  func path(_ name: String) -> String { (root as NSString).appendingPathComponent(name) }
+
+  @discardableResult
+  func write(_ name: String, _ text: String) throws -> String {
+    try text.write(toFile: path(name), atomically: true, encoding: .utf8)
+    return path(name)
+  }
+
+  func remove() { try? FileManager.default.removeItem(atPath: root) }
+
+  /// Runs every shard of a K-way split into `dir` and merges; returns summary.csv.
+  func runSharded(_ spec: SweepSpec, shards k: Int, into dir: String) throws -> Data {
+    for i in 0..<k {
+      _ = try SweepRun.run(spec, directory: path(dir), shard: i, of: k, threads: 2, version: "test")
+    }
+    _ = try SweepRun.merge(spec, directory: path(dir))
+    return try Data(contentsOf: URL(fileURLWithPath: path(dir + "/summary.csv")))
+  }
+}
+
+@Suite("Parameter sweeps: shards, resume, merge checks")
+struct SweepTests {
+  @Test("the spec: a grid of 2 × 2 points × 3 replications is 12 units, split contiguously")
+  func plan() throws {
+    let f = try SweepFixture()
+    defer { f.remove() }
+    let spec = try SweepSpec.load(path: f.path("sweep.yaml"))
+    #expect(spec.parameters == ["protocol.schedule.per_day", "protocol.expiry"])
+    #expect(spec.points.map(\.values) == [["2", "15m"], ["2", "until_next"], ["4", "15m"], ["4", "until_next"]])
+    #expect(spec.unitCount == 12)
+    #expect(spec.points[2].scenario.variants[0].plan.protocolPlan.schedules[0].choice.parameters.perDay == 4)
+    // Every unit in exactly one shard, for any K.
+    for k in [1, 3, 5, 7, 12] {
+      let all = (0..<k).flatMap { Array(spec.units(shard: $0, of: k)) }
+      #expect(all == Array(0..<12), "K = \(k)")
+    }
+    // The hash depends on what decides the results.
+    let other = try SweepSpec.load(path: f.write("other.yaml", "scenario: base.yaml\nreplications: 4\ngrid: {protocol.expiry: [15m]}\n"))
+    #expect(other.hash != spec.hash)
+  }
+
+  @Test("merged results are byte-identical for K = 1, 3 and 7 shards")
+  func shardCountDoesNotMatter() throws {
+    let f = try SweepFixture()
+    defer { f.remove() }
+    let spec = try SweepSpec.load(path: f.path("sweep.yaml"))
+    let one = try f.runSharded(spec, shards: 1, into: "k1")
+    let text = String(decoding: one, as: UTF8.self)
+    // 4 points × 2 variants × every metric; the parameter columns are there.
+    #expect(text.hasPrefix("point,protocol.schedule.per_day,protocol.expiry,variant,metric,mean,sd,ci_low,ci_high,n\n"))
+    #expect(text.contains("\n4,4,until_next,push,compliance,"))
+    #expect(try f.runSharded(spec, shards: 3, into: "k3") == one)
+    #expect(try f.runSharded(spec, shards: 7, into: "k7") == one)
+  }
+
+  @Test("a shard stopped part-way is rerun without running or counting any unit twice")
+  func resume() throws {
+    let f = try SweepFixture()
+    defer { f.remove() }
+    let spec = try SweepSpec.load(path: f.path("sweep.yaml"))
+    let reference = try f.runSharded(spec, shards: 1, into: "whole")
+    // Shard 0 of 2 (units 0–5) is stopped after three units, as a wall-time kill would.
+    var polls = 0
+    let stopped = try SweepRun.run(
+      spec, directory: f.path("resumed"), shard: 0, of: 2, threads: 1, version: "test",
+      shouldStop: {
+        polls += 1
+        return (try? FileManager.default.contentsOfDirectory(atPath: f.path("resumed/units")).count) ?? 0 >= 3
+      })
+    #expect(stopped == nil)
+    #expect(polls > 0)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: f.path("resumed/units")).filter { $0.hasSuffix(".json") }.count == 3)
+    // The merge refuses the incomplete folder, naming what is missing.
+    #expect(throws: SweepRun.Failure.self) { try SweepRun.merge(spec, directory: f.path("resumed")) }
+    let rerun = try SweepRun.run(spec, directory: f.path("resumed"), shard: 0, of: 2, threads: 1, version: "test")
+    #expect(rerun?.ran == 3 && rerun?.skipped == 3)
+    _ = try SweepRun.run(spec, directory: f.path("resumed"), shard: 1, of: 2, threads: 1, version: "test")
+    _ = try SweepRun.merge(spec, directory: f.path("resumed"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: f.path("resumed/summary.csv"))) == reference)
+  }
+
+  @Test("the merge refuses a missing unit, a duplicated unit and a unit of another spec")
+  func mergeRefuses() throws {
+    let f = try SweepFixture()
+    defer { f.remove() }
+    let spec = try SweepSpec.load(path: f.path("sweep.yaml"))
+    _ = try f.runSharded(spec, shards: 2, into: "done")
+    let units = f.path("done/units")
+    func mergeError() -> String? {
+      do {
+        _ = try SweepRun.merge(spec, directory: f.path("done"))
+        return nil
+      } catch { return "\(error)" }
+    }
+    #expect(mergeError() == nil)
+    // Missing.
+    let five = units + "/u0000005.json"
+    let saved = try Data(contentsOf: URL(fileURLWithPath: five))
+    try FileManager.default.removeItem(atPath: five)
+    #expect(mergeError()?.contains("1 of 12 unit(s) missing") == true)
+    #expect(mergeError()?.contains("5 (point 2, replication 3)") == true)
+    try saved.write(to: URL(fileURLWithPath: five))
+    // Duplicated.
+    try saved.write(to: URL(fileURLWithPath: units + "/u0000005-copy.json"))
+    #expect(mergeError()?.contains("present more than once") == true)
+    #expect(mergeError()?.contains("u0000005-copy.json") == true)
+    try FileManager.default.removeItem(atPath: units + "/u0000005-copy.json")
+    // Another spec's unit.
+    var text = String(decoding: saved, as: UTF8.self)
+    text = text.replacingOccurrences(of: spec.hash, with: String(repeating: "0", count: 64))
+    try text.write(toFile: five, atomically: true, encoding: .utf8)
+    #expect(mergeError()?.contains("different sweep spec") == true)
+    // And running into a folder of another sweep is refused.
+    let other = try SweepSpec.load(path: f.write("other.yaml", "scenario: base.yaml\nreplications: 2\ngrid: {protocol.expiry: [15m]}\n"))
+    #expect(throws: SweepRun.Failure.self) {
+      _ = try SweepRun.run(other, directory: f.path("done"), shard: 0, of: 1, threads: 1, version: "test")
+    }
+  }
+
+  @Test("bad sweep files: one error naming the key", arguments: [
+    ("scenario: base.yaml\ngrid: {protocol.schedule.per_dya: [2]}\n", "protocol.schedule.per_dya"),
+    ("scenario: base.yaml\ngrid: {}\n", "the grid is empty"),
+    ("scenario: base.yaml\ngrid: {protocol.expiry: []}\n", "grid.protocol.expiry"),
+    ("scenario: base.yaml\n", "give a grid"),
+    ("scenario: missing.yaml\ngrid: {protocol.expiry: [15m]}\n", "no such file"),
+    ("scenario: base.yaml\ngrid: {protocol.expiry: [15m, soon]}\n", "protocol.expiry"),
+    ("scenario: base.yaml\ngrid: {outputs.report: [true]}\n", "grid.outputs.report"),
+    ("scenario: base.yaml\ngrid: {protocol.expiry: [15m]}\npoints: [{protocol.expiry: 15m}]\n", "not both"),
+    ("scenario: base.yaml\ngrid: {protocol.expiry: [15m]}\nreplicates: 3\n", "replicates"),
+  ])
+  func badSpecs(text: String, expected: String) throws {
+    let f = try SweepFixture()
+    defer { f.remove() }
+    let path = try f.write("bad.yaml", text)
+    do {
+      _ = try SweepSpec.load(path: path)
+      Issue.record("accepted: \(text)")
+    } catch {
+      #expect(error.description.hasPrefix(path), "\(error)")
+      #expect(error.description.contains(expected), "\(error)")
+    }
+  }
+}
