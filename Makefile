@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 ESMSIM := .build/release/esmsim
 
-.PHONY: all deps deps-test build release demo test notebooks validate bench bench-simpy clean
+.PHONY: all deps deps-test build release demo test test-slurm notebooks validate bench bench-simpy clean
 VENV := .venv
 
 all: release
@@ -28,6 +28,10 @@ demo: release
 test: deps-test
 	$(SWIFT) test
 	$(MAKE) --no-print-directory notebooks
+
+## test-slurm: a sweep as a real Slurm job array on this machine (installs Slurm and munge).
+test-slurm: release
+	bash scripts/slurm-test.sh
 
 ## notebooks: execute the notebooks (each asserts on its results).
 notebooks: release $(VENV)/.installed
