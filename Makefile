@@ -3,7 +3,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 ESMSIM := .build/release/esmsim
 
-.PHONY: all deps deps-test build release demo test test-slurm notebooks validate bench bench-simpy clean
+.PHONY: all deps deps-test build release demo test test-slurm fuzz sanitize notebooks validate bench bench-simpy clean
 VENV := .venv
 
 all: release
@@ -32,6 +32,15 @@ test: deps-test
 ## test-slurm: a sweep as a real Slurm job array on this machine (installs Slurm and munge).
 test-slurm: release
 	bash scripts/slurm-test.sh
+
+## fuzz: every reader of outside input under libFuzzer and ASan, FUZZ_SECONDS (120) each.
+fuzz: deps
+	bash scripts/fuzz.sh
+
+## sanitize: the test suite under the address sanitizer, then the thread sanitizer.
+sanitize: deps
+	$(SWIFT) test --build-path .build/asan --sanitize=address
+	$(SWIFT) test --build-path .build/tsan --sanitize=thread
 
 ## notebooks: execute the notebooks (each asserts on its results).
 notebooks: release $(VENV)/.installed

@@ -25,6 +25,7 @@ struct RunCommand: ParsableCommand {
   @Option(help: "Study length, for example 7d (overrides duration).") var duration: String?
   @Option(help: "Use this AWARE ESM schedule file as the protocol.") var awareSchedule: String?
   @Flag(help: "Replace DIR if it exists.") var force = false
+  @Flag(help: "Run even when the estimated work is very large (over 4e9 participant-days).") var allowLarge = false
 
   func validate() throws {
     if scenario == nil && awareSchedule == nil {
@@ -46,6 +47,14 @@ struct RunCommand: ParsableCommand {
         replications: replications, seed: seed, participants: participants, duration: duration, awareSchedule: awareSchedule))
     Interrupts.install()
     let threadCount = threads ?? ProcessInfo.processInfo.activeProcessorCount
+    let estimate = WorkEstimate(resolved, threads: threadCount)
+    if estimate.isLarge && !allowLarge {
+      FileHandle.standardError.write(
+        Data(
+          "esmsim: \(scenario ?? "the study") asks for \(estimate.text(threads: threadCount)); refusing a run this large (over \(WorkEstimate.count(WorkEstimate.limit)) participant-days) unless you add --allow-large\n"
+            .utf8))
+      throw ExitCode(1)
+    }
     do {
       let outcome = try StudyRun.run(
         resolved, to: output,
@@ -86,6 +95,9 @@ struct ValidateCommand: ParsableCommand {
     print(
       "\(scenario): ok — \(s.name): \(s.variants.count) variant(s), \(plans.first?.participants ?? 0) participants × \(plans.first?.days ?? 0) days, \(s.replications) replication(s), \(participantDays) participant-days in all"
     )
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let estimate = WorkEstimate(s, threads: cores)
+    print("estimate: \(estimate.text(threads: cores))\(estimate.isLarge ? " (esmsim run needs --allow-large)" : "")")
   }
 }
 
@@ -167,5 +179,12 @@ enum Interrupts {
   static func install() {
     Foundation.signal(SIGINT) { Interrupts.signal = $0 }
     Foundation.signal(SIGTERM) { Interrupts.signal = $0 }
+    // A parent may have started esmsim with these signals blocked (a thread's mask is
+    // inherited); then they would never arrive.
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, SIGINT)
+    sigaddset(&set, SIGTERM)
+    pthread_sigmask(SIG_UNBLOCK, &set, nil)
   }
 }

@@ -70,6 +70,7 @@ struct SweepCommand: ParsableCommand {
     @Option(help: "The number of shards.") var numShards: Int?
     @Option(help: "Worker threads per unit (default: all cores). Results do not depend on it.") var threads: Int?
     @Flag(help: "Merge after running (when this run covers every unit).") var merge = false
+    @Flag(help: "Run even when the estimated work is very large (over 4e9 participant-days).") var allowLarge = false
 
     func run() throws {
       let env = ProcessInfo.processInfo.environment
@@ -79,11 +80,21 @@ struct SweepCommand: ParsableCommand {
       guard i >= 0 && i < k else { throw ValidationError("--shard must be between 0 and \(k - 1) (found \(i))") }
       if let threads, threads < 1 || threads > 1024 { throw ValidationError("--threads must be between 1 and 1024") }
       let spec = try SweepCommand.load(sweep)
+      let cores = threads ?? ProcessInfo.processInfo.activeProcessorCount
+      let block = spec.units(shard: i, of: k)
+      let days = block.reduce(0.0) { $0 + WorkEstimate(spec.points[spec.unit($1).point].scenario, threads: cores).participantDays }
+      if days > WorkEstimate.limit && !allowLarge {
+        FileHandle.standardError.write(
+          Data(
+            "esmsim: shard \(i) of \(k) of \(sweep) holds \(WorkEstimate.count(days)) participant-days (about \(WorkEstimate.duration(days / (50_000 * Double(cores)))) on \(cores) cores); refusing unless you add --allow-large, or split it into more shards\n"
+              .utf8))
+        throw ExitCode(1)
+      }
       Interrupts.install()
       let stderr = FileHandle.standardError
       let result = try SweepCommand.reporting {
         try SweepRun.run(
-          spec, directory: output, shard: i, of: k, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
+          spec, directory: output, shard: i, of: k, threads: cores,
           version: ESMSimVersion.string, shouldStop: { Interrupts.requested },
           log: { line in if isatty(2) != 0 { stderr.write(Data("\r\(line)\u{1B}[K".utf8)) } })
       }
@@ -92,7 +103,6 @@ struct SweepCommand: ParsableCommand {
         stderr.write(Data("esmsim: interrupted; finished units are kept, rerun to resume\n".utf8))
         throw ExitCode(Interrupts.exitCode)
       }
-      let block = spec.units(shard: i, of: k)
       print("shard \(i) of \(k): units \(block.lowerBound)–\(max(block.upperBound - 1, block.lowerBound)): \(result.ran) run, \(result.skipped) already done")
       if merge {
         let files = try SweepCommand.reporting { try SweepRun.merge(spec, directory: output) }

@@ -51,11 +51,12 @@ public enum StudyRunner {
   /// - Parameters:
   ///   - each: receives every participant's outcome, in participant order.
   ///   - progress: receives the number of participants done after each batch.
-  ///   - shouldStop: polled between batches; when it returns true the run stops early and
+  ///   - shouldStop: polled between batches and, by the workers, between participants; when
+  ///     it returns true the run stops early (within one participant per thread) and
   ///     returns nil.
   public static func run(
     _ plan: StudyPlan, replication: UInt32, options: Options, each: (ParticipantOutcome) throws -> Void = { _ in },
-    progress: (Int) -> Void = { _ in }, shouldStop: () -> Bool = { false }
+    progress: (Int) -> Void = { _ in }, shouldStop: @escaping @Sendable () -> Bool = { false }
   ) rethrows -> StudyAccumulator? {
     let n = plan.participants
     let chunks = (n + chunkSize - 1) / chunkSize
@@ -89,10 +90,12 @@ public enum StudyRunner {
       DispatchQueue.concurrentPerform(iterations: min(options.threads, count)) { worker in
         var c = worker
         while c < count {
-          results.store(c, simulate(plan, chunk: first + c, replication: replication, options: options))
+          if shouldStop() { break }
+          results.store(c, simulate(plan, chunk: first + c, replication: replication, options: options, shouldStop: shouldStop))
           c += min(options.threads, count)
         }
       }
+      if shouldStop() { return nil }  // some chunks were not finished (it stays true once true)
       for c in 0..<count {
         let r = results.take(c)
         total.merge(r.accumulator)
@@ -129,13 +132,16 @@ public enum StudyRunner {
     }
   }
 
-  static func simulate(_ plan: StudyPlan, chunk: Int, replication: UInt32, options: Options) -> ChunkResult {
+  static func simulate(
+    _ plan: StudyPlan, chunk: Int, replication: UInt32, options: Options, shouldStop: @Sendable () -> Bool = { false }
+  ) -> ChunkResult {
     var acc = StudyAccumulator(plan: plan, detailParticipants: options.detailParticipants, heatParticipants: 40)
     var outcomes: [ParticipantOutcome] = []
     let lo = chunk * chunkSize
     let hi = min(lo + chunkSize, plan.participants)
     outcomes.reserveCapacity(hi - lo)
     for p in lo..<hi {
+      if shouldStop() { break }
       let o = ParticipantSimulation.outcome(
         plan: plan, seed: options.seed, replication: replication, participant: UInt32(p),
         keepRows: options.coverageRows, heatHours: options.heatHours)

@@ -14,6 +14,7 @@ public enum AtomicFile {
 
   /// Writes `data` to `path` atomically.
   public static func write(_ data: Data, to path: String) throws(WriteError) {
+    try requireRegular(path)
     let url = URL(fileURLWithPath: path)
     let temporary = url.deletingLastPathComponent()
       .appendingPathComponent(".\(url.lastPathComponent).tmp-\(ProcessInfo.processInfo.processIdentifier)")
@@ -33,6 +34,17 @@ public enum AtomicFile {
   /// Writes `text` as UTF-8 to `path` atomically.
   public static func write(_ text: String, to path: String) throws(WriteError) {
     try write(Data(text.utf8), to: path)
+  }
+
+  /// Refuses to replace anything but a regular file (renaming over `/dev/full` or a folder
+  /// would replace it).
+  public static func requireRegular(_ path: String) throws(WriteError) {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return }  // nothing there yet
+    if info.st_mode & S_IFMT != S_IFREG {
+      let kind = info.st_mode & S_IFMT == S_IFDIR ? "a folder" : (info.st_mode & S_IFMT == S_IFLNK ? "a symbolic link" : "a device or special file")
+      throw WriteError(path: path, reason: "it is \(kind), not a file; give the name of a file to create")
+    }
   }
 
   static func reason(_ error: Error) -> String {

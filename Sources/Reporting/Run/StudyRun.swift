@@ -53,7 +53,7 @@ public enum StudyRun {
   ///
   /// - Parameter shouldStop: polled between batches of participants (SIGINT, SIGTERM).
   public static func run(
-    _ scenario: Scenario, to directory: String, options: Options, version: String, shouldStop: @escaping () -> Bool = { false }
+    _ scenario: Scenario, to directory: String, options: Options, version: String, shouldStop: @escaping @Sendable () -> Bool = { false }
   ) throws -> Outcome {
     let fm = FileManager.default
     let dest = URL(fileURLWithPath: directory).standardizedFileURL
@@ -73,10 +73,8 @@ public enum StudyRun {
       }
     }
     let staging = parent.appendingPathComponent(".\(name).partial-\(ProcessInfo.processInfo.processIdentifier)")
-    do {
-      try fm.createDirectory(at: staging, withIntermediateDirectories: false)
-    } catch {
-      throw Failure("cannot write \(directory): \(AtomicFile.reason(error))")
+    if mkdir(staging.path, 0o755) != 0 {
+      throw Failure("cannot write \(directory): \(String(cString: strerror(errno)))")
     }
     do {
       let outcome = try write(scenario, into: staging.path, options: options, version: version, shouldStop: shouldStop)
@@ -114,7 +112,7 @@ public enum StudyRun {
   }
 
   static func write(
-    _ scenario: Scenario, into dir: String, options: Options, version: String, shouldStop: @escaping () -> Bool
+    _ scenario: Scenario, into dir: String, options: Options, version: String, shouldStop: @escaping @Sendable () -> Bool
   ) throws -> Outcome {
     let out = scenario.outputs
     let time = Timestamps(start: scenario.startDate)

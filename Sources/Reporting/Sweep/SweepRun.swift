@@ -35,7 +35,7 @@ public enum SweepRun {
   /// - Returns: the units run and the units skipped as already finished; nil if stopped.
   public static func run(
     _ spec: SweepSpec, directory: String, shard: Int, of shards: Int, threads: Int, version: String,
-    shouldStop: () -> Bool = { false }, log: (String) -> Void = { _ in }
+    shouldStop: @escaping @Sendable () -> Bool = { false }, log: (String) -> Void = { _ in }
   ) throws -> (ran: Int, skipped: Int)? {
     try prepare(spec, directory: directory, version: version)
     var ran = 0

@@ -17,7 +17,13 @@ enum AWAREScheduleImport {
   static func load(path: String, startDate: CalendarDate, days: Int, key: String, pick: Int = 0) throws(ScenarioError)
     -> ImportedProtocol
   {
-    let root = try ScenarioLoader.load(path: path)
+    try read(ScenarioLoader.load(path: path), file: path, startDate: startDate, days: days, pick: pick)
+  }
+
+  /// Reads a schedule file's tree (`file` names it in errors).
+  static func read(_ root: ScenarioValue, file path: String, startDate: CalendarDate, days: Int, pick: Int = 0)
+    throws(ScenarioError) -> ImportedProtocol
+  {
     func fail(_ k: String, _ at: ScenarioValue.Location?, _ message: String) -> ScenarioError {
       ScenarioError(file: path, key: k, at: at, message)
     }
@@ -111,7 +117,7 @@ enum AWAREScheduleImport {
       throw fail("\(base).randomize", s["randomize"]?.location, error.message)
     }
     var part = SchedulePart(choice, window: .fixed(weekday: window, weekend: window), weekdays: weekdays, days: active)
-    if active == nil { part.days = 1...0 }  // outside the study: no signal at all
+    if active == nil { part.weekdays = [] }  // outside the study: no signal on any day
     // Items.
     var items: [SurveyItem] = []
     if let esms = s["esms"] {

@@ -17,7 +17,11 @@ import StudyModel
 /// delay). Other fields of the study are not read. Delivered through ESMira's iOS planner.
 enum ESMiraStudyImport {
   static func load(path: String, key: String) throws(ScenarioError) -> ImportedProtocol {
-    let root = try ScenarioLoader.load(path: path)
+    try read(ScenarioLoader.load(path: path), file: path)
+  }
+
+  /// Reads a study file's tree (`file` names it in errors).
+  static func read(_ root: ScenarioValue, file path: String) throws(ScenarioError) -> ImportedProtocol {
     func fail(_ k: String, _ at: ScenarioValue.Location?, _ message: String) -> ScenarioError {
       ScenarioError(file: path, key: k, at: at, message)
     }

@@ -57,7 +57,11 @@ public struct SweepSpec: Sendable {
   /// Reads and resolves a sweep file: every point's scenario is resolved, so a bad key or
   /// value is reported before anything runs.
   public static func load(path: String) throws(ScenarioError) -> SweepSpec {
-    let root = try ScenarioLoader.load(path: path)
+    try read(ScenarioLoader.load(path: path), file: path)
+  }
+
+  /// Reads a sweep file's tree; `path` names it in errors and locates the base scenario.
+  public static func read(_ root: ScenarioValue, file path: String) throws(ScenarioError) -> SweepSpec {
     let r = try Reader(file: path, path: "", node: root)
     guard let (scenarioPath, at) = try r.scalar("scenario") else {
       throw r.error("scenario", nil, "name the base scenario file, for example scenario: quickstart.yaml")

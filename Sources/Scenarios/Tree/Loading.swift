@@ -59,7 +59,8 @@ public enum ScenarioLoader {
     do {
       node = try Yams.compose(yaml: text)
     } catch let error as YamlError {
-      throw ScenarioError(file: file, Self.describe(error))
+      let (location, message) = Self.describe(error)
+      throw ScenarioError(file: file, at: location, message)
     } catch {
       throw ScenarioError(file: file, "\(error)")
     }
@@ -148,10 +149,26 @@ public enum ScenarioLoader {
     return nil
   }
 
-  /// Yams' message, which carries the line and column ("… in line 1, column 4").
-  static func describe(_ error: YamlError) -> String {
-    let text = "\(error)"
-    // Keep the first line: the problem and where it is.
-    return text.split(separator: "\n").first.map(String.init) ?? text
+  /// Yams' problem and where it is, as one line.
+  static func describe(_ error: YamlError) -> (ScenarioValue.Location?, String) {
+    func at(_ m: Mark) -> ScenarioValue.Location { ScenarioValue.Location(line: m.line, column: m.column) }
+    switch error {
+    case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+      .composer(let context, let problem, let mark, _):
+      var message = problem
+      if problem.contains("could not find expected ':'") && context?.text.contains("simple key") == true {
+        message = "a key longer than 1024 characters, or a key without ':'"
+      } else if let context {
+        message = "\(problem) (\(context.text) at line \(context.mark.line))"
+      }
+      return (at(mark), "YAML syntax: " + message)
+    case .duplicatedKeysInMapping(let duplicates, let context):
+      return (at(context.mark), "duplicate key\(duplicates.count == 1 ? "" : "s") \(duplicates.map { "'\($0)'" }.joined(separator: ", ")) in one mapping")
+    case .reader(let problem, let offset, _, _):
+      return (nil, "cannot read the text: \(problem)\(offset.map { " at byte \($0)" } ?? "")")
+    default:
+      let text = "\(error)"
+      return (nil, text.split(separator: "\n").first.map(String.init) ?? text)
+    }
   }
 }

@@ -64,13 +64,8 @@ public struct Intervals: Sendable, Equatable {
 
   /// Whether `t` lies in a closed stretch (binary search).
   public func contains(_ t: SimTime) -> Bool {
-    var lo = 0
-    var hi = spans.count
-    while lo < hi {
-      let mid = (lo + hi) / 2
-      if spans[mid].end <= t { lo = mid + 1 } else { hi = mid }
-    }
-    return lo < spans.count && spans[lo].start <= t
+    let i = startIndex(after: t)
+    return i < spans.count && spans[i].start <= t
   }
 
   /// The intersection with another record (both closed).

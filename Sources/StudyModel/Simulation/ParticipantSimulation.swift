@@ -942,15 +942,9 @@ public struct ParticipantSimulation: EventHandler {
   /// is next plugged in).
   mutating func phoneGoesOff(_ sim: inout Simulator, until: SimTime?) {
     guard phoneIsOn else { return }
-    if isRunning {
-      if mode == .foreground { foreground.end(at: sim.now) }
-      runs.end(at: sim.now)
-    }
-    mode = .off
+    halt(.off, &sim)
     phoneIsOn = false
     phoneOn.end(at: sim.now)
-    sim.cancel(slot: Slot.app)
-    sim.cancel(slot: Slot.wake)
     updateBattery(&sim)
     if let until { sim.schedule(at: until, kind: EventKind.phoneOn.rawValue) }
   }
@@ -975,12 +969,18 @@ public struct ParticipantSimulation: EventHandler {
   mutating func dropout(_ sim: inout Simulator) {
     droppedOut = true
     enrolledUntil = sim.now
+    halt(.notRunning, &sim)
+    forceQuit = true
+  }
+
+  /// The app stops at once, foreground or background, and nothing is set to wake it: the
+  /// phone goes off, or the participant leaves the study.
+  mutating func halt(_ newMode: Mode, _ sim: inout Simulator) {
     if isRunning {
       if mode == .foreground { foreground.end(at: sim.now) }
       runs.end(at: sim.now)
     }
-    mode = .notRunning
-    forceQuit = true
+    mode = newMode
     sim.cancel(slot: Slot.app)
     sim.cancel(slot: Slot.wake)
   }

@@ -1,0 +1,88 @@
+import Measures
+import Scenarios
+import StudyModel
+
+/// How much a run will do, estimated before it starts, so that absurd sizes are refused
+/// (`esmsim run` asks for `--allow-large` above ``limit``) and users see what they ask for.
+public struct WorkEstimate: Sendable, Equatable {
+  /// Participant-days over every variant and replication.
+  public var participantDays: Double
+  /// Prompts due.
+  public var prompts: Double
+  /// Wall time on `threads` cores, seconds (at the measured rate of about 50,000
+  /// participant-days a second per core; the city benchmark).
+  public var seconds: Double
+  /// Peak memory, bytes: a fixed part, and one participant row per participant of a variant
+  /// (the only state that grows with participants).
+  public var memoryBytes: Double
+  /// Bytes of the per-row files the scenario asks for.
+  public var outputBytes: Double
+
+  /// Above this many participant-days a run must be confirmed (about 11 hours on 2 cores).
+  public static let limit = 4e9
+  /// Participant-days per second per core (measured: `esmsim bench city`).
+  static let ratePerCore = 50_000.0
+
+  /// Estimates a scenario's run.
+  public init(_ scenario: Scenario, threads: Int) {
+    var days = 0.0
+    var prompts = 0.0
+    var rows = 0.0
+    var bytes = 0.0
+    var largest = 0.0
+    for (_, plan) in scenario.variants {
+      let pd = Double(plan.participants) * Double(plan.days)
+      days += pd
+      let perDay = plan.protocolPlan.schedules.reduce(0.0) { total, part in
+        total + (part.choice.parameters.perDay ?? Double(part.choice.parameters.times?.count ?? 6))
+      }
+      prompts += pd * perDay
+      let sensors = Double(plan.protocolPlan.sensors.count)
+      if scenario.outputs.prompts { bytes += pd * perDay * 190 }
+      if scenario.outputs.coverage { bytes += pd * 24 * sensors * 70 }
+      if scenario.outputs.participants { bytes += Double(plan.participants) * 120 }
+      rows = max(rows, Double(plan.participants))
+      largest = max(largest, pd)
+    }
+    let r = Double(scenario.replications)
+    participantDays = days * r
+    self.prompts = prompts * r
+    seconds = participantDays / (Self.ratePerCore * Double(max(threads, 1)))
+    memoryBytes = 150e6 + Double(max(threads, 1)) * 20e6 + rows * 2 * Double(MemoryLayout<ParticipantRow>.stride)
+    outputBytes = bytes * r * (scenario.outputs.sqlite ? 2 : 1)
+  }
+
+  /// Whether the run needs confirming.
+  public var isLarge: Bool { participantDays > Self.limit }
+
+  /// One line: "3.6e+06 participant-days, about 1 min on 2 cores, 180 MB of memory, 20 MB of files".
+  public func text(threads: Int) -> String {
+    "\(Self.count(participantDays)) participant-days, \(Self.count(prompts)) prompts: about \(Self.duration(seconds)) on \(threads) core\(threads == 1 ? "" : "s"), \(Self.size(memoryBytes)) of memory, \(Self.size(outputBytes)) of files"
+  }
+
+  /// A count, in full below a million, else in two significant digits.
+  public static func count(_ x: Double) -> String {
+    x < 1e6 ? NumberText.fixed(x, 0) : String(format: "%.2g", x)
+  }
+
+  /// A duration in the largest sensible unit.
+  public static func duration(_ s: Double) -> String {
+    switch s {
+    case ..<60: return "\(max(Int(s.rounded(.up)), 1)) s"
+    case ..<3600: return "\(Int((s / 60).rounded())) min"
+    case ..<(86_400 * 2): return NumberText.fixed(s / 3600, 1) + " hours"
+    case ..<(86_400 * 365 * 2): return NumberText.fixed(s / 86_400, 0) + " days"
+    default: return String(format: "%.2g", s / (86_400 * 365)) + " years"
+    }
+  }
+
+  /// A size in kB, MB, GB or TB.
+  public static func size(_ b: Double) -> String {
+    switch b {
+    case ..<1e6: return "\(max(Int((b / 1e3).rounded()), 0)) kB"
+    case ..<1e9: return "\(Int((b / 1e6).rounded())) MB"
+    case ..<1e12: return NumberText.fixed(b / 1e9, 1) + " GB"
+    default: return String(format: "%.2g", b / 1e12) + " TB"
+    }
+  }
+}

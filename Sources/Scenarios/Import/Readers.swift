@@ -1,0 +1,31 @@
+import Foundation
+
+/// Every reader of outside input, from bytes: scenario files (YAML or JSON), AWARE schedule
+/// files, ESMira study files and sweep files. Each either returns or throws a
+/// ``ScenarioError``; none may crash, hang or use unbounded memory on any input. The fuzz
+/// harnesses (`Tests/Fuzz`) call these.
+public enum Readers {
+  /// Reads and resolves a scenario.
+  public static func scenario(_ data: Data, file: String = "input.yaml") throws(ScenarioError) -> Scenario {
+    try ScenarioResolver.resolve(ScenarioLoader.parse(data, file: file), file: file)
+  }
+
+  /// Reads an AWARE iOS ESM schedule file for a 14-day study from 2026-01-05 and returns
+  /// the number of schedule parts it becomes.
+  @discardableResult
+  public static func awareSchedule(_ data: Data, file: String = "schedule.json") throws(ScenarioError) -> Int {
+    let root = try ScenarioLoader.parse(data, file: file)
+    return try AWAREScheduleImport.read(root, file: file, startDate: CalendarDate(year: 2026, month: 1, day: 5)!, days: 14).parts.count
+  }
+
+  /// Reads the schedules of an ESMira study file and returns the number of schedule parts.
+  @discardableResult
+  public static func esmiraStudy(_ data: Data, file: String = "study.json") throws(ScenarioError) -> Int {
+    try ESMiraStudyImport.read(ScenarioLoader.parse(data, file: file), file: file).parts.count
+  }
+
+  /// Reads a sweep file; `file` locates its base scenario.
+  public static func sweep(_ data: Data, file: String) throws(ScenarioError) -> SweepSpec {
+    try SweepSpec.read(ScenarioLoader.parse(data, file: file), file: file)
+  }
+}
