@@ -62,6 +62,7 @@ bench: release
 	$(ESMSIM) bench kernel --mode global --entities 10000 --events-per-entity 100 --seed 1 --results bench/results.json
 	$(ESMSIM) bench random
 	$(ESMSIM) bench schedules
+	$(ESMSIM) bench case-study --results bench/results.json
 	$(ESMSIM) bench city --results bench/results.json
 	$(ESMSIM) bench scaling --results bench/results.json
 

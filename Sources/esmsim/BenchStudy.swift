@@ -93,6 +93,50 @@ enum BenchResults {
 }
 
 extension Bench {
+  struct CaseStudy: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      commandName: "case-study",
+      abstract: "Events per participant-day in the AWARE-iOS case study: sampling adds no events.",
+      discussion: """
+        Runs scenarios/aware-ios-case-study.yaml (all four cases) as it is, and again with every \
+        sensor sampling ten times as often: the events per participant-day must not change, \
+        since sensor samples are counted arithmetically, never simulated one by one.
+        """
+    )
+
+    @Option(help: "The scenario.") var scenario = "scenarios/aware-ios-case-study.yaml"
+    @Option(help: "Also write the figures into this JSON file (key \"case_study\").") var results: String?
+
+    func run() throws {
+      let s = try ScenarioInput.resolve(path: scenario, overrides: .init())
+      var fast = s
+      for i in fast.variants.indices {
+        for k in fast.variants[i].plan.protocolPlan.sensors.indices {
+          if case .periodic(let p) = fast.variants[i].plan.protocolPlan.sensors[k].kind, p >= 10 {
+            fast.variants[i].plan.protocolPlan.sensors[k].kind = .periodic(period: p / 10)
+          }
+        }
+      }
+      let cores = ProcessInfo.processInfo.activeProcessorCount
+      let normal = try TimedStudy.run(s, threads: cores)
+      let dense = try TimedStudy.run(fast, threads: cores)
+      let perDay = Double(normal.events) / normal.participantDays
+      let densePerDay = Double(dense.events) / dense.participantDays
+      print(
+        "case study: \(NumberText.fixed(normal.participantDays, 0)) participant-days, \(normal.events) events: \(NumberText.fixed(perDay, 2)) events per participant-day (\(NumberText.fixed(normal.seconds, 2)) s)"
+      )
+      print(
+        "sensors 10x as fast: \(dense.events) events: \(NumberText.fixed(densePerDay, 2)) events per participant-day (\(NumberText.fixed(dense.seconds, 2)) s)"
+      )
+      try BenchResults.record(
+        "case_study",
+        .object([
+          ("events_per_participant_day", .number(perDay)), ("events_per_participant_day_sensors_10x", .number(densePerDay)),
+          ("normal", normal.json), ("sensors_10x", dense.json),
+        ]), in: results)
+    }
+  }
+
   struct City: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Time the city study: wall time, events, events and participant-days per second, peak memory.",

@@ -36,7 +36,10 @@ struct RunCommandTests {
     #expect(try lines(out + "/prompts.csv")[0] == "variant,replication,participant,prompt,day,scheduled,delivered,noticed,opened,submitted,status,reason,latency_s,context,true_state,reported_state,received,volunteered")
     #expect(try lines(out + "/coverage_summary.csv")[0] == "variant,device,sensor,comp,incomp,loss")
     let summary = try lines(out + "/summary.csv").dropFirst().filter { !$0.isEmpty }
-    for metric in ["signals_per_day", "delivered_share", "compliance", "median_latency_s", "intensity_min_scheduled", "bits_per_signal_answered", "coverage_comp_location", "bias", "bias_rmse"] {
+    // Location every 3 minutes: at most 480 rows a day, 150 bytes each.
+    let rows = summary.first { $0.hasPrefix("mappiness,rows_per_day_location,") }.flatMap { Double($0.split(separator: ",")[2]) }
+    #expect(rows.map { $0 > 100 && $0 <= 480 } == true, "\(String(describing: rows))")
+    for metric in ["signals_per_day", "delivered_share", "compliance", "median_latency_s", "intensity_min_scheduled", "bits_per_signal_answered", "coverage_comp_location", "bias", "bias_rmse", "megabytes_per_participant_location"] {
       #expect(summary.contains { $0.hasPrefix("mappiness,\(metric),") }, "\(metric)")
       #expect(summary.contains { $0.hasPrefix("fixed-blocks,\(metric),") }, "\(metric)")
     }

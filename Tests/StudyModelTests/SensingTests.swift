@@ -184,3 +184,25 @@ struct SensingTests {
     #expect(r == 5)
   }
 }
+
+@Suite("Beiwe phone events")
+struct PhoneEventsTests {
+  @Test("Reachability and PowerState are recorded while the app runs, starting with the state it finds")
+  func handBuilt() {
+    let h = Tick.hour
+    let runs = Intervals([(0, 2 * h), (3 * h, 5 * h)])
+    var timeline = Timeline()
+    timeline.append(Episode(start: 0, end: h, context: .home, phoneAtHand: true, network: .wifi))
+    timeline.append(Episode(start: h, end: 3 * h / 2, context: .transit, phoneAtHand: true, network: .unreachable))
+    timeline.append(Episode(start: 3 * h / 2, end: 4 * h, context: .work, phoneAtHand: true, network: .cellular))
+    timeline.append(Episode(start: 4 * h, end: 6 * h, context: .home, phoneAtHand: true, network: .wifi))
+    let charging = Intervals([(h / 2, 7 * h / 2)])
+    let trace: [(SimTime, Double)] = [(0, 50), (h / 2, 50), (7 * h / 4, 100), (7 * h / 2, 100), (6 * h, 90)]
+    let e = PhoneEvents(runs: runs, timeline: timeline, charging: charging, batteryTrace: trace)
+    #expect(e.reachability.map(\.time) == [0, h, 3 * h / 2, 3 * h, 4 * h])
+    #expect(e.reachability.map(\.network) == [.wifi, .unreachable, .cellular, .cellular, .wifi])
+    #expect(e.power.map(\.time) == [0, h / 2, 7 * h / 4, 3 * h, 7 * h / 2])
+    #expect(e.power.map(\.event) == ["Unplugged", "Charging", "Full", "Charging", "Unplugged"])
+    #expect(e.power.map(\.level) == [50, 50, 100, 100, 100])
+  }
+}

@@ -27,6 +27,8 @@ public enum StudyRunner {
     public var heatHours: Int
     /// Participants feeding the KS sample and the predictability model.
     public var detailParticipants: Int
+    /// Derive each participant's Reachability and PowerState events (Beiwe outputs).
+    public var phoneEvents = false
     /// Simulate the chunks in this order (a permutation of the chunk indices) instead of
     /// 0, 1, 2…; tests use it to show that the order of work does not matter. All results
     /// are then kept until the end. nil: in order.
@@ -144,7 +146,7 @@ public enum StudyRunner {
       if shouldStop() { break }
       let o = ParticipantSimulation.outcome(
         plan: plan, seed: options.seed, replication: replication, participant: UInt32(p),
-        keepRows: options.coverageRows, heatHours: options.heatHours)
+        keepRows: options.coverageRows, heatHours: options.heatHours, phoneEvents: options.phoneEvents)
       acc.add(o)
       outcomes.append(o)
     }

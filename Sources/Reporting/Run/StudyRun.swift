@@ -155,9 +155,10 @@ public enum StudyRun {
       var biasMeans: [Double] = []
       var pooledScheduled: ScheduleSummary?
       for r in 0..<scenario.replications {
-        let runOptions = StudyRunner.Options(
+        var runOptions = StudyRunner.Options(
           seed: scenario.seed, threads: options.threads, coverageRows: out.coverage, heatHours: out.report ? out.heatHours : 0,
           detailParticipants: options.detailParticipants)
+        runOptions.phoneEvents = out.beiwe
         progress.start(variant: variant.name, replication: r, participants: plan.participants)
         let acc = try StudyRunner.run(
           plan, replication: UInt32(r), options: runOptions,
@@ -297,6 +298,19 @@ public enum StudyRun {
         for row in BeiweSurveyTimings.rows(p, survey: plan.protocolPlan.survey, time: time) { try file.row(row) }
       }
       try file.close()
+      if let events = o.phoneEvents {
+        let reach = try CSVFile(
+          path: (folder as NSString).appendingPathComponent("p\(o.participant)_reachability.csv"), header: ["timestamp", "event"])
+        for e in events.reachability { try reach.row([String(time.unix(e.time)), e.network.description]) }
+        try reach.close()
+        let power = try CSVFile(
+          path: (folder as NSString).appendingPathComponent("p\(o.participant)_power_state.csv"),
+          header: ["timestamp", "event", "level"])
+        for e in events.power {
+          try power.row([String(time.unix(e.time)), e.event, e.level.isFinite ? NumberText.fixed(e.level, 0) : ""])
+        }
+        try power.close()
+      }
     }
   }
 }

@@ -37,6 +37,12 @@ public enum Metrics {
         ("coverage_incomp_\(sensor.name)", share(t.incomp, t.hours)),
         ("coverage_loss_\(sensor.name)", share(t.loss, t.hours)),
         ("received_share_\(sensor.name)", share(t.received, t.expected)),
+        // Volume (AWARE-iOS Table 4's row sizes): what the phone stores and uploads.
+        ("rows_per_day_\(sensor.name)", a.participantDays > 0 ? Double(t.collected) / a.participantDays : .nan),
+        (
+          "megabytes_per_participant_\(sensor.name)",
+          a.participants == 0 ? .nan : Double(t.collected) * Double(sensor.bytesPerRow) / 1e6 / Double(a.participants)
+        ),
       ]
     }
     if !a.plan.protocolPlan.sensors.isEmpty {

@@ -36,6 +36,9 @@ public struct ParticipantOutcome: Sendable {
   public var batteryTrace: [(SimTime, Double)]
   /// Events the participant's simulation handled (for the benchmarks).
   public var events: Int
+  /// What the app observed of the network and charging (Beiwe's Reachability and
+  /// PowerState), when asked for.
+  public var phoneEvents: PhoneEvents?
 }
 
 extension ParticipantSimulation {
@@ -43,12 +46,13 @@ extension ParticipantSimulation {
   ///
   /// - Parameters:
   ///   - keepRows: keep per participant-hour coverage rows.
+  ///   - phoneEvents: derive the app's Reachability and PowerState events.
   ///   - heatHours: study hours of the heat map (0: none).
   public static func outcome(
     plan: StudyPlan, seed: UInt64, replication: UInt32, participant: UInt32, keepRows: Bool = false,
-    heatHours: Int = 0
+    heatHours: Int = 0, phoneEvents: Bool = false
   ) -> ParticipantOutcome {
-    let traceBattery = plan.protocolPlan.sensors.contains { $0.kind == .battery }
+    let traceBattery = phoneEvents || plan.protocolPlan.sensors.contains { $0.kind == .battery }
     var sim = ParticipantSimulation(
       plan: plan, seed: seed, replication: replication, participant: participant, traceBattery: traceBattery)
     sim.run()
@@ -80,7 +84,9 @@ extension ParticipantSimulation {
       volunteered: volunteered, tallies: coverage.tallies, coverageRows: coverage.rows, yield: coverage.yield,
       heat: coverage.heat, trueMean: sim.trueWakingMean, enrolledUntil: end, lastSync: lastSync,
       scheduleFailed: sim.scheduleFailed, samplingWindows: sim.samplingWindows, batteryTrace: sim.batteryTrace,
-      events: sim.eventsHandled)
+      events: sim.eventsHandled,
+      phoneEvents: phoneEvents
+        ? PhoneEvents(runs: runs, timeline: sim.life.timeline, charging: charging, batteryTrace: sim.batteryTrace) : nil)
   }
 }
 

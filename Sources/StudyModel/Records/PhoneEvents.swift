@@ -1,0 +1,76 @@
+import SimKernel
+
+/// What the study app itself observes of the phone, as Beiwe's iOS app records it
+/// (Beiwe iOS data formats): **Reachability** (`timestamp, event`: `wifi`, `cellular`,
+/// `unreachable`) at every change of the network, and **PowerState** (`timestamp, event,
+/// level`: `Charging`, `Unplugged`, `Full`, with the battery level in percent) at every
+/// change of charging. The app observes only while it runs: each run begins with the state
+/// it finds, and nothing is recorded while it is suspended or killed.
+public struct PhoneEvents: Sendable {
+  /// Network changes seen by the app.
+  public var reachability: [(time: SimTime, network: Network)] = []
+  /// Charging changes seen by the app, with the battery level.
+  public var power: [(time: SimTime, event: String, level: Double)] = []
+
+  /// Derives the events from the participant's record.
+  ///
+  /// - Parameters:
+  ///   - runs: when the app ran (closed); `charging`: when the phone was charging (closed).
+  ///   - timeline: the participant's episodes (the network).
+  ///   - batteryTrace: the level at every change of its rate (linear in between).
+  public init(runs: Intervals, timeline: Timeline, charging: Intervals, batteryTrace: [(SimTime, Double)]) {
+    let episodes = timeline.episodes
+    var k = 0
+    var c = 0
+    var b = 0
+    func level(at t: SimTime) -> Double {
+      guard !batteryTrace.isEmpty else { return .nan }
+      while b + 1 < batteryTrace.count && batteryTrace[b + 1].0 <= t { b += 1 }
+      let (t0, l0) = batteryTrace[b]
+      guard b + 1 < batteryTrace.count, t > t0 else { return l0 }
+      let (t1, l1) = batteryTrace[b + 1]
+      return l0 + (l1 - l0) * Double(t - t0) / Double(t1 - t0)
+    }
+    let chargingSpans = charging.spans
+    func isCharging(_ t: SimTime) -> Bool {
+      while c < chargingSpans.count && chargingSpans[c].end <= t { c += 1 }
+      return c < chargingSpans.count && chargingSpans[c].start <= t
+    }
+    for run in runs.spans {
+      // Network: the state found at the start, then every change.
+      while k + 1 < episodes.count && episodes[k].end <= run.start { k += 1 }
+      var current: Network?
+      var i = k
+      while i < episodes.count && episodes[i].start < run.end {
+        let t = max(episodes[i].start, run.start)
+        if episodes[i].network != current {
+          reachability.append((t, episodes[i].network))
+          current = episodes[i].network
+        }
+        i += 1
+      }
+      // Charging: the state found at the start, then every plug and unplug, and Full.
+      var plugged = isCharging(run.start)
+      power.append((run.start, plugged ? "Charging" : "Unplugged", level(at: run.start)))
+      var full = false
+      for s in chargingSpans[c...] where s.start < run.end {
+        for (t, event) in [(s.start, "Charging"), (s.end, "Unplugged")] where t > run.start && t < run.end {
+          if (event == "Charging") != plugged {
+            plugged = event == "Charging"
+            power.append((t, event, level(at: t)))
+            full = false
+          }
+        }
+      }
+      // The moment a charging battery reaches 100 % inside the run.
+      for (t, l) in batteryTrace where t > run.start && t < run.end && l >= 100 && !full {
+        let charged = chargingSpans.contains { $0.start <= t && t < $0.end }
+        if charged {
+          power.append((t, "Full", 100))
+          full = true
+        }
+      }
+    }
+    power.sort { $0.time < $1.time }
+  }
+}
