@@ -37,9 +37,10 @@ test-slurm: release
 fuzz: deps
 	bash scripts/fuzz.sh
 
-## sanitize: the test suite under the address sanitizer, then the thread sanitizer.
+## sanitize: the test suite under the address sanitizer (leaks of the toolchain's own
+## libraries suppressed: Tests/Support/lsan.supp), then the thread sanitizer.
 sanitize: deps
-	$(SWIFT) test --build-path .build/asan --sanitize=address
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Support/lsan.supp $(SWIFT) test --build-path .build/asan --sanitize=address
 	$(SWIFT) test --build-path .build/tsan --sanitize=thread
 
 ## notebooks: execute the notebooks (each asserts on its results).
