@@ -71,7 +71,9 @@ struct ReferenceTests {
           window: {participant: {after_wake: 15m, before_bed: 15m}}
           schedule: {algorithm: chain, fixed_lag: 60m, random_lag: 20m}
       - name: mappiness
-        protocol: {schedule: {algorithm: mappiness, per_day: 3, end_margin: 5m}}
+        protocol:
+          schedule: {algorithm: mappiness, per_day: 3, end_margin: 5m}
+          settings_change: {day: 2, at: "13:00", window: "10:00-20:00", per_day: 2}
       - name: times
         protocol: {schedule: {algorithm: fixed-times, times: ["11:00", "18:00"], jitter: 10m}}
       - name: buffered

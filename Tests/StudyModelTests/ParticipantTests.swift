@@ -250,3 +250,37 @@ struct Moments {
 #if canImport(Glibc)
   import Glibc
 #endif
+
+@Suite("A mid-study change of Mappiness settings")
+struct SettingsChangeTests {
+  @Test("old schedule before the change, the rest of that day pro rata in the new hours, new settings after")
+  func proRata() throws {
+    let old = try Window(parsing: "08:00-22:00")
+    let new = try Window(parsing: "10:00-20:00")
+    let plan = testPlan(
+      days: 6, participants: 2_000, schedule: ScheduleChoice(.mappiness, ScheduleParameters(perDay: 2)),
+      window: .fixed(weekday: old, weekend: old)
+    ) { $0.protocolPlan.settingsChange = SettingsChange(day: 3, atMinute: 13 * 60, window: new, perDay: 5) }
+    var changeDay = 0
+    for p in 0..<plan.participants {
+      let sim = ParticipantSimulation(plan: plan, seed: 9, replication: 0, participant: UInt32(p))
+      for d in 0..<6 {
+        let minutes = zip(sim.times, sim.days).filter { $0.1 == d }.map { Double($0.0 - SimTime(d) * Tick.day) / Double(Tick.minute) }
+        switch d {
+        case ..<3:
+          #expect(minutes.count == 2 && minutes.allSatisfy { $0 >= 8 * 60 && $0 < 22 * 60 - 10 })
+        case 3:
+          changeDay += minutes.count
+          // Before 13:00 only the old schedule; after it only the new hours.
+          #expect(minutes.allSatisfy { $0 < 13 * 60 || ($0 >= 13 * 60 && $0 < 20 * 60 - 10) })
+        default:
+          #expect(minutes.count == 5 && minutes.allSatisfy { $0 >= 10 * 60 && $0 < 20 * 60 - 10 })
+        }
+      }
+    }
+    // Expected on the change day: 2 × 300/830 before, 5 × 410/590 after (λ pro rata).
+    let expected = 2.0 * 300 / 830 + 5.0 * 410 / 590
+    let mean = Double(changeDay) / Double(plan.participants)
+    #expect(abs(mean - expected) < 0.06, "mean \(mean), expected \(expected) (tolerance about 4 standard errors)")
+  }
+}

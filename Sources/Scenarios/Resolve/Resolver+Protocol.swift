@@ -57,6 +57,7 @@ extension ScenarioResolver {
     p.appOpensPerDay = try r.number("app_opens_per_day", default: 0, range: 0...100)
     p.volunteered = try r.bool("volunteered", default: false)
     p.upload = try r.choice("upload", default: UploadPolicy.wifiWhileCharging)
+    p.settingsChange = try settingsChange(r, parts: p.schedules, days: plan.days)
     p.sensors = try sensors(r)
     if imported == nil {
       let survey = try r.section("survey")
@@ -207,6 +208,31 @@ extension ScenarioResolver {
       }
     }
     return [SchedulePart(ScheduleChoice(algorithm, p), window: window)]
+  }
+
+  /// `settings_change`: the participant changes their Mappiness hours and signals a day
+  /// once, mid-study.
+  func settingsChange(_ r: Reader, parts: [SchedulePart], days: Int) throws(ScenarioError) -> SettingsChange? {
+    guard r.has("settings_change") else { return nil }
+    let c = try r.section("settings_change")
+    guard parts.count == 1, parts[0].choice.algorithm == .mappiness else {
+      throw r.error("settings_change", r.raw("settings_change")?.location, "a settings change follows Mappiness' pro-rata rule: the schedule must be mappiness")
+    }
+    let day = try c.integer("day", default: 2, range: 1...max(days, 1))
+    let at = try c.clock("at", default: ClockTime(minutes: 12 * 60))
+    let windowText = try c.string("window")
+    guard let window = try? Window(parsing: windowText) else {
+      throw c.error("window", r.raw("settings_change")?["window"]?.location, "expected HH:MM-HH:MM, found '\(windowText)'")
+    }
+    let perDay = try c.integer("per_day", default: Int(parts[0].choice.parameters.perDay ?? 2), range: 1...5)
+    do throws(ScheduleError) {
+      try Mappiness(perDay: perDay).validate(for: window)
+    } catch {
+      throw c.error(error.parameter == .perDay ? "per_day" : "window", r.raw("settings_change")?.location, error.message)
+    }
+    try c.finish()
+    r.attach("settings_change", c)
+    return SettingsChange(day: day - 1, atMinute: at.minutes, window: window, perDay: perDay)
   }
 
   // MARK: Channel, expiry

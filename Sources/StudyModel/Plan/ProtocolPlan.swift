@@ -28,6 +28,8 @@ public struct ProtocolPlan: Sendable, Equatable {
   public var sensors: [SensorPlan]
   /// The questionnaire (for the AWARE and Beiwe outputs, and its length).
   public var survey: SurveyPlan
+  /// A change of the participant's Mappiness settings during the study (nil: none).
+  public var settingsChange: SettingsChange?
 
   /// Creates a protocol.
   public init(
@@ -282,5 +284,28 @@ public struct SurveyItem: Sendable, Equatable {
     self.title = title
     self.instructions = instructions
     self.options = options
+  }
+}
+
+/// The participant changes their Mappiness settings (hours and signals a day) once during the
+/// study: before the change the old schedule runs; at the change the rest of that day is
+/// re-planned pro rata in the new hours (Mappiness thesis: λ = n × remaining / full effective
+/// window, `Mappiness.rest`); from the next day the new settings apply.
+public struct SettingsChange: Sendable, Equatable {
+  /// The study day of the change (0-based).
+  public var day: Int
+  /// The clock time of the change, minutes after midnight.
+  public var atMinute: Double
+  /// The new hours.
+  public var window: Window
+  /// The new signals a day.
+  public var perDay: Int
+
+  /// Creates a change.
+  public init(day: Int, atMinute: Double, window: Window, perDay: Int) {
+    self.day = day
+    self.atMinute = atMinute
+    self.window = window
+    self.perDay = perDay
   }
 }

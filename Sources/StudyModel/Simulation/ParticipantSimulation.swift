@@ -160,19 +160,40 @@ public struct ParticipantSimulation: EventHandler {
     }
     samplingWindows = (envelope(false), envelope(true))
     var minutes: [Double] = []
+    let change = proto.settingsChange
+    let changed = change.map { Mappiness(perDay: $0.perDay) }
     for d in 0..<plan.days {
       let weekend = plan.isWeekend(d)
       let weekday = (plan.startWeekday + d) % 7
       for (k, part) in parts.enumerated() where part.isActive(day: d, weekday: weekday) {
-        let (scheduler, window) = weekend ? built[k].weekend : built[k].weekday
+        var (scheduler, window) = weekend ? built[k].weekend : built[k].weekday
+        if let change, let changed, d > change.day {
+          (scheduler, window) = (.mappiness(changed), change.window)
+        }
         minutes.removeAll(keepingCapacity: true)
         scheduler.schedule(in: window, into: &minutes, using: &s)
-        let windowStart = SimTime(d) * Tick.day + Tick.minutes(window.start.minutes)
+        let midnight = SimTime(d) * Tick.day
+        let windowStart = midnight + Tick.minutes(window.start.minutes)
+        var end = studyEnd
+        if let change, d == change.day { end = min(end, midnight + Tick.minutes(change.atMinute)) }
         for m in minutes {
           let t = windowStart + Tick.minutes(m)
-          guard t < studyEnd else { continue }
+          guard t < end else { continue }
           times.append(t)
           days.append(Int32(d))
+        }
+        if let change, let changed, d == change.day {
+          // The old schedule ran until the change; the rest of the day in the new hours.
+          let newStart = midnight + Tick.minutes(change.window.start.minutes)
+          let at = midnight + Tick.minutes(change.atMinute)
+          minutes.removeAll(keepingCapacity: true)
+          changed.rest(of: change.window, after: Double(at - newStart) / Double(Tick.minute), into: &minutes, using: &s)
+          for m in minutes {
+            let t = newStart + Tick.minutes(m)
+            guard t < studyEnd else { continue }
+            times.append(t)
+            days.append(Int32(d))
+          }
         }
       }
     }
