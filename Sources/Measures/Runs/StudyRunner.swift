@@ -82,19 +82,19 @@ public enum StudyRunner {
       progress(n)
       return total
     }
-    let batch = max(options.threads * 4, 1)
+    let batch = max(options.threads * 8, 1)
     var next = 0
     while next < chunks {
       if shouldStop() { return nil }
       let count = min(batch, chunks - next)
       let results = ChunkResults(count: count)
       let first = next
-      DispatchQueue.concurrentPerform(iterations: min(options.threads, count)) { worker in
-        var c = worker
-        while c < count {
+      // Each worker takes the next chunk as it finishes one (the chunks differ in work: a
+      // heavily used phone costs more than an ideal one); results are kept by chunk index.
+      DispatchQueue.concurrentPerform(iterations: min(options.threads, count)) { _ in
+        while let c = results.claim() {
           if shouldStop() { break }
           results.store(c, simulate(plan, chunk: first + c, replication: replication, options: options, shouldStop: shouldStop))
-          c += min(options.threads, count)
         }
       }
       if shouldStop() { return nil }  // some chunks were not finished (it stays true once true)
@@ -119,7 +119,18 @@ public enum StudyRunner {
     private var slots: [ChunkResult?]
     private let lock = DispatchSemaphore(value: 1)
 
+    private var claimed = 0
+
     init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    /// The next chunk no worker has taken yet, if any.
+    func claim() -> Int? {
+      lock.wait()
+      defer { lock.signal() }
+      guard claimed < slots.count else { return nil }
+      claimed += 1
+      return claimed - 1
+    }
 
     func store(_ i: Int, _ r: ChunkResult) {
       lock.wait()

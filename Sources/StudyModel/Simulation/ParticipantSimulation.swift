@@ -75,6 +75,8 @@ public struct ParticipantSimulation: EventHandler {
   var timelineCursor = 0
   /// Events handled by ``run()``.
   var eventsHandled = 0
+  /// Where ``nextAwakeChange(after:)`` has got to.
+  var awakeCursor = 0
   /// Stretches in which the app ran, was in the foreground, the phone was on, Low Power Mode
   /// was on, the phone was charging.
   public private(set) var runs = Intervals()
@@ -240,7 +242,8 @@ public struct ParticipantSimulation: EventHandler {
     // A participant who drops out leaves at the start of that day: nothing after it counts,
     // so the simulation stops there and the later prompts are settled without events.
     let leaves = person.dropoutDay < plan.days ? SimTime(person.dropoutDay) * Tick.day : studyEnd
-    eventsHandled = sim.run(until: min(leaves, studyEnd), &self)
+    let handled = sim.run(until: min(leaves, studyEnd), &self)
+    eventsHandled = handled
     if droppedOut {
       let now = sim.now
       if traceBattery {
@@ -902,9 +905,21 @@ public struct ParticipantSimulation: EventHandler {
       next = battery.time(reaching: 100)
       if lowPower && !profile.lowPowerMode && battery.level < 80 { next = battery.time(reaching: 80) }
     }
-    if let next, next < studyEnd {
+    // A threshold after the next wake or bedtime needs no event: waking and going to bed
+    // bring the battery up to date and schedule afresh (a cancelled event far ahead would
+    // only sit in the queue).
+    if let next, next < studyEnd, next <= nextAwakeChange(after: now) {
       sim.schedule(at: max(next, now), kind: EventKind.battery.rawValue, slot: Slot.battery)
     }
+  }
+
+  /// The next wake or bedtime after `t` (`.max` after the last one). Time only moves
+  /// forward, so a cursor over wake₀, bed₀, wake₁, bed₁, … finds it.
+  mutating func nextAwakeChange(after t: SimTime) -> SimTime {
+    func transition(_ i: Int) -> SimTime { i % 2 == 0 ? life.wake[i / 2] : life.bed[i / 2] }
+    let count = 2 * life.wake.count
+    while awakeCursor < count && transition(awakeCursor) <= t { awakeCursor += 1 }
+    return awakeCursor < count ? transition(awakeCursor) : .max
   }
 
   mutating func batteryEvent(_ sim: inout Simulator) {
