@@ -13,7 +13,7 @@ import StudyModel
 /// bounded.
 public enum StudyRunner {
   /// Participants per chunk.
-  public static let chunkSize = 64
+  public static let chunkSize = 16
 
   /// What the runner needs besides the plan.
   public struct Options: Sendable {
@@ -82,29 +82,37 @@ public enum StudyRunner {
       progress(n)
       return total
     }
-    let batch = max(options.threads * 8, 1)
-    var next = 0
-    while next < chunks {
-      if shouldStop() { return nil }
-      let count = min(batch, chunks - next)
-      let results = ChunkResults(count: count)
-      let first = next
-      // Each worker takes the next chunk as it finishes one (the chunks differ in work: a
-      // heavily used phone costs more than an ideal one); results are kept by chunk index.
-      DispatchQueue.concurrentPerform(iterations: min(options.threads, count)) { _ in
-        while let c = results.claim() {
-          if shouldStop() { break }
-          results.store(c, simulate(plan, chunk: first + c, replication: replication, options: options, shouldStop: shouldStop))
+    // Workers take the next chunk as they finish one (chunks differ in work: a heavily used
+    // phone costs more than an ideal one) while this thread merges the finished ones in
+    // chunk order. At most `window` chunks are claimed and not yet merged, so memory stays
+    // bounded whatever the study's size.
+    let window = max(options.threads * 16, 2)
+    let pipeline = Pipeline(chunks: chunks, window: window)
+    let group = DispatchGroup()
+    for _ in 0..<min(options.threads, chunks) {
+      DispatchQueue.global().async(group: group) {
+        while let c = pipeline.claim() {
+          if shouldStop() {
+            pipeline.store(c, nil)
+            continue
+          }
+          var r = simulate(plan, chunk: c, replication: replication, options: options, shouldStop: shouldStop)
+          r.accumulator.prepareForMerge()
+          pipeline.store(c, r)
         }
       }
-      if shouldStop() { return nil }  // some chunks were not finished (it stays true once true)
-      for c in 0..<count {
-        let r = results.take(c)
-        total.merge(r.accumulator)
-        for o in r.outcomes { try each(o) }
-      }
-      next += count
-      progress(min(next * chunkSize, n))
+    }
+    // However this ends (done, stopped, or `each` threw), the workers claim nothing more
+    // and are waited for.
+    defer {
+      pipeline.abort()
+      group.wait()
+    }
+    for c in 0..<chunks {
+      guard let r = pipeline.take(c), !shouldStop() else { return nil }
+      total.merge(r.accumulator)
+      for o in r.outcomes { try each(o) }
+      if (c + 1) % 8 == 0 || c + 1 == chunks { progress(min((c + 1) * chunkSize, n)) }
     }
     return total
   }
@@ -142,6 +150,74 @@ public enum StudyRunner {
       lock.wait()
       defer { lock.signal() }
       return slots[i]!
+    }
+  }
+
+  /// The chunks of a run in flight between the workers and the merging thread.
+  ///
+  /// A worker claims the next chunk (waiting while `window` chunks are claimed and not yet
+  /// taken) and stores its result; the merging thread takes the chunks in order, waiting for
+  /// each. `abort()` lets the workers run out: they claim nothing more.
+  final class Pipeline: @unchecked Sendable {
+    private let chunks: Int
+    private let window: Int
+    private var slots: [ChunkResult?]
+    private let ready: [DispatchSemaphore]
+    private let room: DispatchSemaphore
+    private let lock = DispatchSemaphore(value: 1)
+    private var claimed = 0
+    private var aborted = false
+
+    init(chunks: Int, window: Int) {
+      self.chunks = chunks
+      self.window = window
+      slots = Array(repeating: nil, count: window)
+      ready = (0..<window).map { _ in DispatchSemaphore(value: 0) }
+      // Created at 0 and raised, since libdispatch traps when a semaphore is freed below its
+      // initial value (as it is when a stopped run leaves chunks untaken).
+      room = DispatchSemaphore(value: 0)
+      for _ in 0..<window { room.signal() }
+    }
+
+    /// The next chunk to simulate, or nil when all are claimed or the run was aborted.
+    func claim() -> Int? {
+      room.wait()
+      lock.wait()
+      defer { lock.signal() }
+      guard !aborted, claimed < chunks else {
+        room.signal()  // let the next waiting worker see it too
+        return nil
+      }
+      claimed += 1
+      return claimed - 1
+    }
+
+    /// A claimed chunk's result (nil: stopped before it was simulated).
+    func store(_ c: Int, _ r: ChunkResult?) {
+      lock.wait()
+      slots[c % window] = r
+      lock.signal()
+      ready[c % window].signal()
+    }
+
+    /// Chunk `c`'s result, waiting until it is stored (nil: stopped before it was simulated).
+    /// Chunks are taken in order, and not after ``abort()``.
+    func take(_ c: Int) -> ChunkResult? {
+      ready[c % window].wait()
+      lock.wait()
+      defer { lock.signal() }
+      let r = slots[c % window]
+      slots[c % window] = nil
+      room.signal()
+      return r
+    }
+
+    /// Claims nothing more; chunks already claimed are still stored.
+    func abort() {
+      lock.wait()
+      aborted = true
+      lock.signal()
+      room.signal()  // a worker waiting for room wakes and sees it
     }
   }
 

@@ -32,6 +32,17 @@ struct Predictability: Sendable {
       ends += other.ends.lazy.map { $0 + base }
     }
 
+    /// The most signals any day had.
+    var busiestDay: Int {
+      var most = 0
+      var start = 0
+      for end in ends {
+        most = max(most, end - start)
+        start = end
+      }
+      return most
+    }
+
     func forEach(_ body: (ArraySlice<Int32>) -> Void) {
       var start = 0
       for end in ends {
@@ -49,13 +60,13 @@ struct Predictability: Sendable {
 
   /// The state's place in the flat table of counts.
   @inline(__always)
-  static func index(slot: Int, soFar: Int, sinceLast: Int, slotCount: Int) -> Int {
-    (slot * (soFarLimit + 1) + min(soFar, soFarLimit)) * (slotCount + 1) + sinceLast
+  static func index(slot: Int, soFar: Int, sinceLast: Int, slotCount: Int, soFarCap: Int) -> Int {
+    (slot * (soFarCap + 1) + min(soFar, soFarCap)) * (slotCount + 1) + sinceLast
   }
 
   /// The states a day passes through, with the number of signals in each slot.
   @inline(__always)
-  static func walk(slots: ArraySlice<Int32>, slotCount: Int, _ visit: (_ state: Int, _ count: Int) -> Void) {
+  static func walk(slots: ArraySlice<Int32>, slotCount: Int, soFarCap: Int, _ visit: (_ state: Int, _ count: Int) -> Void) {
     var next = slots.startIndex
     var sinceLast = 0  // 0: no signal yet today
     var soFar = 0
@@ -65,7 +76,7 @@ struct Predictability: Sendable {
         count += 1
         next += 1
       }
-      visit(index(slot: s, soFar: soFar, sinceLast: sinceLast, slotCount: slotCount), count)
+      visit(index(slot: s, soFar: soFar, sinceLast: sinceLast, slotCount: slotCount, soFarCap: soFarCap), count)
       soFar += count
       if count > 0 {
         sinceLast = 1
@@ -92,11 +103,11 @@ struct Predictability: Sendable {
   }
 
   /// The counts of `days`, one per state of the flat table.
-  static func counts(_ days: Days, slotCount: Int) -> [Count] {
-    var table = Array(repeating: Count(), count: slotCount * (soFarLimit + 1) * (slotCount + 1))
+  static func counts(_ days: Days, slotCount: Int, soFarCap: Int) -> [Count] {
+    var table = Array(repeating: Count(), count: slotCount * (soFarCap + 1) * (slotCount + 1))
     table.withUnsafeMutableBufferPointer { t in
       days.forEach { day in
-        walk(slots: day, slotCount: slotCount) { state, count in
+        walk(slots: day, slotCount: slotCount, soFarCap: soFarCap) { state, count in
           t[state].visits += 1
           if count > 0 {
             t[state].signalSlots += 1
@@ -124,8 +135,13 @@ struct Predictability: Sendable {
   /// (each state's held-out visits with and without a signal), so each state's logarithms
   /// are taken once.
   func result(slotCount: Int) -> Result {
-    let fitted = Self.counts(fitDays, slotCount: slotCount)
-    let held = Self.counts(heldOut, slotCount: slotCount)
+    // The table needs no more "signals so far" than the busiest day had: states beyond it are
+    // never visited. (The states keep their order, so the sums below are the same as with
+    // the full table.)
+    let busiest = max(fitDays.busiestDay, heldOut.busiestDay)
+    let cap = min(busiest, Self.soFarLimit)
+    let fitted = Self.counts(fitDays, slotCount: slotCount, soFarCap: cap)
+    let held = Self.counts(heldOut, slotCount: slotCount, soFarCap: cap)
     var bits = 0.0
     var signals = 0
     var forced = 0
