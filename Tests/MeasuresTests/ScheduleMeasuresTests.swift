@@ -77,4 +77,74 @@ struct ScheduleMeasuresTests {
     for p in parts.dropFirst() { merged.merge(p) }
     #expect(merged.summary() == whole.summary())
   }
+
+  @Test("predictability counts along the table's diagonals equal a slot-by-slot walk of every day")
+  func countsMatchWalk() {
+    // Random days of 0–7 signals in 40 slots, several in one slot at times.
+    var rng = SplitMix(seed: 11)
+    var days = Predictability.Days()
+    for _ in 0..<2_000 {
+      let n = Int(rng.next() % 8)
+      let slots = (0..<n).map { _ in Int32(rng.next() % 40) }.sorted()
+      days.slots += slots
+      days.ends.append(days.slots.count)
+    }
+    let slotCount = 40
+    for cap in [3, days.busiestDay] {
+      let fast = Predictability.counts(days, slotCount: slotCount, soFarCap: cap)
+      // The reference: every slot of every day, one at a time.
+      var slow = [Predictability.Count](repeating: .init(), count: fast.count)
+      var start = 0
+      for end in days.ends {
+        var soFar = 0
+        var sinceLast = 0
+        for s in 0..<slotCount {
+          let count = days.slots[start..<end].filter { Int($0) == s }.count
+          let state = (s * (cap + 1) + min(soFar, cap)) * (slotCount + 1) + sinceLast
+          slow[state].visits += 1
+          if count > 0 {
+            slow[state].signalSlots += 1
+            slow[state].signals += Int32(count)
+          }
+          soFar += count
+          sinceLast = count > 0 ? 1 : (sinceLast > 0 ? sinceLast + 1 : 0)
+        }
+        start = end
+      }
+      #expect(fast == slow, "soFarCap \(cap)")
+    }
+  }
+
+  @Test("the KS sample sorted per part and merged equals the whole sample sorted")
+  func sortedRuns() throws {
+    let w = try Window(parsing: "08:00-22:00")
+    let s = AnyScheduler.bernoulli(Bernoulli(perDay: 4))
+    let sampling = s.samplingWindow(for: w)
+    var whole = ScheduleMeasures(referenceMinutes: sampling.length)
+    var parts = [ScheduleMeasures](repeating: ScheduleMeasures(referenceMinutes: sampling.length), count: 5)
+    ScheduleRun.days(s, window: w, days: 500, seed: 5) { day, times in
+      whole.add(day: day, times: times, sampling: sampling)
+      parts[day % 5].add(day: day, times: times, sampling: sampling)
+    }
+    // Parts 0 and 3 sorted (as the runner's workers do), the others not.
+    parts[0].sortSample()
+    parts[3].sortSample()
+    var merged = parts[0]
+    for p in parts.dropFirst() { merged.merge(p) }
+    #expect(merged.sortedSample() == whole.normalized.sorted())
+    #expect(merged.sortedSample().count > 1_500)  // about 4 a day for 500 days
+  }
+}
+
+/// A small deterministic generator for test data (SplitMix64).
+struct SplitMix {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
 }

@@ -43,13 +43,6 @@ struct Predictability: Sendable {
       return most
     }
 
-    func forEach(_ body: (ArraySlice<Int32>) -> Void) {
-      var start = 0
-      for end in ends {
-        body(slots[start..<end])
-        start = end
-      }
-    }
   }
 
   /// The days the model is fitted on (even days) and scored on (odd days): each day's
@@ -57,34 +50,6 @@ struct Predictability: Sendable {
   /// days rather than counts makes merging a concatenation, cheap and in order.
   var fitDays = Days()
   var heldOut = Days()
-
-  /// The state's place in the flat table of counts.
-  @inline(__always)
-  static func index(slot: Int, soFar: Int, sinceLast: Int, slotCount: Int, soFarCap: Int) -> Int {
-    (slot * (soFarCap + 1) + min(soFar, soFarCap)) * (slotCount + 1) + sinceLast
-  }
-
-  /// The states a day passes through, with the number of signals in each slot.
-  @inline(__always)
-  static func walk(slots: ArraySlice<Int32>, slotCount: Int, soFarCap: Int, _ visit: (_ state: Int, _ count: Int) -> Void) {
-    var next = slots.startIndex
-    var sinceLast = 0  // 0: no signal yet today
-    var soFar = 0
-    for s in 0..<slotCount {
-      var count = 0
-      while next < slots.endIndex && Int(slots[next]) == s {
-        count += 1
-        next += 1
-      }
-      visit(index(slot: s, soFar: soFar, sinceLast: sinceLast, slotCount: slotCount, soFarCap: soFarCap), count)
-      soFar += count
-      if count > 0 {
-        sinceLast = 1
-      } else if sinceLast > 0 {
-        sinceLast += 1
-      }
-    }
-  }
 
   /// Records a signal in `slot` on study day `day` (slots in order within the day).
   @inline(__always)
@@ -103,16 +68,69 @@ struct Predictability: Sendable {
   }
 
   /// The counts of `days`, one per state of the flat table.
+  ///
+  /// The state before slot `s` is (s, signals so far today capped at `soFarCap`, slots since
+  /// the last signal: 0 for none yet today); it sits at
+  /// `(s · (soFarCap + 1) + soFar) · (slotCount + 1) + sinceLast`, so the states keep the
+  /// order (slot, so far, since last) whatever the cap. Between two signals a day moves
+  /// along a diagonal of this table (the next slot, one more slot since the last signal;
+  /// before the first signal, the next slot only), so each run of visits is marked at its
+  /// two ends and the visits are summed along the diagonals once at the end: the cost is in
+  /// signals, not in days × slots.
   static func counts(_ days: Days, slotCount: Int, soFarCap: Int) -> [Count] {
-    var table = Array(repeating: Count(), count: slotCount * (soFarCap + 1) * (slotCount + 1))
+    let row = slotCount + 1
+    let slotStride = (soFarCap + 1) * row
+    let size = slotCount * slotStride
+    var table = Array(repeating: Count(), count: size)
+    // Run ends along the two diagonals: before the first signal (step slotStride) and after
+    // one (step slotStride + 1). A run's end mark can lie one step past the table.
+    var before = [Int32](repeating: 0, count: size + slotStride + 2)
+    var after = [Int32](repeating: 0, count: size + slotStride + 2)
     table.withUnsafeMutableBufferPointer { t in
-      days.forEach { day in
-        walk(slots: day, slotCount: slotCount, soFarCap: soFarCap) { state, count in
-          t[state].visits += 1
-          if count > 0 {
-            t[state].signalSlots += 1
-            t[state].signals += Int32(count)
+      days.slots.withUnsafeBufferPointer { slots in
+        // Visits of the slots `from...to` of a run that starts at `cell`.
+        func run(from: Int, to: Int, cell: Int, signalSeen: Bool) {
+          if signalSeen {
+            after[cell] += 1
+            after[cell + (to - from + 1) * (slotStride + 1)] -= 1
+          } else {
+            before[cell] += 1
+            before[cell + (to - from + 1) * slotStride] -= 1
           }
+        }
+        var start = 0
+        for end in days.ends {
+          var next = start
+          var runStart = 0  // the first slot of the current run
+          var soFar = 0
+          var signalSeen = false
+          while next < end {
+            let s = Int(slots[next])
+            var count: Int32 = 0
+            while next < end && Int(slots[next]) == s {
+              count += 1
+              next += 1
+            }
+            let rowStart = min(soFar, soFarCap) * row
+            let cell = runStart * slotStride + rowStart + (signalSeen ? 1 : 0)
+            run(from: runStart, to: s, cell: cell, signalSeen: signalSeen)
+            let here = s * slotStride + rowStart + (signalSeen ? 1 + s - runStart : 0)
+            t[here].signalSlots += 1
+            t[here].signals += count
+            soFar += Int(count)
+            runStart = s + 1
+            signalSeen = true
+          }
+          if runStart < slotCount {
+            let cell = runStart * slotStride + min(soFar, soFarCap) * row + (signalSeen ? 1 : 0)
+            run(from: runStart, to: slotCount - 1, cell: cell, signalSeen: signalSeen)
+          }
+          start = end
+        }
+        for c in 0..<size {
+          if c >= slotStride { before[c] += before[c - slotStride] }
+          if c >= slotStride + 1 { after[c] += after[c - slotStride - 1] }
+          t[c].visits = before[c] + after[c]
         }
       }
     }
