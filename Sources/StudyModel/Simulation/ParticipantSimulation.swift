@@ -77,6 +77,10 @@ public struct ParticipantSimulation: EventHandler {
   var eventsHandled = 0
   /// Where ``nextAwakeChange(after:)`` has got to.
   var awakeCursor = 0
+  /// When the battery next reaches a level that matters (`.max`: not before the next wake
+  /// or bedtime), and when the battery event in the queue fires (`.max`: none).
+  var batteryDue = SimTime.max
+  var batteryEventAt = SimTime.max
   /// Stretches in which the app ran, was in the foreground, the phone was on, Low Power Mode
   /// was on, the phone was charging.
   public private(set) var runs = Intervals()
@@ -894,7 +898,6 @@ public struct ParticipantSimulation: EventHandler {
     if charging { rate = battery.level >= 100 ? 0 : DeviceProfile.chargePerHour }
     battery.setRate(rate, at: now)
     if traceBattery { batteryTrace.append((now, battery.level)) }
-    sim.cancel(slot: Slot.battery)
     var next: SimTime?
     if rate < 0 {
       next = battery.time(reaching: 0)
@@ -906,10 +909,24 @@ public struct ParticipantSimulation: EventHandler {
       if lowPower && !profile.lowPowerMode && battery.level < 80 { next = battery.time(reaching: 80) }
     }
     // A threshold after the next wake or bedtime needs no event: waking and going to bed
-    // bring the battery up to date and schedule afresh (a cancelled event far ahead would
-    // only sit in the queue).
+    // bring the battery up to date and schedule afresh.
     if let next, next < studyEnd, next <= nextAwakeChange(after: now) {
-      sim.schedule(at: max(next, now), kind: EventKind.battery.rawValue, slot: Slot.battery)
+      armBattery(at: max(next, now), &sim)
+    } else {
+      batteryDue = .max
+    }
+  }
+
+  /// Sets when the battery next reaches a level that matters. The rate changes many times an
+  /// hour (the app starting and stopping), moving that moment back and forth; an event
+  /// already in the queue no later than it stands (firing early, it only waits on: see
+  /// ``batteryEvent(_:)``), so that the queue does not fill with cancelled ones.
+  mutating func armBattery(at t: SimTime, _ sim: inout Simulator) {
+    batteryDue = t
+    if t < batteryEventAt {
+      sim.cancel(slot: Slot.battery)
+      sim.schedule(at: t, kind: EventKind.battery.rawValue, slot: Slot.battery)
+      batteryEventAt = t
     }
   }
 
@@ -924,6 +941,12 @@ public struct ParticipantSimulation: EventHandler {
 
   mutating func batteryEvent(_ sim: inout Simulator) {
     let now = sim.now
+    batteryEventAt = .max
+    guard now >= batteryDue else {
+      // Set for a moment the battery no longer reaches then: wait for the one it does.
+      if batteryDue < .max { armBattery(at: batteryDue, &sim) }
+      return
+    }
     battery.update(to: now)
     let level = battery.level
     if level <= 0.0001 && !charging {
@@ -952,9 +975,9 @@ public struct ParticipantSimulation: EventHandler {
     // A battery at the offer level without taking it would fire again at once: move on.
     if !charging && !lowPower && abs(level - DeviceProfile.lowPowerOfferLevel) < 0.0001 {
       sim.cancel(slot: Slot.battery)
-      if let empty = battery.time(reaching: 0), empty < studyEnd {
-        sim.schedule(at: empty, kind: EventKind.battery.rawValue, slot: Slot.battery)
-      }
+      batteryEventAt = .max
+      batteryDue = .max
+      if let empty = battery.time(reaching: 0), empty < studyEnd { armBattery(at: empty, &sim) }
     }
   }
 
