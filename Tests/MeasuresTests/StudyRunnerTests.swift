@@ -1,6 +1,7 @@
 import Schedules
 import SimKernel
 import StudyModel
+import Foundation
 import Testing
 
 @testable import Measures
@@ -87,4 +88,48 @@ struct StudyRunnerTests {
     left.merge(right)
     #expect(fingerprint(left) == whole)
   }
+
+  @Test("participants reach `each` in order; a stop or a throwing `each` ends the run without waiting for the rest")
+  func stopsAndErrors() {
+    // In order, every participant once, whatever the threads.
+    var seen: [Int] = []
+    let done = try! StudyRunner.run(
+      Self.plan, replication: 0, options: StudyRunner.Options(seed: 3, threads: 2, detailParticipants: 100),
+      each: { seen.append($0.participant) })
+    #expect(done != nil)
+    #expect(seen == Array(0..<Self.plan.participants))
+
+    // A stop requested after the first outcomes: nil, and not all participants simulated.
+    let count = Counter()
+    var handed = 0
+    let stopped = try! StudyRunner.run(
+      Self.plan, replication: 0, options: StudyRunner.Options(seed: 3, threads: 2, detailParticipants: 100),
+      each: { _ in
+        handed += 1
+        count.add()
+      }, shouldStop: { count.value >= 40 })
+    #expect(stopped == nil)
+    #expect(handed >= 40 && handed < Self.plan.participants)
+
+    // `each` throws at participant 50: the error comes out, and the run returns.
+    struct Full: Error {}
+    var reached = 0
+    #expect(throws: Full.self) {
+      _ = try StudyRunner.run(
+        Self.plan, replication: 0, options: StudyRunner.Options(seed: 3, threads: 2, detailParticipants: 100),
+        each: { o in
+          reached = o.participant
+          if o.participant == 50 { throw Full() }
+        })
+    }
+    #expect(reached == 50)
+  }
+}
+
+/// A count shared with a `@Sendable` closure.
+final class Counter: @unchecked Sendable {
+  private var n = 0
+  private let lock = NSLock()
+  func add() { lock.withLock { n += 1 } }
+  var value: Int { lock.withLock { n } }
 }

@@ -6,11 +6,12 @@ import StudyModel
 ///
 /// Participants are independent: each is simulated alone with its own small queue
 /// (shared research `des_engines.md` §1.4). They are cut into fixed chunks of
-/// ``chunkSize`` (the same whatever the thread count); chunks run in parallel in batches, and
-/// their accumulators merge strictly in chunk order, so the results are byte-identical for
-/// any number of threads. Participant outcomes are handed to `each` in participant order on
-/// the calling thread (for the per-row writers), one batch at a time, so memory stays
-/// bounded.
+/// ``chunkSize`` (the same whatever the thread count); worker threads take the next chunk as
+/// they finish one, and the calling thread merges the chunks' accumulators strictly in chunk
+/// order as they come in, so the results are byte-identical for any number of threads.
+/// Participant outcomes are handed to `each` in participant order on the calling thread (for
+/// the per-row writers); at most a fixed window of chunks is simulated ahead of the merge,
+/// so memory stays bounded.
 public enum StudyRunner {
   /// Participants per chunk.
   public static let chunkSize = 16
@@ -52,8 +53,8 @@ public enum StudyRunner {
   ///
   /// - Parameters:
   ///   - each: receives every participant's outcome, in participant order.
-  ///   - progress: receives the number of participants done after each batch.
-  ///   - shouldStop: polled between batches and, by the workers, between participants; when
+  ///   - progress: receives the number of participants merged so far, every few chunks.
+  ///   - shouldStop: polled between chunks and, by the workers, between participants; when
   ///     it returns true the run stops early (within one participant per thread) and
   ///     returns nil.
   public static func run(
@@ -70,7 +71,9 @@ public enum StudyRunner {
       DispatchQueue.concurrentPerform(iterations: min(options.threads, chunks)) { worker in
         var k = worker
         while k < chunks {
-          results.store(order[k], simulate(plan, chunk: order[k], replication: replication, options: options))
+          var r = simulate(plan, chunk: order[k], replication: replication, options: options)
+          r.accumulator.prepareForMerge()
+          results.store(order[k], r)
           k += options.threads
         }
       }
