@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import SimKernel
 import StudyModel
 
@@ -91,9 +92,13 @@ public enum StudyRunner {
     // bounded whatever the study's size.
     let window = max(options.threads * 16, 2)
     let pipeline = Pipeline(chunks: chunks, window: window)
+    // Threads of their own rather than the dispatch pool: this thread waits on them, and a
+    // pool already busy (a caller on it, tests run in parallel) would have to grow first.
     let group = DispatchGroup()
     for _ in 0..<min(options.threads, chunks) {
-      DispatchQueue.global().async(group: group) {
+      group.enter()
+      let worker = Thread {
+        defer { group.leave() }
         while let c = pipeline.claim() {
           if shouldStop() {
             pipeline.store(c, nil)
@@ -104,6 +109,8 @@ public enum StudyRunner {
           pipeline.store(c, r)
         }
       }
+      worker.stackSize = 8 << 20
+      worker.start()
     }
     // However this ends (done, stopped, or `each` threw), the workers claim nothing more
     // and are waited for.
