@@ -62,17 +62,24 @@ struct ScheduleMeasuresTests {
     #expect(c.maxHazard < 0.2)
   }
 
+  /// The days of `scheduler` in 08:00–22:00, measured whole and split into `parts` by `part`.
+  static func measured(
+    _ scheduler: AnyScheduler, days: Int, seed: UInt64, parts count: Int, part: (Int) -> Int
+  ) throws -> (ScheduleMeasures, [ScheduleMeasures]) {
+    let w = try Window(parsing: "08:00-22:00")
+    let sampling = scheduler.samplingWindow(for: w)
+    var whole = ScheduleMeasures(referenceMinutes: sampling.length)
+    var parts = [ScheduleMeasures](repeating: ScheduleMeasures(referenceMinutes: sampling.length), count: count)
+    ScheduleRun.days(scheduler, window: w, days: days, seed: seed) { day, times in
+      whole.add(day: day, times: times, sampling: sampling)
+      parts[part(day)].add(day: day, times: times, sampling: sampling)
+    }
+    return (whole, parts)
+  }
+
   @Test("merging accumulators in a fixed order gives the same summary as one accumulator")
   func merging() throws {
-    let w = try Window(parsing: "08:00-22:00")
-    let s = AnyScheduler.mappiness(Mappiness(perDay: 3))
-    let sampling = s.samplingWindow(for: w)
-    var whole = ScheduleMeasures(referenceMinutes: sampling.length)
-    var parts = [ScheduleMeasures](repeating: ScheduleMeasures(referenceMinutes: sampling.length), count: 4)
-    ScheduleRun.days(s, window: w, days: 400, seed: 3) { day, times in
-      whole.add(day: day, times: times, sampling: sampling)
-      parts[day / 100].add(day: day, times: times, sampling: sampling)
-    }
+    let (whole, parts) = try Self.measured(.mappiness(Mappiness(perDay: 3)), days: 400, seed: 3, parts: 4) { $0 / 100 }
     var merged = parts[0]
     for p in parts.dropFirst() { merged.merge(p) }
     #expect(merged.summary() == whole.summary())
@@ -117,15 +124,8 @@ struct ScheduleMeasuresTests {
 
   @Test("the KS sample sorted per part and merged equals the whole sample sorted")
   func sortedRuns() throws {
-    let w = try Window(parsing: "08:00-22:00")
-    let s = AnyScheduler.bernoulli(Bernoulli(perDay: 4))
-    let sampling = s.samplingWindow(for: w)
-    var whole = ScheduleMeasures(referenceMinutes: sampling.length)
-    var parts = [ScheduleMeasures](repeating: ScheduleMeasures(referenceMinutes: sampling.length), count: 5)
-    ScheduleRun.days(s, window: w, days: 500, seed: 5) { day, times in
-      whole.add(day: day, times: times, sampling: sampling)
-      parts[day % 5].add(day: day, times: times, sampling: sampling)
-    }
+    let (whole, split) = try Self.measured(.bernoulli(Bernoulli(perDay: 4)), days: 500, seed: 5, parts: 5) { $0 % 5 }
+    var parts = split
     // Parts 0 and 3 sorted (as the runner's workers do), the others not.
     parts[0].sortSample()
     parts[3].sortSample()

@@ -93,7 +93,7 @@ struct StudyRunnerTests {
   func stopsAndErrors() {
     // In order, every participant once, whatever the threads.
     var seen: [Int] = []
-    let done = try! StudyRunner.run(
+    let done = StudyRunner.run(
       Self.plan, replication: 0, options: StudyRunner.Options(seed: 3, threads: 2, detailParticipants: 100),
       each: { seen.append($0.participant) })
     #expect(done != nil)
@@ -102,7 +102,7 @@ struct StudyRunnerTests {
     // A stop requested after the first outcomes: nil, and not all participants simulated.
     let count = Counter()
     var handed = 0
-    let stopped = try! StudyRunner.run(
+    let stopped = StudyRunner.run(
       Self.plan, replication: 0, options: StudyRunner.Options(seed: 3, threads: 2, detailParticipants: 100),
       each: { _ in
         handed += 1
