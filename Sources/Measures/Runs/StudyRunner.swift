@@ -132,23 +132,13 @@ public enum StudyRunner {
     var outcomes: [ParticipantOutcome]
   }
 
-  /// Results of a batch, filled by worker threads, read after all have finished.
+  /// Results of a run in a given order of chunks (``Options/chunkOrder``), filled by worker
+  /// threads, read after all have finished.
   final class ChunkResults: @unchecked Sendable {
     private var slots: [ChunkResult?]
     private let lock = DispatchSemaphore(value: 1)
 
-    private var claimed = 0
-
     init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    /// The next chunk no worker has taken yet, if any.
-    func claim() -> Int? {
-      lock.wait()
-      defer { lock.signal() }
-      guard claimed < slots.count else { return nil }
-      claimed += 1
-      return claimed - 1
-    }
 
     func store(_ i: Int, _ r: ChunkResult) {
       lock.wait()
