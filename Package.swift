@@ -67,9 +67,12 @@ let package = Package(
 
     .testTarget(name: "SimKernelTests", dependencies: ["SimKernel", "CGSL"]),
     .testTarget(name: "SchedulesTests", dependencies: ["Schedules", "Measures", "SimKernel"]),
-    .testTarget(name: "MeasuresTests", dependencies: ["Measures", "Schedules", "SimKernel", "StudyModel"]),
+    // Fixtures are read from the source tree (#filePath), not bundled as resources.
+    .testTarget(
+      name: "MeasuresTests", dependencies: ["Measures", "Schedules", "SimKernel", "StudyModel"], exclude: ["Fixtures"]),
     .testTarget(name: "StudyModelTests", dependencies: ["StudyModel", "Schedules", "SimKernel"]),
-    .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "StudyModel", "Schedules", "SimKernel"]),
+    .testTarget(
+      name: "ScenariosTests", dependencies: ["Scenarios", "StudyModel", "Schedules", "SimKernel"], exclude: ["Fixtures"]),
     .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Measures", "Scenarios", "StudyModel"]),
     .testTarget(name: "CLITests", dependencies: ["SimKernel"]),
   ]

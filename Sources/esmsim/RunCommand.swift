@@ -91,12 +91,11 @@ struct ValidateCommand: ParsableCommand {
   func run() throws {
     let s = try ScenarioInput.resolve(path: scenario, overrides: .init())
     let plans = s.variants.map(\.plan)
-    let participantDays = plans.reduce(0) { $0 + $1.participants * $1.days } * s.replications
-    print(
-      "\(scenario): ok — \(s.name): \(s.variants.count) variant(s), \(plans.first?.participants ?? 0) participants × \(plans.first?.days ?? 0) days, \(s.replications) replication(s), \(participantDays) participant-days in all"
-    )
     let cores = ProcessInfo.processInfo.activeProcessorCount
     let estimate = WorkEstimate(s, threads: cores)
+    print(
+      "\(scenario): ok — \(s.name): \(s.variants.count) variant(s), \(plans.first?.participants ?? 0) participants × \(plans.first?.days ?? 0) days, \(s.replications) replication(s), \(WorkEstimate.count(estimate.participantDays)) participant-days in all"
+    )
     print("estimate: \(estimate.text(threads: cores))\(estimate.isLarge ? " (esmsim run needs --allow-large)" : "")")
   }
 }

@@ -79,8 +79,9 @@ struct SensingTests {
       let lastSync = SimTime(s.integer(below: UInt64(span)))
       var c0 = RandomStream(StreamAddress(seed: 1, purpose: .general))
       let c = CoverageCalculator(
-        sensors: used, runs: runs, foreground: Intervals(), phoneOn: on, lowPower: Intervals(), timeline: timeline,
-        enrolledUntil: span, lastSync: lastSync, checksPerHour: 6, batteryTrace: [], stream: &c0, keepRows: true)
+        sensors: used, runs: runs, phoneOn: on,
+        networkUsable: Upload.backgroundNetwork(timeline: timeline, lowPower: Intervals(), foreground: Intervals(), until: span),
+        timeline: timeline, enrolledUntil: span, lastSync: lastSync, checksPerHour: 6, batteryTrace: [], stream: &c0, keepRows: true)
       // Brute force: every sample.
       var collected = Array(repeating: Array(repeating: 0, count: used.count), count: hours)
       var received = collected
@@ -138,7 +139,7 @@ struct SensingTests {
     timeline.append(Episode(start: 0, end: 4 * Tick.hour, context: .home, phoneAtHand: true, network: .wifi))
     var s = RandomStream(StreamAddress(seed: 1, purpose: .general))
     let c = CoverageCalculator(
-      sensors: sensors, runs: runs, foreground: Intervals(), phoneOn: on, lowPower: Intervals(), timeline: timeline,
+      sensors: sensors, runs: runs, phoneOn: on, networkUsable: Intervals(), timeline: timeline,
       enrolledUntil: 3 * Tick.hour, lastSync: 100 * Tick.minute, checksPerHour: 6, batteryTrace: [], stream: &s,
       keepRows: true)
     #expect(c.rows.map(\.collected) == [10, 17, 0])  // minutes 0, 3, … 27; then 70, 73, … 118
@@ -162,8 +163,8 @@ struct SensingTests {
     timeline.append(Episode(start: 0, end: 2 * Tick.hour, context: .home, phoneAtHand: true, network: .wifi))
     var s = RandomStream(StreamAddress(seed: 1, purpose: .general))
     let c = CoverageCalculator(
-      sensors: [SensorPlan(name: "accelerometer", kind: .periodic(period: 200))], runs: runs, foreground: Intervals(),
-      phoneOn: Intervals([(0, 2 * Tick.hour)]), lowPower: Intervals(), timeline: timeline, enrolledUntil: 2 * Tick.hour,
+      sensors: [SensorPlan(name: "accelerometer", kind: .periodic(period: 200))], runs: runs,
+      phoneOn: Intervals([(0, 2 * Tick.hour)]), networkUsable: Intervals(), timeline: timeline, enrolledUntil: 2 * Tick.hour,
       lastSync: 2 * Tick.hour, checksPerHour: 6, batteryTrace: [], stream: &s, keepRows: false)
     #expect(c.yield.validMinutes == 31)
     #expect(c.yield.validHours == 1)

@@ -68,30 +68,13 @@ public enum StudyRunner {
       plan: plan, detailParticipants: options.detailParticipants, heatParticipants: 40)
     if let order = options.chunkOrder {
       precondition(order.sorted() == Array(0..<chunks), "chunkOrder must be a permutation of the chunks")
-      let results = ChunkResults(count: chunks)
-      DispatchQueue.concurrentPerform(iterations: min(options.threads, chunks)) { worker in
-        var k = worker
-        while k < chunks {
-          var r = simulate(plan, chunk: order[k], replication: replication, options: options)
-          r.accumulator.prepareForMerge()
-          results.store(order[k], r)
-          k += options.threads
-        }
-      }
-      for c in 0..<chunks {
-        let r = results.take(c)
-        total.merge(r.accumulator)
-        for o in r.outcomes { try each(o) }
-      }
-      progress(n)
-      return total
     }
     // Workers take the next chunk as they finish one (chunks differ in work: a heavily used
     // phone costs more than an ideal one) while this thread merges the finished ones in
     // chunk order. At most `window` chunks are claimed and not yet merged, so memory stays
-    // bounded whatever the study's size.
-    let window = max(options.threads * 16, 2)
-    let pipeline = Pipeline(chunks: chunks, window: window)
+    // bounded whatever the study's size; in a given order of work, every chunk may be.
+    let window = options.chunkOrder == nil ? max(options.threads * 16, 2) : max(chunks, 1)
+    let pipeline = Pipeline(chunks: chunks, window: window, order: options.chunkOrder)
     // Threads of their own rather than the dispatch pool: this thread waits on them, and a
     // pool already busy (a caller on it, tests run in parallel) would have to grow first.
     let group = DispatchGroup()
@@ -132,35 +115,15 @@ public enum StudyRunner {
     var outcomes: [ParticipantOutcome]
   }
 
-  /// Results of a run in a given order of chunks (``Options/chunkOrder``), filled by worker
-  /// threads, read after all have finished.
-  final class ChunkResults: @unchecked Sendable {
-    private var slots: [ChunkResult?]
-    private let lock = DispatchSemaphore(value: 1)
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    func store(_ i: Int, _ r: ChunkResult) {
-      lock.wait()
-      slots[i] = r
-      lock.signal()
-    }
-
-    func take(_ i: Int) -> ChunkResult {
-      lock.wait()
-      defer { lock.signal() }
-      return slots[i]!
-    }
-  }
-
   /// The chunks of a run in flight between the workers and the merging thread.
   ///
-  /// A worker claims the next chunk (waiting while `window` chunks are claimed and not yet
-  /// taken) and stores its result; the merging thread takes the chunks in order, waiting for
+  /// A worker claims the next chunk (in `order` if given; waiting while `window` chunks are
+  /// claimed and not yet taken) and stores its result; the merging thread takes the chunks in order, waiting for
   /// each. `abort()` lets the workers run out: they claim nothing more.
   final class Pipeline: @unchecked Sendable {
     private let chunks: Int
     private let window: Int
+    private let order: [Int]?
     private var slots: [ChunkResult?]
     private let ready: [DispatchSemaphore]
     private let room: DispatchSemaphore
@@ -168,9 +131,10 @@ public enum StudyRunner {
     private var claimed = 0
     private var aborted = false
 
-    init(chunks: Int, window: Int) {
+    init(chunks: Int, window: Int, order: [Int]? = nil) {
       self.chunks = chunks
       self.window = window
+      self.order = order
       slots = Array(repeating: nil, count: window)
       ready = (0..<window).map { _ in DispatchSemaphore(value: 0) }
       // Created at 0 and raised, since libdispatch traps when a semaphore is freed below its
@@ -189,7 +153,7 @@ public enum StudyRunner {
         return nil
       }
       claimed += 1
-      return claimed - 1
+      return order?[claimed - 1] ?? claimed - 1
     }
 
     /// A claimed chunk's result (nil: stopped before it was simulated).

@@ -107,9 +107,11 @@ public struct StudyAccumulator: Sendable {
     let detailed = o.participant < detailParticipants
     var reports = Moments()
     var latencies: [Double] = []
+    var signals = 0
     for p in o.prompts {
       statusCounts[p.status.order] += 1
       reasonCounts[p.reason.order] += 1
+      if p.status != .ignored && p.delivered >= 0 { signals += 1 }
       // Mappiness does not count ignored signals; prompts after a dropout were never due.
       if p.status == .ignored || p.status == .droppedOut { continue }
       scheduled += 1
@@ -137,7 +139,6 @@ public struct StudyAccumulator: Sendable {
     }
     for (k, t) in o.tallies.enumerated() { tallies[o.device][k].add(t) }
     yield.add(o.yield)
-    let signals = o.prompts.filter { $0.status != .ignored && $0.delivered >= 0 }.count
     latencies.sort()
     participantRows.append(
       ParticipantRow(
@@ -239,10 +240,7 @@ public struct ParticipantRow: Sendable, Equatable {
   public var droppedOut: Bool
 }
 
-extension PromptStatus {
-  var order: Int { PromptStatus.allCases.firstIndex(of: self)! }
-}
-
-extension MissReason {
-  var order: Int { MissReason.allCases.firstIndex(of: self)! }
+extension CaseIterable where Self: Equatable, AllCases == [Self] {
+  /// The case's place in ``allCases`` (the order of the count arrays).
+  var order: Int { Self.allCases.firstIndex(of: self)! }
 }

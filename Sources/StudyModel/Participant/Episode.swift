@@ -34,6 +34,19 @@ public struct Timeline: Sendable {
   /// The end of the last episode.
   var end: SimTime { episodes.last?.end ?? 0 }
 
+  /// The stretches where `condition` holds, closed at the timeline's end.
+  func spans(where condition: (Episode) -> Bool) -> Intervals {
+    var out = Intervals()
+    for e in episodes {
+      if condition(e) {
+        out.begin(at: e.start)
+      } else {
+        out.end(at: e.start)
+      }
+    }
+    return out.closed(at: end)
+  }
+
   /// The index of the episode containing `t` (the last one if `t` is past the end),
   /// searching forward from `hint`.
   func index(at t: SimTime, from hint: Int = 0) -> Int {

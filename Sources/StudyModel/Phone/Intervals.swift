@@ -85,6 +85,39 @@ public struct Intervals: Sendable, Equatable {
     return out
   }
 
+  /// The union with another record (both closed): the two ordered lists merged, touching
+  /// or overlapping stretches joined.
+  public func union(_ other: Intervals) -> Intervals {
+    var out = Intervals()
+    var current: (start: SimTime, end: SimTime)?
+    var i = 0
+    var j = 0
+    while i < spans.count || j < other.spans.count {
+      let next: (start: SimTime, end: SimTime)
+      if j == other.spans.count || (i < spans.count && spans[i].start <= other.spans[j].start) {
+        next = spans[i]
+        i += 1
+      } else {
+        next = other.spans[j]
+        j += 1
+      }
+      if let c = current, next.start <= c.end {
+        current = (c.start, max(c.end, next.end))
+      } else {
+        if let c = current {
+          out.begin(at: c.start)
+          out.end(at: c.end)
+        }
+        current = next
+      }
+    }
+    if let c = current {
+      out.begin(at: c.start)
+      out.end(at: c.end)
+    }
+    return out
+  }
+
   /// The complement within `[from, to)`.
   public func complement(from: SimTime, to: SimTime) -> Intervals {
     var out = Intervals()

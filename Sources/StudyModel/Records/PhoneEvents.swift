@@ -23,6 +23,7 @@ public struct PhoneEvents: Sendable {
     var k = 0
     var c = 0
     var b = 0
+    var f = 0
     func level(at t: SimTime) -> Double {
       guard !batteryTrace.isEmpty else { return .nan }
       while b + 1 < batteryTrace.count && batteryTrace[b + 1].0 <= t { b += 1 }
@@ -62,13 +63,17 @@ public struct PhoneEvents: Sendable {
           }
         }
       }
-      // The moment a charging battery reaches 100 % inside the run.
-      for (t, l) in batteryTrace where t > run.start && t < run.end && l >= 100 && !full {
-        let charged = chargingSpans.contains { $0.start <= t && t < $0.end }
-        if charged {
+      // The moment a charging battery reaches 100 % inside the run (the trace is in time
+      // order, like the runs: walk it forward).
+      while f < batteryTrace.count && batteryTrace[f].0 <= run.start { f += 1 }
+      var j = f
+      while !full && j < batteryTrace.count && batteryTrace[j].0 < run.end {
+        let (t, l) = batteryTrace[j]
+        if l >= 100 && charging.contains(t) {
           power.append((t, "Full", 100))
           full = true
         }
+        j += 1
       }
     }
     power.sort { $0.time < $1.time }

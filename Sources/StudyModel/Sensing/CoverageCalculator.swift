@@ -59,16 +59,17 @@ public struct CoverageCalculator {
   ///
   /// - Parameters:
   ///   - sensors: the protocol's sensors.
-  ///   - runs: when the app ran; `foreground`: when it was in the foreground.
-  ///   - phoneOn: when the phone was on; `lowPower`: when Low Power Mode was on.
-  ///   - timeline: the participant's episodes (network, phone at hand, sleep).
+  ///   - runs: when the app ran; `phoneOn`: when the phone was on.
+  ///   - networkUsable: when the app could use the network in the background
+  ///     (``Upload/backgroundNetwork(timeline:lowPower:foreground:until:)``; only read when
+  ///     a sensor needs the network).
+  ///   - timeline: the participant's episodes (phone at hand, sleep).
   ///   - enrolledUntil: the end of the participant's time in the study.
   ///   - lastSync: data collected before this reached the server.
   ///   - checksPerHour: phone checks per waking hour (screen events).
   ///   - batteryTrace: the battery level at every change of its rate (battery events).
   public init(
-    sensors: [SensorPlan], runs: Intervals, foreground: Intervals, phoneOn: Intervals, lowPower: Intervals,
-    timeline: Timeline, enrolledUntil: SimTime, lastSync: SimTime, checksPerHour: Double,
+    sensors: [SensorPlan], runs: Intervals, phoneOn: Intervals, networkUsable usable: Intervals, timeline: Timeline, enrolledUntil: SimTime, lastSync: SimTime, checksPerHour: Double,
     batteryTrace: [(SimTime, Double)], stream: inout RandomStream, keepRows: Bool, heatHours: Int = 0
   ) {
     tallies = Array(repeating: SensorTally(), count: sensors.count)
@@ -76,10 +77,6 @@ public struct CoverageCalculator {
     let hours = Int(enrolledUntil / Tick.hour)
     guard hours > 0, !sensors.isEmpty else { return }
     let end = SimTime(hours) * Tick.hour
-    let usable: Intervals =
-      sensors.contains { $0.needsNetwork }
-      ? Self.spans(timeline) { $0.network != .unreachable }
-        .intersection(lowPower.complement(from: 0, to: enrolledUntil).union(foreground)) : Intervals()
     // Minutes with a row (RAPIDS data yield). Sensors sampling at least once a minute fill
     // every minute between their first and last sample of a run stretch; the fastest of them
     // stands for all, and hours it fills need no other sensor's grid marked.
@@ -131,7 +128,7 @@ public struct CoverageCalculator {
       case .screen:
         // Screen on and off at each phone check while awake with the phone at hand;
         // recorded only while the app runs.
-        let atHand = Self.spans(timeline) { $0.context != .asleep && $0.phoneAtHand }
+        let atHand = timeline.spans { $0.context != .asleep && $0.phoneAtHand }
         var atHandCursor = 0
         var runCursor = 0
         for h in 0..<hours {
@@ -310,52 +307,5 @@ public struct CoverageCalculator {
       }
     }
     return (expected, collected, received)
-  }
-
-  /// The stretches of the timeline where `condition` holds.
-  static func spans(_ timeline: Timeline, _ condition: (Episode) -> Bool) -> Intervals {
-    var out = Intervals()
-    for e in timeline.episodes {
-      if condition(e) {
-        out.begin(at: e.start)
-      } else {
-        out.end(at: e.start)
-      }
-    }
-    return out.closed(at: timeline.end)
-  }
-}
-
-extension Intervals {
-  /// The union with another record (both closed).
-  public func union(_ other: Intervals) -> Intervals {
-    var all = (spans + other.spans).sorted { $0.start < $1.start }
-    var out = Intervals()
-    guard !all.isEmpty else { return out }
-    var current = all.removeFirst()
-    for s in all {
-      if s.start <= current.end {
-        current.end = max(current.end, s.end)
-      } else {
-        out.begin(at: current.start)
-        out.end(at: current.end)
-        current = s
-      }
-    }
-    out.begin(at: current.start)
-    out.end(at: current.end)
-    return out
-  }
-
-  /// The record cut to `[lo, hi)`.
-  public func clipped(_ lo: SimTime, _ hi: SimTime) -> Intervals {
-    var out = Intervals()
-    var k = startIndex(after: lo)
-    while k < spans.count && spans[k].start < hi {
-      out.begin(at: max(spans[k].start, lo))
-      out.end(at: min(spans[k].end, hi))
-      k += 1
-    }
-    return out
   }
 }

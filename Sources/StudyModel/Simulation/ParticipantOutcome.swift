@@ -62,9 +62,16 @@ extension ParticipantSimulation {
     let phoneOn = sim.phoneOn.closed(at: end)
     let lowPower = sim.lowPowerSpans.closed(at: end)
     let charging = sim.chargingSpans.closed(at: end)
+    // When the network works for the app in the background: for uploads and for the
+    // sensors that need the network, computed once.
+    let sensors = plan.protocolPlan.sensors
+    let networkUsable =
+      sim.proto.upload != .wifiWhileCharging || sensors.contains(where: \.needsNetwork)
+      ? Upload.backgroundNetwork(timeline: sim.life.timeline, lowPower: lowPower, foreground: foreground, until: end)
+      : Intervals()
     let lastSync = Upload.lastSync(
-      policy: sim.proto.upload, runs: runs, foreground: foreground, lowPower: lowPower, charging: charging,
-      timeline: sim.life.timeline, until: end)
+      policy: sim.proto.upload, runs: runs, charging: charging, networkUsable: networkUsable, timeline: sim.life.timeline,
+      until: end)
     var prompts = sim.prompts
     for i in prompts.indices where prompts[i].status == .answered {
       prompts[i].received = lastSync.map { prompts[i].submitted < $0 } ?? false
@@ -76,8 +83,7 @@ extension ParticipantSimulation {
     var coverageStream = RandomStream(
       StreamAddress(seed: seed, replication: replication, participant: participant, purpose: Purpose.phone.indexed(1)))
     let coverage = CoverageCalculator(
-      sensors: plan.protocolPlan.sensors, runs: runs, foreground: foreground, phoneOn: phoneOn, lowPower: lowPower,
-      timeline: sim.life.timeline, enrolledUntil: end, lastSync: lastSync ?? 0, checksPerHour: sim.person.checksPerHour,
+      sensors: sensors, runs: runs, phoneOn: phoneOn, networkUsable: networkUsable, timeline: sim.life.timeline, enrolledUntil: end, lastSync: lastSync ?? 0, checksPerHour: sim.person.checksPerHour,
       batteryTrace: sim.batteryTrace, stream: &coverageStream, keepRows: keepRows, heatHours: heatHours)
     return ParticipantOutcome(
       participant: Int(participant), device: sim.person.device, os: sim.person.os, prompts: prompts,
@@ -99,20 +105,29 @@ public enum Upload {
   /// every 3 hours (ESMira app notes), and a continuous uploader whenever it can; both need
   /// the app running with a network that works in the background (not in Low Power Mode,
   /// unless the app is in the foreground).
+  ///
+  /// - Parameter networkUsable: ``backgroundNetwork(timeline:lowPower:foreground:until:)``
+  ///   (only read by the policies that upload whenever they can).
   public static func lastSync(
-    policy: UploadPolicy, runs: Intervals, foreground: Intervals, lowPower: Intervals, charging: Intervals,
-    timeline: Timeline, until: SimTime
+    policy: UploadPolicy, runs: Intervals, charging: Intervals, networkUsable: Intervals, timeline: Timeline,
+    until: SimTime
   ) -> SimTime? {
     let possible: Intervals
     switch policy {
     case .wifiWhileCharging:
-      let wifi = CoverageCalculator.spans(timeline) { $0.network == .wifi }
-      possible = wifi.intersection(charging).intersection(runs)
+      possible = timeline.spans { $0.network == .wifi }.intersection(charging).intersection(runs)
     case .immediateRetry, .continuous:
-      let reachable = CoverageCalculator.spans(timeline) { $0.network != .unreachable }
-      let background = lowPower.complement(from: 0, to: until).union(foreground)
-      possible = reachable.intersection(background).intersection(runs)
+      possible = networkUsable.intersection(runs)
     }
     return possible.lastEnd(before: until)
+  }
+
+  /// When an app can use the network in the background, up to `until`: the network reaches
+  /// the phone, and Low Power Mode (which stops background networking) is off or the app is
+  /// in the foreground.
+  public static func backgroundNetwork(
+    timeline: Timeline, lowPower: Intervals, foreground: Intervals, until: SimTime
+  ) -> Intervals {
+    timeline.spans { $0.network != .unreachable }.intersection(lowPower.complement(from: 0, to: until).union(foreground))
   }
 }

@@ -463,7 +463,7 @@ public struct ParticipantSimulation: EventHandler {
     var z = 0.0
     if plan.compliance.stateDependence != 0 {
       truth.advance(to: now, timeline: life.timeline, stream: &stateStream)
-      let level = plan.dailyLife.conditions[e.context.rawValue].stateMean + person.stateLevel
+      let level = conditions.stateMean + person.stateLevel
       z = (truth.value - level) / plan.dailyLife.state.sd
     }
     let p = Compliance.probability(
@@ -529,13 +529,11 @@ public struct ParticipantSimulation: EventHandler {
     case .declined: reason = .unwilling
     default: reason = deliveredAsleep[i] && prompts[i].noticed < 0 ? .asleep : .notNoticed
     }
-    if openUntilNext == i { openUntilNext = -1 }
     settle(i, .expired, droppedOut ? .droppedOut : reason, at: t)
   }
 
   mutating func promptDismissed(_ i: Int, at t: SimTime) {
     guard progress[i] == .declined else { return }
-    if openUntilNext == i { openUntilNext = -1 }
     settle(i, .dismissed, .unwilling, at: t)
   }
 
@@ -553,6 +551,7 @@ public struct ParticipantSimulation: EventHandler {
 
   mutating func settle(_ i: Int, _ status: PromptStatus, _ reason: MissReason, at t: SimTime) {
     guard progress[i] != .final else { return }
+    if openUntilNext == i { openUntilNext = -1 }  // settled: no longer answerable
     progress[i] = .final
     prompts[i].status = status
     prompts[i].reason = reason
