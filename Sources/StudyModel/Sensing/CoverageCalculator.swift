@@ -101,29 +101,35 @@ public struct CoverageCalculator {
       case .periodic(let period):
         periodic = true
         for h in 0..<hours { expected[h] = Int32(sensor.expectedPerHour) }
-        // Fast sensors are already in the mask (markRuns).
-        let marks = sensor.needsNetwork || sensor.coprocessor || period > Tick.minute
-        func count(origin: SimTime, from a: SimTime, to b: SimTime) {
-          let b = min(b, end)
-          Self.addGrid(
-            origin: origin, period: period, from: a, to: b, lastSync: lastSync, collected: &collected,
-            received: &received)
-          if marks { Self.markGrid(&mask, origin: origin, period: period, from: a, to: b) }
-        }
+        // The fast sensor's minutes (markRuns) already hold every sample of a sensor that
+        // samples on the same run stretches from their starts at a multiple of its period
+        // (its grid points are the fast sensor's); fast sensors themselves are in the mask.
+        let implied = minPeriod.map { !sensor.coprocessor && period % $0 == 0 } ?? false
+        let marks = (sensor.needsNetwork || sensor.coprocessor || period > Tick.minute) && !implied
         if sensor.coprocessor {
-          for r in phoneOn.spans where r.start < end { count(origin: 0, from: r.start, to: r.end) }
+          for r in phoneOn.spans where r.start < end {
+            Self.addStretch(
+              origin: 0, period: period, from: r.start, to: min(r.end, end), lastSync: lastSync, marks: marks,
+              &collected, &received, &mask)
+          }
         } else if sensor.needsNetwork {
           var u = 0
           for r in runs.spans where r.start < end {
             while u < usable.spans.count && usable.spans[u].end <= r.start { u += 1 }
             var v = u
             while v < usable.spans.count && usable.spans[v].start < r.end {
-              count(origin: r.start, from: max(r.start, usable.spans[v].start), to: min(r.end, usable.spans[v].end))
+              Self.addStretch(
+                origin: r.start, period: period, from: max(r.start, usable.spans[v].start),
+                to: min(r.end, usable.spans[v].end, end), lastSync: lastSync, marks: marks, &collected, &received, &mask)
               v += 1
             }
           }
         } else {
-          for r in runs.spans where r.start < end { count(origin: r.start, from: r.start, to: r.end) }
+          for r in runs.spans where r.start < end {
+            Self.addStretch(
+              origin: r.start, period: period, from: r.start, to: min(r.end, end), lastSync: lastSync, marks: marks,
+              &collected, &received, &mask)
+          }
         }
       case .screen:
         // Screen on and off at each phone check while awake with the phone at hand;
@@ -198,6 +204,16 @@ public struct CoverageCalculator {
     yield.observedHours = hours
   }
 
+  /// Counts one stretch of a periodic sensor (``addGrid``) and, if `marks`, marks its
+  /// minutes (``markGrid``).
+  static func addStretch(
+    origin: SimTime, period: SimTime, from a: SimTime, to b: SimTime, lastSync: SimTime, marks: Bool,
+    _ collected: inout [Int32], _ received: inout [Int32], _ mask: inout [UInt64]
+  ) {
+    addGrid(origin: origin, period: period, from: a, to: b, lastSync: lastSync, collected: &collected, received: &received)
+    if marks { markGrid(&mask, origin: origin, period: period, from: a, to: b) }
+  }
+
   /// Adds the grid points `origin + k·period` in `[a, b)` to the hours they fall in, and to
   /// `received` those before `lastSync`. A whole hour holds hour/period points (periods
   /// divide the hour), so only a stretch's first and last hours need dividing.
@@ -229,10 +245,12 @@ public struct CoverageCalculator {
   static let allMinutes: UInt64 = (1 << 60) - 1
 
   /// Marks the minutes holding the grid points `origin + k·period` in `[a, b)`, skipping
-  /// hours already full.
+  /// hours already full. An hour wholly inside `[a, b)` gets the same minutes as every other
+  /// (periods divide the hour), marked at once.
   static func markGrid(_ mask: inout [UInt64], origin: SimTime, period: SimTime, from a: SimTime, to b: SimTime) {
     guard a < b else { return }
     var g = origin + Yield.ceilDiv(a - origin, period) * period
+    var whole: UInt64 = 0  // the minutes of a whole hour, worked out when first needed
     while g < b {
       let h = Int(g / Tick.hour)
       let lo = SimTime(h) * Tick.hour
@@ -241,11 +259,30 @@ public struct CoverageCalculator {
         g += Yield.ceilDiv(hi - g, period) * period  // the first grid point of the next hour
         continue
       }
+      if lo >= a && hi <= b {
+        if whole == 0 { whole = wholeHourMinutes(origin: origin, period: period) }
+        mask[h] |= whole
+        g += Tick.hour  // g is the hour's first grid point; the next hour's is an hour on
+        continue
+      }
       while g < b && g < hi {
         mask[h] |= 1 << UInt64((g - lo) / Tick.minute)
         g += period
       }
     }
+  }
+
+  /// The minutes of an hour holding a grid point `origin + k·period` (every minute when
+  /// the period is at most a minute).
+  static func wholeHourMinutes(origin: SimTime, period: SimTime) -> UInt64 {
+    if period <= Tick.minute { return allMinutes }
+    var minutes: UInt64 = 0
+    var t = (origin % period + period) % period
+    while t < Tick.hour {
+      minutes |= 1 << UInt64(t / Tick.minute)
+      t += period
+    }
+    return minutes
   }
 
   /// Marks the minutes holding a sample of a sensor whose period is at most a minute:
