@@ -281,6 +281,27 @@ extension ParticipantTests {
   }
 }
 
+extension ParticipantTests {
+  @Test("the episode at a time, searched from any hint, is the one a linear scan finds")
+  func timelineIndex() {
+    var s = RandomStream(StreamAddress(seed: 41, purpose: .general))
+    var timeline = Timeline()
+    var t: SimTime = 0
+    for _ in 0..<3_000 {
+      let length = SimTime(1 + s.integer(below: UInt64(2 * Tick.hour)))
+      timeline.append(Episode(start: t, end: t + length, context: .home, phoneAtHand: true, network: .wifi))
+      t += length
+    }
+    let episodes = timeline.episodes
+    for _ in 0..<5_000 {
+      let at = SimTime(s.integer(below: UInt64(t + Tick.hour)))
+      let hint = Int(s.integer(below: UInt64(episodes.count + 10)))
+      let expected = episodes.firstIndex { $0.end > at } ?? episodes.count - 1
+      #expect(timeline.index(at: at, from: hint) == expected, "t \(at), hint \(hint)")
+    }
+  }
+}
+
 /// Mean and variance, for the tests.
 struct Moments {
   var n = 0

@@ -61,14 +61,21 @@ public struct Timeline: Sendable {
       }
       return lo
     }
-    // A few steps forward (the usual case: the hint is current), then binary search.
+    // A few steps forward (the usual case: the hint is current), then strides that double
+    // (the cost grows with the log of the distance, not of the whole study), then binary search.
     var steps = 0
     while i + 1 < episodes.count && episodes[i].end <= t {
       i += 1
       steps += 1
       if steps == 4 {
+        var stride = 8
+        while i + stride < episodes.count && episodes[i + stride].end <= t {
+          i += stride
+          stride *= 2
+        }
+        // The episode sought is in (i, i + stride], or the last one.
         var lo = i
-        var hi = episodes.count - 1
+        var hi = min(i + stride, episodes.count - 1)
         while lo < hi {
           let mid = (lo + hi) / 2
           if episodes[mid].end <= t { lo = mid + 1 } else { hi = mid }

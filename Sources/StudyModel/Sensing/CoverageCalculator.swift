@@ -166,17 +166,7 @@ public struct CoverageCalculator {
           received[h] = Int32(r)
         }
       }
-      // Classify the hours; event sensors only where there was an event.
-      var tally = SensorTally()
-      for h in 0..<hours {
-        let e = Int(expected[h])
-        let c = Int(collected[h])
-        if periodic || e > 0 { tally.count(CoverageStatus.classify(expected: e, collected: c)) }
-        tally.expected += e
-        tally.collected += c
-        tally.received += Int(received[h])
-      }
-      tallies[k] = tally
+      tallies[k] = Self.tally(expected: expected, collected: collected, received: received, periodic: periodic)
       if k == 0 {
         for h in 0..<min(heatHours, hours) where expected[h] > 0 {
           heat[h] = Float(min(Double(collected[h]) / Double(expected[h]), 1))
@@ -198,10 +188,43 @@ public struct CoverageCalculator {
     for h in 0..<hours {
       let valid = mask[h].nonzeroBitCount
       yield.validMinutes += valid
-      if DataYield.isValidHour(validMinutes: valid) { yield.validHours += 1 }
+      yield.validHours += DataYield.isValidHour(validMinutes: valid) ? 1 : 0
     }
     yield.observedMinutes = 60 * hours
     yield.observedHours = hours
+  }
+
+  /// Classifies the hours (event sensors only where there was an event) and sums them.
+  static func tally(expected: [Int32], collected: [Int32], received: [Int32], periodic: Bool) -> SensorTally {
+    var comp = 0
+    var incomp = 0
+    var loss = 0
+    var e = 0
+    var c = 0
+    var r = 0
+    expected.withUnsafeBufferPointer { expected in
+      collected.withUnsafeBufferPointer { collected in
+        received.withUnsafeBufferPointer { received in
+          for h in 0..<expected.count {
+            let eh = Int(expected[h])
+            let ch = Int(collected[h])
+            e &+= eh
+            c &+= ch
+            r &+= Int(received[h])
+            // Without branches: whether an hour is complete is no pattern a predictor learns.
+            let counted = periodic || eh > 0 ? 1 : 0
+            let full = ch >= eh ? 1 : 0
+            let some = ch > 0 ? 1 : 0
+            comp &+= counted & full
+            incomp &+= counted & (1 &- full) & some
+            loss &+= counted & (1 &- full) & (1 &- some)
+          }
+        }
+      }
+    }
+    var t = SensorTally()
+    (t.comp, t.incomp, t.loss, t.expected, t.collected, t.received) = (comp, incomp, loss, e, c, r)
+    return t
   }
 
   /// Counts one stretch of a periodic sensor (``addGrid``) and, if `marks`, marks its

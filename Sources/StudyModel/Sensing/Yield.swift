@@ -131,8 +131,9 @@ public struct DataYield: Sendable, Equatable {
   }
 
   /// The RAPIDS validity test of one hour.
+  @inlinable
   public static func isValidHour(validMinutes: Int, minutes: Int = 60) -> Bool {
-    Double(validMinutes) / Double(min(minutes, 60)) > 0.5
+    2 * validMinutes > min(minutes, 60)  // more than half: validMinutes / minutes > 0.5
   }
 
   /// Counts one hour `[h, h + 1 h)`: `sampleMinutes` receives each minute (0–59) in which
