@@ -255,8 +255,9 @@ public struct ParticipantSimulation: EventHandler {
         battery.update(to: now)
         batteryTrace.append((now, battery.level))
       }
+      let tick = serverTick
       for i in prompts.indices where progress[i] == .waiting && prompts[i].delivered < 0 {
-        let due = dueTime(i, dayStart: SimTime(days[i]) * Tick.day)
+        let due = Self.dueTime(times[i], dayStart: SimTime(days[i]) * Tick.day, serverTick: tick)
         if due > now { settle(i, .droppedOut, .droppedOut, at: due) }
       }
     }
@@ -317,9 +318,11 @@ public struct ParticipantSimulation: EventHandler {
     sim.schedule(at: life.wake[d], kind: EventKind.wakes.rawValue, payload: Int32(d), priority: .urgent)
     sim.schedule(at: life.bed[d], kind: EventKind.goesToBed.rawValue, payload: Int32(d), priority: .urgent)
     // The day's prompts.
+    let tick = serverTick
     for j in firstPromptOfDay.isEmpty ? 0..<0 : Int(firstPromptOfDay[d])..<Int(firstPromptOfDay[d + 1]) {
       let i = Int(promptsByDay[j])
-      sim.schedule(at: dueTime(i, dayStart: now), kind: EventKind.promptDue.rawValue, payload: Int32(i))
+      sim.schedule(
+        at: Self.dueTime(times[i], dayStart: now, serverTick: tick), kind: EventKind.promptDue.rawValue, payload: Int32(i))
     }
     // Spontaneous openings and volunteered answers, at random waking moments.
     let wake = life.wake[d]
@@ -346,13 +349,16 @@ public struct ParticipantSimulation: EventHandler {
     }
   }
 
-  /// When prompt `i` falls due, its day having started at `dayStart`: at its time, or for a
-  /// push at the server's next tick.
-  func dueTime(_ i: Int, dayStart: SimTime) -> SimTime {
-    var t = times[i]
-    let tick = Tick.minutes(proto.channel.serverTickMinutes)
-    if proto.channel.kind == .push && tick > 0 { t = (t + tick - 1) / tick * tick }
-    return max(t, dayStart)
+  /// When a prompt scheduled at `time` falls due, its day having started at `dayStart`: at
+  /// its time, or for a push at the server's next tick. (A function of values: called as a method of the whole simulation inside a loop that
+  /// mutates it, it made Swift copy the simulation at every call.)
+  static func dueTime(_ time: SimTime, dayStart: SimTime, serverTick tick: SimTime) -> SimTime {
+    max(tick > 0 ? (time + tick - 1) / tick * tick : time, dayStart)
+  }
+
+  /// The push server's tick, or 0 when prompts go out at their times.
+  var serverTick: SimTime {
+    proto.channel.kind == .push ? max(Tick.minutes(proto.channel.serverTickMinutes), 0) : 0
   }
 
   mutating func setAwake(_ isAwake: Bool, _ sim: inout Simulator) {
