@@ -48,6 +48,48 @@ struct EventQueueTests {
     #expect(sim.pendingCount == 0)
   }
 
+  @Test("cancelled events far ahead are swept out of the queue without changing the order of the rest")
+  func sweepKeepsOrder() {
+    // Every event re-arms a timer far ahead in slot 1 (cancelling the last one) and keeps
+    // a few live events in slot 0: the model of an app whose kill timer is redrawn often.
+    struct Model: EventHandler {
+      var stream = RandomStream(StreamAddress(seed: 11, purpose: .general))
+      var seen: [(SimTime, Int32)] = []
+      var largest = 0
+      mutating func handle(_ event: Event, _ sim: inout Simulator) {
+        seen.append((sim.now, event.payload))
+        largest = max(largest, sim.pendingCount)
+        guard seen.count < 20_000 else { return }
+        sim.cancel(slot: 1)
+        sim.schedule(at: sim.now + 1_000_000 + SimTime(stream.integer(below: 1_000)), kind: 2, payload: -1, slot: 1)
+        sim.schedule(at: sim.now + SimTime(stream.integer(below: 3)), kind: 1, payload: Int32(seen.count))
+      }
+    }
+    var sim = Simulator(slots: 2)
+    for i in 0..<5 { sim.schedule(at: SimTime(i), kind: 1, payload: Int32(i)) }
+    var model = Model()
+    sim.run(until: .max, &model)
+    // The same run by a reference: a list searched for its earliest event, a cancelled
+    // event removed at once.
+    var pending: [(time: SimTime, seq: Int, payload: Int32, slot: Int)] = (0..<5).map { (SimTime($0), $0, Int32($0), 0) }
+    var seq = 5
+    var stream = RandomStream(StreamAddress(seed: 11, purpose: .general))
+    var seen: [(SimTime, Int32)] = []
+    while let k = pending.indices.min(by: { (pending[$0].time, pending[$0].seq) < (pending[$1].time, pending[$1].seq) }) {
+      let e = pending.remove(at: k)
+      seen.append((e.time, e.payload))
+      guard seen.count < 20_000 else { continue }
+      pending.removeAll { $0.slot == 1 }
+      pending.append((e.time + 1_000_000 + SimTime(stream.integer(below: 1_000)), seq, -1, 1))
+      pending.append((e.time + SimTime(stream.integer(below: 3)), seq + 1, Int32(seen.count), 0))
+      seq += 2
+    }
+    #expect(model.seen.count == seen.count)
+    #expect(zip(model.seen, seen).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 })
+    // Without the sweep the queue would hold ~20,000 cancelled timers.
+    #expect(model.largest < 2 * Simulator.smallestSweep)
+  }
+
   @Test("run(until:) stops before later events and moves the clock to the limit")
   func runUntil() {
     var sim = Simulator()

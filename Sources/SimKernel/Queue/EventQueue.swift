@@ -131,6 +131,38 @@ public struct EventQueue: ~Copyable, @unchecked Sendable {
     checkInvariants()
   }
 
+  /// Removes the events `shouldRemove` picks and restores the heap (Floyd's bottom-up
+  /// construction). The order in which the rest pop is unchanged: it is the total order of
+  /// ``Event/precedes(_:)``, whatever the heap's layout.
+  ///
+  /// - Complexity: O(*n*)
+  public mutating func removeAll(where shouldRemove: (Event) -> Bool) {
+    var kept = 0
+    for i in 0..<size where !shouldRemove(base[i]) {
+      base[kept] = base[i]
+      kept += 1
+    }
+    size = kept
+    guard size > 1 else { return }
+    for i in stride(from: (size - 2) >> 2, through: 0, by: -1) { sink(i) }
+    checkInvariants()
+  }
+
+  /// Moves the event at `start` down below any smaller child (top-down).
+  mutating func sink(_ start: Int) {
+    let event = base[start]
+    var hole = start
+    while 4 * hole + 1 < size {
+      let first = 4 * hole + 1
+      var best = first
+      for c in (first + 1)..<Swift.min(first + 4, size) where base[c].precedes(base[best]) { best = c }
+      if !base[best].precedes(event) { break }
+      base[hole] = base[best]
+      hole = best
+    }
+    base[hole] = event
+  }
+
   /// Room for `capacity` events, placed so that index 1 (the first sibling group) starts
   /// on a 64-byte boundary: groups `4i + 1 … 4i + 4` are then 64-byte aligned.
   static func allocate(_ capacity: Int) -> UnsafeMutablePointer<Event> {
