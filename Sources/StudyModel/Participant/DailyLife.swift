@@ -74,7 +74,13 @@ public struct DailyLife: Sendable {
     let life = plan.dailyLife
     var previousBed: SimTime = 0
     let workday = Self.workday(life.commuteMinutes)
-    for d in 0..<min(dayCount ?? plan.days, plan.days) {
+    let days = min(dayCount ?? plan.days, plan.days)
+    // About 30 episodes a day with the default tables (measured on the city benchmark); the
+    // array grows past this if need be.
+    timeline.reserveCapacity(32 * days + 2)
+    wake.reserveCapacity(days)
+    bed.reserveCapacity(days)
+    for d in 0..<days {
       let weekend = plan.isWeekend(d)
       let shift = weekend ? life.weekendShift : 0
       let midnight = SimTime(d) * Tick.day

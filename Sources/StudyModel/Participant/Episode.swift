@@ -24,6 +24,9 @@ public struct Timeline: Sendable {
   /// Creates an empty timeline.
   public init() {}
 
+  /// Makes room for `count` episodes in all.
+  mutating func reserveCapacity(_ count: Int) { episodes.reserveCapacity(count) }
+
   /// Appends an episode; a zero-length one is skipped.
   mutating func append(_ e: Episode) {
     guard e.end > e.start else { return }
@@ -84,6 +87,20 @@ public struct Timeline: Sendable {
       }
     }
     return i
+  }
+
+  /// The first moment from `t` on when the participant can answer (awake, in a context whose
+  /// `conditions` allow it), searching from `hint`; `.max` if never.
+  func answerable(from t: SimTime, hint: Int, conditions: [ContextConditions]) -> SimTime {
+    var k = index(at: t, from: hint)
+    var cursor = t
+    while k < episodes.count {
+      let e = episodes[k]
+      if e.context != .asleep && conditions[e.context.rawValue].canAnswer { return max(cursor, e.start) }
+      cursor = e.end
+      k += 1
+    }
+    return .max
   }
 
   /// The episode containing `t`.

@@ -664,21 +664,11 @@ public struct ParticipantSimulation: EventHandler {
   /// The first moment from `t` at which the participant can safely answer (not driving or
   /// exercising, awake).
   func answerableFrom(_ t: SimTime) -> SimTime {
-    var k = life.timeline.index(at: t, from: timelineCursor)
-    let episodes = life.timeline.episodes
-    var cursor = t
-    while k < episodes.count {
-      let e = episodes[k]
-      if e.context != .asleep && plan.dailyLife.conditions[e.context.rawValue].canAnswer { return max(cursor, e.start) }
-      cursor = e.end
-      k += 1
-    }
-    return .max
+    life.timeline.answerable(from: t, hint: timelineCursor, conditions: plan.dailyLife.conditions)
   }
 
   func canAnswer(at t: SimTime) -> Bool {
-    let e = episode(at: t)
-    return e.context != .asleep && plan.dailyLife.conditions[e.context.rawValue].canAnswer
+    life.timeline.answerable(from: t, hint: timelineCursor, conditions: plan.dailyLife.conditions) == t
   }
 
   func episode(at t: SimTime) -> Episode { life.timeline.episode(at: t, from: timelineCursor) }
