@@ -40,6 +40,7 @@ public struct Timeline: Sendable {
   /// The stretches where `condition` holds, closed at the timeline's end.
   func spans(where condition: (Episode) -> Bool) -> Intervals {
     var out = Intervals()
+    out.reserveCapacity(episodes.count / 2 + 1)
     for e in episodes {
       if condition(e) {
         out.begin(at: e.start)

@@ -23,6 +23,9 @@ public struct Intervals: Sendable, Equatable {
     a.openSince == b.openSince && a.spans.map(\.start) == b.spans.map(\.start) && a.spans.map(\.end) == b.spans.map(\.end)
   }
 
+  /// Makes room for `count` stretches in all.
+  public mutating func reserveCapacity(_ count: Int) { spans.reserveCapacity(count) }
+
   /// Whether a stretch is open.
   public var isOpen: Bool { openSince != nil }
 
@@ -71,6 +74,7 @@ public struct Intervals: Sendable, Equatable {
   /// The intersection with another record (both closed).
   public func intersection(_ other: Intervals) -> Intervals {
     var out = Intervals()
+    out.reserveCapacity(spans.count + other.spans.count)
     var i = 0
     var j = 0
     while i < spans.count && j < other.spans.count {
@@ -89,6 +93,7 @@ public struct Intervals: Sendable, Equatable {
   /// or overlapping stretches joined.
   public func union(_ other: Intervals) -> Intervals {
     var out = Intervals()
+    out.reserveCapacity(spans.count + other.spans.count)
     var current: (start: SimTime, end: SimTime)?
     var i = 0
     var j = 0
@@ -121,6 +126,7 @@ public struct Intervals: Sendable, Equatable {
   /// The complement within `[from, to)`.
   public func complement(from: SimTime, to: SimTime) -> Intervals {
     var out = Intervals()
+    out.reserveCapacity(spans.count + 1)
     var t = from
     for s in spans where s.end > from && s.start < to {
       if s.start > t {

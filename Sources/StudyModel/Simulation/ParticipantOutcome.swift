@@ -72,11 +72,10 @@ extension ParticipantSimulation {
     let lastSync = Upload.lastSync(
       policy: sim.proto.upload, runs: runs, charging: charging, networkUsable: networkUsable, timeline: sim.life.timeline,
       until: end)
-    var prompts = sim.prompts
+    var (prompts, volunteered) = sim.takeRecords()
     for i in prompts.indices where prompts[i].status == .answered {
       prompts[i].received = lastSync.map { prompts[i].submitted < $0 } ?? false
     }
-    var volunteered = sim.volunteered
     for i in volunteered.indices {
       volunteered[i].received = lastSync.map { volunteered[i].submitted < $0 } ?? false
     }

@@ -266,6 +266,9 @@ public struct ParticipantSimulation: EventHandler {
 
   mutating func start(_ sim: inout Simulator) {
     phoneOn.begin(at: 0)
+    // Room for 72 run stretches a day (a silent push every half hour and a wake an hour;
+    // more grow the array, and pages never touched cost nothing).
+    runs.reserveCapacity(72 * plan.days)
     runs.begin(at: 0)
     if lowPower { lowPowerSpans.begin(at: 0) }
     if person.os == .android || proto.channel.kind == .push {
@@ -1057,6 +1060,16 @@ public struct ParticipantSimulation: EventHandler {
       settle(i, .expired, .tooLate, at: end)
     }
     truth.advance(to: min(enrolledUntil, end), timeline: life.timeline, stream: &stateStream)
+  }
+
+  /// Hands over the prompt records and the volunteered answers, keeping none, so that the
+  /// caller's changes to them copy nothing.
+  mutating func takeRecords() -> (prompts: [PromptRecord], volunteered: [PromptRecord]) {
+    defer {
+      prompts = []
+      volunteered = []
+    }
+    return (prompts, volunteered)
   }
 
   /// The ground truth's waking mean over the participant's time in the study.
