@@ -106,16 +106,31 @@ public struct GroundTruth: Sendable {
     guard target > time else { return }
     cursor = timeline.index(at: time, from: cursor)
     var r = Stretch(from: value)
+    // Episodes in a row with the same mean and the same waking (a context drawn again, a
+    // dead zone's pieces) make one step.
+    var run: (ticks: SimTime, context: Context)? = nil
+    let episodes = timeline.episodes
     while time < target {
-      let e = timeline.episodes[cursor]
-      let segmentEnd = cursor + 1 < timeline.episodes.count ? min(e.end, target) : target
-      compose(
-        &r, minutes: Double(segmentEnd - time) / Double(Tick.minute), mean: means[e.context.rawValue] + personLevel,
-        waking: e.context != .asleep)
+      let e = episodes[cursor]
+      let segmentEnd = cursor + 1 < episodes.count ? min(e.end, target) : target
+      if let (ticks, context) = run, context != e.context {
+        step(&r, ticks: ticks, context: context)
+        run = (segmentEnd - time, e.context)
+      } else {
+        run = ((run?.ticks ?? 0) + segmentEnd - time, e.context)
+      }
       time = segmentEnd
-      if time >= e.end && cursor + 1 < timeline.episodes.count { cursor += 1 }
+      if time >= e.end && cursor + 1 < episodes.count { cursor += 1 }
     }
+    if let (ticks, context) = run { step(&r, ticks: ticks, context: context) }
     draw(r, &stream)
+  }
+
+  /// Adds `ticks` in `context` to `r`.
+  func step(_ r: inout Stretch, ticks: SimTime, context: Context) {
+    compose(
+      &r, minutes: Double(ticks) / Double(Tick.minute), mean: means[context.rawValue] + personLevel,
+      waking: context != .asleep)
   }
 
   /// One exact step of `minutes` towards `mean`, drawn at once.
