@@ -14,10 +14,10 @@ public enum Yield {
   /// The number of grid points `origin + k·period` (k ≥ 0) in `[lo, hi)`.
   @inlinable
   public static func gridCount(origin: SimTime, period: SimTime, from lo: SimTime, to hi: SimTime) -> Int {
-    guard hi > lo else { return 0 }
-    let first = max(ceilDiv(lo - origin, period), 0)
-    let last = max(ceilDiv(hi - origin, period), 0)
-    return Int(max(last - first, 0))
+    guard hi > lo, hi > origin else { return 0 }
+    // No division where the answer is 0 (a stretch counted from its own start).
+    let first = lo <= origin ? 0 : ceilDiv(lo - origin, period)
+    return Int(ceilDiv(hi - origin, period) - first)
   }
 
   /// Samples of a periodic sensor in `[lo, hi)`: each run stretch restarts the grid at its
