@@ -84,8 +84,14 @@ struct Predictability: Sendable {
     var table = Array(repeating: Count(), count: size)
     // Run ends along the two diagonals: before the first signal (step slotStride) and after
     // one (step slotStride + 1). A run's end mark can lie one step past the table.
-    var before = [Int32](repeating: 0, count: size + slotStride + 2)
-    var after = [Int32](repeating: 0, count: size + slotStride + 2)
+    let before = UnsafeMutableBufferPointer<Int32>.allocate(capacity: size + slotStride + 2)
+    let after = UnsafeMutableBufferPointer<Int32>.allocate(capacity: size + slotStride + 2)
+    before.initialize(repeating: 0)
+    after.initialize(repeating: 0)
+    defer {
+      before.deallocate()
+      after.deallocate()
+    }
     table.withUnsafeMutableBufferPointer { t in
       days.slots.withUnsafeBufferPointer { slots in
         // Visits of the slots `from...to` of a run that starts at `cell`.

@@ -124,15 +124,15 @@ public struct ScheduleMeasures: Sendable {
           var i = 0
           var j = 0
           var k = 0
+          // Without branches: which side is smaller is a coin toss a predictor keeps losing.
           while i < a.count && j < b.count {
-            if b[j] < a[i] {
-              out.initializeElement(at: k, to: b[j])
-              j += 1
-            } else {
-              out.initializeElement(at: k, to: a[i])
-              i += 1
-            }
-            k += 1
+            let x = a[i]
+            let y = b[j]
+            let takeB = y < x
+            out.initializeElement(at: k, to: takeB ? y : x)
+            j &+= takeB ? 1 : 0
+            i &+= takeB ? 0 : 1
+            k &+= 1
           }
           while i < a.count {
             out.initializeElement(at: k, to: a[i])
@@ -162,8 +162,10 @@ public struct ScheduleMeasures: Sendable {
   public func summary() -> ScheduleSummary {
     let total = slotSignals.reduce(0, +)
     let intensity = self.intensity
-    let ks = KolmogorovSmirnov.uniform(sorted: sortedSample())
-    let fit = predictability.result(slotCount: slotCount)
+    // The two costly parts, side by side.
+    let (ks, fit) = sideBySide({ [self] in KolmogorovSmirnov.uniform(sorted: sortedSample()) }) {
+      predictability.result(slotCount: slotCount)
+    }
     return ScheduleSummary(
       days: days, signals: total, signalsPerDay: days == 0 ? 0 : Double(total) / Double(days),
       intensity: intensity, intensityMin: intensity.min() ?? 0, intensityMax: intensity.max() ?? 0,
