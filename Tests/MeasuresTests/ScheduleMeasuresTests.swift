@@ -133,6 +133,15 @@ struct ScheduleMeasuresTests {
     for p in parts.dropFirst() { merged.merge(p) }
     #expect(merged.sortedSample() == whole.normalized.sorted())
     #expect(merged.sortedSample().count > 1_500)  // about 4 a day for 500 days
+    // Every part sorted: five runs, merged over three passes (an odd one out in two).
+    var all = split.map { p -> ScheduleMeasures in
+      var q = p
+      q.sortSample()
+      return q
+    }
+    for p in all.dropFirst() { all[0].merge(p) }
+    #expect(all[0].sortedRuns.count == 5)
+    #expect(all[0].sortedSample() == whole.normalized.sorted())
   }
 }
 

@@ -158,14 +158,19 @@ public struct ScheduleMeasures: Sendable {
     }
   }
 
+  /// The summaries of `a` and `b` (a run's scheduled and answered times), computed side by
+  /// side: at the end of a run the workers are done and the cores free.
+  public static func summaries(_ a: ScheduleMeasures, _ b: ScheduleMeasures) -> (ScheduleSummary, ScheduleSummary) {
+    let (sb, sa) = sideBySide({ b.summary() }) { a.summary() }
+    return (sa, sb)
+  }
+
   /// The measures of every day added so far.
   public func summary() -> ScheduleSummary {
     let total = slotSignals.reduce(0, +)
     let intensity = self.intensity
-    // The two costly parts, side by side.
-    let (ks, fit) = sideBySide({ [self] in KolmogorovSmirnov.uniform(sorted: sortedSample()) }) {
-      predictability.result(slotCount: slotCount)
-    }
+    let ks = KolmogorovSmirnov.uniform(sorted: sortedSample())
+    let fit = predictability.result(slotCount: slotCount)
     return ScheduleSummary(
       days: days, signals: total, signalsPerDay: days == 0 ? 0 : Double(total) / Double(days),
       intensity: intensity, intensityMin: intensity.min() ?? 0, intensityMax: intensity.max() ?? 0,

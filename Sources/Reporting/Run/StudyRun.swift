@@ -167,7 +167,8 @@ public enum StudyRun {
         guard let acc else { throw Failure("interrupted; no results were written") }
         participantDays += acc.participantDays
         events += acc.events
-        let schedules = (scheduled: acc.scheduledTimes.summary(), answered: acc.answeredTimes.summary())
+        let (scheduled, answered) = ScheduleMeasures.summaries(acc.scheduledTimes, acc.answeredTimes)
+        let schedules = (scheduled: scheduled, answered: answered)
         if scenario.replications == 1 { pooledScheduled = schedules.scheduled }
         perReplication.append(Metrics.values(acc, schedules: schedules))
         biasMeans.append(acc.bias.meanOrNaN)
