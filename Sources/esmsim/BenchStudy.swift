@@ -182,7 +182,8 @@ extension Bench {
         participants with one thread and with two: two should be at least 1.8 times faster. \
         An untimed warm-up run comes first (so that the first size does not pay for the \
         process's start: heap growth, thread pool, lazy tables), and each figure is the best \
-        of --repeat runs (a shared machine only ever adds time).
+        of --repeat runs taken in turns (a shared machine only ever adds time), or of as many \
+        as fill 3 seconds for a size whose runs are short (at most 25).
         """
     )
 
@@ -207,11 +208,21 @@ extension Bench {
         try ScenarioInput.resolve(path: scenario, overrides: .init(participants: $0, duration: duration))
       }
       var sized: [TimedStudy] = []
-      for round in 0..<`repeat` {
-        for (k, study) in studies.enumerated() {
-          let t = try TimedStudy.run(study, threads: cores)
-          if round == 0 { sized.append(t) } else if t.seconds < sized[k].seconds { sized[k] = t }
-        }
+      var spent = Array(repeating: 0.0, count: studies.count)
+      var rounds = Array(repeating: 0, count: studies.count)
+      func measure(_ k: Int) throws {
+        let t = try TimedStudy.run(studies[k], threads: cores)
+        if k == sized.count { sized.append(t) } else if t.seconds < sized[k].seconds { sized[k] = t }
+        spent[k] += t.seconds
+        rounds[k] += 1
+      }
+      for _ in 0..<`repeat` {
+        for k in studies.indices { try measure(k) }
+      }
+      // A short run is at the mercy of a moment's noise: more of them, until each size has
+      // been measured for a few seconds.
+      for k in studies.indices {
+        while spent[k] < Self.shortestMeasurement && rounds[k] < Self.mostRounds { try measure(k) }
       }
       rows += sized.map(row)
       let s = try ScenarioInput.resolve(path: scenario, overrides: .init(participants: threadSize, duration: duration))
@@ -239,10 +250,14 @@ extension Bench {
         .object([
           ("sizes", .array(sized.map(\.json))), ("one_thread", one.json), ("two_threads", two.json),
           ("max_deviation_from_mean_cost", .number(spread)), ("two_thread_speedup", .number(speedup)),
-          ("best_of", .int(`repeat`)),
+          ("best_of", .array(rounds.map { .int($0) })),
           ("machine", BenchResults.machine),
         ]), in: results)
     }
+
+    /// Seconds each size is measured for at least (in runs of its own), and the most runs.
+    static let shortestMeasurement = 3.0
+    static let mostRounds = 25
 
     func row(_ t: TimedStudy) -> [String] {
       [
