@@ -98,13 +98,17 @@ public struct EventQueue: ~Copyable, @unchecked Sendable {
 
   /// Puts `event` at the root and moves it down to its place.
   ///
-  /// Bottom-up (Wegener): the hole first travels down the path of smallest children to a
-  /// leaf, and `event` then climbs back up; a new event usually belongs near the bottom, so
-  /// this saves the comparisons against `event` on the way down. The smallest of four
+  /// In a large queue bottom-up (Wegener): the hole first travels down the path of smallest
+  /// children to a leaf, and `event` then climbs back up; there a new event usually belongs
+  /// near the bottom, so this saves the comparisons against `event` on the way down. In a
+  /// queue of at most ``smallQueue`` events (a participant's: a handful, the next one often
+  /// soon) the hole stops where `event` fits (2.5 % fewer instructions on the city study;
+  /// the global hold model, 10,000 events, is 7 % faster bottom-up). The smallest of four
   /// children is found without branches (a branch predictor cannot learn that choice).
   @inlinable
   mutating func siftDown(_ event: Event) {
     let n = size
+    let small = n <= Self.smallQueue
     var hole = 0
     var child = 1
     while child < n {
@@ -117,6 +121,7 @@ public struct EventQueue: ~Copyable, @unchecked Sendable {
         for c in (child + 1)..<n where base[c].precedes(base[best]) { best = c }
         child = best
       }
+      if small && !base[child].precedes(event) { break }
       base[hole] = base[child]
       hole = child
       child = 4 * hole + 1
@@ -130,6 +135,9 @@ public struct EventQueue: ~Copyable, @unchecked Sendable {
     base[hole] = event
     checkInvariants()
   }
+
+  /// The largest queue sifted top-down (three levels below the root hold 84 events).
+  @usableFromInline static let smallQueue = 64
 
   /// Removes the events `shouldRemove` picks and restores the heap (Floyd's bottom-up
   /// construction). The order in which the rest pop is unchanged: it is the total order of
