@@ -106,8 +106,8 @@ public struct GroundTruth: Sendable {
     guard target > time else { return }
     cursor = timeline.index(at: time, from: cursor)
     var r = Stretch(from: value)
-    // Episodes in a row with the same mean and the same waking (a context drawn again, a
-    // dead zone's pieces) make one step.
+    // Episodes in a row in the same context (so with the same mean, asleep or not: a
+    // context drawn again, a dead zone's pieces) make one step.
     var run: (ticks: SimTime, context: Context)? = nil
     let episodes = timeline.episodes
     while time < target {
