@@ -27,14 +27,6 @@ public struct SensorTally: Sendable, Equatable {
     collected += o.collected
     received += o.received
   }
-
-  mutating func count(_ status: CoverageStatus) {
-    switch status {
-    case .comp: comp += 1
-    case .incomp: incomp += 1
-    case .loss: loss += 1
-    }
-  }
 }
 
 /// Counts, after a participant's study, what each sensor collected per participant-hour, what
@@ -211,7 +203,8 @@ public struct CoverageCalculator {
             e &+= eh
             c &+= ch
             r &+= Int(received[h])
-            // Without branches: whether an hour is complete is no pattern a predictor learns.
+            // ``CoverageStatus/classify(expected:collected:)`` without branches: whether an
+            // hour is complete is no pattern a predictor learns.
             let counted = periodic || eh > 0 ? 1 : 0
             let full = ch >= eh ? 1 : 0
             let some = ch > 0 ? 1 : 0
