@@ -42,7 +42,6 @@ struct Predictability: Sendable {
       }
       return most
     }
-
   }
 
   /// The days the model is fitted on (even days) and scored on (odd days): each day's

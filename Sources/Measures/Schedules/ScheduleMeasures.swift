@@ -158,11 +158,13 @@ public struct ScheduleMeasures: Sendable {
     }
   }
 
-  /// The summaries of `a` and `b` (a run's scheduled and answered times), computed side by
-  /// side: at the end of a run the workers are done and the cores free.
-  public static func summaries(_ a: ScheduleMeasures, _ b: ScheduleMeasures) -> (ScheduleSummary, ScheduleSummary) {
-    let (sb, sa) = sideBySide({ b.summary() }) { a.summary() }
-    return (sa, sb)
+  /// The summaries of a run's scheduled and answered times, computed side by side: at the
+  /// end of a run the workers are done and the cores free.
+  public static func summaries(
+    scheduled: ScheduleMeasures, answered: ScheduleMeasures
+  ) -> (scheduled: ScheduleSummary, answered: ScheduleSummary) {
+    let (a, s) = sideBySide({ answered.summary() }) { scheduled.summary() }
+    return (s, a)
   }
 
   /// The measures of every day added so far.

@@ -167,8 +167,7 @@ public enum StudyRun {
         guard let acc else { throw Failure("interrupted; no results were written") }
         participantDays += acc.participantDays
         events += acc.events
-        let (scheduled, answered) = ScheduleMeasures.summaries(acc.scheduledTimes, acc.answeredTimes)
-        let schedules = (scheduled: scheduled, answered: answered)
+        let schedules = ScheduleMeasures.summaries(scheduled: acc.scheduledTimes, answered: acc.answeredTimes)
         if scenario.replications == 1 { pooledScheduled = schedules.scheduled }
         perReplication.append(Metrics.values(acc, schedules: schedules))
         biasMeans.append(acc.bias.meanOrNaN)

@@ -19,8 +19,9 @@ public protocol EventHandler {
 /// in the past is a programming error and stops the program. Events at the same time pop by
 /// priority, then first-in first-out. Cancellation is lazy: ``cancel(slot:)`` bumps the slot's
 /// generation, and events scheduled under an older generation are skipped when they reach
-/// the top, or swept out together when the queue has doubled. One simulator is small, so each participant can be simulated with its own
-/// (shared research `des_engines.md` §1 and §2).
+/// the top, or swept out together when the queue has doubled. One simulator is small, so
+/// each participant can be simulated with its own (shared research `des_engines.md` §1 and
+/// §2).
 public struct Simulator: ~Copyable, Sendable {
   /// The current time.
   @inlinable public var now: SimTime { clock }

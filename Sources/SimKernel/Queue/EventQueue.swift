@@ -139,36 +139,16 @@ public struct EventQueue: ~Copyable, @unchecked Sendable {
   /// The largest queue sifted top-down (three levels below the root hold 84 events).
   @usableFromInline static let smallQueue = 64
 
-  /// Removes the events `shouldRemove` picks and restores the heap (Floyd's bottom-up
-  /// construction). The order in which the rest pop is unchanged: it is the total order of
-  /// ``Event/precedes(_:)``, whatever the heap's layout.
+  /// Removes the events `shouldRemove` picks; the rest are inserted afresh, each into the
+  /// heap the ones before it make (``insert(_:)`` writes no further than the event it is
+  /// given, so the rest wait in place). The order in which they pop is unchanged: it is the
+  /// total order of ``Event/precedes(_:)``, whatever the heap's layout.
   ///
-  /// - Complexity: O(*n*)
+  /// - Complexity: O(*n* log *n*)
   public mutating func removeAll(where shouldRemove: (Event) -> Bool) {
-    var kept = 0
-    for i in 0..<size where !shouldRemove(base[i]) {
-      base[kept] = base[i]
-      kept += 1
-    }
-    size = kept
-    guard size > 1 else { return }
-    for i in stride(from: (size - 2) >> 2, through: 0, by: -1) { sink(i) }
-    checkInvariants()
-  }
-
-  /// Moves the event at `start` down below any smaller child (top-down).
-  mutating func sink(_ start: Int) {
-    let event = base[start]
-    var hole = start
-    while 4 * hole + 1 < size {
-      let first = 4 * hole + 1
-      var best = first
-      for c in (first + 1)..<Swift.min(first + 4, size) where base[c].precedes(base[best]) { best = c }
-      if !base[best].precedes(event) { break }
-      base[hole] = base[best]
-      hole = best
-    }
-    base[hole] = event
+    let count = size
+    size = 0
+    for i in 0..<count where !shouldRemove(base[i]) { insert(base[i]) }
   }
 
   /// Room for `capacity` events, placed so that index 1 (the first sibling group) starts

@@ -114,7 +114,7 @@ public struct GroundTruth: Sendable {
       let e = episodes[cursor]
       let segmentEnd = cursor + 1 < episodes.count ? min(e.end, target) : target
       if let (ticks, context) = run, context != e.context {
-        step(&r, ticks: ticks, context: context)
+        compose(&r, ticks: ticks, in: context)
         run = (segmentEnd - time, e.context)
       } else {
         run = ((run?.ticks ?? 0) + segmentEnd - time, e.context)
@@ -122,12 +122,12 @@ public struct GroundTruth: Sendable {
       time = segmentEnd
       if time >= e.end && cursor + 1 < episodes.count { cursor += 1 }
     }
-    if let (ticks, context) = run { step(&r, ticks: ticks, context: context) }
+    if let (ticks, context) = run { compose(&r, ticks: ticks, in: context) }
     draw(r, &stream)
   }
 
-  /// Adds `ticks` in `context` to `r`.
-  func step(_ r: inout Stretch, ticks: SimTime, context: Context) {
+  /// Adds `ticks` spent in `context` to `r`.
+  func compose(_ r: inout Stretch, ticks: SimTime, in context: Context) {
     compose(
       &r, minutes: Double(ticks) / Double(Tick.minute), mean: means[context.rawValue] + personLevel,
       waking: context != .asleep)

@@ -61,7 +61,8 @@ public struct CoverageCalculator {
   ///   - checksPerHour: phone checks per waking hour (screen events).
   ///   - batteryTrace: the battery level at every change of its rate (battery events).
   public init(
-    sensors: [SensorPlan], runs: Intervals, phoneOn: Intervals, networkUsable usable: Intervals, timeline: Timeline, enrolledUntil: SimTime, lastSync: SimTime, checksPerHour: Double,
+    sensors: [SensorPlan], runs: Intervals, phoneOn: Intervals, networkUsable usable: Intervals, timeline: Timeline,
+    enrolledUntil: SimTime, lastSync: SimTime, checksPerHour: Double,
     batteryTrace: [(SimTime, Double)], stream: inout RandomStream, keepRows: Bool, heatHours: Int = 0
   ) {
     tallies = Array(repeating: SensorTally(), count: sensors.count)

@@ -82,7 +82,8 @@ extension ParticipantSimulation {
     var coverageStream = RandomStream(
       StreamAddress(seed: seed, replication: replication, participant: participant, purpose: Purpose.phone.indexed(1)))
     let coverage = CoverageCalculator(
-      sensors: sensors, runs: runs, phoneOn: phoneOn, networkUsable: networkUsable, timeline: sim.life.timeline, enrolledUntil: end, lastSync: lastSync ?? 0, checksPerHour: sim.person.checksPerHour,
+      sensors: sensors, runs: runs, phoneOn: phoneOn, networkUsable: networkUsable, timeline: sim.life.timeline,
+      enrolledUntil: end, lastSync: lastSync ?? 0, checksPerHour: sim.person.checksPerHour,
       batteryTrace: sim.batteryTrace, stream: &coverageStream, keepRows: keepRows, heatHours: heatHours)
     return ParticipantOutcome(
       participant: Int(participant), device: sim.person.device, os: sim.person.os, prompts: prompts,

@@ -246,8 +246,7 @@ public struct ParticipantSimulation: EventHandler {
     // A participant who drops out leaves at the start of that day: nothing after it counts,
     // so the simulation stops there and the later prompts are settled without events.
     let leaves = person.dropoutDay < plan.days ? SimTime(person.dropoutDay) * Tick.day : studyEnd
-    let handled = sim.run(until: min(leaves, studyEnd), &self)
-    eventsHandled = handled
+    eventsHandled = sim.run(until: min(leaves, studyEnd), &self)
     if droppedOut {
       let now = sim.now
       if traceBattery {
@@ -353,8 +352,9 @@ public struct ParticipantSimulation: EventHandler {
   }
 
   /// When a prompt scheduled at `time` falls due, its day having started at `dayStart`: at
-  /// its time, or for a push at the server's next tick. (A function of values: called as a method of the whole simulation inside a loop that
-  /// mutates it, it made Swift copy the simulation at every call.)
+  /// its time, or for a push at the server's next tick. (A function of values: called as a
+  /// method of the whole simulation inside a loop that mutates it, it made Swift copy the
+  /// simulation at every call.)
   static func dueTime(_ time: SimTime, dayStart: SimTime, serverTick tick: SimTime) -> SimTime {
     max(tick > 0 ? (time + tick - 1) / tick * tick : time, dayStart)
   }
@@ -918,7 +918,8 @@ public struct ParticipantSimulation: EventHandler {
   /// Sets when the battery next reaches a level that matters. The rate changes many times an
   /// hour (the app starting and stopping), moving that moment back and forth; an event
   /// already in the queue no later than it stands (firing early, it only waits on: see
-  /// ``batteryEvent(_:)``), so that the queue does not fill with cancelled ones.
+  /// ``batteryEvent(_:)``), which spares a cancellation and an insertion at most changes of
+  /// rate. (The kernel would sweep the cancelled events out too, but not the insertions.)
   mutating func armBattery(at t: SimTime, _ sim: inout Simulator) {
     batteryDue = t
     if t < batteryEventAt {
