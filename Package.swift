@@ -36,7 +36,9 @@ let package = Package(
     // MARK: - Simulation
 
     /// Integer clock, event queue, run loop, counter-based random streams, distributions.
-    .target(name: "SimKernel", dependencies: ["CGSL"]),
+    .target(name: "SimKernel", dependencies: ["CGSL", "CPhilox"]),
+    /// Philox4x32-10 eight blocks at a time with AVX2 (C intrinsics), used where the CPU has it.
+    .target(name: "CPhilox"),
     /// Signal-scheduling algorithms of real ESM systems: window + parameters + stream → times.
     .target(name: "Schedules", dependencies: ["SimKernel"]),
     /// Participants, phones, operating systems, delivery, sensing, compliance, ground truth.
@@ -65,7 +67,7 @@ let package = Package(
 
     // MARK: - Tests
 
-    .testTarget(name: "SimKernelTests", dependencies: ["SimKernel", "CGSL"]),
+    .testTarget(name: "SimKernelTests", dependencies: ["SimKernel", "CGSL", "CPhilox"]),
     .testTarget(name: "SchedulesTests", dependencies: ["Schedules", "Measures", "SimKernel"]),
     // Fixtures are read from the source tree (#filePath), not bundled as resources.
     .testTarget(

@@ -165,6 +165,26 @@ struct RandomStreamTests {
     #expect(throws: GSLError.self) { try DiscreteDistribution(weights: [0, 0]) }
   }
 
+  @Test("a stream refilled eight blocks or two at a time gives the same numbers")
+  func refillWidths() {
+    let reference = first(2_000, Self.address)
+    var s = RandomStream(Self.address)
+    var drawn: [UInt64] = []
+    var k = 0
+    while drawn.count < reference.count {
+      if s.position < s.filled {
+        drawn.append(s.next64())
+      } else {
+        // Narrow, narrow, wide, … unless this CPU has no AVX2 (then narrow only).
+        k += 1
+        drawn.append(s.refill(wide: RandomStream.wide && k % 3 == 0))
+      }
+    }
+    #expect(drawn.count == reference.count)
+    #expect(zip(drawn, reference).filter { $0 != $1 }.count == 0)
+    #expect(k > 100)
+  }
+
   @Test("GSL status codes become Swift errors instead of aborting")
   func gslErrors() {
     #expect(throws: GSLError.self) { try GSL.check(1, in: "test") }

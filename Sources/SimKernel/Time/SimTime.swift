@@ -19,7 +19,7 @@ public enum Tick {
   public static let day: SimTime = 86_400_000
 
   /// Converts a duration in (fractional) minutes to ticks, rounding to the nearest millisecond.
-  @inlinable
+  @inlinable @inline(__always)
   public static func minutes(_ m: Double) -> SimTime { nearest(m * 60_000) }
 
   /// Converts a duration in (fractional) seconds to ticks, rounding to the nearest millisecond.
