@@ -51,7 +51,9 @@ struct SensingTests {
     }
   }
 
-  @Test("coverage counted stretch by stretch equals a per-sample count, hour by hour, on random timelines")
+  @Test(
+    "coverage counted stretch by stretch equals a per-sample count, hour by hour and in the tallies, on random timelines"
+  )
   func coverageMatchesBruteForce() {
     var s = RandomStream(StreamAddress(seed: 13, purpose: .general))
     let hours = 8
@@ -76,12 +78,18 @@ struct SensingTests {
           Episode(start: t, end: t + length, context: .home, phoneAtHand: true, network: s.bernoulli(0.7) ? .wifi : .unreachable))
         t += length
       }
-      let lastSync = SimTime(s.integer(below: UInt64(span)))
-      var c0 = RandomStream(StreamAddress(seed: 1, purpose: .general))
-      let c = CoverageCalculator(
-        sensors: used, runs: runs, phoneOn: on,
-        networkUsable: Upload.backgroundNetwork(timeline: timeline, lowPower: Intervals(), foreground: Intervals(), until: span),
-        timeline: timeline, enrolledUntil: span, lastSync: lastSync, checksPerHour: 6, batteryTrace: [], stream: &c0, keepRows: true)
+      // A third of the trials with everything uploaded.
+      let lastSync = trial % 3 == 0 ? span + Tick.hour : SimTime(s.integer(below: UInt64(span)))
+      func coverage(keepRows: Bool) -> CoverageCalculator {
+        var c0 = RandomStream(StreamAddress(seed: 1, purpose: .general))
+        return CoverageCalculator(
+          sensors: used, runs: runs, phoneOn: on,
+          networkUsable: Upload.backgroundNetwork(
+            timeline: timeline, lowPower: Intervals(), foreground: Intervals(), until: span),
+          timeline: timeline, enrolledUntil: span, lastSync: lastSync, checksPerHour: 6, batteryTrace: [], stream: &c0,
+          keepRows: keepRows)
+      }
+      let c = coverage(keepRows: true)
       // Brute force: every sample.
       var collected = Array(repeating: Array(repeating: 0, count: used.count), count: hours)
       var received = collected
@@ -118,6 +126,24 @@ struct SensingTests {
           #expect(row.collected == collected[h][k], "trial \(trial), hour \(h), \(used[k].name)")
           #expect(row.received == received[h][k], "trial \(trial), hour \(h), \(used[k].name)")
         }
+      }
+      // The tallies, with and without the rows: hours classified by collected samples.
+      let lean = coverage(keepRows: false)
+      for k in used.indices {
+        var t = SensorTally()
+        let e = used[k].expectedPerHour
+        for h in 0..<hours {
+          t.expected += e
+          t.collected += collected[h][k]
+          t.received += received[h][k]
+          switch CoverageStatus.classify(expected: e, collected: collected[h][k]) {
+          case .comp: t.comp += 1
+          case .incomp: t.incomp += 1
+          case .loss: t.loss += 1
+          }
+        }
+        #expect(c.tallies[k] == t, "trial \(trial), \(used[k].name)")
+        #expect(lean.tallies[k] == t, "trial \(trial), \(used[k].name)")
       }
       #expect(c.yield.validMinutes == minutes.map(\.count).reduce(0, +), "trial \(trial)")
       #expect(c.yield.validHours == minutes.filter { $0.count > 30 }.count, "trial \(trial)")

@@ -46,8 +46,9 @@ public struct CoverageCalculator {
   /// Counts everything.
   ///
   /// Periodic sensors are counted stretch by stretch (an hour wholly inside a stretch holds
-  /// exactly hour/period samples, since periods divide the hour), then each hour is
-  /// classified; event sensors hour by hour.
+  /// exactly hour/period samples, since periods divide the hour: such hours are counted at
+  /// once) and each hour is classified as the next one starts (``HourCounts``); event
+  /// sensors hour by hour.
   ///
   /// - Parameters:
   ///   - sensors: the protocol's sensors.
@@ -80,20 +81,16 @@ public struct CoverageCalculator {
     }.min()
     if let p = minPeriod { Self.markRuns(&mask, runs: runs, period: p, end: end) }
 
-    var expected = [Int32](repeating: 0, count: hours)
-    var collected = [Int32](repeating: 0, count: hours)
-    var received = [Int32](repeating: 0, count: hours)
     var kept: [(expected: [Int32], collected: [Int32], received: [Int32])] = []
     for (k, sensor) in sensors.enumerated() {
-      for h in 0..<hours {
-        collected[h] = 0
-        received[h] = 0
-      }
-      var periodic = false
+      // Per-hour counts are kept only for the rows and the heat map; the tallies need none.
+      let keepHours = keepRows || (k == 0 && heatHours > 0)
+      var expected: [Int32] = []
+      var collected: [Int32] = []
+      var received: [Int32] = []
       switch sensor.kind {
       case .periodic(let period):
-        periodic = true
-        for h in 0..<hours { expected[h] = Int32(sensor.expectedPerHour) }
+        var counts = HourCounts(expectedPerHour: Int32(sensor.expectedPerHour), hours: keepHours ? hours : 0)
         // The fast sensor's minutes (markRuns) already hold every sample of a sensor that
         // samples on the same run stretches from their starts at a multiple of its period
         // (its grid points are the fast sensor's); fast sensors themselves are in the mask.
@@ -103,7 +100,7 @@ public struct CoverageCalculator {
           for r in phoneOn.spans where r.start < end {
             Self.addStretch(
               origin: 0, period: period, from: r.start, to: min(r.end, end), lastSync: lastSync, marks: marks,
-              &collected, &received, &mask)
+              &counts, &mask)
           }
         } else if sensor.needsNetwork {
           var u = 0
@@ -113,7 +110,7 @@ public struct CoverageCalculator {
             while v < usable.spans.count && usable.spans[v].start < r.end {
               Self.addStretch(
                 origin: r.start, period: period, from: max(r.start, usable.spans[v].start),
-                to: min(r.end, usable.spans[v].end, end), lastSync: lastSync, marks: marks, &collected, &received, &mask)
+                to: min(r.end, usable.spans[v].end, end), lastSync: lastSync, marks: marks, &counts, &mask)
               v += 1
             }
           }
@@ -121,12 +118,20 @@ public struct CoverageCalculator {
           for r in runs.spans where r.start < end {
             Self.addStretch(
               origin: r.start, period: period, from: r.start, to: min(r.end, end), lastSync: lastSync, marks: marks,
-              &collected, &received, &mask)
+              &counts, &mask)
           }
+        }
+        counts.close()
+        tallies[k] = counts.tally(hours: hours)
+        if keepHours {
+          expected = Array(repeating: counts.expectedPerHour, count: hours)
+          collected = counts.collected
+          received = counts.received
         }
       case .screen:
         // Screen on and off at each phone check while awake with the phone at hand;
         // recorded only while the app runs.
+        (expected, collected, received) = Self.hourArrays(hours)
         let atHand = timeline.spans { $0.context != .asleep && $0.phoneAtHand }
         var atHandCursor = 0
         var runCursor = 0
@@ -148,7 +153,9 @@ public struct CoverageCalculator {
           collected[h] = Int32(c)
           received[h] = Int32(r)
         }
+        tallies[k] = Self.tally(expected: expected, collected: collected, received: received)
       case .battery:
+        (expected, collected, received) = Self.hourArrays(hours)
         var cursor = 0
         for h in 0..<hours {
           let lo = SimTime(h) * Tick.hour
@@ -158,9 +165,9 @@ public struct CoverageCalculator {
           collected[h] = Int32(c)
           received[h] = Int32(r)
         }
+        tallies[k] = Self.tally(expected: expected, collected: collected, received: received)
       }
-      tallies[k] = Self.tally(expected: expected, collected: collected, received: received, periodic: periodic)
-      if k == 0 {
+      if k == 0 && heatHours > 0 {
         for h in 0..<min(heatHours, hours) where expected[h] > 0 {
           heat[h] = Float(min(Double(collected[h]) / Double(expected[h]), 1))
         }
@@ -187,56 +194,141 @@ public struct CoverageCalculator {
     yield.observedHours = hours
   }
 
-  /// Classifies the hours (event sensors only where there was an event) and sums them.
-  static func tally(expected: [Int32], collected: [Int32], received: [Int32], periodic: Bool) -> SensorTally {
-    var comp = 0
-    var incomp = 0
-    var loss = 0
-    var e = 0
-    var c = 0
-    var r = 0
-    expected.withUnsafeBufferPointer { expected in
-      collected.withUnsafeBufferPointer { collected in
-        received.withUnsafeBufferPointer { received in
-          for h in 0..<expected.count {
-            let eh = Int(expected[h])
-            let ch = Int(collected[h])
-            e &+= eh
-            c &+= ch
-            r &+= Int(received[h])
-            // ``CoverageStatus/classify(expected:collected:)`` without branches: whether an
-            // hour is complete is no pattern a predictor learns.
-            let counted = periodic || eh > 0 ? 1 : 0
-            let full = ch >= eh ? 1 : 0
-            let some = ch > 0 ? 1 : 0
-            comp &+= counted & full
-            incomp &+= counted & (1 &- full) & some
-            loss &+= counted & (1 &- full) & (1 &- some)
-          }
+  /// Zeroed per-hour expected, collected and received counts.
+  static func hourArrays(_ hours: Int) -> ([Int32], [Int32], [Int32]) {
+    let zeros = [Int32](repeating: 0, count: hours)
+    return (zeros, zeros, zeros)
+  }
+
+  /// Classifies an event sensor's hours (only those with an event count) and sums them.
+  static func tally(expected: [Int32], collected: [Int32], received: [Int32]) -> SensorTally {
+    var t = SensorTally()
+    for h in expected.indices {
+      let (e, c) = (Int(expected[h]), Int(collected[h]))
+      t.expected += e
+      t.collected += c
+      t.received += Int(received[h])
+      guard e > 0 else { continue }
+      switch CoverageStatus.classify(expected: e, collected: c) {
+      case .comp: t.comp += 1
+      case .incomp: t.incomp += 1
+      case .loss: t.loss += 1
+      }
+    }
+    return t
+  }
+
+  /// One periodic sensor's samples per hour, added stretch by stretch in time order (the
+  /// hours never go back, since the stretches neither overlap nor go back). Only the hour
+  /// being filled is held, and classified (``CoverageStatus/classify(expected:collected:)``)
+  /// when the next one starts; the whole hours inside a stretch are counted at once, and
+  /// hours no stretch reaches hold no sample. So the cost goes with the stretches, not with
+  /// the hours, and no per-hour arrays are needed unless kept (`hours` > 0: the rows, the
+  /// heat map).
+  struct HourCounts {
+    /// Samples an hour is expected to hold.
+    let expectedPerHour: Int32
+    /// Per-hour counts, when kept.
+    private(set) var collected: [Int32]
+    private(set) var received: [Int32]
+    /// The hour being filled (-1: none) and its counts.
+    private var hour = -1
+    private var c: Int32 = 0
+    private var r: Int32 = 0
+    /// Classified hours with every expected sample, with some but not all; the sums.
+    private var full = 0
+    private var partial = 0
+    private var totalCollected = 0
+    private var totalReceived = 0
+
+    init(expectedPerHour: Int32, hours: Int) {
+      self.expectedPerHour = expectedPerHour
+      collected = [Int32](repeating: 0, count: hours)
+      received = collected
+    }
+
+    /// Adds `n` samples collected and `m` of them received in hour `h` (this hour or a later one).
+    mutating func add(hour h: Int, collected n: Int32, received m: Int32) {
+      if h != hour {
+        close()
+        hour = h
+      }
+      c &+= n
+      r &+= m
+    }
+
+    /// Adds the whole hours `hours`, after the one being filled: each holds `n` samples, all
+    /// received in the first `receivedWhole` of them, `m` in the next one, none after.
+    mutating func addWhole(_ hours: Range<Int>, collected n: Int32, receivedWhole: Int, received m: Int32) {
+      close()
+      classify(n, count: hours.count)
+      totalCollected &+= Int(n) * hours.count
+      totalReceived &+= Int(n) * receivedWhole + (receivedWhole < hours.count ? Int(m) : 0)
+      if !collected.isEmpty {
+        for (i, h) in hours.enumerated() {
+          collected[h] = n
+          received[h] = i < receivedWhole ? n : i == receivedWhole ? m : 0
         }
       }
     }
-    var t = SensorTally()
-    (t.comp, t.incomp, t.loss, t.expected, t.collected, t.received) = (comp, incomp, loss, e, c, r)
-    return t
+
+    /// Counts `count` hours holding `n` samples each as complete, incomplete or (by
+    /// omission: see ``tally(hours:)``) lost.
+    private mutating func classify(_ n: Int32, count: Int) {
+      let isFull = n >= expectedPerHour ? count : 0
+      full &+= isFull
+      partial &+= n > 0 ? count &- isFull : 0
+    }
+
+    /// Classifies the hour being filled.
+    mutating func close() {
+      guard hour >= 0 else { return }
+      classify(c, count: 1)
+      totalCollected &+= Int(c)
+      totalReceived &+= Int(r)
+      if !collected.isEmpty {
+        collected[hour] = c
+        received[hour] = r
+      }
+      hour = -1
+      c = 0
+      r = 0
+    }
+
+    /// The tally over `hours` hours, after ``close()``: every hour counts (a periodic
+    /// sensor always expects samples), and those without a sample are lost.
+    func tally(hours: Int) -> SensorTally {
+      var t = SensorTally()
+      t.expected = Int(expectedPerHour) * hours
+      t.collected = totalCollected
+      t.received = totalReceived
+      if expectedPerHour <= 0 {
+        t.comp = hours  // nothing expected: every hour is complete
+      } else {
+        t.comp = full
+        t.incomp = partial
+        t.loss = hours - full - partial
+      }
+      return t
+    }
   }
 
   /// Counts one stretch of a periodic sensor (``addGrid``) and, if `marks`, marks its
   /// minutes (``markGrid``).
   static func addStretch(
     origin: SimTime, period: SimTime, from a: SimTime, to b: SimTime, lastSync: SimTime, marks: Bool,
-    _ collected: inout [Int32], _ received: inout [Int32], _ mask: inout [UInt64]
+    _ counts: inout HourCounts, _ mask: inout [UInt64]
   ) {
-    addGrid(origin: origin, period: period, from: a, to: b, lastSync: lastSync, collected: &collected, received: &received)
+    addGrid(origin: origin, period: period, from: a, to: b, lastSync: lastSync, &counts)
     if marks { markGrid(&mask, origin: origin, period: period, from: a, to: b) }
   }
 
-  /// Adds the grid points `origin + k·period` in `[a, b)` to the hours they fall in, and to
-  /// `received` those before `lastSync`. A whole hour holds hour/period points (periods
-  /// divide the hour), so only a stretch's first and last hours need dividing.
+  /// Adds the grid points `origin + k·period` in `[a, b)` to the hours they fall in, and
+  /// those before `lastSync` as received. A whole hour holds hour/period points (periods
+  /// divide the hour), so only a stretch's first and last hours need dividing, and the
+  /// whole hours between them are added at once.
   static func addGrid(
-    origin: SimTime, period: SimTime, from a: SimTime, to b: SimTime, lastSync: SimTime, collected: inout [Int32],
-    received: inout [Int32]
+    origin: SimTime, period: SimTime, from a: SimTime, to b: SimTime, lastSync: SimTime, _ counts: inout HourCounts
   ) {
     guard a < b else { return }
     let perHour = Int32(Tick.hour / period)
@@ -244,15 +336,24 @@ public struct CoverageCalculator {
     var lo = SimTime(h) * Tick.hour
     while lo < b {
       let hi = lo + Tick.hour
+      if a <= lo && hi <= b {
+        // Hours h..<last lie wholly inside the stretch; those ending by lastSync are received.
+        let last = Int(b / Tick.hour)
+        let receivedWhole = min(max(Int(lastSync / Tick.hour) - h, 0), last - h)
+        let syncHour = SimTime(h + receivedWhole) * Tick.hour
+        let m = Int32(Yield.gridCount(origin: origin, period: period, from: syncHour, to: min(lastSync, syncHour + Tick.hour)))
+        counts.addWhole(h..<last, collected: perHour, receivedWhole: receivedWhole, received: m)
+        h = last
+        lo = SimTime(h) * Tick.hour
+        continue
+      }
       let from = max(a, lo)
       let to = min(b, hi)
-      let n = from == lo && to == hi ? perHour : Int32(Yield.gridCount(origin: origin, period: period, from: from, to: to))
-      collected[h] += n
-      if lastSync >= to {
-        received[h] += n
-      } else if lastSync > from {
-        received[h] += Int32(Yield.gridCount(origin: origin, period: period, from: from, to: lastSync))
-      }
+      let n = Int32(Yield.gridCount(origin: origin, period: period, from: from, to: to))
+      let m =
+        lastSync >= to
+        ? n : lastSync > from ? Int32(Yield.gridCount(origin: origin, period: period, from: from, to: lastSync)) : 0
+      counts.add(hour: h, collected: n, received: m)
       h += 1
       lo = hi
     }
