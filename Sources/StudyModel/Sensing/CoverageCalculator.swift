@@ -228,7 +228,8 @@ public struct CoverageCalculator {
   struct HourCounts {
     /// Samples an hour is expected to hold.
     let expectedPerHour: Int32
-    /// Per-hour counts, when kept.
+    /// Whether per-hour counts are kept, and they.
+    let keeps: Bool
     private(set) var collected: [Int32]
     private(set) var received: [Int32]
     /// The hour being filled (-1: none) and its counts.
@@ -243,8 +244,16 @@ public struct CoverageCalculator {
 
     init(expectedPerHour: Int32, hours: Int) {
       self.expectedPerHour = expectedPerHour
+      keeps = hours > 0
       collected = [Int32](repeating: 0, count: hours)
       received = collected
+    }
+
+    /// Keeps an hour's counts (out of line: the arrays are touched only when kept).
+    @inline(never)
+    private mutating func keep(hour h: Int, collected n: Int32, received m: Int32) {
+      collected[h] = n
+      received[h] = m
     }
 
     /// Adds `n` samples collected and `m` of them received in hour `h` (this hour or a later one).
@@ -264,10 +273,9 @@ public struct CoverageCalculator {
       classify(n, count: hours.count)
       totalCollected &+= Int(n) * hours.count
       totalReceived &+= Int(n) * receivedWhole + (receivedWhole < hours.count ? Int(m) : 0)
-      if !collected.isEmpty {
+      if keeps {
         for (i, h) in hours.enumerated() {
-          collected[h] = n
-          received[h] = i < receivedWhole ? n : i == receivedWhole ? m : 0
+          keep(hour: h, collected: n, received: i < receivedWhole ? n : i == receivedWhole ? m : 0)
         }
       }
     }
@@ -286,10 +294,7 @@ public struct CoverageCalculator {
       classify(c, count: 1)
       totalCollected &+= Int(c)
       totalReceived &+= Int(r)
-      if !collected.isEmpty {
-        collected[hour] = c
-        received[hour] = r
-      }
+      if keeps { keep(hour: hour, collected: c, received: r) }
       hour = -1
       c = 0
       r = 0
