@@ -113,15 +113,19 @@ public struct DailyLife: Sendable {
     var t = wakeT
     var p = periods.firstIndex { midnight + Tick.minutes($0.untilMinute) > t } ?? periods.count - 1
     while t < bedT {
-      let periodEnd = min(midnight + Tick.minutes(periods[p].untilMinute), bedT)
-      let i = s.index(cumulative: periods[p].cumulative)
-      let (slot, _, mean) = periods[p].table[i]
-      let length = max(Tick.minutes(s.exponential(mean: mean)), Tick.minute)
-      var end = min(t + length, periodEnd)
-      if end >= bedT - 5 * Tick.minute { end = bedT }  // no sliver before bedtime
-      addEpisode(slot: slot, from: t, to: end, person: person, life: life, &s)
-      t = end
-      if t >= periodEnd && p + 1 < periods.count { p += 1 }
+      // One period at a time: its table is read in place, not retained for every episode.
+      let period = periods[p]
+      let periodEnd = min(midnight + Tick.minutes(period.untilMinute), bedT)
+      while t < periodEnd {
+        let i = s.index(cumulative: period.cumulative)
+        let (slot, _, mean) = period.table[i]
+        let length = max(Tick.minutes(s.exponential(mean: mean)), Tick.minute)
+        var end = min(t + length, periodEnd)
+        if end >= bedT - 5 * Tick.minute { end = bedT }  // no sliver before bedtime
+        addEpisode(slot: slot, from: t, to: end, person: person, life: life, &s)
+        t = end
+      }
+      if p + 1 < periods.count { p += 1 }
     }
   }
 

@@ -55,6 +55,11 @@ public struct Timeline: Sendable {
   /// searching forward from `hint`.
   func index(at t: SimTime, from hint: Int = 0) -> Int {
     var i = min(max(hint, 0), max(episodes.count - 1, 0))
+    // The usual case: the hint's episode or the next one.
+    if i + 1 < episodes.count && episodes[i].start <= t {
+      if t < episodes[i].end { return i }
+      if t < episodes[i + 1].end { return i + 1 }
+    }
     if i < episodes.count && episodes[i].start > t {
       // Binary search when the hint is ahead of `t`.
       var lo = 0
