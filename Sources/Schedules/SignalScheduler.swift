@@ -31,6 +31,23 @@ extension SignalScheduler {
   }
 }
 
+extension Array where Element == Double {
+  /// Sorts the elements from `first` on, in place and by insertion: a day's signal times are
+  /// few (sorting the slice `self[first...]` instead allocated a copy of it every day).
+  mutating func sortTail(from first: Int) {
+    guard first + 1 < count else { return }
+    for i in (first + 1)..<count {
+      let t = self[i]
+      var j = i
+      while j > first && self[j - 1] > t {
+        self[j] = self[j - 1]
+        j -= 1
+      }
+      self[j] = t
+    }
+  }
+}
+
 /// A scheduling parameter, named neutrally: the command line shows it as `--per-day`, a
 /// scenario file as its key path.
 public enum ScheduleParameter: String, Sendable, CaseIterable {

@@ -39,6 +39,6 @@ public struct FixedTimes: SignalScheduler, Hashable {
       let shift = jitter > 0 ? stream.integer(in: -jitter...jitter) : 0
       out.append(window.offset(of: t) + Double(shift))
     }
-    out[first...].sort()
+    out.sortTail(from: first)
   }
 }

@@ -104,7 +104,7 @@ public enum GapMethod: String, Sendable, CaseIterable {
           }
         }
       }
-      times[first...].sort()
+      times.sortTail(from: first)
 
     case .truncation:
       var start = blocks.first?.start ?? 0
@@ -122,7 +122,7 @@ public enum GapMethod: String, Sendable, CaseIterable {
       let n = blocks.count
       let effective = window.length - s.minGap * Double(n - 1)
       for _ in 0..<n { times.append(stream.uniform() * effective) }
-      times[first...].sort()
+      times.sortTail(from: first)
       for i in 0..<n { times[first + i] += Double(i) * s.minGap }
     }
   }

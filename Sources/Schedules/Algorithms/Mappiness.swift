@@ -99,6 +99,6 @@ public struct Mappiness: SignalScheduler, Hashable {
       if t >= length { t -= length }
       times[i] = offset + t
     }
-    times[first...].sort()
+    times.sortTail(from: first)
   }
 }
