@@ -109,6 +109,17 @@ public struct Timeline: Sendable {
     return .max
   }
 
+  /// The first moment from `t` on when the network reaches the phone, searching from
+  /// `hint`; nil if never.
+  func nextReachable(from t: SimTime, hint: Int) -> SimTime? {
+    var k = index(at: t, from: hint)
+    while k < episodes.count {
+      if episodes[k].network != .unreachable { return max(t, episodes[k].start) }
+      k += 1
+    }
+    return nil
+  }
+
   /// The episode containing `t`.
   func episode(at t: SimTime, from hint: Int = 0) -> Episode { episodes[index(at: t, from: hint)] }
 }

@@ -22,6 +22,8 @@ public struct ParticipantSimulation: EventHandler {
   /// Their days and contexts.
   public let life: DailyLife
   let studyEnd: SimTime
+  /// The push server's tick, or 0 when prompts go out at their times.
+  let serverTick: SimTime
 
   // MARK: Streams
   var responseStream: RandomStream
@@ -118,6 +120,7 @@ public struct ParticipantSimulation: EventHandler {
       plan: plan, person: person, dayCount: person.dropoutDay < plan.days ? person.dropoutDay + 1 : nil,
       days: &dayStream, contexts: &contextStream)
     studyEnd = SimTime(plan.days) * Tick.day
+    serverTick = proto.channel.kind == .push ? max(Tick.minutes(proto.channel.serverTickMinutes), 0) : 0
     enrolledUntil = studyEnd
     responseStream = stream(.response)
     phoneStream = stream(.phone)
@@ -359,10 +362,6 @@ public struct ParticipantSimulation: EventHandler {
     max(tick > 0 ? (time + tick - 1) / tick * tick : time, dayStart)
   }
 
-  /// The push server's tick, or 0 when prompts go out at their times.
-  var serverTick: SimTime {
-    proto.channel.kind == .push ? max(Tick.minutes(proto.channel.serverTickMinutes), 0) : 0
-  }
 
   mutating func setAwake(_ isAwake: Bool, _ sim: inout Simulator) {
     awake = isAwake
@@ -678,15 +677,11 @@ public struct ParticipantSimulation: EventHandler {
   func context(at t: SimTime) -> Context { episode(at: t).context }
   func network(at t: SimTime) -> Network { episode(at: t).network }
 
-  /// The first moment after `t` when the network reaches the phone.
+  /// The first moment after `t` when the network reaches the phone. (On the timeline, not
+  /// a method of the whole simulation: called from a mutating one, Swift copied all of the
+  /// simulation's 2 KB for each call.)
   func nextReachable(after t: SimTime) -> SimTime? {
-    var k = life.timeline.index(at: t, from: timelineCursor)
-    let episodes = life.timeline.episodes
-    while k < episodes.count {
-      if episodes[k].network != .unreachable { return max(t, episodes[k].start) }
-      k += 1
-    }
-    return nil
+    life.timeline.nextReachable(from: t, hint: timelineCursor)
   }
 
   // MARK: App lifecycle
