@@ -26,7 +26,8 @@ public enum RandomBenchmark {
       time("uniform (GSL gsl_rng_uniform)") { $0.gslUniform() },
       time("exponential (native, inverse CDF)") { $0.exponential(mean: 1) },
       time("exponential (GSL gsl_ran_exponential)") { $0.gslExponential(mean: 1) },
-      time("normal (GSL ziggurat)") { $0.normal(sd: 1) },
+      time("normal (GSL's ziggurat, native)") { $0.normal(sd: 1) },
+      time("normal (GSL gsl_ran_gaussian_ziggurat)") { $0.gslNormal(sd: 1) },
       time("gamma (GSL)") { $0.gamma(shape: 2, scale: 1) },
     ]
   }

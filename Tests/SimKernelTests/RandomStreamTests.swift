@@ -132,6 +132,24 @@ struct RandomStreamTests {
     for _ in 0..<1_000 { #expect(a.gslUniform() == b.uniform()) }
   }
 
+  @Test("the native normal is GSL's ziggurat draw for draw, tail included, and leaves the stream where GSL does")
+  func nativeNormalIsGSL() {
+    var native = RandomStream(Self.address)
+    var gsl = RandomStream(Self.address)
+    var mismatches = 0
+    var tail = 0
+    for n in 0..<2_000_000 {
+      let (mean, sd) = n % 2 == 0 ? (0.0, 1.0) : (Double(n % 7) - 3, 0.5 + Double(n % 5))
+      let a = native.normal(mean: mean, sd: sd)
+      let b = gsl.gslNormal(mean: mean, sd: sd)
+      if a.bitPattern != b.bitPattern { mismatches += 1 }
+      if abs(a - mean) > 3.44428647676 * sd { tail += 1 }  // beyond the ziggurat's base: its tail
+    }
+    #expect(mismatches == 0)
+    #expect(tail > 100)
+    #expect(native.next64() == gsl.next64())
+  }
+
   @Test("GSL normal, gamma and Poisson samplers have the right means (4 standard errors)")
   func otherSamplers() {
     let n = 200_000

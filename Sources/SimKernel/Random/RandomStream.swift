@@ -16,8 +16,10 @@ internal import CPhilox
 /// **Native and GSL draws.** Uniform, exponential (by inverse CDF), Bernoulli and bounded
 /// integers are native Swift: they run on every event of the hot path, and the native
 /// inverse-CDF exponential is measurably faster than `gsl_ran_exponential` through the
-/// adaptor (about 2×; `esmsim bench random` prints both). Everything else (normal, gamma, beta, Poisson, binomial,
-/// lognormal, discrete) comes from GSL's samplers drawing from this same stream.
+/// adaptor (about 2×; `esmsim bench random` prints both). The normal is GSL's ziggurat
+/// written natively (`GaussianZiggurat.swift`: the same numbers as GSL's). Everything else
+/// (gamma, beta, Poisson, binomial, lognormal, discrete) comes from GSL's samplers drawing
+/// from this same stream.
 public struct RandomStream: Sendable {
   @usableFromInline let key0: UInt32
   @usableFromInline let key1: UInt32
