@@ -1,6 +1,6 @@
 // GSL's Gaussian ziggurat, natively. GNU GSL 2.7, randist/gausszig.c (Jochen Voss, 2005;
 // after Marsaglia & Tsang, "The ziggurat method for generating random variables", J. Stat.
-// Softw. 2000), GPL-3.0 like esmsim. The tables are GSL's, value for value.
+// Softw. 2000), GPL-3.0-or-later like esmsim. The tables are GSL's, value for value.
 
 extension RandomStream {
   /// A normal draw by GSL's ziggurat (`gsl_ran_gaussian_ziggurat`), written natively: the
