@@ -95,29 +95,22 @@ public struct Timeline: Sendable {
     return i
   }
 
-  /// The first moment from `t` on when the participant can answer (awake, in a context whose
-  /// `conditions` allow it), searching from `hint`; `.max` if never.
-  func answerable(from t: SimTime, hint: Int, conditions: [ContextConditions]) -> SimTime {
-    var k = index(at: t, from: hint)
-    var cursor = t
-    while k < episodes.count {
-      let e = episodes[k]
-      if e.context != .asleep && conditions[e.context.rawValue].canAnswer { return max(cursor, e.start) }
-      cursor = e.end
-      k += 1
-    }
-    return .max
-  }
-
-  /// The first moment from `t` on when the network reaches the phone, searching from
-  /// `hint`; nil if never.
-  func nextReachable(from t: SimTime, hint: Int) -> SimTime? {
+  /// The first moment from `t` on in an episode where `condition` holds, searching from
+  /// `hint`; nil if never. (The timeline has no gaps, so that moment is `t` or an episode's
+  /// start.)
+  func first(from t: SimTime, hint: Int, where condition: (Episode) -> Bool) -> SimTime? {
     var k = index(at: t, from: hint)
     while k < episodes.count {
-      if episodes[k].network != .unreachable { return max(t, episodes[k].start) }
+      if condition(episodes[k]) { return max(t, episodes[k].start) }
       k += 1
     }
     return nil
+  }
+
+  /// Whether the participant can answer in `e`: awake, in a context whose `conditions`
+  /// allow it.
+  static func canAnswer(in e: Episode, _ conditions: [ContextConditions]) -> Bool {
+    e.context != .asleep && conditions[e.context.rawValue].canAnswer
   }
 
   /// The episode containing `t`.

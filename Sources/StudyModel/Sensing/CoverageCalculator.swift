@@ -27,6 +27,15 @@ public struct SensorTally: Sendable, Equatable {
     collected += o.collected
     received += o.received
   }
+
+  /// Counts one hour of the given status.
+  mutating func count(_ status: CoverageStatus) {
+    switch status {
+    case .comp: comp += 1
+    case .incomp: incomp += 1
+    case .loss: loss += 1
+    }
+  }
 }
 
 /// Counts, after a participant's study, what each sensor collected per participant-hour, what
@@ -208,12 +217,7 @@ public struct CoverageCalculator {
       t.expected += e
       t.collected += c
       t.received += Int(received[h])
-      guard e > 0 else { continue }
-      switch CoverageStatus.classify(expected: e, collected: c) {
-      case .comp: t.comp += 1
-      case .incomp: t.incomp += 1
-      case .loss: t.loss += 1
-      }
+      if e > 0 { t.count(CoverageStatus.classify(expected: e, collected: c)) }
     }
     return t
   }

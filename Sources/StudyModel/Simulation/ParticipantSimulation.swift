@@ -384,7 +384,8 @@ public struct ParticipantSimulation: EventHandler {
   mutating func promptDue(_ i: Int, _ sim: inout Simulator) {
     let now = sim.now
     timelineCursor = life.timeline.index(at: now, from: timelineCursor)
-    prompts[i].context = context(at: now)
+    let here = life.timeline.episodes[timelineCursor]
+    prompts[i].context = here.context
     if droppedOut { return settle(i, .droppedOut, .droppedOut, at: sim.now) }
     if person.os == .android && mode == .notRunning && !forceQuit {
       // An alarm runs the app's code, which restarts its service.
@@ -398,7 +399,7 @@ public struct ParticipantSimulation: EventHandler {
       guard phoneIsOn else { return settle(i, .undelivered, .phoneOff, at: sim.now) }
       deliver(i, at: now, &sim)
     case .push:
-      if phoneIsOn && network(at: now) != .unreachable {
+      if phoneIsOn && here.network != .unreachable {
         let latency = Compliance.delay(
           medianSeconds: proto.channel.latencySeconds, sigma: proto.channel.latencySigma, &deliveryStream)
         sim.schedule(at: now + latency, kind: EventKind.promptArrives.rawValue, payload: Int32(i))
@@ -663,25 +664,32 @@ public struct ParticipantSimulation: EventHandler {
   /// Minutes from waking to the first look at the phone (assumption).
   static let firstLookMinutes = 10.0
 
+  // Lookups on the timeline at the participant's cursor. Always inlined: a method of the
+  // whole simulation that a mutating handler calls out of line gets a copy of all its 2 KB
+  // (Swift copies `self` for the call), once per call.
+
   /// The first moment from `t` at which the participant can safely answer (not driving or
   /// exercising, awake).
+  @inline(__always)
   func answerableFrom(_ t: SimTime) -> SimTime {
-    life.timeline.answerable(from: t, hint: timelineCursor, conditions: plan.dailyLife.conditions)
+    let conditions = plan.dailyLife.conditions
+    return life.timeline.first(from: t, hint: timelineCursor) { Timeline.canAnswer(in: $0, conditions) } ?? .max
   }
 
-  func canAnswer(at t: SimTime) -> Bool {
-    life.timeline.answerable(from: t, hint: timelineCursor, conditions: plan.dailyLife.conditions) == t
-  }
+  @inline(__always)
+  func canAnswer(at t: SimTime) -> Bool { Timeline.canAnswer(in: episode(at: t), plan.dailyLife.conditions) }
 
+  @inline(__always)
   func episode(at t: SimTime) -> Episode { life.timeline.episode(at: t, from: timelineCursor) }
+  @inline(__always)
   func context(at t: SimTime) -> Context { episode(at: t).context }
+  @inline(__always)
   func network(at t: SimTime) -> Network { episode(at: t).network }
 
-  /// The first moment after `t` when the network reaches the phone. (On the timeline, not
-  /// a method of the whole simulation: called from a mutating one, Swift copied all of the
-  /// simulation's 2 KB for each call.)
+  /// The first moment after `t` when the network reaches the phone.
+  @inline(__always)
   func nextReachable(after t: SimTime) -> SimTime? {
-    life.timeline.nextReachable(from: t, hint: timelineCursor)
+    life.timeline.first(from: t, hint: timelineCursor) { $0.network != .unreachable }
   }
 
   // MARK: App lifecycle
