@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import SimKernel
 
 /// Times the random draws the hot path uses: native Swift against GSL through the adaptor.
@@ -24,7 +29,8 @@ public enum RandomBenchmark {
     return [
       time("uniform (native)") { $0.uniform() },
       time("uniform (GSL gsl_rng_uniform)") { $0.gslUniform() },
-      time("exponential (native, inverse CDF)") { $0.exponential(mean: 1) },
+      time("exponential (native ziggurat)") { $0.exponential(mean: 1) },
+      time("exponential (native inverse CDF, -log U)") { -log($0.openUniform()) },
       time("exponential (GSL gsl_ran_exponential)") { $0.gslExponential(mean: 1) },
       time("normal (GSL's ziggurat, native)") { $0.normal(sd: 1) },
       time("normal (GSL gsl_ran_gaussian_ziggurat)") { $0.gslNormal(sd: 1) },

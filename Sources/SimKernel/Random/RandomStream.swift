@@ -13,10 +13,10 @@ internal import CPhilox
 /// `random(in:using:)` may change its algorithm between Swift versions, so every
 /// conversion to a distribution is our own (here and in `Distributions.swift`).
 ///
-/// **Native and GSL draws.** Uniform, exponential (by inverse CDF), Bernoulli and bounded
-/// integers are native Swift: they run on every event of the hot path, and the native
-/// inverse-CDF exponential is measurably faster than `gsl_ran_exponential` through the
-/// adaptor (about 2×; `esmsim bench random` prints both). The normal is GSL's ziggurat
+/// **Native and GSL draws.** Uniform, exponential, Bernoulli and bounded integers are native
+/// Swift: they run on every event of the hot path. The exponential is Marsaglia and Tsang's
+/// ziggurat (`ExponentialZiggurat.swift`; `esmsim bench random` times it against the
+/// inverse CDF and `gsl_ran_exponential`). The normal is GSL's ziggurat
 /// written natively (`GaussianZiggurat.swift`: the same numbers as GSL's). Everything else
 /// (gamma, beta, Poisson, binomial, lognormal, discrete) comes from GSL's samplers drawing
 /// from this same stream.
@@ -119,12 +119,6 @@ public struct RandomStream: Sendable {
   @inlinable @inline(__always)
   public mutating func uniform(_ low: Double, _ high: Double) -> Double {
     low + (high - low) * uniform()
-  }
-
-  /// An exponential draw with the given mean, by inverse CDF: `-mean · log(U)`, U in (0, 1).
-  @inlinable @inline(__always)
-  public mutating func exponential(mean: Double) -> Double {
-    -mean * log(openUniform())
   }
 
   /// True with probability `p` (clamped to [0, 1]).
