@@ -1,24 +1,32 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import SimKernel
 
 /// The latent momentary state (for example affect on 0–100) as an Ornstein–Uhlenbeck
 /// process whose mean is the current context's plus the person's own level, sampled exactly.
 ///
-/// With Y = X − μ, θ = 1/time constant and σ the diffusion (σ² = 2θ·sd²), over a step Δ:
+/// With θ = 1/time constant τ and σ the diffusion (σ² = 2θ·sd²), dX = θ(μ(t) − X)dt + σdW.
+/// The process is the sum of two parts with the same law as X:
 ///
-///     Y(Δ) = a·Y(0) + ε1,        a = e^(−θΔ)
-///     ∫₀^Δ Y dt = Y(0)(1 − a)/θ + ε2
-///     Var ε1 = σ²(1 − a²)/(2θ),  Var ε2 = σ²/θ²·[Δ − 2(1 − a)/θ + (1 − a²)/(2θ)],
-///     Cov(ε1, ε2) = σ²(1 − a)²/(2θ²)
+/// - the **level** D, the deterministic response to the means (dD = θ(μ − D)dt): over an
+///   episode of Δ minutes at mean m, D → m + (D − m)·a with a = e^(−θΔ), and
+///   ∫D dt = mΔ + (D − m)(1 − a)τ;
+/// - the **noise** Z = X − D, a stationary OU process around 0 (dZ = −θZ dt + σdW) that
+///   does not depend on the contexts at all: over Δ, Z → a·Z + ε1 and ∫Z dt = Z(1 − a)τ + ε2,
+///   Var ε1 = sd²(1 − a²), Var ε2 = 2sd²τ[Δ − 2(1 − a)τ + (1 − a²)τ/2],
+///   Cov(ε1, ε2) = sd²θ[(1 − a)τ]² (Gillespie 1996, "Exact numerical simulation of the
+///   Ornstein-Uhlenbeck process and its integral").
 ///
-/// (Gillespie 1996, "Exact numerical simulation of the Ornstein-Uhlenbeck process and its
-/// integral"). The integral over waking time is accumulated exactly, so the true waking-day
-/// mean is known and the bias of what answered prompts report can be measured.
-///
-/// Every step is linear in the state with Gaussian noise, so the state at the end of a run
-/// of episodes and its waking integral over them are jointly Gaussian given the state at the
-/// start: ``Stretch`` composes the episodes' means and (co)variances without drawing, and the
-/// process draws the pair once (two normals) where it is asked for, whatever the number of
-/// episodes since. The same law as drawing each episode in turn, at a fraction of the cost.
+/// So the level is followed episode by episode without drawing, and the noise only needs
+/// composing where waking turns to sleep or back: one normal draws it at each look (a
+/// prompt delivered or answered). The waking integral, needed only at the end for the true
+/// waking-day mean, is kept as its mean and variance given the noise at every look: given
+/// those values the pieces between looks are independent (the process is Markov), so one
+/// normal at ``close(_:)`` draws their sum. The law is the same as drawing each episode in
+/// turn (tested against that).
 public struct GroundTruth: Sendable {
   let theta: Double  // per minute
   let tau: Double  // 1/θ, minutes
@@ -27,10 +35,17 @@ public struct GroundTruth: Sendable {
   let means: [Double]
   /// The time of the last sample.
   public private(set) var time: SimTime = 0
+  /// The deterministic part of the state then (D).
+  public private(set) var level: Double
+  /// The noise then (Z = X − D).
+  public private(set) var noise: Double
   /// The state then.
-  public private(set) var value: Double
-  /// ∫ X dt over waking time so far (state × minutes).
+  public var value: Double { level + noise }
+  /// ∫ X dt over waking time so far (state × minutes): exact after ``close(_:)``; before,
+  /// its mean given the state at every look.
   public private(set) var wakingIntegral = 0.0
+  /// The variance of ``wakingIntegral`` still to be drawn at ``close(_:)``.
+  var integralVariance = 0.0
   /// Waking minutes so far.
   public private(set) var wakingMinutes = 0.0
   var cursor = 0
@@ -42,13 +57,14 @@ public struct GroundTruth: Sendable {
     variance = plan.sd * plan.sd
     self.personLevel = personLevel
     means = conditions.map(\.stateMean)
-    value = means[first.rawValue] + personLevel + stream.normal(sd: plan.sd)
+    level = means[first.rawValue] + personLevel
+    noise = stream.normal(sd: plan.sd)
   }
 
-  /// The state at the end of a run of episodes and its waking integral over them, given the
-  /// state at the start: their means, variances and covariance.
+  /// The noise at the end of a stretch and its waking integral over it, given the noise at
+  /// the start: their means, variances and covariance.
   struct Stretch {
-    /// Mean of the state at the end.
+    /// Mean of the noise at the end.
     var state: Double
     /// Mean of the waking integral.
     var integral = 0.0
@@ -56,96 +72,110 @@ public struct GroundTruth: Sendable {
     var stateVariance = 0.0
     var integralVariance = 0.0
     var covariance = 0.0
-    /// Waking minutes in the run.
-    var wakingMinutes = 0.0
 
     init(from state: Double) { self.state = state }
   }
 
-  /// Adds a step of `delta` minutes towards `mean` to `r` (the formulas above, composed:
-  /// the new state is a·X + (1 − a)·mean + ε1, the integral gains mean·Δ + b·(X − mean) + ε2
-  /// with b = (1 − a)/θ).
-  func compose(_ r: inout Stretch, minutes delta: Double, mean: Double, waking: Bool) {
+  /// Adds `delta` minutes (with decay `a` = e^(−θ·delta)) of the noise to `r`, awake or asleep.
+  func compose(_ r: inout Stretch, minutes delta: Double, decay a: Double, waking: Bool) {
     guard delta > 0 else { return }
-    let a = exp(-theta * delta)
     let b = (1 - a) * tau
-    let v1 = variance * (1 - a * a)
     if waking {
       let v2 = 2 * variance * tau * (delta - 2 * b + 0.5 * (1 - a * a) * tau)
       let c = variance * theta * b * b
-      r.integral += mean * delta + b * (r.state - mean)
+      r.integral += b * r.state
       r.integralVariance += b * b * r.stateVariance + 2 * b * r.covariance + v2
       r.covariance = a * r.covariance + a * b * r.stateVariance + c
-      r.wakingMinutes += delta
     } else {
       r.covariance *= a
     }
-    r.state = mean + a * (r.state - mean)
-    r.stateVariance = a * a * r.stateVariance + v1
+    r.state *= a
+    r.stateVariance = a * a * r.stateVariance + variance * (1 - a * a)
   }
 
-  /// Draws the end of `r`: the state and the waking integral, one normal each.
+  /// Draws the noise at the end of `r` (one normal) and keeps the waking integral's mean and
+  /// variance given it.
   mutating func draw(_ r: Stretch, _ s: inout RandomStream) {
-    var e1 = 0.0
-    var conditional = r.integralVariance
-    var slope = 0.0
-    if r.stateVariance > 0 {
-      e1 = s.normal(sd: 1)
-      slope = r.covariance / r.stateVariance.squareRoot()
-      conditional -= r.covariance * r.covariance / r.stateVariance
+    guard r.stateVariance > 0 else { return }
+    let sd = r.stateVariance.squareRoot()
+    let e = s.normal(sd: 1)
+    noise = r.state + sd * e
+    wakingIntegral += r.integral + r.covariance / sd * e
+    integralVariance += max(r.integralVariance - r.covariance * r.covariance / r.stateVariance, 0)
+  }
+
+  /// Advances the level by `delta` minutes at `mean`: returns the decay e^(−θ·delta).
+  mutating func advanceLevel(minutes delta: Double, mean: Double, waking: Bool) -> Double {
+    let a = exp(-theta * delta)
+    if waking {
+      wakingIntegral += mean * delta + (level - mean) * (1 - a) * tau
+      wakingMinutes += delta
     }
-    value = r.state + r.stateVariance.squareRoot() * e1
-    guard r.wakingMinutes > 0 else { return }
-    wakingIntegral += r.integral + slope * e1 + max(conditional, 0).squareRoot() * s.normal(sd: 1)
-    wakingMinutes += r.wakingMinutes
+    level = mean + (level - mean) * a
+    return a
   }
 
   /// Advances the process to `target`, walking the timeline's episodes (each sets the mean;
-  /// asleep ones do not count towards the waking mean), and draws once at `target`.
+  /// asleep ones do not count towards the waking mean), and draws the noise once at `target`.
   public mutating func advance(to target: SimTime, timeline: Timeline, stream: inout RandomStream) {
     guard target > time else { return }
     cursor = timeline.index(at: time, from: cursor)
-    var r = Stretch(from: value)
+    var r = Stretch(from: noise)
+    // The noise over the current stretch of waking or sleep: its minutes and decay.
+    var stretchMinutes = 0.0
+    var stretchDecay = 1.0
+    var stretchWaking = false
     // Episodes in a row in the same context (so with the same mean, asleep or not: a
-    // context drawn again, a dead zone's pieces) make one step.
-    var run: (ticks: SimTime, context: Context)? = nil
+    // context drawn again, a dead zone's pieces) make one step of the level.
+    var runTicks: SimTime = 0
+    var runContext = Context.asleep
     let episodes = timeline.episodes
+    func step(_ r: inout Stretch) {
+      let delta = Double(runTicks) / Double(Tick.minute)
+      let waking = runContext != .asleep
+      let a = advanceLevel(minutes: delta, mean: means[runContext.rawValue] + personLevel, waking: waking)
+      if waking != stretchWaking && stretchMinutes > 0 {
+        compose(&r, minutes: stretchMinutes, decay: stretchDecay, waking: stretchWaking)
+        stretchMinutes = 0
+        stretchDecay = 1
+      }
+      stretchWaking = waking
+      stretchMinutes += delta
+      stretchDecay *= a
+    }
     while time < target {
       let e = episodes[cursor]
       let segmentEnd = cursor + 1 < episodes.count ? min(e.end, target) : target
-      if let (ticks, context) = run, context != e.context {
-        compose(&r, ticks: ticks, in: context)
-        run = (segmentEnd - time, e.context)
-      } else {
-        run = ((run?.ticks ?? 0) + segmentEnd - time, e.context)
+      if runTicks > 0 && runContext != e.context {
+        step(&r)
+        runTicks = 0
       }
+      runContext = e.context
+      runTicks += segmentEnd - time
       time = segmentEnd
       if time >= e.end && cursor + 1 < episodes.count { cursor += 1 }
     }
-    if let (ticks, context) = run { compose(&r, ticks: ticks, in: context) }
+    step(&r)
+    compose(&r, minutes: stretchMinutes, decay: stretchDecay, waking: stretchWaking)
     draw(r, &stream)
   }
 
-  /// Adds `ticks` spent in `context` to `r`.
-  func compose(_ r: inout Stretch, ticks: SimTime, in context: Context) {
-    compose(
-      &r, minutes: Double(ticks) / Double(Tick.minute), mean: means[context.rawValue] + personLevel,
-      waking: context != .asleep)
-  }
-
-  /// One exact step of `minutes` towards `mean`, drawn at once.
+  /// One exact step of `minutes` towards `mean`, the noise drawn at once.
   mutating func step(minutes delta: Double, mean: Double, waking: Bool, _ s: inout RandomStream) {
-    var r = Stretch(from: value)
-    compose(&r, minutes: delta, mean: mean, waking: waking)
+    var r = Stretch(from: noise)
+    let a = advanceLevel(minutes: delta, mean: mean, waking: waking)
+    compose(&r, minutes: delta, decay: a, waking: waking)
     draw(r, &s)
   }
 
-  /// The mean of the state over the waking time so far.
+  /// Draws what is left of the waking integral (one normal): call once the process has
+  /// reached its end, before reading ``wakingIntegral`` or ``wakingMean``.
+  public mutating func close(_ s: inout RandomStream) {
+    guard integralVariance > 0 else { return }
+    wakingIntegral += integralVariance.squareRoot() * s.normal(sd: 1)
+    integralVariance = 0
+  }
+
+  /// The mean of the state over the waking time so far (exact after ``close(_:)``).
   public var wakingMean: Double { wakingMinutes > 0 ? wakingIntegral / wakingMinutes : .nan }
 }
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif

@@ -1064,6 +1064,7 @@ public struct ParticipantSimulation: EventHandler {
       settle(i, .expired, .tooLate, at: end)
     }
     truth.advance(to: min(enrolledUntil, end), timeline: life.timeline, stream: &stateStream)
+    truth.close(&stateStream)
   }
 
   /// Hands over the prompt records and the volunteered answers, keeping none, so that the
