@@ -901,13 +901,11 @@ public struct ParticipantSimulation: EventHandler {
     if traceBattery { batteryTrace.append((now, battery.level)) }
     var next: SimTime?
     if rate < 0 {
-      next = battery.time(reaching: 0)
-      if !lowPower && !profile.lowPowerMode && battery.level > DeviceProfile.lowPowerOfferLevel {
-        next = battery.time(reaching: DeviceProfile.lowPowerOfferLevel)
-      }
+      let offer = !lowPower && !profile.lowPowerMode && battery.level > DeviceProfile.lowPowerOfferLevel
+      next = battery.time(reaching: offer ? DeviceProfile.lowPowerOfferLevel : 0)
     } else if rate > 0 {
-      next = battery.time(reaching: 100)
-      if lowPower && !profile.lowPowerMode && battery.level < 80 { next = battery.time(reaching: 80) }
+      let back = lowPower && !profile.lowPowerMode && battery.level < 80
+      next = battery.time(reaching: back ? 80 : 100)
     }
     // A threshold after the next wake or bedtime needs no event: waking and going to bed
     // bring the battery up to date and schedule afresh.
