@@ -27,15 +27,18 @@ public struct Timeline: Sendable {
   /// Makes room for `count` episodes in all.
   mutating func reserveCapacity(_ count: Int) { episodes.reserveCapacity(count) }
 
-  /// Appends an episode; a zero-length one is skipped.
+  /// Appends an episode; a zero-length one is skipped. (Inlined: daily life appends about
+  /// 30 episodes a day.)
+  @inline(__always)
   mutating func append(_ e: Episode) {
     guard e.end > e.start else { return }
-    if let last = episodes.last { precondition(last.end == e.start, "episodes must follow one another") }
+    precondition(episodes.isEmpty || end == e.start, "episodes must follow one another")
     episodes.append(e)
+    end = e.end
   }
 
   /// The end of the last episode.
-  var end: SimTime { episodes.last?.end ?? 0 }
+  private(set) var end: SimTime = 0
 
   /// The stretches where `condition` holds, closed at the timeline's end.
   func spans(where condition: (Episode) -> Bool) -> Intervals {
