@@ -49,6 +49,8 @@ public struct GroundTruth: Sendable {
   /// Waking minutes so far.
   public private(set) var wakingMinutes = 0.0
   var cursor = 0
+  /// Minutes per tick (multiplying by it is faster than dividing by the ticks of a minute).
+  static let minutesPerTick = 1 / Double(Tick.minute)
 
   /// Starts the process at its stationary distribution around the first context's mean.
   public init(plan: StatePlan, conditions: [ContextConditions], personLevel: Double, first: Context, stream: inout RandomStream) {
@@ -131,7 +133,7 @@ public struct GroundTruth: Sendable {
     var runContext = Context.asleep
     let episodes = timeline.episodes
     func step(_ r: inout Stretch) {
-      let delta = Double(runTicks) / Double(Tick.minute)
+      let delta = Double(runTicks) * Self.minutesPerTick
       let waking = runContext != .asleep
       let a = advanceLevel(minutes: delta, mean: means[runContext.rawValue] + personLevel, waking: waking)
       if waking != stretchWaking && stretchMinutes > 0 {
