@@ -7,8 +7,9 @@
 // The exponential by the ziggurat method: Marsaglia & Tsang, "The ziggurat method for
 // generating random variables", J. Stat. Softw. 5(8), 2000, §3 (256 layers of equal area
 // v under e^(-x), the base layer's tail from r on). Exact: a rejection sampler, not an
-// approximation; 98.9 % of draws take one 64-bit number, a multiplication and a comparison,
-// where the inverse CDF takes a logarithm every time.
+// approximation. 97.8 % of draws (the mean of the layers' inner shares) take one 64-bit
+// number, a multiplication and a comparison, where the inverse CDF takes a logarithm every
+// time.
 
 extension RandomStream {
   /// An exponential draw with the given mean (the ziggurat: ``ExponentialZiggurat``).
