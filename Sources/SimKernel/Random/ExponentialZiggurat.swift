@@ -21,12 +21,17 @@ extension RandomStream {
   /// one-time-initialisation check on every draw (measured: 6 ns), which costs more than the
   /// call.
   public mutating func exponential(mean: Double) -> Double {
-    let bits = next64()
-    // The low 8 bits choose the layer, the top 53 the abscissa: no bit serves twice.
-    let i = Int(bits & 0xFF)
-    let u = Double(bits >> 11) * 0x1p-53
+    let (i, u) = nextLayerPoint()
     if u < ExponentialZiggurat.inner[i] { return mean * u * ExponentialZiggurat.x[i] }
     return mean * exponentialSlowPath(layer: i, u: u)
+  }
+
+  /// A layer of the ziggurat and a uniform point across it, from one 64-bit number: the low
+  /// 8 bits choose the layer, the top 53 the point (no bit serves twice).
+  @inline(__always)
+  mutating func nextLayerPoint() -> (layer: Int, u: Double) {
+    let bits = next64()
+    return (Int(bits & 0xFF), Double(bits >> 11) * 0x1p-53)
   }
 
   /// The rest of the ziggurat: the wedge of a layer, or the tail beyond r (memoryless: r
@@ -45,9 +50,7 @@ extension RandomStream {
         let y = Z.y[i] + (Z.y[i + 1] - Z.y[i]) * uniform()
         if y < exp(-x) { return offset + x }
       }
-      let bits = next64()
-      i = Int(bits & 0xFF)
-      u = Double(bits >> 11) * 0x1p-53
+      (i, u) = nextLayerPoint()
     }
   }
 }

@@ -132,7 +132,9 @@ public struct GroundTruth: Sendable {
     var runTicks: SimTime = 0
     var runContext = Context.asleep
     let episodes = timeline.episodes
-    func step(_ r: inout Stretch) {
+    // Ends the run of one context: the level steps through it, and the noise's stretch is
+    // composed when the run turns waking to sleep or back.
+    func endRun(_ r: inout Stretch) {
       let delta = Double(runTicks) * Self.minutesPerTick
       let waking = runContext != .asleep
       let a = advanceLevel(minutes: delta, mean: means[runContext.rawValue] + personLevel, waking: waking)
@@ -149,7 +151,7 @@ public struct GroundTruth: Sendable {
       let e = episodes[cursor]
       let segmentEnd = cursor + 1 < episodes.count ? min(e.end, target) : target
       if runTicks > 0 && runContext != e.context {
-        step(&r)
+        endRun(&r)
         runTicks = 0
       }
       runContext = e.context
@@ -157,7 +159,7 @@ public struct GroundTruth: Sendable {
       time = segmentEnd
       if time >= e.end && cursor + 1 < episodes.count { cursor += 1 }
     }
-    step(&r)
+    endRun(&r)
     compose(&r, minutes: stretchMinutes, decay: stretchDecay, waking: stretchWaking)
     draw(r, &stream)
   }

@@ -232,8 +232,7 @@ public struct CoverageCalculator {
   struct HourCounts {
     /// Samples an hour is expected to hold.
     let expectedPerHour: Int32
-    /// Whether per-hour counts are kept, and they.
-    let keeps: Bool
+    /// Per-hour counts, when kept (empty otherwise).
     private(set) var collected: [Int32]
     private(set) var received: [Int32]
     /// The hour being filled (-1: none) and its counts.
@@ -248,10 +247,12 @@ public struct CoverageCalculator {
 
     init(expectedPerHour: Int32, hours: Int) {
       self.expectedPerHour = expectedPerHour
-      keeps = hours > 0
       collected = [Int32](repeating: 0, count: hours)
       received = collected
     }
+
+    /// Whether per-hour counts are kept.
+    var keeps: Bool { !collected.isEmpty }
 
     /// Keeps an hour's counts (out of line: the arrays are touched only when kept).
     @inline(never)

@@ -362,7 +362,6 @@ public struct ParticipantSimulation: EventHandler {
     max(tick > 0 ? (time + tick - 1) / tick * tick : time, dayStart)
   }
 
-
   mutating func setAwake(_ isAwake: Bool, _ sim: inout Simulator) {
     awake = isAwake
     if isAwake {
