@@ -186,6 +186,26 @@ struct ParticipantTests {
     }
   }
 
+  @Test("the decay table equals exp within 64 units in the last place (plus exp's own error), on every byte's range and beyond")
+  func decayTable() {
+    for reversion in [1.0, 90, 600] {
+      let rate = 1 / (reversion * Double(Tick.minute))
+      let table = DecayTable(ratePerTick: rate)
+      var s = RandomStream(StreamAddress(seed: 5, purpose: .state))
+      let edges: [SimTime] = [0, 1, 255, 256, 65_535, 65_536, (1 << 24) - 1, 1 << 24, (1 << 30) - 1, 1 << 30, 1 << 34]
+      let random = (0..<20_000).map { _ in SimTime(s.integer(below: 1 << 30)) }
+      for t in edges + random {
+        let x = rate * Double(t)
+        let exact = exp(-x)
+        let got = table.value(ticks: t)
+        // In units in the last place of the exact value (the smallest normal's where it
+        // underflows); `exp` of a rounded argument x is itself off by up to x of them.
+        let ulp = max(exact.ulp, Double.leastNormalMagnitude)
+        #expect(abs(got - exact) <= (64 + x) * ulp, "t = \(t), reversion \(reversion) min: \(got) against \(exact)")
+      }
+    }
+  }
+
   @Test("the state's exact steps match a fine Euler simulation (mean and spread of end point and integral)")
   func groundTruthExact() {
     let plan = StatePlan()
