@@ -125,6 +125,41 @@ struct EventQueueTests {
     #expect(zip(model.times, model.times.dropFirst()).allSatisfy { $0 <= $1 })
   }
 
+  @Test("a handler sees when the next other event fires, before and after it schedules, in queues of every size")
+  func nextPendingTime() {
+    // Each handler compares nextPendingTime with the earliest of the events still pending
+    // (kept aside), before and after scheduling one or two more.
+    struct Model: EventHandler {
+      var stream = RandomStream(StreamAddress(seed: 13, purpose: .general))
+      var pending: [SimTime] = []
+      var checked = 0
+      var wrong = 0
+      mutating func handle(_ event: Event, _ sim: inout Simulator) {
+        pending.remove(at: pending.firstIndex(of: event.time)!)
+        if sim.nextPendingTime != (pending.min() ?? .max) { wrong += 1 }
+        for _ in 0..<(checked < 3_000 ? Int(stream.integer(below: 4)) : 0) {
+          let t = sim.now + SimTime(stream.integer(below: 500))
+          sim.schedule(at: t, kind: 1)
+          pending.append(t)
+          if sim.nextPendingTime != (pending.min() ?? .max) { wrong += 1 }
+        }
+        checked += 1
+      }
+    }
+    var sim = Simulator()
+    var model = Model()
+    for _ in 0..<40 {
+      let t = SimTime(model.stream.integer(below: 100))
+      sim.schedule(at: t, kind: 1)
+      model.pending.append(t)
+    }
+    #expect(sim.nextPendingTime == model.pending.min())
+    sim.run(until: .max, &model)
+    #expect(model.checked > 3_000)
+    #expect(model.wrong == 0)
+    #expect(sim.nextPendingTime == .max)
+  }
+
   @Test("scheduling in the past stops the program")
   func pastEventTraps() async {
     await #expect(processExitsWith: .failure) {

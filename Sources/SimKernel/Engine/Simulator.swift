@@ -84,6 +84,16 @@ public struct Simulator: ~Copyable, Sendable {
     }
   }
 
+  /// When the earliest pending event other than the one being handled fires (`.max`: none).
+  /// A handler can carry out a short follow-up of its own at once when nothing else happens
+  /// before it (cancelled events still count here, so the answer may be early, never late).
+  ///
+  /// - Complexity: O(1)
+  @inlinable
+  public var nextPendingTime: SimTime {
+    handledEventAtTop ? pending.earliestTimeBelowRoot : pending.min?.time ?? .max
+  }
+
   /// Cancels every pending event of `slot` (lazily: they are skipped when they reach the top).
   ///
   /// - Complexity: O(1)

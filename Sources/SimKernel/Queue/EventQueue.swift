@@ -40,6 +40,17 @@ public struct EventQueue: ~Copyable, @unchecked Sendable {
   @inlinable
   public var min: Event? { size == 0 ? nil : base[0] }
 
+  /// The earliest time among the events other than the earliest one (`.max`: none): the
+  /// earliest of the root's children.
+  ///
+  /// - Complexity: O(1)
+  @inlinable
+  public var earliestTimeBelowRoot: SimTime {
+    var t = SimTime.max
+    for c in 1..<Swift.min(Swift.max(size, 1), 5) { t = Swift.min(t, base[c].time) }
+    return t
+  }
+
   /// Removes every event, keeping the allocated capacity.
   @inlinable
   public mutating func removeAll() { size = 0 }

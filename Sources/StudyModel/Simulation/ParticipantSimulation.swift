@@ -77,6 +77,8 @@ public struct ParticipantSimulation: EventHandler {
   var timelineCursor = 0
   /// Events handled by ``run()``.
   var eventsHandled = 0
+  /// The last moment ``run()`` handles events at (the study's end or the dropout).
+  var runLimit = SimTime.max
   /// Where ``nextAwakeChange(after:)`` has got to.
   var awakeCursor = 0
   /// When the battery next reaches a level that matters (`.max`: not before the next wake
@@ -249,7 +251,8 @@ public struct ParticipantSimulation: EventHandler {
     // A participant who drops out leaves at the start of that day: nothing after it counts,
     // so the simulation stops there and the later prompts are settled without events.
     let leaves = person.dropoutDay < plan.days ? SimTime(person.dropoutDay) * Tick.day : studyEnd
-    eventsHandled = sim.run(until: min(leaves, studyEnd), &self)
+    runLimit = min(leaves, studyEnd)
+    eventsHandled = sim.run(until: runLimit, &self)
     if droppedOut {
       let now = sim.now
       if traceBattery {
@@ -703,12 +706,15 @@ public struct ParticipantSimulation: EventHandler {
     updateBattery(&sim)
   }
 
-  mutating func stopRunning(_ newMode: Mode, _ sim: inout Simulator) {
-    runs.end(at: sim.now)
+  mutating func stopRunning(_ newMode: Mode, _ sim: inout Simulator) { stopRunning(newMode, at: sim.now, &sim) }
+
+  /// The app stops running at `t` (now, or the end of a bounded run carried out at once).
+  mutating func stopRunning(_ newMode: Mode, at t: SimTime, _ sim: inout Simulator) {
+    runs.end(at: t)
     mode = newMode
     sim.cancel(slot: Slot.app)
-    updateBattery(&sim)
-    if newMode == .suspended || newMode == .notRunning { armWake(&sim) }
+    updateBattery(at: t, &sim)
+    if newMode == .suspended || newMode == .notRunning { armWake(at: t, &sim) }
   }
 
   mutating func enterForeground(_ sim: inout Simulator) {
@@ -789,10 +795,12 @@ public struct ParticipantSimulation: EventHandler {
   /// Draws the next background wake of a suspended or terminated iOS app: the next silent
   /// push that gets through, the next significant location change, or a background app
   /// refresh, whichever comes first. A force-quit app is woken by none of them.
-  mutating func armWake(_ sim: inout Simulator) {
+  mutating func armWake(_ sim: inout Simulator) { armWake(at: sim.now, &sim) }
+
+  /// ``armWake(_:)`` as of `now`.
+  mutating func armWake(at now: SimTime, _ sim: inout Simulator) {
     sim.cancel(slot: Slot.wake)
     guard person.os == .ios, !forceQuit, phoneIsOn, !droppedOut else { return }
-    let now = sim.now
     var best = SimTime.max
     var source = WakeSource.silentPush
     if let every = proto.silentPushEvery, let t = nextPushWake(after: now, every: every), t < best {
@@ -860,20 +868,23 @@ public struct ParticipantSimulation: EventHandler {
     guard (mode == .suspended || mode == .notRunning), !forceQuit, phoneIsOn, !droppedOut else { return }
     let now = sim.now
     if source == .locationChange { lastLocationWake = now }
-    if profile.wakeRestoresAnchor {
-      startRunning(now, &sim)
-    } else {
-      runs.begin(at: now)
-      mode = .bounded
-      sim.schedule(
-        at: now + Tick.seconds(DeviceProfile.wakeRunSeconds), kind: EventKind.appTimer.rawValue,
-        payload: AppTimer.runEnds.rawValue, slot: Slot.app)
-      updateBattery(&sim)
-    }
     if proto.channel.kind == .local && proto.channel.refillInBackground && person.os == .ios {
       planner.refill(at: now, times: times, days: days, today: life.day(at: now))
     }
+    if profile.wakeRestoresAnchor { return startRunning(now, &sim) }
+    runs.begin(at: now)
+    mode = .bounded
+    updateBattery(&sim)
+    let end = now + Tick.seconds(DeviceProfile.wakeRunSeconds)
+    if end <= runLimit && sim.nextPendingTime > end {
+      // Nothing else happens before the run ends: end it now, as its own event would (the
+      // same state, the same draws in the same order), and spare the queue an event.
+      stopRunning(.suspended, at: end, &sim)
+    } else {
+      sim.schedule(at: end, kind: EventKind.appTimer.rawValue, payload: AppTimer.runEnds.rawValue, slot: Slot.app)
+    }
   }
+
 
   mutating func backgroundTask(_ sim: inout Simulator) {
     guard let hours = proto.channel.backgroundTaskHours else { return }
@@ -886,8 +897,11 @@ public struct ParticipantSimulation: EventHandler {
   // MARK: Power
 
   /// Recomputes the battery's rate and the next level that matters.
-  mutating func updateBattery(_ sim: inout Simulator) {
-    let now = sim.now
+  mutating func updateBattery(_ sim: inout Simulator) { updateBattery(at: sim.now, &sim) }
+
+  /// Recomputes the battery's rate and the next level that matters as of `now` (the
+  /// simulator's clock, or the end of a bounded run carried out at once: see ``appWake(_:_:)``).
+  mutating func updateBattery(at now: SimTime, _ sim: inout Simulator) {
     battery.update(to: now)
     var rate = 0.0
     if phoneIsOn {
