@@ -35,6 +35,9 @@ public struct RandomStream: Sendable {
     ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
   @usableFromInline var position: UInt8 = 0
   @usableFromInline var filled: UInt8 = 0
+  /// ``wide``, read once when the stream is made (the static is initialised lazily, and
+  /// reading it on every refill cost a `swift_once` call each time: 0.4 % of the city study).
+  let computesWide = RandomStream.wide
 
   /// The stream at `address`, positioned at its first number.
   public init(_ address: StreamAddress) {
@@ -70,7 +73,7 @@ public struct RandomStream: Sendable {
   /// path of ``next64()`` stays small enough to inline.
   @usableFromInline @inline(never)
   mutating func refill() -> UInt64 {
-    refill(wide: Self.wide)
+    refill(wide: computesWide)
   }
 
   /// Computes the next blocks and returns the first of their numbers: eight blocks at once
