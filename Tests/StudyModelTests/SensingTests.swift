@@ -13,6 +13,32 @@ struct SensingTests {
     return Intervals(stride(from: 0, to: cuts.count, by: 2).map { (cuts[$0], cuts[$0 + 1]) })
   }
 
+  @Test("dividing by a period without the instruction gives the quotient and its ceiling, in range and beyond")
+  func periodDivisor() {
+    var s = RandomStream(StreamAddress(seed: 17, purpose: .general))
+    // Sensor periods (5 Hz, 1 Hz, minutes, the range's edges) and random ones, the fallback's too.
+    var periods: [SimTime] = [1, 2, 3, 200, 1_000, 60_000, 180_000, 600_000, 3_600_000, (1 << 24) - 1, 1 << 24, 1 << 30]
+    periods += (0..<200).map { _ in SimTime(s.integer(below: 1 << 25)) + 1 }
+    var checked = 0
+    for d in periods {
+      let divisor = Yield.Divisor(d)
+      // The numerators near multiples of d (where a wrong quotient would show), the range's
+      // end and random ones, negative ones for the ceiling.
+      var numerators: [SimTime] = [0, 1, d - 1, d, d + 1, (1 << 40) - 1, 1 << 40, 1 << 50]
+      for _ in 0..<200 {
+        let k = SimTime(s.integer(below: UInt64((1 << 40) / d)))
+        numerators += [k * d - 1, k * d, k * d + 1, SimTime(s.integer(below: 1 << 40))]
+      }
+      for a in numerators where a >= 0 {
+        #expect(divisor.quotient(a) == a / d, "\(a) / \(d)")
+        let ceiling = a / d + (a % d == 0 ? 0 : 1)
+        #expect(divisor.ceilQuotient(a) == ceiling && divisor.ceilQuotient(-a) == -(a / d), "⌈±\(a) / \(d)⌉")
+        checked += 1
+      }
+    }
+    #expect(checked > 150_000)
+  }
+
   @Test("arithmetic yields equal a per-sample count on random timelines")
   func yieldsMatchBruteForce() {
     var s = RandomStream(StreamAddress(seed: 12, purpose: .general))

@@ -98,13 +98,14 @@ public struct CoverageCalculator {
       var collected: [Int32] = []
       var received: [Int32] = []
       switch sensor.kind {
-      case .periodic(let period):
+      case .periodic(let periodTicks):
+        let period = Yield.Divisor(periodTicks)
         var counts = HourCounts(expectedPerHour: Int32(sensor.expectedPerHour), hours: keepHours ? hours : 0)
         // The fast sensor's minutes (markRuns) already hold every sample of a sensor that
         // samples on the same run stretches from their starts at a multiple of its period
         // (its grid points are the fast sensor's); fast sensors themselves are in the mask.
-        let implied = minPeriod.map { !sensor.coprocessor && period % $0 == 0 } ?? false
-        let marks = (sensor.needsNetwork || sensor.coprocessor || period > Tick.minute) && !implied
+        let implied = minPeriod.map { !sensor.coprocessor && periodTicks % $0 == 0 } ?? false
+        let marks = (sensor.needsNetwork || sensor.coprocessor || periodTicks > Tick.minute) && !implied
         if sensor.coprocessor {
           for r in phoneOn.spans where r.start < end {
             Self.addStretch(
@@ -326,7 +327,7 @@ public struct CoverageCalculator {
   /// Counts one stretch of a periodic sensor (``addGrid``) and, if `marks`, marks its
   /// minutes (``markGrid``).
   static func addStretch(
-    origin: SimTime, period: SimTime, from a: SimTime, to b: SimTime, lastSync: SimTime, marks: Bool,
+    origin: SimTime, period: Yield.Divisor, from a: SimTime, to b: SimTime, lastSync: SimTime, marks: Bool,
     _ counts: inout HourCounts, _ mask: inout [UInt64]
   ) {
     addGrid(origin: origin, period: period, from: a, to: b, lastSync: lastSync, &counts)
@@ -338,10 +339,10 @@ public struct CoverageCalculator {
   /// divide the hour), so only a stretch's first and last hours need dividing, and the
   /// whole hours between them are added at once.
   static func addGrid(
-    origin: SimTime, period: SimTime, from a: SimTime, to b: SimTime, lastSync: SimTime, _ counts: inout HourCounts
+    origin: SimTime, period: Yield.Divisor, from a: SimTime, to b: SimTime, lastSync: SimTime, _ counts: inout HourCounts
   ) {
     guard a < b else { return }
-    let perHour = Int32(Tick.hour / period)
+    let perHour = Int32(period.quotient(Tick.hour))
     var h = Int(a / Tick.hour)
     var lo = SimTime(h) * Tick.hour
     while lo < b {
@@ -375,16 +376,17 @@ public struct CoverageCalculator {
   /// Marks the minutes holding the grid points `origin + k·period` in `[a, b)`, skipping
   /// hours already full. An hour wholly inside `[a, b)` gets the same minutes as every other
   /// (periods divide the hour), marked at once.
-  static func markGrid(_ mask: inout [UInt64], origin: SimTime, period: SimTime, from a: SimTime, to b: SimTime) {
+  static func markGrid(_ mask: inout [UInt64], origin: SimTime, period divisor: Yield.Divisor, from a: SimTime, to b: SimTime) {
     guard a < b else { return }
-    var g = origin + Yield.ceilDiv(a - origin, period) * period
+    let period = divisor.value
+    var g = origin + divisor.ceilQuotient(a - origin) * period
     var whole: UInt64 = 0  // the minutes of a whole hour, worked out when first needed
     while g < b {
       let h = Int(g / Tick.hour)
       let lo = SimTime(h) * Tick.hour
       let hi = lo + Tick.hour
       if mask[h] == allMinutes {
-        g += Yield.ceilDiv(hi - g, period) * period  // the first grid point of the next hour
+        g += divisor.ceilQuotient(hi - g) * period  // the first grid point of the next hour
         continue
       }
       if lo >= a && hi <= b {
@@ -416,10 +418,11 @@ public struct CoverageCalculator {
   /// Marks the minutes holding a sample of a sensor whose period is at most a minute:
   /// between its first and last sample in a run stretch, every minute has one.
   static func markRuns(_ mask: inout [UInt64], runs: Intervals, period: SimTime, end: SimTime) {
+    let divisor = Yield.Divisor(period)
     for r in runs.spans where r.start < end {
       let b = min(r.end, end)
       guard r.start < b else { continue }
-      let last = r.start + (Yield.ceilDiv(b - r.start, period) - 1) * period  // the last sample
+      let last = r.start + (divisor.ceilQuotient(b - r.start) - 1) * period  // the last sample
       let lastHour = Int(last / Tick.hour)
       var h = Int(r.start / Tick.hour)
       while h <= lastHour {

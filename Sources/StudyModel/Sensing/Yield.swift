@@ -5,19 +5,54 @@ import SimKernel
 /// any window is a difference of two ceilings, never one event per sample (shared research
 /// `des_engines.md` §2.4). `SensingTests` checks every function against a per-sample count.
 public enum Yield {
-  /// ⌈a / b⌉ for b > 0.
-  @inlinable
-  static func ceilDiv(_ a: SimTime, _ b: SimTime) -> SimTime {
-    a >= 0 ? (a + b - 1) / b : -((-a) / b)
-  }
-
   /// The number of grid points `origin + k·period` (k ≥ 0) in `[lo, hi)`.
   @inlinable
   public static func gridCount(origin: SimTime, period: SimTime, from lo: SimTime, to hi: SimTime) -> Int {
+    gridCount(origin: origin, period: Divisor(period), from: lo, to: hi)
+  }
+
+  /// ``gridCount(origin:period:from:to:)`` with the period's division prepared.
+  @inlinable
+  static func gridCount(origin: SimTime, period: Divisor, from lo: SimTime, to hi: SimTime) -> Int {
     guard hi > lo, hi > origin else { return 0 }
     // No division where the answer is 0 (a stretch counted from its own start).
-    let first = lo <= origin ? 0 : ceilDiv(lo - origin, period)
-    return Int(ceilDiv(hi - origin, period) - first)
+    let first = lo <= origin ? 0 : period.ceilQuotient(lo - origin)
+    return Int(period.ceilQuotient(hi - origin) - first)
+  }
+
+  /// Division by a sensor's period without the division instruction (a 64-bit division is
+  /// tens of cycles, and the coverage count divides a few times per run stretch and sensor):
+  /// ⌊a / d⌋ is the high half of a·m with m = ⌊(2⁶⁴ − 1) / d⌋ + 1. Exact for 0 ≤ a < 2⁴⁰ (35
+  /// years of milliseconds) and 2 ≤ d < 2²⁴ (4.6 hours): a·m / 2⁶⁴ = a/d + a·ε/2⁶⁴ with
+  /// 0 ≤ ε < 1, and that excess, below 2⁻²⁴, cannot carry a/d past the next whole number,
+  /// which is at least 1/d > 2⁻²⁴ away. Other values are divided with the instruction
+  /// (tested against it).
+  @usableFromInline
+  struct Divisor {
+    /// The period d.
+    @usableFromInline let value: SimTime
+    /// m, or 0 where d is out of the exact range.
+    @usableFromInline let magic: UInt64
+
+    @usableFromInline
+    init(_ d: SimTime) {
+      precondition(d > 0, "a period is positive")
+      value = d
+      magic = d >= 2 && d < 1 << 24 ? UInt64.max / UInt64(d) + 1 : 0
+    }
+
+    /// ⌊a / d⌋ for a ≥ 0.
+    @inlinable @inline(__always)
+    func quotient(_ a: SimTime) -> SimTime {
+      if magic != 0 && a >= 0 && a < 1 << 40 { return SimTime(UInt64(a).multipliedFullWidth(by: magic).high) }
+      return a / value
+    }
+
+    /// ⌈a / d⌉.
+    @inlinable @inline(__always)
+    func ceilQuotient(_ a: SimTime) -> SimTime {
+      a >= 0 ? quotient(a + value - 1) : -((-a) / value)
+    }
   }
 
   /// Samples of a periodic sensor in `[lo, hi)`: each run stretch restarts the grid at its
@@ -26,6 +61,7 @@ public enum Yield {
   public static func periodic(
     runs: Intervals, period: SimTime, from lo: SimTime, to hi: SimTime, usable: Intervals? = nil, cursor: inout Int
   ) -> Int {
+    let period = Divisor(period)
     var n = 0
     let spans = runs.spans
     while cursor < spans.count && spans[cursor].end <= lo { cursor += 1 }
@@ -55,6 +91,7 @@ public enum Yield {
   /// grid from the study start whenever the phone is on, and backfilled when the app next
   /// runs (AWARE-iOS §5.3: "the pedometer sensor collected ideal amounts of data").
   public static func coprocessor(on: Intervals, period: SimTime, from lo: SimTime, to hi: SimTime, cursor: inout Int) -> Int {
+    let period = Divisor(period)
     var n = 0
     let spans = on.spans
     while cursor < spans.count && spans[cursor].end <= lo { cursor += 1 }
