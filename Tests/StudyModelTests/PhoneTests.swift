@@ -30,6 +30,39 @@ func simulate(_ plan: StudyPlan, participant: UInt32) -> ParticipantSimulation {
 
 @Suite("Phones: app lifecycle, wake-ups, notification cap, sensing")
 struct PhoneTests {
+  @Test("follow-ups carried out at once give the same study as when every one goes through the queue")
+  func followUpsAtOnce() {
+    // Pushed and local prompts, silent pushes and location wakes (bounded runs), answers.
+    let profiles: [(DeviceProfile, Double)] = [(.nonControlled, 1), (.lowPower, 1), (.ideal, 1)]
+    for channel in [ChannelPlan.push, .iosLocal] {
+      let plan = testPlan(days: 14, participants: 12, devices: profiles, channel: channel, sensors: caseStudySensors) {
+        $0.protocolPlan.silentPushEvery = 30 * Tick.minute
+        $0.compliance.dropoutPerDay = 0.02
+      }
+      var carriedOut = 0
+      var events = 0
+      for k in 0..<plan.participants {
+        var direct = ParticipantSimulation(plan: plan, seed: 5, replication: 0, participant: UInt32(k))
+        var queued = direct
+        queued.carriesOutFollowUps = false
+        direct.run()
+        queued.run()
+        carriedOut += direct.followUpsHandled
+        events += direct.eventsHandled
+        #expect(queued.followUpsHandled == 0)
+        #expect(direct.eventsHandled == queued.eventsHandled)
+        // Compared as text: an unanswered prompt's report is nan, which equals nothing.
+        #expect("\(direct.prompts)" == "\(queued.prompts)" && "\(direct.volunteered)" == "\(queued.volunteered)")
+        #expect(direct.runs == queued.runs && direct.foreground == queued.foreground && direct.phoneOn == queued.phoneOn)
+        #expect(direct.lowPowerSpans == queued.lowPowerSpans && direct.chargingSpans == queued.chargingSpans)
+        #expect(direct.battery.level == queued.battery.level && direct.trueWakingMean == queued.trueWakingMean)
+        #expect(direct.enrolledUntil == queued.enrolledUntil)
+      }
+      // Most prompts' steps and bounded runs are follow-ups that nothing precedes.
+      #expect(carriedOut > events / 5, "\(carriedOut) of \(events) events carried out at once")
+    }
+  }
+
   @Test("a suspended app collects nothing until something wakes it")
   func suspendedCollectsNothing() {
     var p = quietProfile()

@@ -71,11 +71,28 @@ public struct Simulator: ~Copyable, Sendable {
     at time: SimTime, kind: UInt16, entity: UInt32 = 0, payload: Int32 = 0,
     priority: Priority = .normal, slot: UInt16 = 0
   ) {
+    enqueue(prepare(at: time, kind: kind, entity: entity, payload: payload, priority: priority, slot: slot))
+  }
+
+  /// An event as ``schedule(at:kind:entity:payload:priority:slot:)`` makes it, with its
+  /// place among simultaneous events taken now, but not yet queued: the handler may carry
+  /// it out itself (when nothing else comes first: ``nextPendingTime``) or ``enqueue(_:)`` it.
+  @inlinable
+  public mutating func prepare(
+    at time: SimTime, kind: UInt16, entity: UInt32 = 0, payload: Int32 = 0,
+    priority: Priority = .normal, slot: UInt16 = 0
+  ) -> Event {
     precondition(time >= now, "time moves backward: event at \(time) scheduled at \(now)")
-    let event = Event(
+    defer { nextSequence += 1 }
+    return Event(
       time: time, order: UInt64(priority.rawValue) << 56 | nextSequence, entity: entity,
       payload: payload, generation: generations[Int(slot)], kind: kind, slot: slot)
-    nextSequence += 1
+  }
+
+  /// Queues an event made by ``prepare(at:kind:entity:payload:priority:slot:)``.
+  @inlinable
+  public mutating func enqueue(_ event: Event) {
+    precondition(event.time >= now, "time moves backward: event at \(event.time) queued at \(now)")
     if handledEventAtTop {
       pending.replaceHandledMin(with: event)
       handledEventAtTop = false

@@ -75,8 +75,17 @@ public struct ParticipantSimulation: EventHandler {
   var sessionUntil: SimTime = -1
   var lastLocationWake: SimTime = -Tick.hour
   var timelineCursor = 0
-  /// Events handled by ``run()``.
+  /// Events handled by ``run()``: by the queue, and follow-ups carried out at once.
   var eventsHandled = 0
+  var followUpsHandled = 0
+  /// The model's clock: the time of the event being handled (a follow-up's own time while it
+  /// is carried out at once, ahead of the simulator's).
+  var now: SimTime = 0
+  /// A follow-up event waiting for the handler to finish (see ``followUp(at:_:payload:slot:_:)``).
+  var pendingFollowUp: Event?
+  /// Whether follow-ups are carried out at once when they can be (false: every one goes
+  /// through the queue; the results are the same, which a test checks).
+  var carriesOutFollowUps = true
   /// The last moment ``run()`` handles events at (the study's end or the dropout).
   var runLimit = SimTime.max
   /// Where ``nextAwakeChange(after:)`` has got to.
@@ -252,7 +261,7 @@ public struct ParticipantSimulation: EventHandler {
     // so the simulation stops there and the later prompts are settled without events.
     let leaves = person.dropoutDay < plan.days ? SimTime(person.dropoutDay) * Tick.day : studyEnd
     runLimit = min(leaves, studyEnd)
-    eventsHandled = sim.run(until: runLimit, &self)
+    eventsHandled = sim.run(until: runLimit, &self) + followUpsHandled
     if droppedOut {
       let now = sim.now
       if traceBattery {
@@ -295,6 +304,34 @@ public struct ParticipantSimulation: EventHandler {
   // MARK: - Events
 
   public mutating func handle(_ event: Event, _ sim: inout Simulator) {
+    now = sim.now
+    dispatch(event, &sim)
+    // A follow-up that nothing else comes before is carried out at once: in the same state,
+    // with the same draws in the same order as when the queue would have handed it back.
+    while let next = pendingFollowUp {
+      pendingFollowUp = nil
+      guard sim.isLive(next) else { continue }
+      if carriesOutFollowUps && next.time <= runLimit && sim.nextPendingTime > next.time {
+        now = next.time
+        followUpsHandled += 1
+        dispatch(next, &sim)
+      } else {
+        sim.enqueue(next)
+      }
+    }
+  }
+
+  /// Schedules an event that may be carried out as soon as the handler is done, if nothing
+  /// else is to happen before it (see ``handle(_:_:)``); its place among simultaneous events
+  /// is taken now, as for any event scheduled here. A second follow-up queues the first.
+  mutating func followUp(
+    at t: SimTime, _ kind: EventKind, payload: Int32 = 0, slot: UInt16 = 0, _ sim: inout Simulator
+  ) {
+    if let held = pendingFollowUp { sim.enqueue(held) }
+    pendingFollowUp = sim.prepare(at: t, kind: kind.rawValue, payload: payload, slot: slot)
+  }
+
+  mutating func dispatch(_ event: Event, _ sim: inout Simulator) {
     let i = Int(event.payload)
     switch EventKind(rawValue: event.kind)! {
     case .dayStarts: dayStarts(i, &sim)
@@ -305,15 +342,15 @@ public struct ParticipantSimulation: EventHandler {
     case .promptNoticed: promptNoticed(i >> 1, reminded: i & 1 == 1, &sim)
     case .promptOpened: promptOpened(i, &sim)
     case .promptSubmitted: promptSubmitted(i, &sim)
-    case .promptExpires: promptExpires(i, at: sim.now)
-    case .promptDismissed: promptDismissed(i, at: sim.now)
+    case .promptExpires: promptExpires(i, at: now)
+    case .promptDismissed: promptDismissed(i, at: now)
     case .reminder: reminder(i, &sim)
     case .appTimer: appTimer(AppTimer(rawValue: event.payload)!, &sim)
     case .appWake: appWake(WakeSource(rawValue: event.payload)!, &sim)
     case .spontaneousOpen: spontaneousOpen(volunteer: i == 1, &sim)
-    case .sessionEnds: if sim.now >= sessionUntil { leaveForeground(&sim) }
+    case .sessionEnds: if now >= sessionUntil { leaveForeground(&sim) }
     case .battery: batteryEvent(&sim)
-    case .reboot: phoneGoesOff(&sim, until: sim.now + Tick.seconds(DeviceProfile.rebootSeconds))
+    case .reboot: phoneGoesOff(&sim, until: now + Tick.seconds(DeviceProfile.rebootSeconds))
     case .phoneOn: phoneComesOn(&sim)
     case .backgroundTask: backgroundTask(&sim)
     case .dropout: dropout(&sim)
@@ -322,7 +359,6 @@ public struct ParticipantSimulation: EventHandler {
   }
 
   mutating func dayStarts(_ d: Int, _ sim: inout Simulator) {
-    let now = sim.now
     sim.schedule(at: life.wake[d], kind: EventKind.wakes.rawValue, payload: Int32(d), priority: .urgent)
     sim.schedule(at: life.bed[d], kind: EventKind.goesToBed.rawValue, payload: Int32(d), priority: .urgent)
     // The day's prompts.
@@ -370,12 +406,12 @@ public struct ParticipantSimulation: EventHandler {
     if isAwake {
       if charging {
         charging = false
-        chargingSpans.end(at: sim.now)
+        chargingSpans.end(at: now)
       }
     } else if phoneStream.bernoulli(DeviceProfile.chargeNightly) {
       charging = true
-      chargingSpans.begin(at: sim.now)
-      if !phoneIsOn && !droppedOut { sim.schedule(at: sim.now, kind: EventKind.phoneOn.rawValue) }
+      chargingSpans.begin(at: now)
+      if !phoneIsOn && !droppedOut { sim.schedule(at: now, kind: EventKind.phoneOn.rawValue) }
     }
     updateBattery(&sim)
     if mode == .anchored { armAppTimer(&sim) }
@@ -384,11 +420,10 @@ public struct ParticipantSimulation: EventHandler {
   // MARK: Prompts
 
   mutating func promptDue(_ i: Int, _ sim: inout Simulator) {
-    let now = sim.now
     timelineCursor = life.timeline.index(at: now, from: timelineCursor)
     let here = life.timeline.episodes[timelineCursor]
     prompts[i].context = here.context
-    if droppedOut { return settle(i, .droppedOut, .droppedOut, at: sim.now) }
+    if droppedOut { return settle(i, .droppedOut, .droppedOut, at: now) }
     if person.os == .android && mode == .notRunning && !forceQuit {
       // An alarm runs the app's code, which restarts its service.
       startRunning(now, &sim)
@@ -396,15 +431,15 @@ public struct ParticipantSimulation: EventHandler {
     switch proto.channel.kind {
     case .local:
       guard planner.isPlanned(i) else {
-        return settle(i, .undelivered, planner.cutByCap ? .cap : .notRefilled, at: sim.now)
+        return settle(i, .undelivered, planner.cutByCap ? .cap : .notRefilled, at: now)
       }
-      guard phoneIsOn else { return settle(i, .undelivered, .phoneOff, at: sim.now) }
+      guard phoneIsOn else { return settle(i, .undelivered, .phoneOff, at: now) }
       deliver(i, at: now, &sim)
     case .push:
       if phoneIsOn && here.network != .unreachable {
         let latency = Compliance.delay(
           medianSeconds: proto.channel.latencySeconds, sigma: proto.channel.latencySigma, &deliveryStream)
-        sim.schedule(at: now + latency, kind: EventKind.promptArrives.rawValue, payload: Int32(i))
+        followUp(at: now + latency, .promptArrives, payload: Int32(i), &sim)
       } else {
         // APNs holds one notification per app while the phone is offline: a newer one
         // replaces it (`device_and_compliance.md` §1.4).
@@ -420,18 +455,18 @@ public struct ParticipantSimulation: EventHandler {
   mutating func promptArrives(_ i: Int, _ sim: inout Simulator) {
     if heldPush == i { heldPush = -1 }
     guard progress[i] == .waiting, prompts[i].delivered < 0 else { return }
-    if droppedOut { return settle(i, .droppedOut, .droppedOut, at: sim.now) }
+    if droppedOut { return settle(i, .droppedOut, .droppedOut, at: now) }
     guard phoneIsOn else {
       heldPush = i
       return
     }
-    if sessionUntil > sim.now {
+    if sessionUntil > now {
       // Mappiness `apn_ignored`: inside another survey the signal is not shown, not
       // counted and not rescheduled.
-      prompts[i].delivered = sim.now
-      return settle(i, .ignored, .busy, at: sim.now)
+      prompts[i].delivered = now
+      return settle(i, .ignored, .busy, at: now)
     }
-    deliver(i, at: sim.now, &sim)
+    deliver(i, at: now, &sim)
   }
 
   mutating func deliver(_ i: Int, at t: SimTime, _ sim: inout Simulator) {
@@ -454,14 +489,13 @@ public struct ParticipantSimulation: EventHandler {
       sim.schedule(at: t + proto.reminders.interval, kind: EventKind.reminder.rawValue, payload: Int32(i))
     }
     if mode == .foreground {
-      sim.schedule(at: t, kind: EventKind.promptNoticed.rawValue, payload: Int32(i << 1))
+      followUp(at: t, .promptNoticed, payload: Int32(i << 1), &sim)
     } else if let n = noticeTime(after: t, alert: true), n < expiresAt[i] {
-      sim.schedule(at: n, kind: EventKind.promptNoticed.rawValue, payload: Int32(i << 1))
+      followUp(at: n, .promptNoticed, payload: Int32(i << 1), &sim)
     }
   }
 
   mutating func promptNoticed(_ i: Int, reminded: Bool, _ sim: inout Simulator) {
-    let now = sim.now
     guard now < expiresAt[i], !droppedOut else { return }
     switch progress[i] {
     case .waiting: break
@@ -487,31 +521,23 @@ public struct ParticipantSimulation: EventHandler {
       let openAt = from == .max ? SimTime.max : max(from + delay, sessionUntil)
       progress[i] = .intending
       previousMissed = false
-      if openAt < expiresAt[i] {
-        sim.schedule(at: openAt, kind: EventKind.promptOpened.rawValue, payload: Int32(i))
-      }
+      if openAt < expiresAt[i] { followUp(at: openAt, .promptOpened, payload: Int32(i), &sim) }
     } else {
       progress[i] = .declined
       previousMissed = true
       if responseStream.bernoulli(plan.compliance.dismissShare) {
-        sim.schedule(
-          at: now + Tick.seconds(responseStream.exponential(mean: 5)), kind: EventKind.promptDismissed.rawValue,
-          payload: Int32(i))
+        followUp(at: now + Tick.seconds(responseStream.exponential(mean: 5)), .promptDismissed, payload: Int32(i), &sim)
       }
     }
   }
 
   mutating func promptOpened(_ i: Int, _ sim: inout Simulator) {
-    let now = sim.now
     guard progress[i] == .intending, now < expiresAt[i], !droppedOut, phoneIsOn else { return }
-    if sessionUntil > now {
-      sim.schedule(at: sessionUntil, kind: EventKind.promptOpened.rawValue, payload: Int32(i))
-      return
-    }
+    if sessionUntil > now { return followUp(at: sessionUntil, .promptOpened, payload: Int32(i), &sim) }
     if !canAnswer(at: now) {
       // Asleep or driving by now: answer as soon as possible, if still in time.
       let from = answerableFrom(now)
-      if from < expiresAt[i] { sim.schedule(at: from, kind: EventKind.promptOpened.rawValue, payload: Int32(i)) }
+      if from < expiresAt[i] { followUp(at: from, .promptOpened, payload: Int32(i), &sim) }
       return
     }
     progress[i] = .opened
@@ -521,14 +547,14 @@ public struct ParticipantSimulation: EventHandler {
     prompts[i].reported = truth.value + stateStream.normal(sd: plan.dailyLife.state.reportNoise)
     sessionUntil = now + completionTime()
     enterForeground(&sim)
-    sim.schedule(at: sessionUntil, kind: EventKind.promptSubmitted.rawValue, payload: Int32(i))
+    followUp(at: sessionUntil, .promptSubmitted, payload: Int32(i), &sim)
     if openUntilNext == i { openUntilNext = -1 }
   }
 
   mutating func promptSubmitted(_ i: Int, _ sim: inout Simulator) {
-    prompts[i].submitted = sim.now
-    settle(i, .answered, .none, at: sim.now)
-    if sim.now >= sessionUntil { leaveForeground(&sim) }
+    prompts[i].submitted = now
+    settle(i, .answered, .none, at: now)
+    if now >= sessionUntil { leaveForeground(&sim) }
   }
 
   mutating func promptExpires(_ i: Int, at t: SimTime) {
@@ -549,7 +575,6 @@ public struct ParticipantSimulation: EventHandler {
   }
 
   mutating func reminder(_ i: Int, _ sim: inout Simulator) {
-    let now = sim.now
     guard progress[i] == .waiting || progress[i] == .declined, now < expiresAt[i], phoneIsOn, !droppedOut else { return }
     remindersLeft[i] -= 1
     if let n = noticeTime(after: now, alert: true), n < expiresAt[i] {
@@ -573,7 +598,6 @@ public struct ParticipantSimulation: EventHandler {
   /// the survey immediately when a signal is pending); a volunteered answer is recorded when
   /// none is pending.
   mutating func spontaneousOpen(volunteer: Bool, _ sim: inout Simulator) {
-    let now = sim.now
     guard awake, phoneIsOn, !droppedOut, sessionUntil <= now, canAnswer(at: now) else { return }
     var pending = false
     for i in stride(from: prompts.count - 1, through: 0, by: -1) where times[i] <= now {
@@ -603,7 +627,7 @@ public struct ParticipantSimulation: EventHandler {
       sessionUntil = now + Tick.seconds(responseStream.exponential(mean: 60))
     }
     enterForeground(&sim)
-    sim.schedule(at: sessionUntil, kind: EventKind.sessionEnds.rawValue)
+    followUp(at: sessionUntil, .sessionEnds, &sim)
   }
 
   /// How long answering the items takes.
@@ -706,19 +730,15 @@ public struct ParticipantSimulation: EventHandler {
     updateBattery(&sim)
   }
 
-  mutating func stopRunning(_ newMode: Mode, _ sim: inout Simulator) { stopRunning(newMode, at: sim.now, &sim) }
-
-  /// The app stops running at `t` (now, or the end of a bounded run carried out at once).
-  mutating func stopRunning(_ newMode: Mode, at t: SimTime, _ sim: inout Simulator) {
-    runs.end(at: t)
+  mutating func stopRunning(_ newMode: Mode, _ sim: inout Simulator) {
+    runs.end(at: now)
     mode = newMode
     sim.cancel(slot: Slot.app)
-    updateBattery(at: t, &sim)
-    if newMode == .suspended || newMode == .notRunning { armWake(at: t, &sim) }
+    updateBattery(&sim)
+    if newMode == .suspended || newMode == .notRunning { armWake(&sim) }
   }
 
   mutating func enterForeground(_ sim: inout Simulator) {
-    let now = sim.now
     sim.cancel(slot: Slot.app)
     sim.cancel(slot: Slot.wake)
     if !isRunning { runs.begin(at: now) }
@@ -733,7 +753,7 @@ public struct ParticipantSimulation: EventHandler {
 
   mutating func leaveForeground(_ sim: inout Simulator) {
     guard mode == .foreground else { return }
-    foreground.end(at: sim.now)
+    foreground.end(at: now)
     mode = .anchored
     armAppTimer(&sim)
     updateBattery(&sim)
@@ -749,7 +769,7 @@ public struct ParticipantSimulation: EventHandler {
     var which = AppTimer.suspend
     func consider(_ perHour: Double, _ kind: AppTimer, _ s: inout RandomStream) {
       guard perHour > 0 else { return }
-      let t = sim.now + Tick.minutes(s.exponential(mean: 60 / perHour))
+      let t = now + Tick.minutes(s.exponential(mean: 60 / perHour))
       if t < best {
         best = t
         which = kind
@@ -779,7 +799,7 @@ public struct ParticipantSimulation: EventHandler {
       if person.os == .android && profile.wakeRestoresAnchor {
         // A sticky service is restarted by the system after a while (assumption: 5 minutes).
         sim.schedule(
-          at: sim.now + 5 * Tick.minute, kind: EventKind.appTimer.rawValue, payload: AppTimer.androidRestart.rawValue,
+          at: now + 5 * Tick.minute, kind: EventKind.appTimer.rawValue, payload: AppTimer.androidRestart.rawValue,
           slot: Slot.app)
       }
     case .forceQuit:
@@ -788,17 +808,14 @@ public struct ParticipantSimulation: EventHandler {
       stopRunning(.notRunning, &sim)
     case .androidRestart:
       guard mode == .notRunning, phoneIsOn, !droppedOut else { return }
-      startRunning(sim.now, &sim)
+      startRunning(now, &sim)
     }
   }
 
   /// Draws the next background wake of a suspended or terminated iOS app: the next silent
   /// push that gets through, the next significant location change, or a background app
   /// refresh, whichever comes first. A force-quit app is woken by none of them.
-  mutating func armWake(_ sim: inout Simulator) { armWake(at: sim.now, &sim) }
-
-  /// ``armWake(_:)`` as of `now`.
-  mutating func armWake(at now: SimTime, _ sim: inout Simulator) {
+  mutating func armWake(_ sim: inout Simulator) {
     sim.cancel(slot: Slot.wake)
     guard person.os == .ios, !forceQuit, phoneIsOn, !droppedOut else { return }
     var best = SimTime.max
@@ -866,7 +883,6 @@ public struct ParticipantSimulation: EventHandler {
 
   mutating func appWake(_ source: WakeSource, _ sim: inout Simulator) {
     guard (mode == .suspended || mode == .notRunning), !forceQuit, phoneIsOn, !droppedOut else { return }
-    let now = sim.now
     if source == .locationChange { lastLocationWake = now }
     if proto.channel.kind == .local && proto.channel.refillInBackground && person.os == .ios {
       planner.refill(at: now, times: times, days: days, today: life.day(at: now))
@@ -874,34 +890,25 @@ public struct ParticipantSimulation: EventHandler {
     if profile.wakeRestoresAnchor { return startRunning(now, &sim) }
     runs.begin(at: now)
     mode = .bounded
+    followUp(
+      at: now + Tick.seconds(DeviceProfile.wakeRunSeconds), .appTimer, payload: AppTimer.runEnds.rawValue, slot: Slot.app,
+      &sim)
     updateBattery(&sim)
-    let end = now + Tick.seconds(DeviceProfile.wakeRunSeconds)
-    if end <= runLimit && sim.nextPendingTime > end {
-      // Nothing else happens before the run ends: end it now, as its own event would (the
-      // same state, the same draws in the same order), and spare the queue an event.
-      stopRunning(.suspended, at: end, &sim)
-    } else {
-      sim.schedule(at: end, kind: EventKind.appTimer.rawValue, payload: AppTimer.runEnds.rawValue, slot: Slot.app)
-    }
   }
 
 
   mutating func backgroundTask(_ sim: inout Simulator) {
     guard let hours = proto.channel.backgroundTaskHours else { return }
     if phoneIsOn && !lowPower && !forceQuit && !droppedOut && phoneStream.bernoulli(proto.channel.backgroundTaskSuccess) {
-      planner.refill(at: sim.now, times: times, days: days, today: life.day(at: sim.now))
+      planner.refill(at: now, times: times, days: days, today: life.day(at: now))
     }
-    sim.schedule(at: sim.now + Tick.minutes(hours * 60), kind: EventKind.backgroundTask.rawValue)
+    sim.schedule(at: now + Tick.minutes(hours * 60), kind: EventKind.backgroundTask.rawValue)
   }
 
   // MARK: Power
 
   /// Recomputes the battery's rate and the next level that matters.
-  mutating func updateBattery(_ sim: inout Simulator) { updateBattery(at: sim.now, &sim) }
-
-  /// Recomputes the battery's rate and the next level that matters as of `now` (the
-  /// simulator's clock, or the end of a bounded run carried out at once: see ``appWake(_:_:)``).
-  mutating func updateBattery(at now: SimTime, _ sim: inout Simulator) {
+  mutating func updateBattery(_ sim: inout Simulator) {
     battery.update(to: now)
     var rate = 0.0
     if phoneIsOn {
@@ -953,7 +960,6 @@ public struct ParticipantSimulation: EventHandler {
   }
 
   mutating func batteryEvent(_ sim: inout Simulator) {
-    let now = sim.now
     batteryEventAt = .max
     guard now >= batteryDue else {
       // Set for a moment the battery no longer reaches then: wait for the one it does.
@@ -999,13 +1005,13 @@ public struct ParticipantSimulation: EventHandler {
     if plugged {
       guard !charging else { return }
       charging = true
-      chargingSpans.begin(at: sim.now)
-      if !phoneIsOn && !droppedOut { sim.schedule(at: sim.now, kind: EventKind.phoneOn.rawValue) }
+      chargingSpans.begin(at: now)
+      if !phoneIsOn && !droppedOut { sim.schedule(at: now, kind: EventKind.phoneOn.rawValue) }
     } else {
       daytimeCharging = false
       guard charging, awake else { return }
       charging = false
-      chargingSpans.end(at: sim.now)
+      chargingSpans.end(at: now)
     }
     updateBattery(&sim)
   }
@@ -1016,7 +1022,7 @@ public struct ParticipantSimulation: EventHandler {
     guard phoneIsOn else { return }
     halt(.off, &sim)
     phoneIsOn = false
-    phoneOn.end(at: sim.now)
+    phoneOn.end(at: now)
     updateBattery(&sim)
     if let until { sim.schedule(at: until, kind: EventKind.phoneOn.rawValue) }
   }
@@ -1024,23 +1030,23 @@ public struct ParticipantSimulation: EventHandler {
   mutating func phoneComesOn(_ sim: inout Simulator) {
     guard !phoneIsOn else { return }
     phoneIsOn = true
-    phoneOn.begin(at: sim.now)
+    phoneOn.begin(at: now)
     mode = .notRunning
     forceQuit = false
     if person.os == .android && !droppedOut {
-      startRunning(sim.now, &sim)  // a boot receiver restarts the service
+      startRunning(now, &sim)  // a boot receiver restarts the service
     } else {
       updateBattery(&sim)
       armWake(&sim)
     }
-    if heldPush >= 0, let back = nextReachable(after: sim.now) {
+    if heldPush >= 0, let back = nextReachable(after: now) {
       sim.schedule(at: back, kind: EventKind.promptArrives.rawValue, payload: Int32(heldPush))
     }
   }
 
   mutating func dropout(_ sim: inout Simulator) {
     droppedOut = true
-    enrolledUntil = sim.now
+    enrolledUntil = now
     halt(.notRunning, &sim)
     forceQuit = true
   }
@@ -1049,8 +1055,8 @@ public struct ParticipantSimulation: EventHandler {
   /// phone goes off, or the participant leaves the study.
   mutating func halt(_ newMode: Mode, _ sim: inout Simulator) {
     if isRunning {
-      if mode == .foreground { foreground.end(at: sim.now) }
-      runs.end(at: sim.now)
+      if mode == .foreground { foreground.end(at: now) }
+      runs.end(at: now)
     }
     mode = newMode
     sim.cancel(slot: Slot.app)
