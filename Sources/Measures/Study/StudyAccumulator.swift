@@ -108,9 +108,12 @@ public struct StudyAccumulator: Sendable {
     var reports = Moments()
     var latencies: [Double] = []
     var signals = 0
+    // The count arrays' orders, fetched once (not once per prompt).
+    let statuses = PromptStatus.allCases
+    let reasons = MissReason.allCases
     for p in o.prompts {
-      statusCounts[p.status.order] += 1
-      reasonCounts[p.reason.order] += 1
+      statusCounts[statuses.firstIndex(of: p.status)!] += 1
+      reasonCounts[reasons.firstIndex(of: p.reason)!] += 1
       if p.status != .ignored && p.delivered >= 0 { signals += 1 }
       // Mappiness does not count ignored signals; prompts after a dropout were never due.
       if p.status == .ignored || p.status == .droppedOut { continue }
@@ -238,9 +241,4 @@ public struct ParticipantRow: Sendable, Equatable {
   public var reportedMean: Double
   public var trueMean: Double
   public var droppedOut: Bool
-}
-
-extension CaseIterable where Self: Equatable, AllCases == [Self] {
-  /// The case's place in ``allCases`` (the order of the count arrays).
-  var order: Int { Self.allCases.firstIndex(of: self)! }
 }
