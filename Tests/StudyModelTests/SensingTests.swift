@@ -13,6 +13,22 @@ struct SensingTests {
     return Intervals(stride(from: 0, to: cuts.count, by: 2).map { (cuts[$0], cuts[$0 + 1]) })
   }
 
+  @Test("the last end of an intersection, found walking back, is the built intersection's")
+  func lastEndOfIntersection() {
+    var s = RandomStream(StreamAddress(seed: 19, purpose: .general))
+    var found = 0
+    for _ in 0..<3_000 {
+      let a = randomSpans(&s, span: 1_000, count: Int(s.integer(below: 12)))
+      let b = randomSpans(&s, span: 1_000, count: Int(s.integer(below: 12)))
+      let limit = SimTime(s.integer(below: 1_100))
+      let expected = a.intersection(b).lastEnd(before: limit)
+      #expect(a.lastEndOfIntersection(with: b, before: limit) == expected)
+      #expect(b.lastEndOfIntersection(with: a, before: limit) == expected)
+      if expected != nil { found += 1 }
+    }
+    #expect(found > 1_000)
+  }
+
   @Test("dividing by a period without the instruction gives the quotient and its ceiling, in range and beyond")
   func periodDivisor() {
     var s = RandomStream(StreamAddress(seed: 17, purpose: .general))

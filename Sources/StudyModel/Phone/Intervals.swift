@@ -147,4 +147,20 @@ public struct Intervals: Sendable, Equatable {
     for s in spans.reversed() where s.start < limit { return min(s.end, limit) }
     return nil
   }
+
+  /// `intersection(other).lastEnd(before: limit)` without building the intersection: the
+  /// two records (closed) walked back from their ends to the last overlap starting before
+  /// `limit`.
+  public func lastEndOfIntersection(with other: Intervals, before limit: SimTime) -> SimTime? {
+    var i = spans.count - 1
+    var j = other.spans.count - 1
+    while i >= 0 && j >= 0 {
+      let a = max(spans[i].start, other.spans[j].start)
+      let b = min(spans[i].end, other.spans[j].end)
+      if a < b && a < limit { return min(b, limit) }
+      // The stretch that starts later overlaps nothing earlier in the other record.
+      if spans[i].start > other.spans[j].start { i -= 1 } else { j -= 1 }
+    }
+    return nil
+  }
 }

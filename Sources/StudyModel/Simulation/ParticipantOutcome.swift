@@ -114,12 +114,10 @@ public enum Upload {
   ) -> SimTime? {
     let possible: Intervals
     switch policy {
-    case .wifiWhileCharging:
-      possible = timeline.spans { $0.network == .wifi }.intersection(charging).intersection(runs)
-    case .immediateRetry, .continuous:
-      possible = networkUsable.intersection(runs)
+    case .wifiWhileCharging: possible = timeline.spans { $0.network == .wifi }.intersection(charging)
+    case .immediateRetry, .continuous: possible = networkUsable
     }
-    return possible.lastEnd(before: until)
+    return possible.lastEndOfIntersection(with: runs, before: until)
   }
 
   /// When an app can use the network in the background, up to `until`: the network reaches
