@@ -1,5 +1,5 @@
-// Philox4x32-10 (Salmon et al., SC'11) on eight counters at once, one per 32-bit lane of an
-// AVX2 register. The same function of counter and key as SimKernel's Philox4x32.block:
+// Philox4x32-10 (Salmon et al., SC'11) on sixteen counters at once: two sets of eight, one
+// counter per 32-bit lane of an AVX2 register, whose rounds interleave. The same function of counter and key as SimKernel's Philox4x32.block:
 // PhiloxTests checks every output word against it. Compiled for AVX2 only in this one
 // function (target attribute), called only where the CPU reports AVX2.
 #include "CPhilox.h"
@@ -29,29 +29,49 @@ __attribute__((target("avx2"))) static inline void mulhilo(__m256i m, __m256i x,
   *lo = _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
 }
 
-__attribute__((target("avx2"))) void cphilox_blocks8(uint32_t block, uint32_t c1, uint32_t c2,
-                                                     uint32_t c3, uint32_t k0, uint32_t k1,
-                                                     uint64_t out[16]) {
+// One Philox round on the eight counters (x0, x1, x2, x3) under the round key (ka, kb).
+__attribute__((target("avx2"))) static inline void round8(__m256i *x0, __m256i *x1, __m256i *x2,
+                                                          __m256i *x3, __m256i ka, __m256i kb) {
   const __m256i m0 = _mm256_set1_epi32((int)0xD2511F53u);
   const __m256i m1 = _mm256_set1_epi32((int)0xCD9E8D57u);
+  __m256i hi0, lo0, hi1, lo1;
+  mulhilo(m0, *x0, &hi0, &lo0);
+  mulhilo(m1, *x2, &hi1, &lo1);
+  __m256i y0 = _mm256_xor_si256(_mm256_xor_si256(hi1, *x1), ka);
+  __m256i y2 = _mm256_xor_si256(_mm256_xor_si256(hi0, *x3), kb);
+  *x0 = y0;
+  *x1 = lo1;
+  *x2 = y2;
+  *x3 = lo0;
+}
+
+// The sixteen 64-bit numbers of eight blocks in stream order (see CPhilox.h).
+__attribute__((target("avx2"))) static inline void store8(__m256i x0, __m256i x1, __m256i x2,
+                                                          __m256i x3, uint64_t out[16]);
+
+__attribute__((target("avx2"))) void cphilox_blocks16(uint32_t block, uint32_t c1, uint32_t c2,
+                                                      uint32_t c3, uint32_t k0, uint32_t k1,
+                                                      uint64_t out[32]) {
+  // Two sets of eight counters whose rounds interleave: each hides the other's latency.
   __m256i x0 = _mm256_add_epi32(_mm256_set1_epi32((int)block), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-  __m256i x1 = _mm256_set1_epi32((int)c1);
-  __m256i x2 = _mm256_set1_epi32((int)c2);
-  __m256i x3 = _mm256_set1_epi32((int)c3);
+  __m256i z0 = _mm256_add_epi32(x0, _mm256_set1_epi32(8));
+  __m256i x1 = _mm256_set1_epi32((int)c1), z1 = x1;
+  __m256i x2 = _mm256_set1_epi32((int)c2), z2 = x2;
+  __m256i x3 = _mm256_set1_epi32((int)c3), z3 = x3;
   uint32_t a = k0, b = k1;
   for (int r = 0; r < 10; r++) {
-    __m256i hi0, lo0, hi1, lo1;
-    mulhilo(m0, x0, &hi0, &lo0);
-    mulhilo(m1, x2, &hi1, &lo1);
-    __m256i y0 = _mm256_xor_si256(_mm256_xor_si256(hi1, x1), _mm256_set1_epi32((int)a));
-    __m256i y2 = _mm256_xor_si256(_mm256_xor_si256(hi0, x3), _mm256_set1_epi32((int)b));
-    x0 = y0;
-    x1 = lo1;
-    x2 = y2;
-    x3 = lo0;
+    __m256i ka = _mm256_set1_epi32((int)a), kb = _mm256_set1_epi32((int)b);
+    round8(&x0, &x1, &x2, &x3, ka, kb);
+    round8(&z0, &z1, &z2, &z3, ka, kb);
     a += 0x9E3779B9u;
     b += 0xBB67AE85u;
   }
+  store8(x0, x1, x2, x3, out);
+  store8(z0, z1, z2, z3, out + 16);
+}
+
+__attribute__((target("avx2"))) static inline void store8(__m256i x0, __m256i x1, __m256i x2,
+                                                          __m256i x3, uint64_t out[16]) {
   // Lane i of (x1, x0) interleaved is word0 << 32 | word1 of block i; likewise (x3, x2).
   __m256i w01lo = _mm256_unpacklo_epi32(x1, x0);  // blocks 0, 1 | 4, 5
   __m256i w01hi = _mm256_unpackhi_epi32(x1, x0);  // blocks 2, 3 | 6, 7
@@ -73,8 +93,8 @@ __attribute__((target("avx2"))) void cphilox_blocks8(uint32_t block, uint32_t c1
 
 int cphilox_has_avx2(void) { return 0; }
 
-void cphilox_blocks8(uint32_t block, uint32_t c1, uint32_t c2, uint32_t c3, uint32_t k0,
-                     uint32_t k1, uint64_t out[16]) {
+void cphilox_blocks16(uint32_t block, uint32_t c1, uint32_t c2, uint32_t c3, uint32_t k0,
+                      uint32_t k1, uint64_t out[32]) {
   (void)block; (void)c1; (void)c2; (void)c3; (void)k0; (void)k1; (void)out;
 }
 

@@ -43,28 +43,30 @@ struct PhiloxTests {
     #expect(stream.address == address)
   }
 
-  /// Words of the eight blocks `block..<block + 8` as a stream lays them out.
-  static func narrow(_ block: UInt32, _ c: (UInt32, UInt32, UInt32), _ key: (UInt32, UInt32)) -> [UInt64] {
-    (0..<8).flatMap { i -> [UInt64] in
+  /// Words of the `count` blocks `block..<block + count` as a stream lays them out.
+  static func narrow(
+    _ block: UInt32, _ c: (UInt32, UInt32, UInt32), _ key: (UInt32, UInt32), count: Int = 16
+  ) -> [UInt64] {
+    (0..<count).flatMap { i -> [UInt64] in
       let o = Philox4x32.block(counter: (block &+ UInt32(i), c.0, c.1, c.2), key: key)
       return [UInt64(o.0) << 32 | UInt64(o.1), UInt64(o.2) << 32 | UInt64(o.3)]
     }
   }
 
   @Test(
-    "eight blocks at once with AVX2 are the eight blocks one by one (random counters and keys)",
+    "sixteen blocks at once with AVX2 are the sixteen blocks one by one (random counters and keys)",
     .enabled(if: cphilox_has_avx2() == 1, "this CPU has no AVX2: streams use the Swift blocks only"))
   func wideBlocks() {
     var s = RandomStream(StreamAddress(seed: 99, purpose: .general))
     func word() -> UInt32 { UInt32(truncatingIfNeeded: s.next64()) }
     var cases = [(UInt32(0), (UInt32(0), UInt32(0), UInt32(0)), (UInt32(0), UInt32(0)))]
-    cases.append((.max - 8, (.max, .max, .max), (.max, .max)))
+    cases.append((.max - 16, (.max, .max, .max), (.max, .max)))
     cases.append((0x243f_6a88, (0x85a3_08d3, 0x1319_8a2e, 0x0370_7344), (0xa409_3822, 0x299f_31d0)))
     for _ in 0..<2_000 { cases.append((word(), (word(), word(), word()), (word(), word()))) }
     var mismatches = 0
     for (block, c, key) in cases {
-      var out = [UInt64](repeating: 0, count: 16)
-      cphilox_blocks8(block, c.0, c.1, c.2, key.0, key.1, &out)
+      var out = [UInt64](repeating: 0, count: 32)
+      cphilox_blocks16(block, c.0, c.1, c.2, key.0, key.1, &out)
       if out != Self.narrow(block, c, key) { mismatches += 1 }
     }
     #expect(mismatches == 0)

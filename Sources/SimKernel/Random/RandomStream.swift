@@ -6,7 +6,7 @@ internal import CPhilox
 /// `(block, purpose, participant, replication)`, so a stream is a pure function of its
 /// address and the n-th number of a stream is the same whatever else the program does,
 /// on any thread or shard. Each block gives two 64-bit numbers; a stream holds 2^33 of them.
-/// Where the CPU has AVX2 the blocks are computed eight at a time (`CPhilox`), else two at a
+/// Where the CPU has AVX2 the blocks are computed sixteen at a time (`CPhilox`), else two at a
 /// time; the numbers are the same.
 ///
 /// The type deliberately does **not** conform to `RandomNumberGenerator`: Swift's
@@ -31,8 +31,13 @@ public struct RandomStream: Sendable {
   @usableFromInline var buffer:
     (
       UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+      UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+      UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
       UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
-    ) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    ) = (
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+      0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
+    )
   @usableFromInline var position: UInt8 = 0
   @usableFromInline var filled: UInt8 = 0
   /// ``wide``, read once when the stream is made (the static is initialised lazily, and
@@ -66,7 +71,7 @@ public struct RandomStream: Sendable {
     return refill()
   }
 
-  /// Whether this CPU computes eight Philox blocks at once (AVX2; `CPhilox`).
+  /// Whether this CPU computes sixteen Philox blocks at once (AVX2; `CPhilox`).
   static let wide = cphilox_has_avx2() == 1
 
   /// ``refill(wide:)`` the way this CPU does it best. Kept out of line so that the common
@@ -76,21 +81,21 @@ public struct RandomStream: Sendable {
     refill(wide: computesWide)
   }
 
-  /// Computes the next blocks and returns the first of their numbers: eight blocks at once
+  /// Computes the next blocks and returns the first of their numbers: sixteen blocks at once
   /// with AVX2 (`wide`), else two side by side in Swift (their rounds interleave, which
   /// hides the multiply latency of each). Either way the stream's numbers are the same: a
   /// block's two numbers are word 0 << 32 | word 1 and word 2 << 32 | word 3, blocks in
   /// counter order.
   mutating func refill(wide: Bool) -> UInt64 {
-    precondition(block < .max - 8, "random stream exhausted (2^33 numbers drawn)")
+    precondition(block < .max - 16, "random stream exhausted (2^33 numbers drawn)")
     if wide {
       withUnsafeMutableBytes(of: &buffer) { out in
-        cphilox_blocks8(
+        cphilox_blocks16(
           block, purpose, participant, replication, key0, key1,
           out.baseAddress!.assumingMemoryBound(to: UInt64.self))
       }
-      block &+= 8
-      filled = 16
+      block &+= 16
+      filled = 32
     } else {
       let x = Philox4x32.block(counter: (block, purpose, participant, replication), key: (key0, key1))
       let y = Philox4x32.block(
