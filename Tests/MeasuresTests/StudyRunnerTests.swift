@@ -50,6 +50,28 @@ struct StudyRunnerTests {
       Self.plan, replication: 0, options: StudyRunner.Options(seed: 3, threads: threads, detailParticipants: 100, chunkOrder: chunkOrder))!
   }
 
+  @Test("the median found by selection is the sorted values' median, on random, tied and ordered values")
+  func medianBySelection() {
+    var s = RandomStream(StreamAddress(seed: 23, purpose: .general))
+    var inputs: [[Double]] = [[], [1], [2, 1], Array(repeating: 3, count: 101), (0..<200).map(Double.init)]
+    inputs.append((0..<201).map { Double(200 - $0) })
+    for _ in 0..<2_000 {
+      let n = Int(s.integer(below: 400)) + 1
+      // Few distinct values half of the time (ties around the middle), else continuous ones.
+      let tied = s.bernoulli(0.5)
+      inputs.append((0..<n).map { _ in tied ? Double(s.integer(below: 5)) : s.exponential(mean: 60) })
+    }
+    var wrong = 0
+    for v in inputs {
+      var w = v
+      let got = Moments.median(selecting: &w)
+      let expected = Moments.median(sorted: v.sorted())
+      if !(got == expected || (got.isNaN && expected.isNaN)) { wrong += 1 }
+      if w.sorted() != v.sorted() { wrong += 1 }  // reordered, nothing lost
+    }
+    #expect(wrong == 0)
+  }
+
   @Test("threads 1, 2 and 4 and a shuffled order of chunks give identical results")
   func threadsAndOrder() {
     let one = fingerprint(run(threads: 1))

@@ -142,13 +142,12 @@ public struct StudyAccumulator: Sendable {
     }
     for (k, t) in o.tallies.enumerated() { tallies[o.device][k].add(t) }
     yield.add(o.yield)
-    latencies.sort()
     participantRows.append(
       ParticipantRow(
         participant: o.participant, device: o.device, os: o.os, scheduled: o.prompts.count, signals: signals,
         completed: reports.count, volunteered: o.volunteered.count,
         responseRate: signals == 0 ? .nan : Double(reports.count) / Double(signals),
-        medianResponseSeconds: latencies.isEmpty ? .nan : Moments.median(sorted: latencies),
+        medianResponseSeconds: Moments.median(selecting: &latencies),
         reportedMean: reports.count > 0 ? reports.mean : .nan, trueMean: o.trueMean,
         droppedOut: o.enrolledUntil < SimTime(plan.days) * Tick.day))
     if o.participant < heatParticipants { heat.append(o.heat) }
