@@ -163,16 +163,15 @@ struct EventQueueTests {
   @Test("a prepared event keeps the place it took among simultaneous events, however late it is queued")
   func preparedKeepsPlace() {
     var sim = Simulator(slots: 2)
-    let first = sim.prepare(at: 10, kind: 1, payload: 0)
+    sim.followUp(at: 10, kind: 1, payload: 0)  // held: its place is taken first
     sim.schedule(at: 10, kind: 1, payload: 1)
-    let cancelled = sim.prepare(at: 5, kind: 1, payload: 2, slot: 1)
+    sim.followUp(at: 5, kind: 1, payload: 2, slot: 1)  // queues the first, is held itself
     sim.cancel(slot: 1)
-    sim.enqueue(cancelled)
-    sim.enqueue(first)
     var rec = Recorder()
     #expect(sim.run(until: .max, &rec) == 2)
     #expect(rec.seen.map(\.payload) == [0, 1])
   }
+
 
   @Test("scheduling in the past stops the program")
   func pastEventTraps() async {

@@ -19,7 +19,9 @@ public protocol EventHandler {
 /// in the past is a programming error and stops the program. Events at the same time pop by
 /// priority, then first-in first-out. Cancellation is lazy: ``cancel(slot:)`` bumps the slot's
 /// generation, and events scheduled under an older generation are skipped when they reach
-/// the top, or swept out together when the queue has doubled. One simulator is small, so
+/// the top, or swept out together when the queue has doubled. A follow-up
+/// (``followUp(at:kind:entity:payload:priority:slot:)``) that nothing else precedes is
+/// handed to the handler without the queue, in the order the queue would give. One simulator is small, so
 /// each participant can be simulated with its own (shared research `des_engines.md` §1 and
 /// §2).
 public struct Simulator: ~Copyable, Sendable {
@@ -37,6 +39,15 @@ public struct Simulator: ~Copyable, Sendable {
   /// The queue's size at which cancelled events are swept out (see ``run(until:_:)``).
   @usableFromInline var sweepAt = Simulator.smallestSweep
   @usableFromInline static let smallestSweep = 32
+  /// The follow-up of the event being handled, waiting for its handler to return (see
+  /// ``followUp(at:kind:entity:payload:priority:slot:)``).
+  @usableFromInline var heldFollowUp: Event?
+  /// Whether ``run(until:_:)`` hands a follow-up over at once when nothing comes before it
+  /// (false: every one goes through the queue; the results are the same).
+  public var carriesOutFollowUps = true
+  /// The follow-ups handed over at once so far (counted among the events handled too).
+  public var followUpsCarriedOut: Int { carriedOut }
+  @usableFromInline var carriedOut = 0
 
   /// Creates a simulator at time 0 with `slots` cancellation slots (slot 0 is never cancelled).
   public init(capacity: Int = 16, slots: Int = 1) {
@@ -54,6 +65,8 @@ public struct Simulator: ~Copyable, Sendable {
     clock = time
     handledEventAtTop = false
     sweepAt = Self.smallestSweep
+    heldFollowUp = nil
+    carriedOut = 0
   }
 
   /// Schedules an event.
@@ -71,14 +84,28 @@ public struct Simulator: ~Copyable, Sendable {
     at time: SimTime, kind: UInt16, entity: UInt32 = 0, payload: Int32 = 0,
     priority: Priority = .normal, slot: UInt16 = 0
   ) {
-    enqueue(prepare(at: time, kind: kind, entity: entity, payload: payload, priority: priority, slot: slot))
+    push(prepare(at: time, kind: kind, entity: entity, payload: payload, priority: priority, slot: slot))
+  }
+
+  /// Schedules an event that follows from the one being handled (a reply, the end of
+  /// something it starts). When the handler returns and nothing else is pending before the
+  /// follow-up, it is the next event anyway: ``run(until:_:)`` then hands it to the handler
+  /// at once, the clock moved to its time, without the queue. Its place among simultaneous
+  /// events is taken here, as for any event scheduled here, so the order is the queue's
+  /// either way. A handler's second follow-up queues the first.
+  @inlinable
+  public mutating func followUp(
+    at time: SimTime, kind: UInt16, entity: UInt32 = 0, payload: Int32 = 0,
+    priority: Priority = .normal, slot: UInt16 = 0
+  ) {
+    if let held = heldFollowUp { push(held) }
+    heldFollowUp = prepare(at: time, kind: kind, entity: entity, payload: payload, priority: priority, slot: slot)
   }
 
   /// An event as ``schedule(at:kind:entity:payload:priority:slot:)`` makes it, with its
-  /// place among simultaneous events taken now, but not yet queued: the handler may carry
-  /// it out itself (when nothing else comes first: ``nextPendingTime``) or ``enqueue(_:)`` it.
+  /// place among simultaneous events taken now, but not yet queued (``push(_:)``).
   @inlinable
-  public mutating func prepare(
+  mutating func prepare(
     at time: SimTime, kind: UInt16, entity: UInt32 = 0, payload: Int32 = 0,
     priority: Priority = .normal, slot: UInt16 = 0
   ) -> Event {
@@ -89,10 +116,10 @@ public struct Simulator: ~Copyable, Sendable {
       payload: payload, generation: generations[Int(slot)], kind: kind, slot: slot)
   }
 
-  /// Queues an event made by ``prepare(at:kind:entity:payload:priority:slot:)``.
-  @inlinable
-  public mutating func enqueue(_ event: Event) {
-    precondition(event.time >= now, "time moves backward: event at \(event.time) queued at \(now)")
+  /// Queues an event made by ``prepare(at:kind:entity:payload:priority:slot:)`` (its time
+  /// checked there).
+  @inlinable @inline(__always)
+  mutating func push(_ event: Event) {
     if handledEventAtTop {
       pending.replaceHandledMin(with: event)
       handledEventAtTop = false
@@ -101,9 +128,8 @@ public struct Simulator: ~Copyable, Sendable {
     }
   }
 
-  /// When the earliest pending event other than the one being handled fires (`.max`: none).
-  /// A handler can carry out a short follow-up of its own at once when nothing else happens
-  /// before it (cancelled events still count here, so the answer may be early, never late).
+  /// When the earliest pending event other than the one being handled fires (`.max`: none;
+  /// cancelled events still count here, so the answer may be early, never late).
   ///
   /// - Complexity: O(1)
   @inlinable
@@ -142,6 +168,11 @@ public struct Simulator: ~Copyable, Sendable {
   @discardableResult
   public mutating func run<H: EventHandler>(until limit: SimTime, _ handler: inout H) -> Int {
     var handled = 0
+    // A follow-up scheduled before the run is an ordinary event.
+    if let held = heldFollowUp {
+      heldFollowUp = nil
+      push(held)
+    }
     while true {
       // Cancelled events far in the future would otherwise stay in the queue and deepen
       // every sift; sweeping them when the queue has doubled keeps it to the live events
@@ -154,6 +185,19 @@ public struct Simulator: ~Copyable, Sendable {
       if isLive(event) {
         handler.handle(event, &self)
         handled += 1
+        // A follow-up nothing else comes before is the next event: handled at once.
+        while let next = heldFollowUp {
+          heldFollowUp = nil
+          guard isLive(next) else { continue }
+          if carriesOutFollowUps && next.time <= limit && nextPendingTime > next.time {
+            clock = next.time
+            carriedOut += 1
+            handler.handle(next, &self)
+            handled += 1
+          } else {
+            push(next)
+          }
+        }
       }
       if handledEventAtTop {
         _ = pending.popMin()

@@ -109,16 +109,13 @@ public struct GroundTruth: Sendable {
     integralVariance += max(r.integralVariance - r.covariance * r.covariance / r.stateVariance, 0)
   }
 
-  /// Advances the level by `delta` minutes at `mean`: returns the decay `a` = e^(−θ·delta)
-  /// (given, or computed when nil).
-  mutating func advanceLevel(minutes delta: Double, mean: Double, waking: Bool, decay given: Double? = nil) -> Double {
-    let a = given ?? exp(-theta * delta)
+  /// Advances the level by `delta` minutes at `mean`, `a` = e^(−θ·delta) being their decay.
+  mutating func advanceLevel(minutes delta: Double, mean: Double, waking: Bool, decay a: Double) {
     if waking {
       wakingIntegral += mean * delta + (level - mean) * (1 - a) * tau
       wakingMinutes += delta
     }
     level = mean + (level - mean) * a
-    return a
   }
 
   /// Advances the process to `target`, walking the timeline's episodes (each sets the mean;
@@ -141,8 +138,8 @@ public struct GroundTruth: Sendable {
     func endRun(_ r: inout Stretch) {
       let delta = Double(runTicks) * Self.minutesPerTick
       let waking = runContext != .asleep
-      let a = advanceLevel(
-        minutes: delta, mean: means[runContext.rawValue] + personLevel, waking: waking, decay: decay.value(ticks: runTicks))
+      let a = decay.value(ticks: runTicks)
+      advanceLevel(minutes: delta, mean: means[runContext.rawValue] + personLevel, waking: waking, decay: a)
       if waking != stretchWaking && stretchMinutes > 0 {
         compose(&r, minutes: stretchMinutes, decay: stretchDecay, waking: stretchWaking)
         stretchMinutes = 0
@@ -172,7 +169,8 @@ public struct GroundTruth: Sendable {
   /// One exact step of `minutes` towards `mean`, the noise drawn at once.
   mutating func step(minutes delta: Double, mean: Double, waking: Bool, _ s: inout RandomStream) {
     var r = Stretch(from: noise)
-    let a = advanceLevel(minutes: delta, mean: mean, waking: waking)
+    let a = exp(-theta * delta)
+    advanceLevel(minutes: delta, mean: mean, waking: waking, decay: a)
     compose(&r, minutes: delta, decay: a, waking: waking)
     draw(r, &s)
   }

@@ -75,19 +75,13 @@ public struct ParticipantSimulation: EventHandler {
   var sessionUntil: SimTime = -1
   var lastLocationWake: SimTime = -Tick.hour
   var timelineCursor = 0
-  /// Events handled by ``run()``: by the queue, and follow-ups carried out at once.
+  /// Events handled by ``run()``, and how many of them were follow-ups handed over at once
+  /// (``Simulator/followUp(at:kind:entity:payload:priority:slot:)``).
   var eventsHandled = 0
   var followUpsHandled = 0
-  /// The model's clock: the time of the event being handled (a follow-up's own time while it
-  /// is carried out at once, ahead of the simulator's).
-  var now: SimTime = 0
-  /// A follow-up event waiting for the handler to finish (see ``followUp(at:_:payload:slot:_:)``).
-  var pendingFollowUp: Event?
-  /// Whether follow-ups are carried out at once when they can be (false: every one goes
+  /// Whether follow-ups are handed over at once when they can be (false: every one goes
   /// through the queue; the results are the same, which a test checks).
   var carriesOutFollowUps = true
-  /// The last moment ``run()`` handles events at (the study's end or the dropout).
-  var runLimit = SimTime.max
   /// Where ``nextAwakeChange(after:)`` has got to.
   var awakeCursor = 0
   /// When the battery next reaches a level that matters (`.max`: not before the next wake
@@ -256,12 +250,13 @@ public struct ParticipantSimulation: EventHandler {
   /// Runs the whole study, then settles what is still open at its end.
   public mutating func run() {
     var sim = Simulator(capacity: 64, slots: Slot.count)
+    sim.carriesOutFollowUps = carriesOutFollowUps
     start(&sim)
     // A participant who drops out leaves at the start of that day: nothing after it counts,
     // so the simulation stops there and the later prompts are settled without events.
     let leaves = person.dropoutDay < plan.days ? SimTime(person.dropoutDay) * Tick.day : studyEnd
-    runLimit = min(leaves, studyEnd)
-    eventsHandled = sim.run(until: runLimit, &self) + followUpsHandled
+    eventsHandled = sim.run(until: min(leaves, studyEnd), &self)
+    followUpsHandled = sim.followUpsCarriedOut
     if droppedOut {
       let now = sim.now
       if traceBattery {
@@ -304,34 +299,6 @@ public struct ParticipantSimulation: EventHandler {
   // MARK: - Events
 
   public mutating func handle(_ event: Event, _ sim: inout Simulator) {
-    now = sim.now
-    dispatch(event, &sim)
-    // A follow-up that nothing else comes before is carried out at once: in the same state,
-    // with the same draws in the same order as when the queue would have handed it back.
-    while let next = pendingFollowUp {
-      pendingFollowUp = nil
-      guard sim.isLive(next) else { continue }
-      if carriesOutFollowUps && next.time <= runLimit && sim.nextPendingTime > next.time {
-        now = next.time
-        followUpsHandled += 1
-        dispatch(next, &sim)
-      } else {
-        sim.enqueue(next)
-      }
-    }
-  }
-
-  /// Schedules an event that may be carried out as soon as the handler is done, if nothing
-  /// else is to happen before it (see ``handle(_:_:)``); its place among simultaneous events
-  /// is taken now, as for any event scheduled here. A second follow-up queues the first.
-  mutating func followUp(
-    at t: SimTime, _ kind: EventKind, payload: Int32 = 0, slot: UInt16 = 0, _ sim: inout Simulator
-  ) {
-    if let held = pendingFollowUp { sim.enqueue(held) }
-    pendingFollowUp = sim.prepare(at: t, kind: kind.rawValue, payload: payload, slot: slot)
-  }
-
-  mutating func dispatch(_ event: Event, _ sim: inout Simulator) {
     let i = Int(event.payload)
     switch EventKind(rawValue: event.kind)! {
     case .dayStarts: dayStarts(i, &sim)
@@ -342,15 +309,15 @@ public struct ParticipantSimulation: EventHandler {
     case .promptNoticed: promptNoticed(i >> 1, reminded: i & 1 == 1, &sim)
     case .promptOpened: promptOpened(i, &sim)
     case .promptSubmitted: promptSubmitted(i, &sim)
-    case .promptExpires: promptExpires(i, at: now)
-    case .promptDismissed: promptDismissed(i, at: now)
+    case .promptExpires: promptExpires(i, at: sim.now)
+    case .promptDismissed: promptDismissed(i, at: sim.now)
     case .reminder: reminder(i, &sim)
     case .appTimer: appTimer(AppTimer(rawValue: event.payload)!, &sim)
     case .appWake: appWake(WakeSource(rawValue: event.payload)!, &sim)
     case .spontaneousOpen: spontaneousOpen(volunteer: i == 1, &sim)
-    case .sessionEnds: if now >= sessionUntil { leaveForeground(&sim) }
+    case .sessionEnds: if sim.now >= sessionUntil { leaveForeground(&sim) }
     case .battery: batteryEvent(&sim)
-    case .reboot: phoneGoesOff(&sim, until: now + Tick.seconds(DeviceProfile.rebootSeconds))
+    case .reboot: phoneGoesOff(&sim, until: sim.now + Tick.seconds(DeviceProfile.rebootSeconds))
     case .phoneOn: phoneComesOn(&sim)
     case .backgroundTask: backgroundTask(&sim)
     case .dropout: dropout(&sim)
@@ -359,6 +326,7 @@ public struct ParticipantSimulation: EventHandler {
   }
 
   mutating func dayStarts(_ d: Int, _ sim: inout Simulator) {
+    let now = sim.now
     sim.schedule(at: life.wake[d], kind: EventKind.wakes.rawValue, payload: Int32(d), priority: .urgent)
     sim.schedule(at: life.bed[d], kind: EventKind.goesToBed.rawValue, payload: Int32(d), priority: .urgent)
     // The day's prompts.
@@ -406,12 +374,12 @@ public struct ParticipantSimulation: EventHandler {
     if isAwake {
       if charging {
         charging = false
-        chargingSpans.end(at: now)
+        chargingSpans.end(at: sim.now)
       }
     } else if phoneStream.bernoulli(DeviceProfile.chargeNightly) {
       charging = true
-      chargingSpans.begin(at: now)
-      if !phoneIsOn && !droppedOut { sim.schedule(at: now, kind: EventKind.phoneOn.rawValue) }
+      chargingSpans.begin(at: sim.now)
+      if !phoneIsOn && !droppedOut { sim.schedule(at: sim.now, kind: EventKind.phoneOn.rawValue) }
     }
     updateBattery(&sim)
     if mode == .anchored { armAppTimer(&sim) }
@@ -420,10 +388,11 @@ public struct ParticipantSimulation: EventHandler {
   // MARK: Prompts
 
   mutating func promptDue(_ i: Int, _ sim: inout Simulator) {
+    let now = sim.now
     timelineCursor = life.timeline.index(at: now, from: timelineCursor)
     let here = life.timeline.episodes[timelineCursor]
     prompts[i].context = here.context
-    if droppedOut { return settle(i, .droppedOut, .droppedOut, at: now) }
+    if droppedOut { return settle(i, .droppedOut, .droppedOut, at: sim.now) }
     if person.os == .android && mode == .notRunning && !forceQuit {
       // An alarm runs the app's code, which restarts its service.
       startRunning(now, &sim)
@@ -431,15 +400,15 @@ public struct ParticipantSimulation: EventHandler {
     switch proto.channel.kind {
     case .local:
       guard planner.isPlanned(i) else {
-        return settle(i, .undelivered, planner.cutByCap ? .cap : .notRefilled, at: now)
+        return settle(i, .undelivered, planner.cutByCap ? .cap : .notRefilled, at: sim.now)
       }
-      guard phoneIsOn else { return settle(i, .undelivered, .phoneOff, at: now) }
+      guard phoneIsOn else { return settle(i, .undelivered, .phoneOff, at: sim.now) }
       deliver(i, at: now, &sim)
     case .push:
       if phoneIsOn && here.network != .unreachable {
         let latency = Compliance.delay(
           medianSeconds: proto.channel.latencySeconds, sigma: proto.channel.latencySigma, &deliveryStream)
-        followUp(at: now + latency, .promptArrives, payload: Int32(i), &sim)
+        sim.followUp(at: now + latency, kind: EventKind.promptArrives.rawValue, payload: Int32(i))
       } else {
         // APNs holds one notification per app while the phone is offline: a newer one
         // replaces it (`device_and_compliance.md` §1.4).
@@ -455,18 +424,18 @@ public struct ParticipantSimulation: EventHandler {
   mutating func promptArrives(_ i: Int, _ sim: inout Simulator) {
     if heldPush == i { heldPush = -1 }
     guard progress[i] == .waiting, prompts[i].delivered < 0 else { return }
-    if droppedOut { return settle(i, .droppedOut, .droppedOut, at: now) }
+    if droppedOut { return settle(i, .droppedOut, .droppedOut, at: sim.now) }
     guard phoneIsOn else {
       heldPush = i
       return
     }
-    if sessionUntil > now {
+    if sessionUntil > sim.now {
       // Mappiness `apn_ignored`: inside another survey the signal is not shown, not
       // counted and not rescheduled.
-      prompts[i].delivered = now
-      return settle(i, .ignored, .busy, at: now)
+      prompts[i].delivered = sim.now
+      return settle(i, .ignored, .busy, at: sim.now)
     }
-    deliver(i, at: now, &sim)
+    deliver(i, at: sim.now, &sim)
   }
 
   mutating func deliver(_ i: Int, at t: SimTime, _ sim: inout Simulator) {
@@ -489,13 +458,14 @@ public struct ParticipantSimulation: EventHandler {
       sim.schedule(at: t + proto.reminders.interval, kind: EventKind.reminder.rawValue, payload: Int32(i))
     }
     if mode == .foreground {
-      followUp(at: t, .promptNoticed, payload: Int32(i << 1), &sim)
+      sim.followUp(at: t, kind: EventKind.promptNoticed.rawValue, payload: Int32(i << 1))
     } else if let n = noticeTime(after: t, alert: true), n < expiresAt[i] {
-      followUp(at: n, .promptNoticed, payload: Int32(i << 1), &sim)
+      sim.followUp(at: n, kind: EventKind.promptNoticed.rawValue, payload: Int32(i << 1))
     }
   }
 
   mutating func promptNoticed(_ i: Int, reminded: Bool, _ sim: inout Simulator) {
+    let now = sim.now
     guard now < expiresAt[i], !droppedOut else { return }
     switch progress[i] {
     case .waiting: break
@@ -521,23 +491,31 @@ public struct ParticipantSimulation: EventHandler {
       let openAt = from == .max ? SimTime.max : max(from + delay, sessionUntil)
       progress[i] = .intending
       previousMissed = false
-      if openAt < expiresAt[i] { followUp(at: openAt, .promptOpened, payload: Int32(i), &sim) }
+      if openAt < expiresAt[i] {
+        sim.followUp(at: openAt, kind: EventKind.promptOpened.rawValue, payload: Int32(i))
+      }
     } else {
       progress[i] = .declined
       previousMissed = true
       if responseStream.bernoulli(plan.compliance.dismissShare) {
-        followUp(at: now + Tick.seconds(responseStream.exponential(mean: 5)), .promptDismissed, payload: Int32(i), &sim)
+        sim.followUp(
+          at: now + Tick.seconds(responseStream.exponential(mean: 5)), kind: EventKind.promptDismissed.rawValue,
+          payload: Int32(i))
       }
     }
   }
 
   mutating func promptOpened(_ i: Int, _ sim: inout Simulator) {
+    let now = sim.now
     guard progress[i] == .intending, now < expiresAt[i], !droppedOut, phoneIsOn else { return }
-    if sessionUntil > now { return followUp(at: sessionUntil, .promptOpened, payload: Int32(i), &sim) }
+    if sessionUntil > now {
+      sim.followUp(at: sessionUntil, kind: EventKind.promptOpened.rawValue, payload: Int32(i))
+      return
+    }
     if !canAnswer(at: now) {
       // Asleep or driving by now: answer as soon as possible, if still in time.
       let from = answerableFrom(now)
-      if from < expiresAt[i] { followUp(at: from, .promptOpened, payload: Int32(i), &sim) }
+      if from < expiresAt[i] { sim.followUp(at: from, kind: EventKind.promptOpened.rawValue, payload: Int32(i)) }
       return
     }
     progress[i] = .opened
@@ -547,14 +525,14 @@ public struct ParticipantSimulation: EventHandler {
     prompts[i].reported = truth.value + stateStream.normal(sd: plan.dailyLife.state.reportNoise)
     sessionUntil = now + completionTime()
     enterForeground(&sim)
-    followUp(at: sessionUntil, .promptSubmitted, payload: Int32(i), &sim)
+    sim.followUp(at: sessionUntil, kind: EventKind.promptSubmitted.rawValue, payload: Int32(i))
     if openUntilNext == i { openUntilNext = -1 }
   }
 
   mutating func promptSubmitted(_ i: Int, _ sim: inout Simulator) {
-    prompts[i].submitted = now
-    settle(i, .answered, .none, at: now)
-    if now >= sessionUntil { leaveForeground(&sim) }
+    prompts[i].submitted = sim.now
+    settle(i, .answered, .none, at: sim.now)
+    if sim.now >= sessionUntil { leaveForeground(&sim) }
   }
 
   mutating func promptExpires(_ i: Int, at t: SimTime) {
@@ -575,6 +553,7 @@ public struct ParticipantSimulation: EventHandler {
   }
 
   mutating func reminder(_ i: Int, _ sim: inout Simulator) {
+    let now = sim.now
     guard progress[i] == .waiting || progress[i] == .declined, now < expiresAt[i], phoneIsOn, !droppedOut else { return }
     remindersLeft[i] -= 1
     if let n = noticeTime(after: now, alert: true), n < expiresAt[i] {
@@ -598,6 +577,7 @@ public struct ParticipantSimulation: EventHandler {
   /// the survey immediately when a signal is pending); a volunteered answer is recorded when
   /// none is pending.
   mutating func spontaneousOpen(volunteer: Bool, _ sim: inout Simulator) {
+    let now = sim.now
     guard awake, phoneIsOn, !droppedOut, sessionUntil <= now, canAnswer(at: now) else { return }
     var pending = false
     for i in stride(from: prompts.count - 1, through: 0, by: -1) where times[i] <= now {
@@ -627,7 +607,7 @@ public struct ParticipantSimulation: EventHandler {
       sessionUntil = now + Tick.seconds(responseStream.exponential(mean: 60))
     }
     enterForeground(&sim)
-    followUp(at: sessionUntil, .sessionEnds, &sim)
+    sim.followUp(at: sessionUntil, kind: EventKind.sessionEnds.rawValue)
   }
 
   /// How long answering the items takes.
@@ -731,7 +711,7 @@ public struct ParticipantSimulation: EventHandler {
   }
 
   mutating func stopRunning(_ newMode: Mode, _ sim: inout Simulator) {
-    runs.end(at: now)
+    runs.end(at: sim.now)
     mode = newMode
     sim.cancel(slot: Slot.app)
     updateBattery(&sim)
@@ -739,6 +719,7 @@ public struct ParticipantSimulation: EventHandler {
   }
 
   mutating func enterForeground(_ sim: inout Simulator) {
+    let now = sim.now
     sim.cancel(slot: Slot.app)
     sim.cancel(slot: Slot.wake)
     if !isRunning { runs.begin(at: now) }
@@ -753,7 +734,7 @@ public struct ParticipantSimulation: EventHandler {
 
   mutating func leaveForeground(_ sim: inout Simulator) {
     guard mode == .foreground else { return }
-    foreground.end(at: now)
+    foreground.end(at: sim.now)
     mode = .anchored
     armAppTimer(&sim)
     updateBattery(&sim)
@@ -769,7 +750,7 @@ public struct ParticipantSimulation: EventHandler {
     var which = AppTimer.suspend
     func consider(_ perHour: Double, _ kind: AppTimer, _ s: inout RandomStream) {
       guard perHour > 0 else { return }
-      let t = now + Tick.minutes(s.exponential(mean: 60 / perHour))
+      let t = sim.now + Tick.minutes(s.exponential(mean: 60 / perHour))
       if t < best {
         best = t
         which = kind
@@ -799,7 +780,7 @@ public struct ParticipantSimulation: EventHandler {
       if person.os == .android && profile.wakeRestoresAnchor {
         // A sticky service is restarted by the system after a while (assumption: 5 minutes).
         sim.schedule(
-          at: now + 5 * Tick.minute, kind: EventKind.appTimer.rawValue, payload: AppTimer.androidRestart.rawValue,
+          at: sim.now + 5 * Tick.minute, kind: EventKind.appTimer.rawValue, payload: AppTimer.androidRestart.rawValue,
           slot: Slot.app)
       }
     case .forceQuit:
@@ -808,7 +789,7 @@ public struct ParticipantSimulation: EventHandler {
       stopRunning(.notRunning, &sim)
     case .androidRestart:
       guard mode == .notRunning, phoneIsOn, !droppedOut else { return }
-      startRunning(now, &sim)
+      startRunning(sim.now, &sim)
     }
   }
 
@@ -818,6 +799,7 @@ public struct ParticipantSimulation: EventHandler {
   mutating func armWake(_ sim: inout Simulator) {
     sim.cancel(slot: Slot.wake)
     guard person.os == .ios, !forceQuit, phoneIsOn, !droppedOut else { return }
+    let now = sim.now
     var best = SimTime.max
     var source = WakeSource.silentPush
     if let every = proto.silentPushEvery, let t = nextPushWake(after: now, every: every), t < best {
@@ -883,6 +865,7 @@ public struct ParticipantSimulation: EventHandler {
 
   mutating func appWake(_ source: WakeSource, _ sim: inout Simulator) {
     guard (mode == .suspended || mode == .notRunning), !forceQuit, phoneIsOn, !droppedOut else { return }
+    let now = sim.now
     if source == .locationChange { lastLocationWake = now }
     if proto.channel.kind == .local && proto.channel.refillInBackground && person.os == .ios {
       planner.refill(at: now, times: times, days: days, today: life.day(at: now))
@@ -890,25 +873,25 @@ public struct ParticipantSimulation: EventHandler {
     if profile.wakeRestoresAnchor { return startRunning(now, &sim) }
     runs.begin(at: now)
     mode = .bounded
-    followUp(
-      at: now + Tick.seconds(DeviceProfile.wakeRunSeconds), .appTimer, payload: AppTimer.runEnds.rawValue, slot: Slot.app,
-      &sim)
+    sim.followUp(
+      at: now + Tick.seconds(DeviceProfile.wakeRunSeconds), kind: EventKind.appTimer.rawValue,
+      payload: AppTimer.runEnds.rawValue, slot: Slot.app)
     updateBattery(&sim)
   }
-
 
   mutating func backgroundTask(_ sim: inout Simulator) {
     guard let hours = proto.channel.backgroundTaskHours else { return }
     if phoneIsOn && !lowPower && !forceQuit && !droppedOut && phoneStream.bernoulli(proto.channel.backgroundTaskSuccess) {
-      planner.refill(at: now, times: times, days: days, today: life.day(at: now))
+      planner.refill(at: sim.now, times: times, days: days, today: life.day(at: sim.now))
     }
-    sim.schedule(at: now + Tick.minutes(hours * 60), kind: EventKind.backgroundTask.rawValue)
+    sim.schedule(at: sim.now + Tick.minutes(hours * 60), kind: EventKind.backgroundTask.rawValue)
   }
 
   // MARK: Power
 
   /// Recomputes the battery's rate and the next level that matters.
   mutating func updateBattery(_ sim: inout Simulator) {
+    let now = sim.now
     battery.update(to: now)
     var rate = 0.0
     if phoneIsOn {
@@ -960,6 +943,7 @@ public struct ParticipantSimulation: EventHandler {
   }
 
   mutating func batteryEvent(_ sim: inout Simulator) {
+    let now = sim.now
     batteryEventAt = .max
     guard now >= batteryDue else {
       // Set for a moment the battery no longer reaches then: wait for the one it does.
@@ -1005,13 +989,13 @@ public struct ParticipantSimulation: EventHandler {
     if plugged {
       guard !charging else { return }
       charging = true
-      chargingSpans.begin(at: now)
-      if !phoneIsOn && !droppedOut { sim.schedule(at: now, kind: EventKind.phoneOn.rawValue) }
+      chargingSpans.begin(at: sim.now)
+      if !phoneIsOn && !droppedOut { sim.schedule(at: sim.now, kind: EventKind.phoneOn.rawValue) }
     } else {
       daytimeCharging = false
       guard charging, awake else { return }
       charging = false
-      chargingSpans.end(at: now)
+      chargingSpans.end(at: sim.now)
     }
     updateBattery(&sim)
   }
@@ -1022,7 +1006,7 @@ public struct ParticipantSimulation: EventHandler {
     guard phoneIsOn else { return }
     halt(.off, &sim)
     phoneIsOn = false
-    phoneOn.end(at: now)
+    phoneOn.end(at: sim.now)
     updateBattery(&sim)
     if let until { sim.schedule(at: until, kind: EventKind.phoneOn.rawValue) }
   }
@@ -1030,23 +1014,23 @@ public struct ParticipantSimulation: EventHandler {
   mutating func phoneComesOn(_ sim: inout Simulator) {
     guard !phoneIsOn else { return }
     phoneIsOn = true
-    phoneOn.begin(at: now)
+    phoneOn.begin(at: sim.now)
     mode = .notRunning
     forceQuit = false
     if person.os == .android && !droppedOut {
-      startRunning(now, &sim)  // a boot receiver restarts the service
+      startRunning(sim.now, &sim)  // a boot receiver restarts the service
     } else {
       updateBattery(&sim)
       armWake(&sim)
     }
-    if heldPush >= 0, let back = nextReachable(after: now) {
+    if heldPush >= 0, let back = nextReachable(after: sim.now) {
       sim.schedule(at: back, kind: EventKind.promptArrives.rawValue, payload: Int32(heldPush))
     }
   }
 
   mutating func dropout(_ sim: inout Simulator) {
     droppedOut = true
-    enrolledUntil = now
+    enrolledUntil = sim.now
     halt(.notRunning, &sim)
     forceQuit = true
   }
@@ -1055,8 +1039,8 @@ public struct ParticipantSimulation: EventHandler {
   /// phone goes off, or the participant leaves the study.
   mutating func halt(_ newMode: Mode, _ sim: inout Simulator) {
     if isRunning {
-      if mode == .foreground { foreground.end(at: now) }
-      runs.end(at: now)
+      if mode == .foreground { foreground.end(at: sim.now) }
+      runs.end(at: sim.now)
     }
     mode = newMode
     sim.cancel(slot: Slot.app)
