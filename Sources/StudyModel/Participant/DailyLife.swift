@@ -144,8 +144,11 @@ public struct DailyLife: Sendable {
     case .commute: context = person.usesTransit ? .transit : .driving
     }
     let cond = life.conditions[context.rawValue]
-    let atHand = s.bernoulli(cond.phoneWithParticipant)
-    let network: Network = s.bernoulli(cond.wifi) ? .wifi : .cellular
+    // The phone at hand, Wi-Fi and a dead zone: three chances from one draw (each in steps of
+    // 2⁻²¹; about 30 episodes a day make this one of the commonest draws).
+    let (handU, wifiU, deadU) = s.threeCoarseUniforms()
+    let atHand = handU < cond.phoneWithParticipant
+    let network: Network = wifiU < cond.wifi ? .wifi : .cellular
     let length = b - a
     if context == .transit && s.bernoulli(life.undergroundShare) {
       // An underground stretch covering 30–70 % of the trip, somewhere inside it.
@@ -162,7 +165,7 @@ public struct DailyLife: Sendable {
     // Chance of a dead zone: the share of time in them over their mean length, per tick
     // (multiplied, not divided: two divisions here were a third of this function's time).
     let deadChance = min(1, Double(length) * (life.deadZoneShare * Self.deadZonesPerTick))
-    if life.deadZoneShare > 0 && s.bernoulli(deadChance) {
+    if life.deadZoneShare > 0 && deadU < deadChance {
       let dead = min(Tick.minutes(s.exponential(mean: Self.deadZoneMinutes)), length / 2)
       let start = a + SimTime(Double(length - dead) * s.uniform())
       timeline.append(Episode(start: a, end: start, context: context, phoneAtHand: atHand, network: network))
