@@ -212,4 +212,34 @@ struct PhoneTests {
       #expect(o.prompts.filter { $0.day < 4 }.allSatisfy { $0.reason != .notRefilled })
     }
   }
+
+  @Test("the battery's moment at a level is the division's, and nil exactly when that comes after the limit")
+  func batteryReachesLevel() {
+    var s = RandomStream(StreamAddress(seed: 43, purpose: .general))
+    var found = 0
+    var beyond = 0
+    for _ in 0..<20_000 {
+      var b = Battery(level: s.uniform(0, 100))
+      let start = SimTime(s.integer(below: UInt64(Tick.day)))
+      let perHour = s.bernoulli(0.5) ? -s.uniform(0.5, 8) : s.uniform(1, 40)
+      b.setRate(perTick: Battery.perTick(perHour), at: start)
+      let threshold = [0.0, 20, 80, 100][Int(s.integer(below: 4))]
+      let limit = start + SimTime(s.integer(below: UInt64(2 * Tick.day)))
+      let gap = threshold - b.level
+      // The moment by division (ticks, rounded up), where the level moves towards the threshold.
+      let exact = gap != 0 && gap.sign == b.ratePerTick.sign ? start + SimTime((gap / b.ratePerTick).rounded(.up)) : nil
+      let t = b.time(reaching: threshold, by: limit)
+      if let exact, exact <= limit {
+        #expect(t == exact, "level \(b.level), \(perHour) %/h, threshold \(threshold)")
+        found += 1
+      } else if let exact {
+        // Later than the limit: nil, unless within a tick of it (rounding).
+        #expect(t == nil || exact - limit <= 1)
+        beyond += 1
+      } else {
+        #expect(t == nil)
+      }
+    }
+    #expect(found > 1_000 && beyond > 1_000)  // both sides of the limit were tried
+  }
 }

@@ -17,6 +17,11 @@ public struct ParticipantSimulation: EventHandler {
   let plan: StudyPlan
   let proto: ProtocolPlan
   let profile: DeviceProfile
+  /// Phone checks per tick while awake with the phone at hand, and its inverse (the notice
+  /// time's search multiplies by them).
+  let checks: (perTick: Double, ticksEach: Double)
+  /// The profile's drains and the charge (``DeviceProfile/chargePerHour``), percent per tick.
+  let drain: (awake: Double, asleep: Double, app: Double, charge: Double)
   /// The participant's traits.
   public let person: Person
   /// Their days and contexts.
@@ -84,6 +89,8 @@ public struct ParticipantSimulation: EventHandler {
   var carriesOutFollowUps = true
   /// Where ``nextAwakeChange(after:)`` has got to.
   var awakeCursor = 0
+  /// The transition at `awakeCursor` (`.min`: not yet found).
+  var awakeChange = SimTime.min
   /// When the battery next reaches a level that matters (`.max`: not before the next wake
   /// or bedtime), and when the battery event in the queue fires (`.max`: none).
   var batteryDue = SimTime.max
@@ -118,6 +125,11 @@ public struct ParticipantSimulation: EventHandler {
     var traits = stream(.traits)
     person = Person(plan: plan, stream: &traits)
     profile = plan.devices[person.device].profile
+    checks = (person.checksPerHour / Double(Tick.hour), Double(Tick.hour) / person.checksPerHour)
+    drain = (
+      Battery.perTick(profile.drainAwake), Battery.perTick(profile.drainAsleep), Battery.perTick(profile.drainApp),
+      Battery.perTick(DeviceProfile.chargePerHour)
+    )
     var dayStream = stream(.day)
     var contextStream = stream(.context)
     // Days up to and including the dropout day (whose start is the participant's last moment).
@@ -638,7 +650,7 @@ public struct ParticipantSimulation: EventHandler {
     // Next phone check: an exponential amount of "checking time" spent only where the
     // participant is awake with the phone at hand; the first look after waking is quick.
     var need = responseStream.exponential(mean: 1)  // in units of 1/rate
-    let rate = person.checksPerHour / Double(Tick.hour)
+    let rate = checks.perTick
     var cursor = t
     let limit = t + 3 * Tick.day
     while k < episodes.count && cursor < limit {
@@ -654,7 +666,7 @@ public struct ParticipantSimulation: EventHandler {
       }
       if e.phoneAtHand {
         let available = Double(e.end - cursor) * rate
-        if need <= available { return cursor + SimTime(need / rate) }
+        if need <= available { return cursor + SimTime(need * checks.ticksEach) }
         need -= available
       }
       cursor = e.end
@@ -800,13 +812,19 @@ public struct ParticipantSimulation: EventHandler {
     sim.cancel(slot: Slot.wake)
     guard person.os == .ios, !forceQuit, phoneIsOn, !droppedOut else { return }
     let now = sim.now
+    // Both searches below start from the episode at hand (about every half hour while the
+    // app is suspended: the timeline's lookups for prompts start near it too).
+    timelineCursor = life.timeline.index(at: now, from: timelineCursor)
     var best = SimTime.max
     var source = WakeSource.silentPush
     if let every = proto.silentPushEvery, let t = nextPushWake(after: now, every: every), t < best {
       best = t
       source = .silentPush
     }
-    if profile.significantChangeWake && !lowPower, let t = nextLocationWake(after: now), t < best {
+    // Only a location change before the push can win: the search stops there. (Each arming
+    // draws afresh whether a trip's change relaunches the app, so the changes it does not
+    // reach need no draw: the law of the first wake is the same.)
+    if profile.significantChangeWake && !lowPower, let t = nextLocationWake(after: now, before: best) {
       best = t
       source = .locationChange
     }
@@ -845,14 +863,15 @@ public struct ParticipantSimulation: EventHandler {
   }
 
   /// The first significant location change (the start or end of a trip, at least 5 minutes
-  /// after the last one) that relaunches the app; a relaunch follows 90 % of them
-  /// (assumption: commutes are well over the 500 m threshold; at 750 m only half are seen).
-  mutating func nextLocationWake(after t: SimTime) -> SimTime? {
+  /// after the last one) before `limit` that relaunches the app; a relaunch follows 90 % of
+  /// them (assumption: commutes are well over the 500 m threshold; at 750 m only half are seen).
+  mutating func nextLocationWake(after t: SimTime, before limit: SimTime) -> SimTime? {
     var k = life.timeline.index(at: t, from: timelineCursor)
     let episodes = life.timeline.episodes
     let earliest = max(t, lastLocationWake + 5 * Tick.minute)
+    let end = min(limit, t + 3 * Tick.day)
     k += 1
-    while k < episodes.count && episodes[k].start < t + 3 * Tick.day {
+    while k < episodes.count && episodes[k].start < end {
       let e = episodes[k]
       let previous = episodes[k - 1]
       if e.start >= earliest && e.context.involvesTravel != previous.context.involvesTravel {
@@ -893,26 +912,27 @@ public struct ParticipantSimulation: EventHandler {
   mutating func updateBattery(_ sim: inout Simulator) {
     let now = sim.now
     battery.update(to: now)
-    var rate = 0.0
+    var rate = 0.0  // percent per tick
     if phoneIsOn {
-      rate -= awake ? profile.drainAwake : profile.drainAsleep
-      if isRunning { rate -= profile.drainApp }
+      rate -= awake ? drain.awake : drain.asleep
+      if isRunning { rate -= drain.app }
       if lowPower { rate *= 0.7 }  // assumption: Low Power Mode saves about a third
     }
-    if charging { rate = battery.level >= 100 ? 0 : DeviceProfile.chargePerHour }
-    battery.setRate(rate, at: now)
+    if charging { rate = battery.level >= 100 ? 0 : drain.charge }
+    battery.setRate(perTick: rate, at: now)
     if traceBattery { batteryTrace.append((now, battery.level)) }
+    // A threshold after the next wake or bedtime needs no event: waking and going to bed
+    // bring the battery up to date and schedule afresh.
+    let change = nextAwakeChange(after: now)
     var next: SimTime?
     if rate < 0 {
       let offer = !lowPower && !profile.lowPowerMode && battery.level > DeviceProfile.lowPowerOfferLevel
-      next = battery.time(reaching: offer ? DeviceProfile.lowPowerOfferLevel : 0)
+      next = battery.time(reaching: offer ? DeviceProfile.lowPowerOfferLevel : 0, by: change)
     } else if rate > 0 {
       let back = lowPower && !profile.lowPowerMode && battery.level < 80
-      next = battery.time(reaching: back ? 80 : 100)
+      next = battery.time(reaching: back ? 80 : 100, by: change)
     }
-    // A threshold after the next wake or bedtime needs no event: waking and going to bed
-    // bring the battery up to date and schedule afresh.
-    if let next, next < studyEnd, next <= nextAwakeChange(after: now) {
+    if let next, next < studyEnd, next <= change {
       armBattery(at: max(next, now), &sim)
     } else {
       batteryDue = .max
@@ -936,10 +956,13 @@ public struct ParticipantSimulation: EventHandler {
   /// The next wake or bedtime after `t` (`.max` after the last one). Time only moves
   /// forward, so a cursor over wake₀, bed₀, wake₁, bed₁, … finds it.
   mutating func nextAwakeChange(after t: SimTime) -> SimTime {
+    // Asked several times between two changes: the last answer stands until `t` reaches it.
+    if t < awakeChange { return awakeChange }
     func transition(_ i: Int) -> SimTime { i % 2 == 0 ? life.wake[i / 2] : life.bed[i / 2] }
     let count = 2 * life.wake.count
     while awakeCursor < count && transition(awakeCursor) <= t { awakeCursor += 1 }
-    return awakeCursor < count ? transition(awakeCursor) : .max
+    awakeChange = awakeCursor < count ? transition(awakeCursor) : .max
+    return awakeChange
   }
 
   mutating func batteryEvent(_ sim: inout Simulator) {
