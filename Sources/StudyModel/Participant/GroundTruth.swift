@@ -149,17 +149,23 @@ public struct GroundTruth: Sendable {
       stretchMinutes += delta
       stretchDecay *= a
     }
-    while time < target {
-      let e = episodes[cursor]
-      let segmentEnd = cursor + 1 < episodes.count ? min(e.end, target) : target
+    // Adds the stretch from `time` to `end` in episode `e` to the run.
+    func extend(_ e: Episode, to end: SimTime, _ r: inout Stretch) {
       if runTicks > 0 && runContext != e.context {
         endRun(&r)
         runTicks = 0
       }
       runContext = e.context
-      runTicks += segmentEnd - time
-      time = segmentEnd
-      if time >= e.end && cursor + 1 < episodes.count { cursor += 1 }
+      runTicks += end - time
+      time = end
+    }
+    episodes.withUnsafeBufferPointer { episodes in
+      // The episodes that end by the target, whole; then the one it falls in (or the last).
+      while cursor + 1 < episodes.count && episodes[cursor].end <= target {
+        extend(episodes[cursor], to: episodes[cursor].end, &r)
+        cursor += 1
+      }
+      if time < target { extend(episodes[cursor], to: target, &r) }
     }
     endRun(&r)
     compose(&r, minutes: stretchMinutes, decay: stretchDecay, waking: stretchWaking)

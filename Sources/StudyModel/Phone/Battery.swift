@@ -23,6 +23,7 @@ public struct Battery: Sendable {
   public var ratePerHour: Double { ratePerTick * Double(Tick.hour) }
 
   /// Brings the level up to `t` at the current rate.
+  @inline(__always)
   public mutating func update(to t: SimTime) {
     guard t > updated else { return }
     level = min(max(level + ratePerTick * Double(t - updated), 0), 100)
@@ -38,6 +39,7 @@ public struct Battery: Sendable {
   /// When the level reaches `threshold` at the current rate, if that is no later than
   /// `limit` (nil: later, or never). Whether it is by `limit` is decided by a multiplication;
   /// the moment itself, a division, is worked out only when it is.
+  @inline(__always)
   public func time(reaching threshold: Double, by limit: SimTime = .max) -> SimTime? {
     let gap = threshold - level
     guard ratePerTick != 0, gap != 0, gap.sign == ratePerTick.sign, limit > updated else { return nil }
