@@ -41,7 +41,10 @@ public struct Simulator: ~Copyable, Sendable {
   @usableFromInline static let smallestSweep = 32
   /// The follow-up of the event being handled, waiting for its handler to return (see
   /// ``followUp(at:kind:entity:payload:priority:slot:)``).
-  @usableFromInline var heldFollowUp: Event?
+  /// (Held as a plain event and a flag, not an optional: the run loop tests the flag right
+  /// after the handler returns, a one-byte read of what the handler just wrote.)
+  @usableFromInline var heldFollowUp = Event(time: 0, kind: 0)
+  @usableFromInline var holdsFollowUp = false
   /// Whether ``run(until:_:)`` hands a follow-up over at once when nothing comes before it
   /// (false: every one goes through the queue; the results are the same).
   public var carriesOutFollowUps = true
@@ -65,7 +68,7 @@ public struct Simulator: ~Copyable, Sendable {
     clock = time
     handledEventAtTop = false
     sweepAt = Self.smallestSweep
-    heldFollowUp = nil
+    holdsFollowUp = false
     carriedOut = 0
   }
 
@@ -98,7 +101,8 @@ public struct Simulator: ~Copyable, Sendable {
     at time: SimTime, kind: UInt16, entity: UInt32 = 0, payload: Int32 = 0,
     priority: Priority = .normal, slot: UInt16 = 0
   ) {
-    if let held = heldFollowUp { push(held) }
+    if holdsFollowUp { push(heldFollowUp) }
+    holdsFollowUp = true
     heldFollowUp = prepare(at: time, kind: kind, entity: entity, payload: payload, priority: priority, slot: slot)
   }
 
@@ -169,9 +173,9 @@ public struct Simulator: ~Copyable, Sendable {
   public mutating func run<H: EventHandler>(until limit: SimTime, _ handler: inout H) -> Int {
     var handled = 0
     // A follow-up scheduled before the run is an ordinary event.
-    if let held = heldFollowUp {
-      heldFollowUp = nil
-      push(held)
+    if holdsFollowUp {
+      holdsFollowUp = false
+      push(heldFollowUp)
     }
     while true {
       // Cancelled events far in the future would otherwise stay in the queue and deepen
@@ -186,8 +190,9 @@ public struct Simulator: ~Copyable, Sendable {
         handler.handle(event, &self)
         handled += 1
         // A follow-up nothing else comes before is the next event: handled at once.
-        while let next = heldFollowUp {
-          heldFollowUp = nil
+        while holdsFollowUp {
+          holdsFollowUp = false
+          let next = heldFollowUp
           guard isLive(next) else { continue }
           if carriesOutFollowUps && next.time <= limit && nextPendingTime > next.time {
             clock = next.time
