@@ -390,9 +390,14 @@ public struct CoverageCalculator {
         continue
       }
       if lo >= a && hi <= b {
+        // This hour and the next ones up to the stretch's last whole hour get the same
+        // minutes, in one pass (a phone on all year is one stretch of 8,760 hours).
         if whole == 0 { whole = wholeHourMinutes(origin: origin, period: period) }
-        mask[h] |= whole
-        g += Tick.hour  // g is the hour's first grid point; the next hour's is an hour on
+        let last = Int(b / Tick.hour)
+        mask.withUnsafeMutableBufferPointer { m in
+          for k in h..<last { m[k] |= whole }
+        }
+        g += SimTime(last - h) * Tick.hour  // g was the hour's first grid point; periods divide the hour
         continue
       }
       while g < b && g < hi {
