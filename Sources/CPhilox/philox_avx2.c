@@ -47,7 +47,23 @@ __attribute__((target("avx2"))) static inline void round8(__m256i *x0, __m256i *
 
 // The sixteen 64-bit numbers of eight blocks in stream order (see CPhilox.h).
 __attribute__((target("avx2"))) static inline void store8(__m256i x0, __m256i x1, __m256i x2,
-                                                          __m256i x3, uint64_t out[16]);
+                                                          __m256i x3, uint64_t out[16]) {
+  // Lane i of (x1, x0) interleaved is word0 << 32 | word1 of block i; likewise (x3, x2).
+  __m256i w01lo = _mm256_unpacklo_epi32(x1, x0);  // blocks 0, 1 | 4, 5
+  __m256i w01hi = _mm256_unpackhi_epi32(x1, x0);  // blocks 2, 3 | 6, 7
+  __m256i w23lo = _mm256_unpacklo_epi32(x3, x2);
+  __m256i w23hi = _mm256_unpackhi_epi32(x3, x2);
+  // Per block the pair (w01, w23): interleave the 64-bit lanes.
+  __m256i b0145a = _mm256_unpacklo_epi64(w01lo, w23lo);  // block 0 | block 4
+  __m256i b0145b = _mm256_unpackhi_epi64(w01lo, w23lo);  // block 1 | block 5
+  __m256i b2367a = _mm256_unpacklo_epi64(w01hi, w23hi);  // block 2 | block 6
+  __m256i b2367b = _mm256_unpackhi_epi64(w01hi, w23hi);  // block 3 | block 7
+  __m256i *o = (__m256i *)out;
+  _mm256_storeu_si256(o + 0, _mm256_permute2x128_si256(b0145a, b0145b, 0x20));  // blocks 0, 1
+  _mm256_storeu_si256(o + 1, _mm256_permute2x128_si256(b2367a, b2367b, 0x20));  // blocks 2, 3
+  _mm256_storeu_si256(o + 2, _mm256_permute2x128_si256(b0145a, b0145b, 0x31));  // blocks 4, 5
+  _mm256_storeu_si256(o + 3, _mm256_permute2x128_si256(b2367a, b2367b, 0x31));  // blocks 6, 7
+}
 
 __attribute__((target("avx2"))) void cphilox_blocks16(uint32_t block, uint32_t c1, uint32_t c2,
                                                       uint32_t c3, uint32_t k0, uint32_t k1,
@@ -68,25 +84,6 @@ __attribute__((target("avx2"))) void cphilox_blocks16(uint32_t block, uint32_t c
   }
   store8(x0, x1, x2, x3, out);
   store8(z0, z1, z2, z3, out + 16);
-}
-
-__attribute__((target("avx2"))) static inline void store8(__m256i x0, __m256i x1, __m256i x2,
-                                                          __m256i x3, uint64_t out[16]) {
-  // Lane i of (x1, x0) interleaved is word0 << 32 | word1 of block i; likewise (x3, x2).
-  __m256i w01lo = _mm256_unpacklo_epi32(x1, x0);  // blocks 0, 1 | 4, 5
-  __m256i w01hi = _mm256_unpackhi_epi32(x1, x0);  // blocks 2, 3 | 6, 7
-  __m256i w23lo = _mm256_unpacklo_epi32(x3, x2);
-  __m256i w23hi = _mm256_unpackhi_epi32(x3, x2);
-  // Per block the pair (w01, w23): interleave the 64-bit lanes.
-  __m256i b0145a = _mm256_unpacklo_epi64(w01lo, w23lo);  // block 0 | block 4
-  __m256i b0145b = _mm256_unpackhi_epi64(w01lo, w23lo);  // block 1 | block 5
-  __m256i b2367a = _mm256_unpacklo_epi64(w01hi, w23hi);  // block 2 | block 6
-  __m256i b2367b = _mm256_unpackhi_epi64(w01hi, w23hi);  // block 3 | block 7
-  __m256i *o = (__m256i *)out;
-  _mm256_storeu_si256(o + 0, _mm256_permute2x128_si256(b0145a, b0145b, 0x20));  // blocks 0, 1
-  _mm256_storeu_si256(o + 1, _mm256_permute2x128_si256(b2367a, b2367b, 0x20));  // blocks 2, 3
-  _mm256_storeu_si256(o + 2, _mm256_permute2x128_si256(b0145a, b0145b, 0x31));  // blocks 4, 5
-  _mm256_storeu_si256(o + 3, _mm256_permute2x128_si256(b2367a, b2367b, 0x31));  // blocks 6, 7
 }
 
 #else

@@ -172,7 +172,6 @@ struct EventQueueTests {
     #expect(rec.seen.map(\.payload) == [0, 1])
   }
 
-
   @Test("scheduling in the past stops the program")
   func pastEventTraps() async {
     await #expect(processExitsWith: .failure) {

@@ -110,8 +110,7 @@ public struct Simulator: ~Copyable, Sendable {
   /// place among simultaneous events taken now, but not yet queued (``push(_:)``).
   @inlinable
   mutating func prepare(
-    at time: SimTime, kind: UInt16, entity: UInt32 = 0, payload: Int32 = 0,
-    priority: Priority = .normal, slot: UInt16 = 0
+    at time: SimTime, kind: UInt16, entity: UInt32, payload: Int32, priority: Priority, slot: UInt16
   ) -> Event {
     precondition(time >= now, "time moves backward: event at \(time) scheduled at \(now)")
     defer { nextSequence += 1 }

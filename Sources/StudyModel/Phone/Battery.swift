@@ -19,9 +19,6 @@ public struct Battery: Sendable {
   /// A rate in percent per hour as percent per tick.
   public static func perTick(_ perHour: Double) -> Double { perHour / Double(Tick.hour) }
 
-  /// The current rate, percent per hour.
-  public var ratePerHour: Double { ratePerTick * Double(Tick.hour) }
-
   /// Brings the level up to `t` at the current rate.
   @inline(__always)
   public mutating func update(to t: SimTime) {

@@ -7,12 +7,6 @@ import SimKernel
 public enum Yield {
   /// The number of grid points `origin + k·period` (k ≥ 0) in `[lo, hi)`.
   @inlinable
-  public static func gridCount(origin: SimTime, period: SimTime, from lo: SimTime, to hi: SimTime) -> Int {
-    gridCount(origin: origin, period: Divisor(period), from: lo, to: hi)
-  }
-
-  /// ``gridCount(origin:period:from:to:)`` with the period's division prepared.
-  @inlinable
   static func gridCount(origin: SimTime, period: Divisor, from lo: SimTime, to hi: SimTime) -> Int {
     guard hi > lo, hi > origin else { return 0 }
     // No division where the answer is 0 (a stretch counted from its own start).

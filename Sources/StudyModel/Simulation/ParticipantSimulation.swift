@@ -814,7 +814,8 @@ public struct ParticipantSimulation: EventHandler {
     let now = sim.now
     // Both searches below start from the episode at hand (about every half hour while the
     // app is suspended: the timeline's lookups for prompts start near it too).
-    timelineCursor = life.timeline.index(at: now, from: timelineCursor)
+    let here = life.timeline.index(at: now, from: timelineCursor)
+    timelineCursor = here
     var best = SimTime.max
     var source = WakeSource.silentPush
     if let every = proto.silentPushEvery, let t = nextPushWake(after: now, every: every), t < best {
@@ -824,7 +825,7 @@ public struct ParticipantSimulation: EventHandler {
     // Only a location change before the push can win: the search stops there. (Each arming
     // draws afresh whether a trip's change relaunches the app, so the changes it does not
     // reach need no draw: the law of the first wake is the same.)
-    if profile.significantChangeWake && !lowPower, let t = nextLocationWake(after: now, before: best) {
+    if profile.significantChangeWake && !lowPower, let t = nextLocationWake(after: now, in: here, before: best) {
       best = t
       source = .locationChange
     }
@@ -863,10 +864,11 @@ public struct ParticipantSimulation: EventHandler {
   }
 
   /// The first significant location change (the start or end of a trip, at least 5 minutes
-  /// after the last one) before `limit` that relaunches the app; a relaunch follows 90 % of
-  /// them (assumption: commutes are well over the 500 m threshold; at 750 m only half are seen).
-  mutating func nextLocationWake(after t: SimTime, before limit: SimTime) -> SimTime? {
-    var k = life.timeline.index(at: t, from: timelineCursor)
+  /// after the last one) after `t`, which falls in episode `current`, and before `limit` that
+  /// relaunches the app; a relaunch follows 90 % of them (assumption: commutes are well over
+  /// the 500 m threshold; at 750 m only half are seen).
+  mutating func nextLocationWake(after t: SimTime, in current: Int, before limit: SimTime) -> SimTime? {
+    var k = current
     let episodes = life.timeline.episodes
     let earliest = max(t, lastLocationWake + 5 * Tick.minute)
     let end = min(limit, t + 3 * Tick.day)
