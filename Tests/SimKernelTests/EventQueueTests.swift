@@ -172,6 +172,75 @@ struct EventQueueTests {
     #expect(rec.seen.map(\.payload) == [0, 1])
   }
 
+  @Test("a series queued one event at a time in reserved places runs in the order of queueing it all at once")
+  func reservedPlacesKeepOrder() {
+    // At time 0 a series of events (kind 1) at non-decreasing times is known, then other
+    // events (kind 2) are scheduled at the same times; the series is queued whole, or each
+    // event when the one before it is handled (in its reserved place, or, to show that the
+    // test can fail, in a place taken then).
+    enum Mode { case whole, reserved, late }
+    struct Model: EventHandler {
+      let mode: Mode
+      let series: [SimTime]
+      let others: [SimTime]
+      var first: UInt64 = 0
+      var seen: [String] = []
+      mutating func handle(_ event: Event, _ sim: inout Simulator) {
+        seen.append("\(event.kind):\(event.payload)@\(event.time)")
+        switch event.kind {
+        case 0:
+          switch mode {
+          case .whole:
+            for (j, t) in series.enumerated() { sim.schedule(at: t, kind: 1, payload: Int32(j)) }
+          case .reserved:
+            first = sim.reservePlaces(series.count)
+            sim.schedule(at: series[0], kind: 1, payload: 0, place: first)
+          case .late:
+            sim.schedule(at: series[0], kind: 1, payload: 0)
+          }
+          for (k, t) in others.enumerated() { sim.schedule(at: t, kind: 2, payload: Int32(k)) }
+        case 1:
+          let j = Int(event.payload) + 1
+          guard j < series.count, mode != .whole else { return }
+          if mode == .reserved {
+            sim.schedule(at: series[j], kind: 1, payload: Int32(j), place: first + UInt64(j))
+          } else {
+            sim.schedule(at: series[j], kind: 1, payload: Int32(j))
+          }
+        default: break
+        }
+      }
+    }
+    var stream = RandomStream(StreamAddress(seed: 17, purpose: .general))
+    for round in 0..<200 {
+      // Few distinct times, so that ties are common.
+      let series = (0..<(1 + round % 9)).map { _ in SimTime(stream.integer(below: 6)) * 10 }.sorted()
+      let others = (0..<(round % 7)).map { _ in SimTime(stream.integer(below: 6)) * 10 }
+      func order(_ mode: Mode) -> [String] {
+        var sim = Simulator()
+        sim.schedule(at: 0, kind: 0)
+        var model = Model(mode: mode, series: series, others: others)
+        sim.run(until: .max, &model)
+        return model.seen
+      }
+      let whole = order(.whole)
+      #expect(order(.reserved) == whole, "series \(series), others \(others)")
+      if round == 0 { #expect(whole.count == 1 + series.count + others.count) }
+    }
+    // The late places differ where the series ties with an event scheduled after it.
+    let series: [SimTime] = [10, 20, 20]
+    let others: [SimTime] = [20]
+    func order(_ mode: Mode) -> [String] {
+      var sim = Simulator()
+      sim.schedule(at: 0, kind: 0)
+      var model = Model(mode: mode, series: series, others: others)
+      sim.run(until: .max, &model)
+      return model.seen
+    }
+    #expect(order(.reserved) == order(.whole))
+    #expect(order(.late) != order(.whole))
+  }
+
   @Test("scheduling in the past stops the program")
   func pastEventTraps() async {
     await #expect(processExitsWith: .failure) {

@@ -90,6 +90,30 @@ public struct Simulator: ~Copyable, Sendable {
     push(prepare(at: time, kind: kind, entity: entity, payload: payload, priority: priority, slot: slot))
   }
 
+  /// Takes `count` places among simultaneous events now, as scheduling that many events here
+  /// would, and returns the first; ``schedule(at:kind:payload:place:)`` later queues an
+  /// event in one of them. A model that knows a series of events in advance can so queue
+  /// each only when the one before it is handled (a smaller queue) in the order that
+  /// scheduling them all at once gives.
+  @inlinable
+  public mutating func reservePlaces(_ count: Int) -> UInt64 {
+    precondition(count >= 0, "a negative number of places")
+    defer { nextSequence += UInt64(count) }
+    return nextSequence
+  }
+
+  /// Schedules an event of normal priority in a place taken by ``reservePlaces(_:)``
+  /// (never cancelled: slot 0). Each place must be used once at most.
+  @inlinable
+  public mutating func schedule(at time: SimTime, kind: UInt16, payload: Int32, place: UInt64) {
+    precondition(time >= now, "time moves backward: event at \(time) scheduled at \(now)")
+    precondition(place < nextSequence, "a place not reserved")
+    push(
+      Event(
+        time: time, order: UInt64(Priority.normal.rawValue) << 56 | place, payload: payload,
+        generation: generations[0], kind: kind))
+  }
+
   /// Schedules an event that follows from the one being handled (a reply, the end of
   /// something it starts). When the handler returns and nothing else is pending before the
   /// follow-up, it is the next event anyway: ``run(until:_:)`` then hands it to the handler

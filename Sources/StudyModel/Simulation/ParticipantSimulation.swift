@@ -47,6 +47,8 @@ public struct ParticipantSimulation: EventHandler {
   /// (`days + 1` entries), so that a day's prompts are found without a scan.
   var promptsByDay: [Int32] = []
   var firstPromptOfDay: [Int32] = []
+  /// The first of the places among simultaneous events taken for each day's promptDue events.
+  var duePlaces: [UInt64] = []
   var expiresAt: [SimTime] = []
   var remindersLeft: [Int] = []
   var progress: [Progress] = []
@@ -235,6 +237,7 @@ public struct ParticipantSimulation: EventHandler {
     progress = Array(repeating: .waiting, count: times.count)
     deliveredAsleep = Array(repeating: false, count: times.count)
     firstPromptOfDay = Array(repeating: 0, count: plan.days + 1)
+    duePlaces = Array(repeating: 0, count: plan.days)
     for d in days { firstPromptOfDay[Int(d) + 1] += 1 }
     for d in 0..<plan.days { firstPromptOfDay[d + 1] += firstPromptOfDay[d] }
     var next = firstPromptOfDay
@@ -316,7 +319,11 @@ public struct ParticipantSimulation: EventHandler {
     case .dayStarts: dayStarts(i, &sim)
     case .wakes: setAwake(true, &sim)
     case .goesToBed: setAwake(false, &sim)
-    case .promptDue: promptDue(i, &sim)
+    case .promptDue:
+      // The payload is the prompt's place in day order: the day's next prompt is queued.
+      let d = Int(days[Int(promptsByDay[i])])
+      if i + 1 < Int(firstPromptOfDay[d + 1]) { scheduleDue(i + 1, day: d, &sim) }
+      promptDue(Int(promptsByDay[i]), &sim)
     case .promptArrives: promptArrives(i, &sim)
     case .promptNoticed: promptNoticed(i >> 1, reminded: i & 1 == 1, &sim)
     case .promptOpened: promptOpened(i, &sim)
@@ -341,12 +348,13 @@ public struct ParticipantSimulation: EventHandler {
     let now = sim.now
     sim.schedule(at: life.wake[d], kind: EventKind.wakes.rawValue, payload: Int32(d), priority: .urgent)
     sim.schedule(at: life.bed[d], kind: EventKind.goesToBed.rawValue, payload: Int32(d), priority: .urgent)
-    // The day's prompts.
-    let tick = serverTick
-    for j in firstPromptOfDay.isEmpty ? 0..<0 : Int(firstPromptOfDay[d])..<Int(firstPromptOfDay[d + 1]) {
-      let i = Int(promptsByDay[j])
-      sim.schedule(
-        at: Self.dueTime(times[i], dayStart: now, serverTick: tick), kind: EventKind.promptDue.rawValue, payload: Int32(i))
+    // The day's prompts: their places among simultaneous events are taken now, but each is
+    // queued only when the one before it falls due (``promptDue(_:_:)``), which keeps the
+    // queue small.
+    if !firstPromptOfDay.isEmpty && firstPromptOfDay[d] < firstPromptOfDay[d + 1] {
+      let first = Int(firstPromptOfDay[d])
+      duePlaces[d] = sim.reservePlaces(Int(firstPromptOfDay[d + 1]) - first)
+      scheduleDue(first, day: d, &sim)
     }
     // Spontaneous openings and volunteered answers, at random waking moments.
     let wake = life.wake[d]
@@ -371,6 +379,15 @@ public struct ParticipantSimulation: EventHandler {
     if d + 1 < plan.days {
       sim.schedule(at: SimTime(d + 1) * Tick.day, kind: EventKind.dayStarts.rawValue, payload: Int32(d + 1), priority: .urgent)
     }
+  }
+
+  /// Queues the promptDue event of the `j`th prompt in day order (``promptsByDay``), of day
+  /// `d`, in the place taken for it when the day started.
+  mutating func scheduleDue(_ j: Int, day d: Int, _ sim: inout Simulator) {
+    let i = Int(promptsByDay[j])
+    sim.schedule(
+      at: Self.dueTime(times[i], dayStart: SimTime(d) * Tick.day, serverTick: serverTick),
+      kind: EventKind.promptDue.rawValue, payload: Int32(j), place: duePlaces[d] + UInt64(j - Int(firstPromptOfDay[d])))
   }
 
   /// When a prompt scheduled at `time` falls due, its day having started at `dayStart`: at
