@@ -29,6 +29,32 @@ struct SensingTests {
     #expect(found > 1_000)
   }
 
+  @Test("the last sync on Wi-Fi while charging, found walking back, is the one the built stretches give")
+  func lastWifiChargingRun() {
+    var s = RandomStream(StreamAddress(seed: 23, purpose: .general))
+    var found = 0
+    for _ in 0..<3_000 {
+      // A timeline of 1–30 episodes over [0, 1,000), each on Wi-Fi, cellular or unreachable.
+      var timeline = Timeline()
+      let cuts = Array(Set((0..<Int(s.integer(below: 30))).map { _ in SimTime(s.integer(below: 999)) + 1 })).sorted()
+      var start: SimTime = 0
+      for end in cuts + [1_000] {
+        let network: Network = [.wifi, .wifi, .cellular, .unreachable][Int(s.integer(below: 4))]
+        timeline.append(Episode(start: start, end: end, context: .home, phoneAtHand: true, network: network))
+        start = end
+      }
+      let charging = randomSpans(&s, span: 1_000, count: Int(s.integer(below: 8)))
+      let runs = randomSpans(&s, span: 1_000, count: Int(s.integer(below: 12)))
+      let limit = SimTime(s.integer(below: 1_100))
+      let expected = timeline.spans { $0.network == .wifi }.intersection(charging)
+        .lastEndOfIntersection(with: runs, before: limit)
+      #expect(
+        Upload.lastWifiChargingRun(timeline: timeline, charging: charging, runs: runs, before: limit) == expected)
+      if expected != nil { found += 1 }
+    }
+    #expect(found > 500)
+  }
+
   @Test("dividing by a period without the instruction gives the quotient and its ceiling, in range and beyond")
   func periodDivisor() {
     var s = RandomStream(StreamAddress(seed: 17, purpose: .general))

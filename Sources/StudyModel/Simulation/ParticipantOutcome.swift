@@ -112,12 +112,42 @@ public enum Upload {
     policy: UploadPolicy, runs: Intervals, charging: Intervals, networkUsable: Intervals, timeline: Timeline,
     until: SimTime
   ) -> SimTime? {
-    let possible: Intervals
     switch policy {
-    case .wifiWhileCharging: possible = timeline.spans { $0.network == .wifi }.intersection(charging)
-    case .immediateRetry, .continuous: possible = networkUsable
+    case .wifiWhileCharging: return lastWifiChargingRun(timeline: timeline, charging: charging, runs: runs, before: until)
+    case .immediateRetry, .continuous: return networkUsable.lastEndOfIntersection(with: runs, before: until)
     }
-    return possible.lastEndOfIntersection(with: runs, before: until)
+  }
+
+  /// The end of the last moment before `limit` on Wi-Fi (an episode of `timeline`), charging
+  /// and with the app running (both closed): the three walked back from their ends, as
+  /// ``Intervals/lastEndOfIntersection(with:before:)`` walks two, without building the
+  /// Wi-Fi stretches of the whole study (the last sync is usually on the last night). The
+  /// Wi-Fi episodes are taken one by one: where adjacent ones would join, the last overlap
+  /// starting before `limit` still ends at the same moment or past `limit`.
+  static func lastWifiChargingRun(timeline: Timeline, charging: Intervals, runs: Intervals, before limit: SimTime)
+    -> SimTime?
+  {
+    let episodes = timeline.episodes
+    var k = episodes.count - 1
+    while k >= 0 && episodes[k].network != .wifi { k -= 1 }
+    var i = charging.spans.count - 1
+    var j = runs.spans.count - 1
+    while k >= 0 && i >= 0 && j >= 0 {
+      let (w, c, r) = (episodes[k], charging.spans[i], runs.spans[j])
+      let a = max(w.start, c.start, r.start)
+      let b = min(w.end, c.end, r.end)
+      if a < b && a < limit { return min(b, limit) }
+      // The stretch that starts last overlaps nothing earlier in the other two.
+      if w.start >= c.start && w.start >= r.start {
+        k -= 1
+        while k >= 0 && episodes[k].network != .wifi { k -= 1 }
+      } else if c.start >= r.start {
+        i -= 1
+      } else {
+        j -= 1
+      }
+    }
+    return nil
   }
 
   /// When an app can use the network in the background, up to `until`: the network reaches
