@@ -27,6 +27,12 @@ struct ParticipantTests {
     }
   }
 
+  @Test("a status's and a reason's position is their place in allCases (the count arrays' order)")
+  func statusPositions() {
+    #expect(PromptStatus.allCases.map(\.position) == Array(PromptStatus.allCases.indices))
+    #expect(MissReason.allCases.map(\.position) == Array(MissReason.allCases.indices))
+  }
+
   @Test("the decision to answer follows its configured mean, decline and time-of-day profile")
   func complianceCalibration() {
     var hours = Array(repeating: 1.0, count: 24)

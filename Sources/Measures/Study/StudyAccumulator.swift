@@ -108,12 +108,9 @@ public struct StudyAccumulator: Sendable {
     var reports = Moments()
     var latencies: [Double] = []
     var signals = 0
-    // The count arrays' orders, fetched once (not once per prompt).
-    let statuses = PromptStatus.allCases
-    let reasons = MissReason.allCases
     for p in o.prompts {
-      statusCounts[statuses.firstIndex(of: p.status)!] += 1
-      reasonCounts[reasons.firstIndex(of: p.reason)!] += 1
+      statusCounts[p.status.position] += 1
+      reasonCounts[p.reason.position] += 1
       if p.status != .ignored && p.delivered >= 0 { signals += 1 }
       // Mappiness does not count ignored signals; prompts after a dropout were never due.
       if p.status == .ignored || p.status == .droppedOut { continue }
