@@ -18,46 +18,46 @@ public struct DailyLife: Sendable {
   /// Bedtime of each study day (absolute; may fall after the next midnight).
   public var bed: [SimTime] = []
 
-  /// What a period's table names; `commute` becomes transit or driving per person.
-  enum Slot {
-    case home, work, commute, social, exercise
-  }
-
   /// A period of the day: until `untilMinute` (minutes after midnight), the table of
-  /// (slot, share, mean duration in minutes).
+  /// (context, share, mean duration in minutes).
   struct Period {
     var untilMinute: Double
-    var table: [(Slot, Double, Double)]
+    var table: [(Context, Double, Double)]
     /// Cumulative weights share/duration of the table's rows (the jump chain's choice).
     var cumulative: [Double]
 
-    init(untilMinute: Double, table: [(Slot, Double, Double)]) {
+    init(untilMinute: Double, table: [(Context, Double, Double)]) {
       self.untilMinute = untilMinute
       self.table = table
       cumulative = table.map { $0.1 / $0.2 }.cumulativeSums
     }
   }
 
-  static func workday(_ commute: Double) -> [Period] {
+  /// A working day's periods; `mode` is the person's way of commuting (transit or driving),
+  /// `commute` the mean length of the trips to and from work in minutes.
+  static func workday(_ commute: Double, mode: Context) -> [Period] {
     [
-      Period(untilMinute: 8 * 60, table: [(.home, 0.85, 60), (.commute, 0.10, commute), (.exercise, 0.05, 40)]),
-      Period(untilMinute: 9 * 60, table: [(.commute, 0.55, commute), (.work, 0.35, 90), (.home, 0.10, 30)]),
+      Period(untilMinute: 8 * 60, table: [(.home, 0.85, 60), (mode, 0.10, commute), (.exercise, 0.05, 40)]),
+      Period(untilMinute: 9 * 60, table: [(mode, 0.55, commute), (.work, 0.35, 90), (.home, 0.10, 30)]),
       Period(
         untilMinute: 17 * 60,
-        table: [(.work, 0.82, 100), (.social, 0.12, 45), (.commute, 0.04, 20), (.exercise, 0.02, 45)]),
+        table: [(.work, 0.82, 100), (.social, 0.12, 45), (mode, 0.04, 20), (.exercise, 0.02, 45)]),
       Period(
-        untilMinute: 18.5 * 60, table: [(.commute, 0.45, commute), (.work, 0.20, 40), (.home, 0.25, 60), (.social, 0.10, 60)]),
+        untilMinute: 18.5 * 60, table: [(mode, 0.45, commute), (.work, 0.20, 40), (.home, 0.25, 60), (.social, 0.10, 60)]),
       Period(
         untilMinute: 48 * 60,
-        table: [(.home, 0.72, 90), (.social, 0.15, 90), (.exercise, 0.07, 50), (.commute, 0.06, 25)]),
+        table: [(.home, 0.72, 90), (.social, 0.15, 90), (.exercise, 0.07, 50), (mode, 0.06, 25)]),
     ]
   }
 
-  static let freeDay: [Period] = [
-    Period(untilMinute: 12 * 60, table: [(.home, 0.75, 90), (.commute, 0.08, 25), (.exercise, 0.07, 60), (.social, 0.10, 60)]),
-    Period(untilMinute: 18 * 60, table: [(.home, 0.50, 90), (.social, 0.25, 90), (.commute, 0.15, 25), (.exercise, 0.10, 60)]),
-    Period(untilMinute: 48 * 60, table: [(.home, 0.70, 90), (.social, 0.20, 100), (.commute, 0.07, 25), (.exercise, 0.03, 45)]),
-  ]
+  /// A free day's periods; `mode` as for ``workday(_:mode:)``.
+  static func freeDay(mode: Context) -> [Period] {
+    [
+      Period(untilMinute: 12 * 60, table: [(.home, 0.75, 90), (mode, 0.08, 25), (.exercise, 0.07, 60), (.social, 0.10, 60)]),
+      Period(untilMinute: 18 * 60, table: [(.home, 0.50, 90), (.social, 0.25, 90), (mode, 0.15, 25), (.exercise, 0.10, 60)]),
+      Period(untilMinute: 48 * 60, table: [(.home, 0.70, 90), (.social, 0.20, 100), (mode, 0.07, 25), (.exercise, 0.03, 45)]),
+    ]
+  }
 
   /// Shortest night the process allows, minutes (assumption).
   static let minimumSleep = 4.0 * 60
@@ -75,7 +75,10 @@ public struct DailyLife: Sendable {
   ) {
     let life = plan.dailyLife
     var previousBed: SimTime = 0
-    let workday = Self.workday(life.commuteMinutes)
+    // "Commute" in the tables is the person's own mode.
+    let mode: Context = person.usesTransit ? .transit : .driving
+    let workday = Self.workday(life.commuteMinutes, mode: mode)
+    let freeDay = Self.freeDay(mode: mode)
     let days = min(dayCount ?? plan.days, plan.days)
     // About 30 episodes a day with the default tables (measured on the city benchmark); the
     // array grows past this if need be.
@@ -99,8 +102,8 @@ public struct DailyLife: Sendable {
         Episode(start: previousBed, end: wakeT, context: .asleep, phoneAtHand: false, network: nightWifi ? .wifi : .cellular))
       wake.append(wakeT)
       bed.append(bedT)
-      let periods = (weekend || !person.worksOutside) ? Self.freeDay : workday
-      wakingDay(from: wakeT, to: bedT, midnight: midnight, periods: periods, person: person, life: life, &s)
+      let periods = (weekend || !person.worksOutside) ? freeDay : workday
+      wakingDay(from: wakeT, to: bedT, midnight: midnight, periods: periods, life: life, &s)
       previousBed = bedT
     }
     // The last night, to the end of the study and a day beyond (prompts may wait for a wake).
@@ -109,8 +112,7 @@ public struct DailyLife: Sendable {
   }
 
   mutating func wakingDay(
-    from wakeT: SimTime, to bedT: SimTime, midnight: SimTime, periods: [Period], person: Person, life: DailyLifePlan,
-    _ s: inout RandomStream
+    from wakeT: SimTime, to bedT: SimTime, midnight: SimTime, periods: [Period], life: DailyLifePlan, _ s: inout RandomStream
   ) {
     var t = wakeT
     var p = periods.firstIndex { midnight + Tick.minutes($0.untilMinute) > t } ?? periods.count - 1
@@ -120,29 +122,20 @@ public struct DailyLife: Sendable {
       let periodEnd = min(midnight + Tick.minutes(period.untilMinute), bedT)
       while t < periodEnd {
         let i = s.index(cumulative: period.cumulative)
-        let (slot, _, mean) = period.table[i]
+        let (context, _, mean) = period.table[i]
         let length = max(Tick.minutes(s.exponential(mean: mean)), Tick.minute)
         var end = min(t + length, periodEnd)
         if end >= bedT - 5 * Tick.minute { end = bedT }  // no sliver before bedtime
-        addEpisode(slot: slot, from: t, to: end, person: person, life: life, &s)
+        addEpisode(context, from: t, to: end, life: life, &s)
         t = end
       }
       if p + 1 < periods.count { p += 1 }
     }
   }
 
-  /// Appends one episode of `slot`, with its underground stretch or dead zone if any.
-  mutating func addEpisode(
-    slot: Slot, from a: SimTime, to b: SimTime, person: Person, life: DailyLifePlan, _ s: inout RandomStream
-  ) {
-    let context: Context
-    switch slot {
-    case .home: context = .home
-    case .work: context = .work
-    case .social: context = .social
-    case .exercise: context = .exercise
-    case .commute: context = person.usesTransit ? .transit : .driving
-    }
+  /// Appends one episode of `context`, with its underground stretch or dead zone if any.
+  @inline(__always)
+  mutating func addEpisode(_ context: Context, from a: SimTime, to b: SimTime, life: DailyLifePlan, _ s: inout RandomStream) {
     let cond = life.conditions[context.rawValue]
     // The phone at hand, Wi-Fi and a dead zone: three chances from one draw (each in steps of
     // 2⁻²¹; about 30 episodes a day make this one of the commonest draws).
