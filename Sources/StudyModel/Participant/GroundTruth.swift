@@ -100,6 +100,7 @@ public struct GroundTruth: Sendable {
 
   /// Draws the noise at the end of `r` (one normal) and keeps the waking integral's mean and
   /// variance given it.
+  @inline(__always)
   mutating func draw(_ r: Stretch, _ s: inout RandomStream) {
     guard r.stateVariance > 0 else { return }
     let sd = r.stateVariance.squareRoot()

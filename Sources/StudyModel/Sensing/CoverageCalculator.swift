@@ -342,13 +342,21 @@ public struct CoverageCalculator {
     origin: SimTime, period: Yield.Divisor, from a: SimTime, to b: SimTime, lastSync: SimTime, _ counts: inout HourCounts
   ) {
     guard a < b else { return }
-    let perHour = Int32(period.quotient(Tick.hour))
     var h = Int(a / Tick.hour)
     var lo = SimTime(h) * Tick.hour
+    if b < lo + Tick.hour || (a > lo && b == lo + Tick.hour) {
+      // The usual stretch (a background run of seconds): inside one hour, not the whole of it.
+      let n = Int32(Yield.gridCount(origin: origin, period: period, from: a, to: b))
+      let m =
+        lastSync >= b ? n : lastSync > a ? Int32(Yield.gridCount(origin: origin, period: period, from: a, to: lastSync)) : 0
+      counts.add(hour: h, collected: n, received: m)
+      return
+    }
     while lo < b {
       let hi = lo + Tick.hour
       if a <= lo && hi <= b {
         // Hours h..<last lie wholly inside the stretch; those ending by lastSync are received.
+        let perHour = Int32(period.quotient(Tick.hour))
         let last = Int(b / Tick.hour)
         let receivedWhole = min(max(Int(lastSync / Tick.hour) - h, 0), last - h)
         let syncHour = SimTime(h + receivedWhole) * Tick.hour
