@@ -436,15 +436,21 @@ public struct CoverageCalculator {
       let b = min(r.end, end)
       guard r.start < b else { continue }
       let last = r.start + (divisor.ceilQuotient(b - r.start) - 1) * period  // the last sample
+      let firstHour = Int(r.start / Tick.hour)
       let lastHour = Int(last / Tick.hour)
-      var h = Int(r.start / Tick.hour)
-      while h <= lastHour {
-        let lo = SimTime(h) * Tick.hour
-        let m0 = r.start > lo ? Int((r.start - lo) / Tick.minute) : 0
-        let m1 = last < lo + Tick.hour ? Int((last - lo) / Tick.minute) : 59
-        mask[h] |= bits(m0, m1)
-        h += 1
+      let m0 = Int((r.start - SimTime(firstHour) * Tick.hour) / Tick.minute)
+      let m1 = Int((last - SimTime(lastHour) * Tick.hour) / Tick.minute)
+      if firstHour == lastHour {
+        mask[firstHour] |= bits(m0, m1)
+        continue
       }
+      // The first hour from the stretch's start, the hours between whole, the last to its
+      // last sample (an app that runs all year is one stretch of 8,760 hours).
+      mask[firstHour] |= bits(m0, 59)
+      mask.withUnsafeMutableBufferPointer { m in
+        for h in (firstHour + 1)..<lastHour { m[h] = allMinutes }
+      }
+      mask[lastHour] |= bits(0, m1)
     }
   }
 
