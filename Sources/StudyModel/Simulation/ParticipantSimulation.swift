@@ -89,6 +89,9 @@ public struct ParticipantSimulation: EventHandler {
   /// Whether follow-ups are handed over at once when they can be (false: every one goes
   /// through the queue; the results are the same, which a test checks).
   var carriesOutFollowUps = true
+  /// Whether app timers that cannot fire are left out of the queue (``armAppTimer(_:)``;
+  /// false: every one is queued; the results are the same, which a test checks).
+  var leavesOutDeadTimers = true
   /// Where ``nextAwakeChange(after:)`` has got to.
   var awakeCursor = 0
   /// The transition at `awakeCursor` (`.min`: not yet found).
@@ -795,7 +798,12 @@ public struct ParticipantSimulation: EventHandler {
     } else if awake {
       consider(profile.killPerHour, .kill, &phoneStream)
     }
-    if best < .max { sim.schedule(at: best, kind: EventKind.appTimer.rawValue, payload: which.rawValue, slot: Slot.app) }
+    // A timer at or after the next wake or bedtime never fires: the app is then anchored and
+    // the timer drawn afresh (`setAwake`), or has left that mode, which cancels it. Left out
+    // of the queue, it does not sit there cancelled (kills and force-quits are days away).
+    if best < nextAwakeChange(after: sim.now) || (best < .max && !leavesOutDeadTimers) {
+      sim.schedule(at: best, kind: EventKind.appTimer.rawValue, payload: which.rawValue, slot: Slot.app)
+    }
   }
 
   mutating func appTimer(_ kind: AppTimer, _ sim: inout Simulator) {
