@@ -23,7 +23,7 @@ public enum Tick {
   public static func minutes(_ m: Double) -> SimTime { nearest(m * 60_000) }
 
   /// Converts a duration in (fractional) seconds to ticks, rounding to the nearest millisecond.
-  @inlinable
+  @inlinable @inline(__always)
   public static func seconds(_ s: Double) -> SimTime { nearest(s * 1_000) }
 
   /// Rounds a number of milliseconds to the nearest tick, halves away from zero.
