@@ -47,6 +47,8 @@ public struct ParticipantSimulation: EventHandler {
   /// (`days + 1` entries), so that a day's prompts are found without a scan.
   var promptsByDay: [Int32] = []
   var firstPromptOfDay: [Int32] = []
+  /// The episode in which each prompt's scheduled time falls (a hint for the timeline's search).
+  var dueHints: [Int32] = []
   /// The first of the places among simultaneous events taken for each day's promptDue events.
   var duePlaces: [UInt64] = []
   var expiresAt: [SimTime] = []
@@ -249,6 +251,16 @@ public struct ParticipantSimulation: EventHandler {
       promptsByDay[Int(next[Int(days[i])])] = Int32(i)
       next[Int(days[i])] += 1
     }
+    // The episode of each prompt's time, in one walk along the timeline (the times are in
+    // order): where the timeline's search starts when the prompt falls due, hours after the
+    // last lookup (a phone that runs on its own needs none in between).
+    dueHints = life.timeline.episodes.withUnsafeBufferPointer { episodes in
+      var k = 0
+      return times.map { t in
+        while k + 1 < episodes.count && episodes[k].end <= t { k += 1 }
+        return Int32(k)
+      }
+    }
   }
 
   /// The window of a part for this participant: the study's, or the participant's own hours
@@ -421,7 +433,7 @@ public struct ParticipantSimulation: EventHandler {
 
   mutating func promptDue(_ i: Int, _ sim: inout Simulator) {
     let now = sim.now
-    timelineCursor = life.timeline.index(at: now, from: timelineCursor)
+    timelineCursor = life.timeline.index(at: now, from: max(timelineCursor, Int(dueHints[i])))
     let here = life.timeline.episodes[timelineCursor]
     prompts[i].context = here.context
     if droppedOut { return settle(i, .droppedOut, .droppedOut, at: sim.now) }
