@@ -51,7 +51,8 @@ public struct Timeline: Sendable {
         out.end(at: e.start)
       }
     }
-    return out.closed(at: end)
+    out.end(at: end)  // in place: `closed(at:)` would copy the record
+    return out
   }
 
   /// The index of the episode containing `t` (the last one if `t` is past the end),

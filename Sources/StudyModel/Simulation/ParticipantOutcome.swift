@@ -57,11 +57,9 @@ extension ParticipantSimulation {
       plan: plan, seed: seed, replication: replication, participant: participant, traceBattery: traceBattery)
     sim.run()
     let end = sim.enrolledUntil
-    let runs = sim.runs.closed(at: end)
-    let foreground = sim.foreground.closed(at: end)
-    let phoneOn = sim.phoneOn.closed(at: end)
-    let lowPower = sim.lowPowerSpans.closed(at: end)
-    let charging = sim.chargingSpans.closed(at: end)
+    sim.closeRecords(at: end)
+    let (runs, foreground, phoneOn) = (sim.runs, sim.foreground, sim.phoneOn)
+    let (lowPower, charging) = (sim.lowPowerSpans, sim.chargingSpans)
     // When the network works for the app in the background: for uploads and for the
     // sensors that need the network, computed once.
     let sensors = plan.protocolPlan.sensors

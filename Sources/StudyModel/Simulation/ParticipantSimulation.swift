@@ -1130,6 +1130,17 @@ public struct ParticipantSimulation: EventHandler {
     truth.close(&stateStream)
   }
 
+  /// Closes the stretches still open at `t` (the app's runs, the foreground, the phone on,
+  /// Low Power Mode, charging), once the run is over. In place: `closed(at:)` on a record
+  /// still held here would copy it whole (a year of runs is hundreds of kilobytes).
+  mutating func closeRecords(at t: SimTime) {
+    runs.end(at: t)
+    foreground.end(at: t)
+    phoneOn.end(at: t)
+    lowPowerSpans.end(at: t)
+    chargingSpans.end(at: t)
+  }
+
   /// Hands over the prompt records and the volunteered answers, keeping none, so that the
   /// caller's changes to them copy nothing.
   mutating func takeRecords() -> (prompts: [PromptRecord], volunteered: [PromptRecord]) {
