@@ -1,7 +1,7 @@
 /// The events of one participant's study (``ParticipantSimulation``). The kernel only sees
 /// their raw values; the order of simultaneous events follows the priority each is
 /// scheduled with.
-enum EventKind: UInt16 {
+enum EventKind: UInt16, CaseIterable {
   /// A prompt's scheduled time (payload: prompt index): a local notification fires, or the
   /// server sends a push at its next tick.
   case promptDue
@@ -46,6 +46,20 @@ enum EventKind: UInt16 {
   case dropout
   /// A charger is plugged in (payload 1) or out (payload 0) during the day.
   case charger
+}
+
+extension EventKind {
+  /// The kind of a raw value from the queue, checked to be one (the synthesized
+  /// `init(rawValue:)` is called out of line for every event; a case without a payload is
+  /// its position, which the raw values follow from 0: tested).
+  @inline(__always)
+  static func of(_ raw: UInt16) -> EventKind {
+    precondition(raw < EventKind.count, "unknown event kind \(raw)")
+    return unsafeBitCast(UInt8(truncatingIfNeeded: raw), to: EventKind.self)
+  }
+
+  /// The number of kinds.
+  static let count = UInt16(allCases.count)
 }
 
 /// What the app's lifecycle timer means when it fires.

@@ -330,7 +330,7 @@ public struct ParticipantSimulation: EventHandler {
 
   public mutating func handle(_ event: Event, _ sim: inout Simulator) {
     let i = Int(event.payload)
-    switch EventKind(rawValue: event.kind)! {
+    switch EventKind.of(event.kind) {
     case .dayStarts: dayStarts(i, &sim)
     case .wakes: setAwake(true, &sim)
     case .goesToBed: setAwake(false, &sim)
