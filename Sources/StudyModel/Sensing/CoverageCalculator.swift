@@ -263,6 +263,7 @@ public struct CoverageCalculator {
     }
 
     /// Adds `n` samples collected and `m` of them received in hour `h` (this hour or a later one).
+    @inline(__always)
     mutating func add(hour h: Int, collected n: Int32, received m: Int32) {
       if h != hour {
         close()

@@ -6,7 +6,7 @@ import SimKernel
 /// `des_engines.md` §2.4). `SensingTests` checks every function against a per-sample count.
 public enum Yield {
   /// The number of grid points `origin + k·period` (k ≥ 0) in `[lo, hi)`.
-  @inlinable
+  @inlinable @inline(__always)
   static func gridCount(origin: SimTime, period: Divisor, from lo: SimTime, to hi: SimTime) -> Int {
     guard hi > lo, hi > origin else { return 0 }
     // No division where the answer is 0 (a stretch counted from its own start).
