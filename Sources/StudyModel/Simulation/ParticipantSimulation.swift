@@ -994,9 +994,14 @@ public struct ParticipantSimulation: EventHandler {
 
   /// The next wake or bedtime after `t` (`.max` after the last one). Time only moves
   /// forward, so a cursor over wake₀, bed₀, wake₁, bed₁, … finds it.
+  @inline(__always)
   mutating func nextAwakeChange(after t: SimTime) -> SimTime {
     // Asked several times between two changes: the last answer stands until `t` reaches it.
-    if t < awakeChange { return awakeChange }
+    t < awakeChange ? awakeChange : findAwakeChange(after: t)
+  }
+
+  /// ``nextAwakeChange(after:)`` once `t` has reached the last answer.
+  mutating func findAwakeChange(after t: SimTime) -> SimTime {
     func transition(_ i: Int) -> SimTime { i % 2 == 0 ? life.wake[i / 2] : life.bed[i / 2] }
     let count = 2 * life.wake.count
     while awakeCursor < count && transition(awakeCursor) <= t { awakeCursor += 1 }
