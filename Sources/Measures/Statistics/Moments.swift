@@ -125,6 +125,7 @@ public struct Histogram: Sendable, Equatable {
   }
 
   /// Adds a value (non-finite and negative values are skipped).
+  @inline(__always)
   public mutating func add(_ x: Double) {
     guard x.isFinite, x >= 0 else { return }
     count += 1

@@ -30,6 +30,7 @@ public struct Intervals: Sendable, Equatable {
   public var isOpen: Bool { openSince != nil }
 
   /// Opens a stretch at `t` (no effect if one is open).
+  @inline(__always)
   public mutating func begin(at t: SimTime) {
     guard openSince == nil else { return }
     if let last = spans.last, last.end == t {

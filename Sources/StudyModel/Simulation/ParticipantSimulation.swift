@@ -983,6 +983,7 @@ public struct ParticipantSimulation: EventHandler {
   /// already in the queue no later than it stands (firing early, it only waits on: see
   /// ``batteryEvent(_:)``), which spares a cancellation and an insertion at most changes of
   /// rate. (The kernel would sweep the cancelled events out too, but not the insertions.)
+  @inline(__always)
   mutating func armBattery(at t: SimTime, _ sim: inout Simulator) {
     batteryDue = t
     if t < batteryEventAt {
