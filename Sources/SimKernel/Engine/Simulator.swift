@@ -106,12 +106,8 @@ public struct Simulator: ~Copyable, Sendable {
   /// (never cancelled: slot 0). Each place must be used once at most.
   @inlinable
   public mutating func schedule(at time: SimTime, kind: UInt16, payload: Int32, place: UInt64) {
-    precondition(time >= now, "time moves backward: event at \(time) scheduled at \(now)")
     precondition(place < nextSequence, "a place not reserved")
-    push(
-      Event(
-        time: time, order: UInt64(Priority.normal.rawValue) << 56 | place, payload: payload,
-        generation: generations[0], kind: kind))
+    push(event(at: time, kind: kind, entity: 0, payload: payload, priority: .normal, slot: 0, place: place))
   }
 
   /// Schedules an event that follows from the one being handled (a reply, the end of
@@ -136,11 +132,20 @@ public struct Simulator: ~Copyable, Sendable {
   mutating func prepare(
     at time: SimTime, kind: UInt16, entity: UInt32, payload: Int32, priority: Priority, slot: UInt16
   ) -> Event {
-    precondition(time >= now, "time moves backward: event at \(time) scheduled at \(now)")
     defer { nextSequence += 1 }
+    return event(
+      at: time, kind: kind, entity: entity, payload: payload, priority: priority, slot: slot, place: nextSequence)
+  }
+
+  /// An event in the given place among simultaneous events (its time checked).
+  @inlinable @inline(__always)
+  func event(
+    at time: SimTime, kind: UInt16, entity: UInt32, payload: Int32, priority: Priority, slot: UInt16, place: UInt64
+  ) -> Event {
+    precondition(time >= now, "time moves backward: event at \(time) scheduled at \(now)")
     return Event(
-      time: time, order: UInt64(priority.rawValue) << 56 | nextSequence, entity: entity,
-      payload: payload, generation: generations[Int(slot)], kind: kind, slot: slot)
+      time: time, order: UInt64(priority.rawValue) << 56 | place, entity: entity, payload: payload,
+      generation: generations[Int(slot)], kind: kind, slot: slot)
   }
 
   /// Queues an event made by ``prepare(at:kind:entity:payload:priority:slot:)`` (its time

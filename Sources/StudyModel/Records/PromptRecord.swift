@@ -1,7 +1,7 @@
 import SimKernel
 
 /// How a prompt ended.
-public enum PromptStatus: String, Sendable, CaseIterable {
+public enum PromptStatus: String, Sendable, CaseOrdered {
   /// Submitted.
   case answered
   /// Dismissed by the participant.
@@ -16,18 +16,6 @@ public enum PromptStatus: String, Sendable, CaseIterable {
   /// Due after the participant dropped out.
   case droppedOut = "dropped_out"
 
-  /// The case's position in `allCases` (for count arrays; a switch, not a search).
-  public var position: Int {
-    switch self {
-    case .answered: 0
-    case .dismissed: 1
-    case .expired: 2
-    case .ignored: 3
-    case .undelivered: 4
-    case .droppedOut: 5
-    }
-  }
-
   /// AWARE's `esmStatus`: 0 new, 1 answered, 2 dismissed, 3 expired.
   public var awareStatus: Int {
     switch self {
@@ -40,7 +28,7 @@ public enum PromptStatus: String, Sendable, CaseIterable {
 }
 
 /// Why a prompt was not answered.
-public enum MissReason: String, Sendable, CaseIterable {
+public enum MissReason: String, Sendable, CaseOrdered {
   case none = ""
   /// The phone was off (battery empty, rebooting) when the prompt fell due.
   case phoneOff = "phone_off"
@@ -64,24 +52,6 @@ public enum MissReason: String, Sendable, CaseIterable {
   case busy
   /// The participant had dropped out.
   case droppedOut = "dropped_out"
-
-  /// The case's position in `allCases` (for count arrays; a switch, not a search).
-  public var position: Int {
-    switch self {
-    case .none: 0
-    case .phoneOff: 1
-    case .cap: 2
-    case .notRefilled: 3
-    case .replaced: 4
-    case .offline: 5
-    case .asleep: 6
-    case .notNoticed: 7
-    case .unwilling: 8
-    case .tooLate: 9
-    case .busy: 10
-    case .droppedOut: 11
-    }
-  }
 }
 
 /// One prompt's whole life.

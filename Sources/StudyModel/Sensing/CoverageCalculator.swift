@@ -347,11 +347,7 @@ public struct CoverageCalculator {
     var lo = SimTime(h) * Tick.hour
     if b < lo + Tick.hour || (a > lo && b == lo + Tick.hour) {
       // The usual stretch (a background run of seconds): inside one hour, not the whole of it.
-      let n = Int32(Yield.gridCount(origin: origin, period: period, from: a, to: b))
-      let m =
-        lastSync >= b ? n : lastSync > a ? Int32(Yield.gridCount(origin: origin, period: period, from: a, to: lastSync)) : 0
-      counts.add(hour: h, collected: n, received: m)
-      return
+      return addPart(hour: h, origin: origin, period: period, from: a, to: b, lastSync: lastSync, &counts)
     }
     while lo < b {
       let hi = lo + Tick.hour
@@ -367,16 +363,23 @@ public struct CoverageCalculator {
         lo = SimTime(h) * Tick.hour
         continue
       }
-      let from = max(a, lo)
-      let to = min(b, hi)
-      let n = Int32(Yield.gridCount(origin: origin, period: period, from: from, to: to))
-      let m =
-        lastSync >= to
-        ? n : lastSync > from ? Int32(Yield.gridCount(origin: origin, period: period, from: from, to: lastSync)) : 0
-      counts.add(hour: h, collected: n, received: m)
+      addPart(hour: h, origin: origin, period: period, from: max(a, lo), to: min(b, hi), lastSync: lastSync, &counts)
       h += 1
       lo = hi
     }
+  }
+
+  /// Adds the grid points in `[from, to)`, part of hour `h`, and those before `lastSync` as
+  /// received.
+  @inline(__always)
+  static func addPart(
+    hour h: Int, origin: SimTime, period: Yield.Divisor, from: SimTime, to: SimTime, lastSync: SimTime,
+    _ counts: inout HourCounts
+  ) {
+    let n = Int32(Yield.gridCount(origin: origin, period: period, from: from, to: to))
+    let m =
+      lastSync >= to ? n : lastSync > from ? Int32(Yield.gridCount(origin: origin, period: period, from: from, to: lastSync)) : 0
+    counts.add(hour: h, collected: n, received: m)
   }
 
   /// Every minute of an hour.
@@ -403,9 +406,7 @@ public struct CoverageCalculator {
         // minutes, in one pass (a phone on all year is one stretch of 8,760 hours).
         if whole == 0 { whole = wholeHourMinutes(origin: origin, period: period) }
         let last = Int(b / Tick.hour)
-        mask.withUnsafeMutableBufferPointer { m in
-          for k in h..<last { m[k] |= whole }
-        }
+        mark(&mask, hours: h..<last, minutes: whole)
         g += SimTime(last - h) * Tick.hour  // g was the hour's first grid point; periods divide the hour
         continue
       }
@@ -413,6 +414,13 @@ public struct CoverageCalculator {
         mask[h] |= 1 << UInt64((g - lo) / Tick.minute)
         g += period
       }
+    }
+  }
+
+  /// Marks the same `minutes` in each of `hours`, in one pass (a stretch's whole hours).
+  static func mark(_ mask: inout [UInt64], hours: Range<Int>, minutes: UInt64) {
+    mask.withUnsafeMutableBufferPointer { m in
+      for h in hours { m[h] |= minutes }
     }
   }
 
@@ -448,9 +456,7 @@ public struct CoverageCalculator {
       // The first hour from the stretch's start, the hours between whole, the last to its
       // last sample (an app that runs all year is one stretch of 8,760 hours).
       mask[firstHour] |= bits(m0, 59)
-      mask.withUnsafeMutableBufferPointer { m in
-        for h in (firstHour + 1)..<lastHour { m[h] = allMinutes }
-      }
+      mark(&mask, hours: (firstHour + 1)..<lastHour, minutes: allMinutes)
       mask[lastHour] |= bits(0, m1)
     }
   }

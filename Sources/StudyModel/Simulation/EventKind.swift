@@ -1,7 +1,7 @@
 /// The events of one participant's study (``ParticipantSimulation``). The kernel only sees
 /// their raw values; the order of simultaneous events follows the priority each is
 /// scheduled with.
-enum EventKind: UInt16, CaseIterable {
+enum EventKind: UInt16, CaseOrdered {
   /// A prompt's scheduled time (payload: prompt index): a local notification fires, or the
   /// server sends a push at its next tick.
   case promptDue
@@ -50,12 +50,12 @@ enum EventKind: UInt16, CaseIterable {
 
 extension EventKind {
   /// The kind of a raw value from the queue, checked to be one (the synthesized
-  /// `init(rawValue:)` is called out of line for every event; a case without a payload is
-  /// its position, which the raw values follow from 0: tested).
+  /// `init(rawValue:)` is called out of line for every event; the raw values are the
+  /// positions, from 0: tested).
   @inline(__always)
   static func of(_ raw: UInt16) -> EventKind {
     precondition(raw <= last.rawValue, "unknown event kind \(raw)")
-    return unsafeBitCast(UInt8(truncatingIfNeeded: raw), to: EventKind.self)
+    return .unchecked(position: UInt8(truncatingIfNeeded: raw))
   }
 
   /// The last case (a constant, where a stored count would be checked for its

@@ -334,11 +334,7 @@ public struct ParticipantSimulation: EventHandler {
     case .dayStarts: dayStarts(i, &sim)
     case .wakes: setAwake(true, &sim)
     case .goesToBed: setAwake(false, &sim)
-    case .promptDue:
-      // The payload is the prompt's place in day order: the day's next prompt is queued.
-      let d = Int(days[Int(promptsByDay[i])])
-      if i + 1 < Int(firstPromptOfDay[d + 1]) { scheduleDue(i + 1, day: d, &sim) }
-      promptDue(Int(promptsByDay[i]), &sim)
+    case .promptDue: dueFalls(i, &sim)
     case .promptArrives: promptArrives(i, &sim)
     case .promptNoticed: promptNoticed(i >> 1, reminded: i & 1 == 1, &sim)
     case .promptOpened: promptOpened(i, &sim)
@@ -364,7 +360,7 @@ public struct ParticipantSimulation: EventHandler {
     sim.schedule(at: life.wake[d], kind: EventKind.wakes.rawValue, payload: Int32(d), priority: .urgent)
     sim.schedule(at: life.bed[d], kind: EventKind.goesToBed.rawValue, payload: Int32(d), priority: .urgent)
     // The day's prompts: their places among simultaneous events are taken now, but each is
-    // queued only when the one before it falls due (``promptDue(_:_:)``), which keeps the
+    // queued only when the one before it falls due (``dueFalls(_:_:)``), which keeps the
     // queue small.
     if !firstPromptOfDay.isEmpty && firstPromptOfDay[d] < firstPromptOfDay[d + 1] {
       let first = Int(firstPromptOfDay[d])
@@ -403,6 +399,15 @@ public struct ParticipantSimulation: EventHandler {
     sim.schedule(
       at: Self.dueTime(times[i], dayStart: SimTime(d) * Tick.day, serverTick: serverTick),
       kind: EventKind.promptDue.rawValue, payload: Int32(j), place: duePlaces[d] + UInt64(j - Int(firstPromptOfDay[d])))
+  }
+
+  /// The `j`th prompt in day order (the promptDue event's payload) falls due: the day's next
+  /// one is queued in its place, and this one handled (``promptDue(_:_:)``).
+  mutating func dueFalls(_ j: Int, _ sim: inout Simulator) {
+    let i = Int(promptsByDay[j])
+    let d = Int(days[i])
+    if j + 1 < Int(firstPromptOfDay[d + 1]) { scheduleDue(j + 1, day: d, &sim) }
+    promptDue(i, &sim)
   }
 
   /// When a prompt scheduled at `time` falls due, its day having started at `dayStart`: at
