@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs every scenario of scenarios/ with its own settings, and two fixtures with every output
+# format on (AWARE rows, Beiwe files, prompts, coverage), into DIR, and prints one SHA-256 per
+# output file (the manifest, which records the build, left out). Two builds compared:
+#   scripts/compare-outputs.sh ESMSIM_A /tmp/a > a.txt; scripts/compare-outputs.sh ESMSIM_B /tmp/b > b.txt
+#   diff a.txt b.txt      # empty: byte-identical outputs
+set -euo pipefail
+esmsim=$(realpath "$1")
+out=$2
+cd "$(dirname "$0")/.."
+rm -rf "$out"
+mkdir -p "$out"
+for s in scenarios/*.yaml; do
+  name=$(basename "$s" .yaml)
+  case "$name" in sweep-schedulers) continue ;; esac  # a sweep file, not a scenario
+  "$esmsim" run "$s" --output "$out/$name" --threads 2 >/dev/null
+done
+# Every output format, on each OS and channel: short, so that the comparison stays quick.
+for channel in ios_local push esmira aware_ios; do
+  cat > "$out/formats-$channel.yaml" <<YAML
+name: every output ($channel)
+duration: 10d
+seed: 11
+population: {size: 120, os: {ios: 0.5, android: 0.5}, devices: {non_controlled: 0.5, heavy: 0.25, low_power: 0.25}}
+protocol:
+  window: "08:00-22:00"
+  schedule: {algorithm: mappiness, per_day: 5}
+  channel: $channel
+  expiry: 30m
+  reminders: {count: 1, interval: 5m}
+  silent_push: 30m
+  sensors: {location: {}, accelerometer: {}, battery: {}, screen: {}, weather: {}, pedometer: {}}
+outputs: {prompts: true, participants: true, coverage: true, aware_esm: true, beiwe: true}
+YAML
+  (cd "$out" && "$esmsim" run "formats-$channel.yaml" --output "formats-$channel" --threads 2 >/dev/null)
+done
+cd "$out"
+find . -type f ! -name manifest.json ! -name '*.yaml' ! -name 'results.sqlite' -print0 | sort -z | xargs -0 sha256sum
