@@ -163,9 +163,9 @@ struct EventQueueTests {
   @Test("a prepared event keeps the place it took among simultaneous events, however late it is queued")
   func preparedKeepsPlace() {
     var sim = Simulator(slots: 2)
-    sim.followUp(at: 10, kind: 1, payload: 0)  // held: its place is taken first
-    sim.schedule(at: 10, kind: 1, payload: 1)
-    sim.followUp(at: 5, kind: 1, payload: 2, slot: 1)  // queues the first, is held itself
+    sim.schedule(at: 10, kind: 1, payload: 0)  // held: its place is taken first
+    sim.schedule(at: 10, kind: 1, payload: 1)  // queues the first, is held itself
+    sim.schedule(at: 5, kind: 1, payload: 2, slot: 1)  // queues the second, is held itself
     sim.cancel(slot: 1)
     var rec = Recorder()
     #expect(sim.run(until: .max, &rec) == 2)

@@ -410,7 +410,7 @@ struct SettingsChangeTests {
     for p in 0..<plan.participants {
       let sim = ParticipantSimulation(plan: plan, seed: 9, replication: 0, participant: UInt32(p))
       for d in 0..<6 {
-        let minutes = zip(sim.times, sim.days).filter { $0.1 == d }.map { Double($0.0 - SimTime(d) * Tick.day) / Double(Tick.minute) }
+        let minutes = zip(sim.timetable.times, sim.timetable.days).filter { $0.1 == d }.map { Double($0.0 - SimTime(d) * Tick.day) / Double(Tick.minute) }
         switch d {
         case ..<3:
           #expect(minutes.count == 2 && minutes.allSatisfy { $0 >= 8 * 60 && $0 < 22 * 60 - 10 })

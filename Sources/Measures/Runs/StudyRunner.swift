@@ -6,7 +6,7 @@ import StudyModel
 /// Runs a study's participants on several threads and pools them in participant order.
 ///
 /// Participants are independent: each is simulated alone with its own small queue
-/// (shared research `des_engines.md` §1.4). They are cut into fixed chunks of
+/// (`esmsim bench kernel` measures the per-entity queues against one global queue). They are cut into fixed chunks of
 /// ``chunkSize`` (the same whatever the thread count); worker threads take the next chunk as
 /// they finish one, and the calling thread merges the chunks' accumulators strictly in chunk
 /// order as they come in, so the results are byte-identical for any number of threads.

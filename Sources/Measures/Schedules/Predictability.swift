@@ -1,6 +1,6 @@
 /// How well a participant who knows the algorithm and today's history can anticipate the
-/// next signal (shared research `scheduling.md` §4.3; no published measure exists, this is
-/// the proposal of that note).
+/// next signal (no published measure exists: this is esmsim's own
+/// proposal, [@SlotMeasure]).
 ///
 /// The day is cut into slots. The state before a slot is (slot, signals so far today, slots
 /// since the last signal or "none yet"); the outcome is whether the slot holds a signal.

@@ -26,7 +26,7 @@ public struct ScheduleMeasures: Sendable {
   var gaps = GapStatistics()
   var predictability = Predictability()
 
-  /// Default slot width: 10 minutes (shared research `scheduling.md` §4.3).
+  /// Default slot width: 10 minutes ([@SlotMeasure]).
   public static let defaultSlotMinutes = 10.0
 
   /// Creates an empty accumulator.

@@ -3,7 +3,7 @@ import SimKernel
 import StudyModel
 
 /// Reads the schedules of an ESMira study file (`ESMira-apps` `Study.kt`, `Schedule.kt`,
-/// `SignalTime.kt`, `ActionTrigger.kt`; shared research `scheduling.md` §2.3):
+/// `SignalTime.kt`, `ActionTrigger.kt`; [@ESMiraNotes]):
 /// `questionnaires[].actionTriggers[]` with `schedules[]` (`dailyRepeatRate`, `weekdays`
 /// bitmask Sun = 1 … Sat = 64, 0 = every day, `signalTimes[]`) and `actions[]` (`type` 1 =
 /// invitation, `timeout` minutes, `reminder_count`, `reminder_delay_minu`, default 5).

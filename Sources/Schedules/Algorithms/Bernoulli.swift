@@ -1,8 +1,8 @@
 import SimKernel
 
 /// Each minute of the window is a signal with probability n/W: the "too random" design of
-/// MacKerron's thesis (section "Scheduling": p = 1/720 for one signal a day over 8 am–8 pm;
-/// `scheduling.md` §3).
+/// MacKerron's thesis ([@MacKerron2012], section "Scheduling": p = 1/720 for one signal a
+/// day over 8 am–8 pm).
 ///
 /// The count per day is Binomial(W, n/W) (mean n, variance n(1 − n/W)); gaps are geometric.
 /// Instead of one draw per minute, the number of minutes to the next signal is drawn

@@ -1,8 +1,8 @@
 import SimKernel
 
-/// Equal blocks with a buffer at both ends of each: mEMA (ilumivu, "Survey Timing Basics"
+/// Equal blocks with a buffer at both ends of each: mEMA ([@mEMA]: "Survey Timing Basics"
 /// and "Momentary Surveys": with Randomize, a random time inside each interval, with a 10 %
-/// buffer at each interval edge; `scheduling.md` §2.6).
+/// buffer at each interval edge).
 ///
 /// The draw is uniform on `[a + f·B, b − f·B]` in each block `[a, b)` of length B.
 /// Choice: mEMA's docs give no distribution; uniform is assumed.

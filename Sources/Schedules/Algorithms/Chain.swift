@@ -2,9 +2,9 @@ import SimKernel
 
 /// Chained random lags: each signal follows the previous one (the first follows the window
 /// start, the participant's wake time) after a fixed lag plus a uniform random lag rounded
-/// to whole minutes: ExperienceSampler (Thai & Page-Gould; `sabrinathai/ExperienceSampler`
+/// to whole minutes: ExperienceSampler ([@ExperienceSampler]; `sabrinathai/ExperienceSampler`
 /// `www/js/index.js`, `scheduleNotifs`: `interval = interval + round(U·randomDiaryLag) +
-/// minDiaryLag`, with minDiaryLag = 90, randomDiaryLag = 30 and 6 a day; `scheduling.md` §2.6).
+/// minDiaryLag`, with minDiaryLag = 90, randomDiaryLag = 30 and 6 a day).
 ///
 /// Choice where the source is silent: ExperienceSampler does not check its signals against
 /// the participant's end of day; esmsim drops any signal at or after the window's end (a

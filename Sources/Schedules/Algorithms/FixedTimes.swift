@@ -3,7 +3,7 @@ import SimKernel
 /// Fixed clock times with an optional ± jitter in whole minutes, redrawn every day: AWARE
 /// iOS's `hours` and `randomize` (awareframework/com.awareframework.ios.sensor.esm
 /// `ESMScheduleManager.swift`: each hour fires at h:00 + `Int.random(in: -R...R)` minutes for
-/// every pre-scheduled day; `scheduling.md` §2.5).
+/// every pre-scheduled day; [@AWAREiOSESM]).
 ///
 /// With no jitter this is the interval-contingent design (Beiwe weekly timings,
 /// ExperienceSampler's diary mode). Times are sorted after jittering, since two close

@@ -1,7 +1,7 @@
 import SimKernel
 
 /// How a fixed-block schedule keeps signals a minimum gap apart, each exactly as its
-/// source does it (shared research `scheduling.md` §2 and §4.1).
+/// source does it ([@PACO], [@ESMiraNotes], [@AWAREAndroid]).
 public enum GapMethod: String, Sendable, CaseIterable {
   /// No gap: one uniform draw in each block.
   case none

@@ -3,7 +3,7 @@ import SimKernel
 /// Mappiness: equal blocks with a buffer at each block's end, then one common random shift
 /// that wraps around the day (MacKerron 2012, PhD thesis ch. "Experience sampling",
 /// section "Scheduling", figure "Example beep schedule calculation using Mappiness
-/// protocol"; shared research `scheduling.md` §1).
+/// protocol"; [@MacKerron2012]).
 ///
 /// With W the effective window (the participant's hours, ending `endMargin` minutes early:
 /// the thesis' safeguard against delivery delays), B = W/n:
@@ -69,7 +69,7 @@ public struct Mappiness: SignalScheduler, Hashable {
   /// effective window: λ = n × remaining / full effective window signals, pro rata —
   /// ⌊λ⌋ for certain and one more with probability λ − ⌊λ⌋ (thesis, footnote on settings
   /// changes) — placed by the same algorithm on the remaining window (the thesis does not
-  /// say how; this is the reconstruction of `scheduling.md` §1.2).
+  /// say how; this is esmsim's reconstruction, grade D).
   public func rest(
     of window: Window, after elapsed: Double, into times: inout [Double], using stream: inout RandomStream
   ) {

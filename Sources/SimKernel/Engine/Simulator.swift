@@ -19,16 +19,16 @@ public protocol EventHandler {
 /// in the past is a programming error and stops the program. Events at the same time pop by
 /// priority, then first-in first-out. Cancellation is lazy: ``cancel(slot:)`` bumps the slot's
 /// generation, and events scheduled under an older generation are skipped when they reach
-/// the top, or swept out together when the queue has doubled. A follow-up
-/// (``followUp(at:kind:entity:payload:priority:slot:)``) that nothing else precedes is
-/// handed to the handler without the queue, in the order the queue would give. One simulator is small, so
-/// each participant can be simulated with its own (shared research `des_engines.md` §1 and
-/// §2).
+/// the top, or swept out together when the queue has doubled. The last event a handler
+/// schedules, when nothing else precedes it, is handed to the handler without the queue, in
+/// the order the queue would give. One simulator is small, so each participant can be
+/// simulated with its own ([Law2015]; [SimPy]: one queue per process costs nothing).
 public struct Simulator: ~Copyable, Sendable {
   /// The current time.
   @inlinable public var now: SimTime { clock }
-  /// The number of pending events (including cancelled ones not yet skipped).
-  @inlinable public var pendingCount: Int { pending.count }
+  /// The number of pending events (including cancelled ones not yet skipped, and the one
+  /// held).
+  @inlinable public var pendingCount: Int { pending.count + (holdsFollowUp ? 1 : 0) }
   @usableFromInline var clock: SimTime = 0
   @usableFromInline var pending: EventQueue
   @usableFromInline var generations: [UInt32]
@@ -39,16 +39,19 @@ public struct Simulator: ~Copyable, Sendable {
   /// The queue's size at which cancelled events are swept out (see ``run(until:_:)``).
   @usableFromInline var sweepAt = Simulator.smallestSweep
   @usableFromInline static let smallestSweep = 32
-  /// The follow-up of the event being handled, waiting for its handler to return (see
-  /// ``followUp(at:kind:entity:payload:priority:slot:)``).
+  /// The last event the handler scheduled, waiting for it to return (see
+  /// ``schedule(at:kind:entity:payload:priority:slot:cancelledAt:)``).
   /// (Held as a plain event and a flag, not an optional: the run loop tests the flag right
   /// after the handler returns, a one-byte read of what the handler just wrote.)
   @usableFromInline var heldFollowUp = Event(time: 0, kind: 0)
   @usableFromInline var holdsFollowUp = false
-  /// Whether ``run(until:_:)`` hands a follow-up over at once when nothing comes before it
-  /// (false: every one goes through the queue; the results are the same).
-  public var carriesOutFollowUps = true
-  /// The follow-ups handed over at once so far (counted among the events handled too).
+  /// Reference mode: every event goes through the queue, and events scheduled to be cancelled
+  /// before they fire (``schedule(at:kind:entity:payload:priority:slot:cancelledAt:)``) are
+  /// queued too. The results are the same as without it (tests compare the two); it exists
+  /// only for those tests.
+  public var queuesEverything = false
+  /// The events handed over at once, without the queue, so far (counted among the events
+  /// handled too).
   public var followUpsCarriedOut: Int { carriedOut }
   @usableFromInline var carriedOut = 0
 
@@ -72,7 +75,20 @@ public struct Simulator: ~Copyable, Sendable {
     carriedOut = 0
   }
 
-  /// Schedules an event.
+  /// Schedules an event: the one way a model queues what happens next.
+  ///
+  /// The event takes its place among simultaneous events now (ties pop first-in first-out).
+  /// Two techniques keep the queue small behind this one call, neither changing any order:
+  /// - the last event a handler schedules is held, not queued: when the handler returns and
+  ///   nothing pending comes before it, it is the next event anyway, and ``run(until:_:)``
+  ///   hands it over at once (a reply, the end of something just started); a handler's next
+  ///   call queues the one held;
+  /// - an event at or after `cancelledAt`, the moment by which the model will have cancelled
+  ///   its slot whatever happens, could never fire, and is not queued at all.
+  ///
+  /// A series of events known in advance (a day's prompts) is scheduled by
+  /// ``reservePlaces(_:)`` and ``schedule(at:kind:payload:place:)`` instead: each is queued only
+  /// when the one before it is handled, in the place the whole series would have taken.
   ///
   /// - Parameters:
   ///   - time: when it fires; must not be earlier than ``now``.
@@ -81,13 +97,16 @@ public struct Simulator: ~Copyable, Sendable {
   ///   - payload: one small integer for the model.
   ///   - priority: the tie-breaker among events at the same time.
   ///   - slot: the cancellation slot (0: never cancelled).
+  ///   - cancelledAt: when the model cancels `slot` at the latest (`.max`: no such promise).
   /// - Complexity: O(log *n*)
   @inlinable
   public mutating func schedule(
     at time: SimTime, kind: UInt16, entity: UInt32 = 0, payload: Int32 = 0,
-    priority: Priority = .normal, slot: UInt16 = 0
+    priority: Priority = .normal, slot: UInt16 = 0, cancelledAt: SimTime = .max
   ) {
-    push(prepare(at: time, kind: kind, entity: entity, payload: payload, priority: priority, slot: slot))
+    let event = prepare(at: time, kind: kind, entity: entity, payload: payload, priority: priority, slot: slot)
+    guard time < cancelledAt || queuesEverything else { return }
+    hold(event)
   }
 
   /// Takes `count` places among simultaneous events now, as scheduling that many events here
@@ -107,26 +126,18 @@ public struct Simulator: ~Copyable, Sendable {
   @inlinable
   public mutating func schedule(at time: SimTime, kind: UInt16, payload: Int32, place: UInt64) {
     precondition(place < nextSequence, "a place not reserved")
-    push(event(at: time, kind: kind, entity: 0, payload: payload, priority: .normal, slot: 0, place: place))
+    hold(event(at: time, kind: kind, entity: 0, payload: payload, priority: .normal, slot: 0, place: place))
   }
 
-  /// Schedules an event that follows from the one being handled (a reply, the end of
-  /// something it starts). When the handler returns and nothing else is pending before the
-  /// follow-up, it is the next event anyway: ``run(until:_:)`` then hands it to the handler
-  /// at once, the clock moved to its time, without the queue. Its place among simultaneous
-  /// events is taken here, as for any event scheduled here, so the order is the queue's
-  /// either way. A handler's second follow-up queues the first.
-  @inlinable
-  public mutating func followUp(
-    at time: SimTime, kind: UInt16, entity: UInt32 = 0, payload: Int32 = 0,
-    priority: Priority = .normal, slot: UInt16 = 0
-  ) {
+  /// Holds `event` as the one that may be handed over at once, queueing the one held before.
+  @inlinable @inline(__always)
+  mutating func hold(_ event: Event) {
     if holdsFollowUp { push(heldFollowUp) }
     holdsFollowUp = true
-    heldFollowUp = prepare(at: time, kind: kind, entity: entity, payload: payload, priority: priority, slot: slot)
+    heldFollowUp = event
   }
 
-  /// An event as ``schedule(at:kind:entity:payload:priority:slot:)`` makes it, with its
+  /// An event as ``schedule(at:kind:entity:payload:priority:slot:cancelledAt:)`` makes it, with its
   /// place among simultaneous events taken now, but not yet queued (``push(_:)``).
   @inlinable
   mutating func prepare(
@@ -166,7 +177,8 @@ public struct Simulator: ~Copyable, Sendable {
   /// - Complexity: O(1)
   @inlinable
   public var nextPendingTime: SimTime {
-    handledEventAtTop ? pending.earliestTimeBelowRoot : pending.min?.time ?? .max
+    let queued = handledEventAtTop ? pending.earliestTimeBelowRoot : pending.min?.time ?? .max
+    return holdsFollowUp ? Swift.min(queued, heldFollowUp.time) : queued
   }
 
   /// Cancels every pending event of `slot` (lazily: they are skipped when they reach the top).
@@ -200,7 +212,7 @@ public struct Simulator: ~Copyable, Sendable {
   @discardableResult
   public mutating func run<H: EventHandler>(until limit: SimTime, _ handler: inout H) -> Int {
     var handled = 0
-    // A follow-up scheduled before the run is an ordinary event.
+    // An event held before the run is an ordinary event.
     if holdsFollowUp {
       holdsFollowUp = false
       push(heldFollowUp)
@@ -217,12 +229,12 @@ public struct Simulator: ~Copyable, Sendable {
       if isLive(event) {
         handler.handle(event, &self)
         handled += 1
-        // A follow-up nothing else comes before is the next event: handled at once.
+        // The held event, when nothing else comes before it, is the next event: handled at once.
         while holdsFollowUp {
           holdsFollowUp = false
           let next = heldFollowUp
           guard isLive(next) else { continue }
-          if carriesOutFollowUps && next.time <= limit && nextPendingTime > next.time {
+          if !queuesEverything && next.time <= limit && nextPendingTime > next.time {
             clock = next.time
             carriedOut += 1
             handler.handle(next, &self)

@@ -2,8 +2,8 @@
 ///
 /// The heap is ordered by ``Event/precedes(_:)``: `(time, priority, sequence)`. It holds plain
 /// values in one contiguous buffer (no closures, no references), which keeps it cache
-/// friendly; see shared research `des_engines.md` §2.3 for the measurements behind the
-/// choice of an implicit heap.
+/// friendly; an implicit d-ary heap is the pending-event set that does best on the hold
+/// model ([@Jones1986]; `esmsim bench kernel`).
 ///
 /// Layout: node `i` has children `4i + 1 … 4i + 4`. The buffer is offset so that every group
 /// of four siblings (128 bytes) starts on a 64-byte boundary and spans exactly two cache

@@ -22,7 +22,7 @@ public enum Compliance {
       let k = plan.missPersistence
       p = missed ? level * (1 - k) : level * (1 - k) + k
     }
-    p *= max(1 - plan.declinePerDay * Double(day), 0.5)
+    p *= max(1 - plan.declinePerDay * Double(day), declineFloor)
     p *= plan.hourMultipliers[min(max(hour, 0), 23)]
     p *= context
     if plan.stateDependence != 0 {
@@ -31,6 +31,13 @@ public enum Compliance {
     }
     return min(max(p, 0), 1)
   }
+
+  /// The decline over study days stops at half the first day's probability (assumption, D).
+  static let declineFloor = 0.5
+
+  /// Mean seconds from declining a prompt to dismissing it, for those who dismiss
+  /// (assumption, D).
+  static let dismissSeconds = 5.0
 
   /// A lognormal delay in milliseconds with the given median (seconds) and spread.
   static func delay(medianSeconds: Double, sigma: Double, _ s: inout RandomStream) -> SimTime {

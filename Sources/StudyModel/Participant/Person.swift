@@ -30,9 +30,9 @@ public struct Person: Sendable {
   /// of 15–24 % in the same study).
   static let ringerShares = [0.255, 0.215, 0.53]
   static let ringerHeard = [0.0, 0.7, 0.85]
-  /// Phone checks per waking hour: about 90 over a 15-hour day (assumption; Pielot et al.
-  /// 2014 find notifications typically viewed within minutes, with 56–63 notifications a
-  /// day, `device_and_compliance.md` §3.3 and §4).
+  /// Phone checks per waking hour: about 90 over a 15-hour day (assumption, D;
+  /// [@Pielot2014] find notifications typically viewed within minutes, with 56–63
+  /// notifications a day).
   static let checksPerHour = 6.0
 
   /// Draws a person.

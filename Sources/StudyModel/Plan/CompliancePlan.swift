@@ -4,7 +4,7 @@
 /// around ``answerProbability``) times a study-day decline, a time-of-day multiplier, the
 /// context's willingness and (when switched on) a function of the latent state; misses
 /// cluster through a two-state chain that keeps the mean (``missPersistence``). Defaults and
-/// sources: shared research `device_and_compliance.md` §3 and §6; `docs/model.md`.
+/// sources: [@Wrzus2023], [@Rintala2019], [@Rintala2020]; `docs/model.md`.
 public struct CompliancePlan: Sendable, Equatable {
   /// The mean probability, on the first study day, that a participant who noticed a prompt
   /// and can answer does answer. Default 0.97: chosen so that the whole prompt life (delivery,

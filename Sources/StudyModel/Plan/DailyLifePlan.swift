@@ -5,8 +5,8 @@ import SimKernel
 /// Every default names its source or says it is an assumption; `docs/model.md` lists them.
 public struct DailyLifePlan: Sendable, Equatable {
   /// Mean wake time on weekdays, minutes after midnight. Default 07:00: ATUS 2017–23 working
-  /// adults wake about 06:30 and sleep about 8.5 h (shared research `device_and_compliance.md`
-  /// §4, grade C/D); a mid value of the working and non-working population (assumption).
+  /// adults wake about 06:30 and sleep about 8.5 h ([@ATUS], grade C/D for the
+  /// secondary summary); a mid value of the working and non-working population (assumption).
   public var weekdayWake: Double = 7 * 60
   /// Mean bedtime on weekdays, minutes after midnight (may pass 24:00). Default 23:00
   /// (Fitbit: US mean bedtime 23:21; ATUS workday bedtime about 23:00; §4).
@@ -29,9 +29,9 @@ public struct DailyLifePlan: Sendable, Equatable {
   /// missing signals).
   public var undergroundShare: Double = 0.5
   /// Share of waking time in dead zones (no signal) outside underground trips.
-  /// Default 0.02 (assumption within the 1–5 % of `device_and_compliance.md` §4, grade D).
+  /// Default 0.02 (assumption, grade D: no published share of time without signal was found).
   public var deadZoneShare: Double = 0.02
-  /// Mean one-way commute, minutes. Default 27.6 (ACS 2019, `device_and_compliance.md` §4).
+  /// Mean one-way commute, minutes. Default 27.6 ([@ACS2019], A).
   public var commuteMinutes: Double = 27.6
 
   /// The conditions of each context, indexed by ``Context/rawValue``.

@@ -4,7 +4,7 @@
 /// 2020, Table 6 and §5.3): an ideal phone, a phone in ordinary use, a heavily used phone
 /// (more than 10 memory warnings a day) and a phone in Low Power Mode throughout. Rates the
 /// paper does not give are assumptions calibrated to its Fig. 9 pattern; each is marked in
-/// `docs/model.md` with its grade of evidence (shared research `device_and_compliance.md` §6).
+/// `docs/model.md` with its grade of evidence ([@Nishiyama2020]).
 public struct DeviceProfile: Sendable, Equatable {
   /// The profile's name (`ideal`, `non_controlled`, `heavy`, `low_power`, or a custom one).
   public var name: String
@@ -38,8 +38,8 @@ public struct DeviceProfile: Sendable, Equatable {
   public var drainApp: Double
 
   /// Seconds a background wake without the anchor lets the app run. 30 s: Apple's limit for a
-  /// background notification (`device_and_compliance.md` §1.3); the AWARE paper saw the heavy
-  /// phone's app run 30 s after each silent push (§5.3).
+  /// background notification ([@AppleBackgroundUpdates], A); the AWARE paper saw the heavy
+  /// phone's app run 30 s after each silent push ([@Nishiyama2020] §5.3).
   public static let wakeRunSeconds = 30.0
   /// Charging speed, percent per hour (assumption).
   public static let chargePerHour = 40.0
@@ -47,8 +47,10 @@ public struct DeviceProfile: Sendable, Equatable {
   /// typically").
   public static let chargeNightly = 0.95
   /// Chance a participant who is awake when the battery reaches the low-battery warning
-  /// (20 %) charges it soon, and for how long, minutes (assumptions).
+  /// (20 %) charges it soon, within how many minutes (uniformly), and for how long, minutes
+  /// (assumptions, grade D).
   public static let chargeWhenLow = 0.85
+  public static let chargeWithinMinutes = 30.0
   public static let daytimeChargeMinutes = 90.0
   /// Battery level at which iOS offers Low Power Mode, and the chance it is accepted
   /// (iOS offers it at 20 % and turns it off at 80 % while charging; the acceptance is an

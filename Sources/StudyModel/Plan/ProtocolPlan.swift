@@ -158,7 +158,8 @@ public struct ChannelPlan: Sendable, Equatable {
   }
 
   /// iOS local notifications: 64 pending, planned 7 days ahead whenever the app runs
-  /// (ExperienceSampler pre-schedules 7 days; the cap is Apple's, `device_and_compliance.md` §1.9).
+  /// (ExperienceSampler pre-schedules 7 days, [@ExperienceSampler]; the cap is Apple's,
+  /// [@AppleLocalNotifications]).
   public static let iosLocal = ChannelPlan(kind: .local, cap: 64, horizonDays: 7, refillInBackground: true)
   /// ESMira's iOS planner: never more than 55 pending, the next 4 repetitions of each time
   /// of day, topped up when the app opens or its background task runs about every 12 hours

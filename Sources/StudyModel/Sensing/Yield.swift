@@ -2,8 +2,7 @@ import SimKernel
 
 /// Sensor yields counted arithmetically over the stretches in which the app runs: a periodic
 /// sensor restarted at `s` samples at s, s + P, s + 2P, … while the app runs, so its count in
-/// any window is a difference of two ceilings, never one event per sample (shared research
-/// `des_engines.md` §2.4). `SensingTests` checks every function against a per-sample count.
+/// any window is a difference of two ceilings, never one event per sample. `SensingTests` checks every function against a per-sample count.
 public enum Yield {
   /// The number of grid points `origin + k·period` (k ≥ 0) in `[lo, hi)`.
   @inlinable @inline(__always)
@@ -130,8 +129,8 @@ public enum Yield {
   }
 }
 
-/// RAPIDS phone data yield (Carnegie Mellon, `PHONE_DATA_YIELD`; `device_and_compliance.md`
-/// §2.1): a minute is valid when any sensor logged at least one row in it; an hour is valid
+/// RAPIDS phone data yield (Carnegie Mellon, `PHONE_DATA_YIELD`; [@RAPIDS],
+/// A): a minute is valid when any sensor logged at least one row in it; an hour is valid
 /// when its valid minutes are strictly more than half of it (`MINUTE_RATIO_THRESHOLD` 0.5,
 /// compared with `>` as the RAPIDS code does); the features are valid minutes and hours as
 /// ratios of the minutes and hours observed.

@@ -7,7 +7,7 @@ enum EventKind: UInt16, CaseOrdered {
   case promptDue
   /// A push reaches the phone (payload: prompt index).
   case promptArrives
-  /// The participant notices a prompt (payload: prompt index).
+  /// The participant notices a prompt (payload: ``Noticed/payload(_:reminded:)``).
   case promptNoticed
   /// The participant opens a prompt (payload: prompt index).
   case promptOpened
@@ -19,16 +19,16 @@ enum EventKind: UInt16, CaseOrdered {
   case promptDismissed
   /// A reminder of a prompt (payload: prompt index).
   case reminder
-  /// The app's lifecycle timer (slot `appSlot`): the OS suspends or kills the background
+  /// The app's lifecycle timer (slot ``Slot/app``): the OS suspends or kills the background
   /// app, the user force-quits it, or a bounded background run ends (payload: ``AppTimer``).
   case appTimer
-  /// Something wakes the app in the background (slot `wakeSlot`; payload: ``WakeSource``).
+  /// Something wakes the app in the background (slot ``Slot/wake``; payload: ``WakeSource``).
   case appWake
   /// The participant opens the app of their own accord (payload 1: to volunteer an answer).
   case spontaneousOpen
   /// A spontaneous session ends.
   case sessionEnds
-  /// The battery reaches a level that matters (slot `batterySlot`).
+  /// The battery reaches a level that matters (slot ``Slot/battery``).
   case battery
   /// The participant wakes (payload: study day).
   case wakes
@@ -61,16 +61,6 @@ extension EventKind {
   /// The last case (a constant, where a stored count would be checked for its
   /// initialisation at every event: tested to be the last).
   static var last: EventKind { .charger }
-}
-
-/// What the app's lifecycle timer means when it fires.
-enum AppTimer: Int32 {
-  case suspend, kill, forceQuit, runEnds, androidRestart
-}
-
-/// What woke the app.
-enum WakeSource: Int32 {
-  case silentPush, locationChange, backgroundRefresh
 }
 
 /// Cancellation slots of the participant's simulator.

@@ -4,10 +4,20 @@ import SimKernel
 /// One participant's whole study as a discrete-event simulation with its own small queue.
 ///
 /// The participant's days and contexts are drawn up front (``DailyLife``); the event loop
-/// then follows each prompt's life (scheduled → planned or sent → delivered, delayed or lost
-/// → noticed → opened → submitted, dismissed or expired), the app's life on the phone
-/// (running, suspended, killed, woken) and the battery. Sensor yields are not events: they
-/// are counted afterwards over the stretches in which the app ran (``CoverageCalculator``).
+/// then follows each prompt's life and the phone's. The state lives in rooms, one folder each
+/// under `Simulation/`, each with its own type and the events that change it:
+///
+/// | room | state | what happens there |
+/// |---|---|---|
+/// | `Timetable/` | ``Timetable`` | the prompts' times, a day's start, waking and going to bed |
+/// | `Prompts/` | ``PromptLife`` | a prompt's life from due to answered or missed; openings |
+/// | `Noticing/` | ``Noticing`` | an alert heard, the next look at the phone; where the participant is |
+/// | `App/` (`iOS/`, `Android/`) | ``AppState`` | the app running, suspended, killed, woken |
+/// | `Power/` | ``Power`` | battery, charging, Low Power Mode, the phone off and on |
+/// | `Delivery/` | ``Delivery`` | local notifications and their plan, pushes, silent pushes |
+///
+/// Sensor yields are not events: they are counted afterwards over the stretches in which the
+/// app ran (``CoverageCalculator``).
 ///
 /// Randomness: every component draws from its own stream of the participant's address
 /// (traits, day, context, response, state, phone, delivery, schedule), so that variants
@@ -17,18 +27,11 @@ public struct ParticipantSimulation: EventHandler {
   let plan: StudyPlan
   let proto: ProtocolPlan
   let profile: DeviceProfile
-  /// Phone checks per tick while awake with the phone at hand, and its inverse (the notice
-  /// time's search multiplies by them).
-  let checks: (perTick: Double, ticksEach: Double)
-  /// The profile's drains and the charge (``DeviceProfile/chargePerHour``), percent per tick.
-  let drain: (awake: Double, asleep: Double, app: Double, charge: Double)
   /// The participant's traits.
   public let person: Person
   /// Their days and contexts.
   public let life: DailyLife
   let studyEnd: SimTime
-  /// The push server's tick, or 0 when prompts go out at their times.
-  let serverTick: SimTime
 
   // MARK: Streams
   var responseStream: RandomStream
@@ -36,90 +39,32 @@ public struct ParticipantSimulation: EventHandler {
   var deliveryStream: RandomStream
   var stateStream: RandomStream
 
-  // MARK: Prompts
-  /// Every prompt of the study, in time order.
-  public internal(set) var prompts: [PromptRecord] = []
-  /// Answers given with no prompt pending.
-  public internal(set) var volunteered: [PromptRecord] = []
-  var times: [SimTime] = []
-  var days: [Int32] = []
-  /// Prompt indices ordered by (day, index), and where each day's run of them begins
-  /// (`days + 1` entries), so that a day's prompts are found without a scan.
-  var promptsByDay: [Int32] = []
-  var firstPromptOfDay: [Int32] = []
-  /// The episode in which each prompt's scheduled time falls (a hint for the timeline's search).
-  var dueHints: [Int32] = []
-  /// The first of the places among simultaneous events taken for each day's promptDue events.
-  var duePlaces: [UInt64] = []
-  var expiresAt: [SimTime] = []
-  var remindersLeft: [Int] = []
-  var progress: [Progress] = []
-  var deliveredAsleep: [Bool] = []
-  /// The last delivered prompt still answerable under "until the next signal".
-  var openUntilNext = -1
-  /// Whether the scheduler could not be built for this participant's window.
-  public internal(set) var scheduleFailed = false
-  /// The part of the day the schedule samples on weekdays and weekends, in minutes after
-  /// midnight (for normalising prompt times).
-  public internal(set) var samplingWindows: (weekday: Block, weekend: Block)?
+  // MARK: Rooms
+  var timetable: Timetable
+  var promptLife: PromptLife
+  var noticing: Noticing
+  var app = AppState()
+  var power: Power
+  var delivery: Delivery
 
-  enum Progress: UInt8 {
-    case waiting, declined, intending, opened, final
-  }
-
-  // MARK: Phone and app
-  enum Mode {
-    case off, notRunning, suspended, anchored, bounded, foreground
-  }
-  var mode = Mode.anchored
-  var forceQuit = false
-  var phoneIsOn = true
-  var lowPower: Bool
+  // MARK: The participant
   var awake = false
-  var charging = false
-  var daytimeCharging = false
-  var battery: Battery
-  var planner: LocalPlanner
-  var heldPush = -1
-  var sessionUntil: SimTime = -1
-  var lastLocationWake: SimTime = -Tick.hour
+  /// The episode of the participant's timeline the last lookup found (searches start there).
   var timelineCursor = 0
-  /// Events handled by ``run()``, and how many of them were follow-ups handed over at once
-  /// (``Simulator/followUp(at:kind:entity:payload:priority:slot:)``).
-  var eventsHandled = 0
-  var followUpsHandled = 0
-  /// Whether follow-ups are handed over at once when they can be (false: every one goes
-  /// through the queue; the results are the same, which a test checks).
-  var carriesOutFollowUps = true
-  /// Whether app timers that cannot fire are left out of the queue (``armAppTimer(_:)``;
-  /// false: every one is queued; the results are the same, which a test checks).
-  var leavesOutDeadTimers = true
-  /// Where ``nextAwakeChange(after:)`` has got to.
-  var awakeCursor = 0
-  /// The transition at `awakeCursor` (`.min`: not yet found).
-  var awakeChange = SimTime.min
-  /// When the battery next reaches a level that matters (`.max`: not before the next wake
-  /// or bedtime), and when the battery event in the queue fires (`.max`: none).
-  var batteryDue = SimTime.max
-  var batteryEventAt = SimTime.max
-  /// Stretches in which the app ran, was in the foreground, the phone was on, Low Power Mode
-  /// was on, the phone was charging.
-  public internal(set) var runs = Intervals()
-  public internal(set) var foreground = Intervals()
-  public internal(set) var phoneOn = Intervals()
-  public internal(set) var lowPowerSpans = Intervals()
-  public internal(set) var chargingSpans = Intervals()
-  /// Battery level over time (time, percent) at every change of rate.
-  public internal(set) var batteryTrace: [(SimTime, Double)] = []
-  let traceBattery: Bool
-
-  // MARK: Participant
   var truth: GroundTruth
   /// Whether the participant declined the last prompt they decided on (nil: none yet).
   var previousMissed: Bool?
   var droppedOut = false
   /// When the participant left the study (the study's end if they did not).
   public internal(set) var enrolledUntil: SimTime
+
+  // MARK: Running
+  /// Events handled by ``run()``, and how many of them were handed over without the queue.
+  var eventsHandled = 0
+  var followUpsHandled = 0
+  /// Runs the simulator in its reference mode (``Simulator/queuesEverything``): for the
+  /// tests that check the queue-saving techniques change nothing.
+  var queuesEverything = false
 
   /// Sets up a participant: draws their traits, days and every prompt's scheduled time.
   public init(plan: StudyPlan, seed: UInt64, replication: UInt32, participant: UInt32, traceBattery: Bool = false) {
@@ -128,15 +73,10 @@ public struct ParticipantSimulation: EventHandler {
     }
     self.plan = plan
     proto = plan.protocolPlan
-    self.traceBattery = traceBattery
     var traits = stream(.traits)
     person = Person(plan: plan, stream: &traits)
     profile = plan.devices[person.device].profile
-    checks = (person.checksPerHour / Double(Tick.hour), Double(Tick.hour) / person.checksPerHour)
-    drain = (
-      Battery.perTick(profile.drainAwake), Battery.perTick(profile.drainAsleep), Battery.perTick(profile.drainApp),
-      Battery.perTick(DeviceProfile.chargePerHour)
-    )
+    noticing = Noticing(person: person)
     var dayStream = stream(.day)
     var contextStream = stream(.context)
     // Days up to and including the dropout day (whose start is the participant's last moment).
@@ -144,26 +84,25 @@ public struct ParticipantSimulation: EventHandler {
       plan: plan, person: person, dayCount: person.dropoutDay < plan.days ? person.dropoutDay + 1 : nil,
       days: &dayStream, contexts: &contextStream)
     studyEnd = SimTime(plan.days) * Tick.day
-    serverTick = proto.channel.kind == .push ? max(Tick.minutes(proto.channel.serverTickMinutes), 0) : 0
     enrolledUntil = studyEnd
     responseStream = stream(.response)
     phoneStream = stream(.phone)
     deliveryStream = stream(.delivery)
     stateStream = stream(.state)
-    lowPower = profile.lowPowerMode
-    battery = Battery(level: phoneStream.uniform(60, 100))
-    planner = LocalPlanner(channel: proto.channel, reminders: proto.reminders.count)
+    delivery = Delivery(channel: proto.channel, os: person.os, reminders: proto.reminders.count)
+    power = Power(profile: profile, level: phoneStream.uniform(60, 100), traces: traceBattery)
     truth = GroundTruth(
       plan: plan.dailyLife.state, conditions: plan.dailyLife.conditions, personLevel: person.stateLevel,
       first: .asleep, stream: &stateStream)
     var scheduleStream = stream(.schedule)
-    makePrompts(&scheduleStream)
+    timetable = Timetable(plan: plan, person: person, life: life, serverTick: delivery.serverTick, stream: &scheduleStream)
+    promptLife = PromptLife(timetable, reminders: proto.reminders.count)
   }
 
   /// Runs the whole study, then settles what is still open at its end.
   public mutating func run() {
     var sim = Simulator(capacity: 64, slots: Slot.count)
-    sim.carriesOutFollowUps = carriesOutFollowUps
+    sim.queuesEverything = queuesEverything
     start(&sim)
     // A participant who drops out leaves at the start of that day: nothing after it counts,
     // so the simulation stops there and the later prompts are settled without events.
@@ -172,43 +111,45 @@ public struct ParticipantSimulation: EventHandler {
     followUpsHandled = sim.followUpsCarriedOut
     if droppedOut {
       let now = sim.now
-      if traceBattery {
+      if power.traces {
         // Close the trace: the level falls or rises on the same line until the dropout.
-        battery.update(to: now)
-        batteryTrace.append((now, battery.level))
+        power.battery.update(to: now)
+        power.trace.append((now, power.battery.level))
       }
-      let tick = serverTick
-      for i in prompts.indices where progress[i] == .waiting && prompts[i].delivered < 0 {
-        let due = Self.dueTime(times[i], dayStart: SimTime(days[i]) * Tick.day, serverTick: tick)
-        if due > now { settle(i, .droppedOut, .droppedOut, at: due) }
+      for i in 0..<timetable.count where promptLife.stage[i] == .waiting && !promptLife.isDelivered(i) {
+        let due = timetable.dueTime(i)
+        if due > now { promptLife.settle(i, .droppedOut, .droppedOut, at: due) }
       }
     }
     finish(at: studyEnd)
   }
 
+  /// The study starts at midnight with the participant asleep, the app running and the
+  /// phone on (charging overnight with ``DeviceProfile/chargeNightly``).
   mutating func start(_ sim: inout Simulator) {
-    phoneOn.begin(at: 0)
+    power.phoneOn.begin(at: 0)
     // Room for 72 run stretches a day (a silent push every half hour and a wake an hour;
     // more grow the array, and pages never touched cost nothing).
-    runs.reserveCapacity(72 * plan.days)
-    runs.begin(at: 0)
-    if lowPower { lowPowerSpans.begin(at: 0) }
-    if person.os == .android || proto.channel.kind == .push {
-      planner.planAll(count: times.count)
+    app.runs.reserveCapacity(72 * plan.days)
+    app.runs.begin(at: 0)
+    if power.lowPower { power.lowPowerSpans.begin(at: 0) }
+    if delivery.plansOnPhone {
+      refillPlan(at: 0)
     } else {
-      planner.refill(at: 0, times: times, days: days, today: 0)
+      delivery.planner.planAll(count: timetable.count)
     }
-    // The study starts at midnight with the participant asleep.
-    charging = phoneStream.bernoulli(DeviceProfile.chargeNightly)
-    if charging { chargingSpans.begin(at: 0) }
+    if phoneStream.bernoulli(DeviceProfile.chargeNightly) { power.plugIn(at: 0) }
     updateBattery(&sim)
     armAppTimer(&sim)
     sim.schedule(at: 0, kind: EventKind.dayStarts.rawValue, payload: 0, priority: .urgent)
-    if let hours = proto.channel.backgroundTaskHours, person.os == .ios, proto.channel.kind == .local {
+    if let hours = proto.channel.backgroundTaskHours, delivery.plansOnPhone {
       sim.schedule(at: Tick.minutes(hours * 60), kind: EventKind.backgroundTask.rawValue)
     }
   }
 
+  // MARK: - Events
+
+  /// The dispatch: each event to its room.
   public mutating func handle(_ event: Event, _ sim: inout Simulator) {
     let i = Int(event.payload)
     switch EventKind.of(event.kind) {
@@ -217,16 +158,16 @@ public struct ParticipantSimulation: EventHandler {
     case .goesToBed: setAwake(false, &sim)
     case .promptDue: dueFalls(i, &sim)
     case .promptArrives: promptArrives(i, &sim)
-    case .promptNoticed: promptNoticed(i >> 1, reminded: i & 1 == 1, &sim)
+    case .promptNoticed: promptNoticed(Noticed.prompt(event.payload), reminded: Noticed.reminded(event.payload), &sim)
     case .promptOpened: promptOpened(i, &sim)
     case .promptSubmitted: promptSubmitted(i, &sim)
-    case .promptExpires: promptExpires(i, at: sim.now)
+    case .promptExpires: promptLife.expire(i, at: sim.now, droppedOut: droppedOut)
     case .promptDismissed: promptDismissed(i, at: sim.now)
     case .reminder: reminder(i, &sim)
     case .appTimer: appTimer(AppTimer(rawValue: event.payload)!, &sim)
     case .appWake: appWake(WakeSource(rawValue: event.payload)!, &sim)
     case .spontaneousOpen: spontaneousOpen(volunteer: i == 1, &sim)
-    case .sessionEnds: if sim.now >= sessionUntil { leaveForeground(&sim) }
+    case .sessionEnds: if sim.now >= app.sessionUntil { leaveForeground(&sim) }
     case .battery: batteryEvent(&sim)
     case .reboot: phoneGoesOff(&sim, until: sim.now + Tick.seconds(DeviceProfile.rebootSeconds))
     case .phoneOn: phoneComesOn(&sim)
@@ -236,20 +177,30 @@ public struct ParticipantSimulation: EventHandler {
     }
   }
 
+  /// The participant leaves the study: the app stops for good.
+  mutating func dropout(_ sim: inout Simulator) {
+    droppedOut = true
+    enrolledUntil = sim.now
+    halt(.notRunning, &sim)
+    app.forceQuit = true
+  }
+
+  // MARK: - The end
+
   /// Settles what is open at the study's end.
   mutating func finish(at end: SimTime) {
-    for i in prompts.indices where progress[i] != .final {
-      if progress[i] == .opened {
+    for i in 0..<timetable.count where promptLife.stage[i] != .final {
+      if promptLife.stage[i] == .opened {
         continue  // submitted after the end: not counted as answered
       }
-      if prompts[i].delivered >= 0 {
-        promptExpires(i, at: end)
+      if promptLife.isDelivered(i) {
+        promptLife.expire(i, at: end, droppedOut: droppedOut)
       } else {
-        settle(i, droppedOut ? .droppedOut : .undelivered, droppedOut ? .droppedOut : .offline, at: end)
+        promptLife.settle(i, droppedOut ? .droppedOut : .undelivered, droppedOut ? .droppedOut : .offline, at: end)
       }
     }
-    for i in prompts.indices where progress[i] == .opened && prompts[i].status != .answered {
-      settle(i, .expired, .tooLate, at: end)
+    for i in 0..<timetable.count where promptLife.stage[i] == .opened && promptLife.records[i].status != .answered {
+      promptLife.settle(i, .expired, .tooLate, at: end)
     }
     truth.advance(to: min(enrolledUntil, end), timeline: life.timeline, stream: &stateStream)
     truth.close(&stateStream)
@@ -259,23 +210,40 @@ public struct ParticipantSimulation: EventHandler {
   /// Low Power Mode, charging), once the run is over. In place: `closed(at:)` on a record
   /// still held here would copy it whole (a year of runs is hundreds of kilobytes).
   mutating func closeRecords(at t: SimTime) {
-    runs.end(at: t)
-    foreground.end(at: t)
-    phoneOn.end(at: t)
-    lowPowerSpans.end(at: t)
-    chargingSpans.end(at: t)
+    app.close(at: t)
+    power.close(at: t)
   }
 
   /// Hands over the prompt records and the volunteered answers, keeping none, so that the
   /// caller's changes to them copy nothing.
   mutating func takeRecords() -> (prompts: [PromptRecord], volunteered: [PromptRecord]) {
     defer {
-      prompts = []
-      volunteered = []
+      promptLife.records = []
+      promptLife.volunteered = []
     }
-    return (prompts, volunteered)
+    return (promptLife.records, promptLife.volunteered)
   }
 
+  // MARK: - What the run produced
+
+  /// Every prompt of the study, in time order.
+  public var prompts: [PromptRecord] { promptLife.records }
+  /// Answers given with no prompt pending.
+  public var volunteered: [PromptRecord] { promptLife.volunteered }
+  /// Whether the scheduler could not be built for this participant's window.
+  public var scheduleFailed: Bool { timetable.scheduleFailed }
+  /// The part of the day the schedule samples on weekdays and weekends, in minutes after
+  /// midnight (for normalising prompt times).
+  public var samplingWindows: (weekday: Block, weekend: Block)? { timetable.samplingWindows }
+  /// Stretches in which the app ran, was in the foreground, the phone was on, Low Power Mode
+  /// was on, the phone was charging.
+  public var runs: Intervals { app.runs }
+  public var foreground: Intervals { app.foreground }
+  public var phoneOn: Intervals { power.phoneOn }
+  public var lowPowerSpans: Intervals { power.lowPowerSpans }
+  public var chargingSpans: Intervals { power.chargingSpans }
+  /// Battery level over time (time, percent) at every change of rate.
+  public var batteryTrace: [(SimTime, Double)] { power.trace }
   /// The ground truth's waking mean over the participant's time in the study.
   public var trueWakingMean: Double { truth.wakingMean }
 }

@@ -4,7 +4,7 @@ import SimKernel
 /// including) ``end`` in time order, topped up whenever the app gets to run code.
 ///
 /// iOS holds at most `cap` pending notifications, the soonest kept and the rest silently
-/// dropped (Apple, `UILocalNotification`; `device_and_compliance.md` §1.9); each prompt takes
+/// dropped ([@AppleLocalNotifications], A); each prompt takes
 /// one notification plus one per reminder. An app plans `horizonDays` days ahead, or the next
 /// `repetitions` occurrences of each time of day (ESMira: 4, and never more than 55), as far
 /// as the cap allows. A prompt whose time comes while it is not planned is lost: "cap" if

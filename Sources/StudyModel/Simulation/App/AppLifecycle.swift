@@ -1,0 +1,128 @@
+import SimKernel
+
+// The app room's events: the app starting and stopping, the participant bringing it to the
+// foreground, the timers that stop it in the background, and a wake. State: ``AppState``;
+// the operating systems' rules: ``IOSRules``, ``AndroidRules``.
+extension ParticipantSimulation {
+  /// The app starts running on its anchor (and nothing is set to wake it any more).
+  mutating func startRunning(_ t: SimTime, _ sim: inout Simulator) {
+    app.runs.begin(at: t)
+    app.mode = .anchored
+    sim.cancel(slot: Slot.wake)
+    armAppTimer(&sim)
+    updateBattery(&sim)
+  }
+
+  /// The app stops running in the background; suspended or terminated, it waits for a wake.
+  mutating func stopRunning(_ newMode: AppState.Mode, _ sim: inout Simulator) {
+    app.runs.end(at: sim.now)
+    app.mode = newMode
+    sim.cancel(slot: Slot.app)
+    updateBattery(&sim)
+    if app.isStopped { armWake(&sim) }
+  }
+
+  /// The participant opens the app: it runs in the foreground, and a planning app tops up
+  /// its notifications.
+  mutating func enterForeground(_ sim: inout Simulator) {
+    let now = sim.now
+    sim.cancel(slot: Slot.app)
+    sim.cancel(slot: Slot.wake)
+    if !app.isRunning { app.runs.begin(at: now) }
+    app.mode = .foreground
+    app.forceQuit = false
+    app.foreground.begin(at: now)
+    if delivery.plansOnPhone { refillPlan(at: now) }
+    updateBattery(&sim)
+  }
+
+  /// The participant leaves the app: it goes on in the background on its anchor.
+  mutating func leaveForeground(_ sim: inout Simulator) {
+    guard app.mode == .foreground else { return }
+    app.foreground.end(at: sim.now)
+    app.mode = .anchored
+    armAppTimer(&sim)
+    updateBattery(&sim)
+  }
+
+  /// Draws the next thing that stops the app running on its anchor in the background (the
+  /// operating system's ``StopRates``: all while the participant is awake and using the phone,
+  /// for what other apps do is what pushes the study app out). The earliest of these
+  /// competing clocks is the only one scheduled; drawn for after the next wake or bedtime, it
+  /// is not queued: the app is then anchored and the timer drawn afresh (``setAwake(_:_:)``),
+  /// or has left that mode, which cancels it.
+  mutating func armAppTimer(_ sim: inout Simulator) {
+    sim.cancel(slot: Slot.app)
+    guard app.mode == .anchored, awake else { return }
+    let rates = person.os == .ios ? IOSRules.stopRates(profile, lowPower: power.lowPower) : AndroidRules.stopRates(profile)
+    var best = SimTime.max
+    var which = AppTimer.suspend
+    func consider(_ perHour: Double, _ kind: AppTimer, _ s: inout RandomStream) {
+      guard perHour > 0 else { return }
+      let t = sim.now + Tick.minutes(s.exponential(mean: 60 / perHour))
+      if t < best {
+        best = t
+        which = kind
+      }
+    }
+    consider(rates.suspend, .suspend, &phoneStream)
+    consider(rates.kill, .kill, &phoneStream)
+    consider(rates.forceQuit, .forceQuit, &phoneStream)
+    guard best < .max else { return }
+    sim.schedule(
+      at: best, kind: EventKind.appTimer.rawValue, payload: which.rawValue, slot: Slot.app,
+      cancelledAt: timetable.nextAwakeChange(after: sim.now))
+  }
+
+  /// The app's lifecycle timer fires.
+  mutating func appTimer(_ kind: AppTimer, _ sim: inout Simulator) {
+    switch kind {
+    case .suspend, .runEnds:
+      guard app.isInBackground else { return }
+      stopRunning(.suspended, &sim)
+    case .kill:
+      guard app.isInBackground else { return }
+      stopRunning(.notRunning, &sim)
+      if person.os == .android && profile.wakeRestoresAnchor {
+        sim.schedule(
+          at: sim.now + AndroidRules.stickyRestartDelay, kind: EventKind.appTimer.rawValue,
+          payload: AppTimer.androidRestart.rawValue, slot: Slot.app)
+      }
+    case .forceQuit:
+      guard app.isInBackground else { return }
+      app.forceQuit = true
+      stopRunning(.notRunning, &sim)
+    case .androidRestart:
+      guard app.mode == .notRunning, power.phoneIsOn, !droppedOut else { return }
+      startRunning(sim.now, &sim)
+    }
+  }
+
+  /// Something wakes the stopped app in the background (``armWake(_:)``): it runs on its
+  /// anchor again where the device condition allows, otherwise for a bounded time.
+  mutating func appWake(_ source: WakeSource, _ sim: inout Simulator) {
+    guard app.isStopped, !app.forceQuit, power.phoneIsOn, !droppedOut else { return }
+    let now = sim.now
+    if source == .locationChange { app.lastLocationWake = now }
+    if delivery.plansOnPhone && proto.channel.refillInBackground { refillPlan(at: now) }
+    if profile.wakeRestoresAnchor { return startRunning(now, &sim) }
+    app.runs.begin(at: now)
+    app.mode = .bounded
+    sim.schedule(
+      at: now + Tick.seconds(DeviceProfile.wakeRunSeconds), kind: EventKind.appTimer.rawValue,
+      payload: AppTimer.runEnds.rawValue, slot: Slot.app)
+    updateBattery(&sim)
+  }
+
+  /// The app stops at once, foreground or background, and nothing is set to wake it: the
+  /// phone goes off, or the participant leaves the study.
+  mutating func halt(_ newMode: AppState.Mode, _ sim: inout Simulator) {
+    if app.isRunning {
+      if app.mode == .foreground { app.foreground.end(at: sim.now) }
+      app.runs.end(at: sim.now)
+    }
+    app.mode = newMode
+    sim.cancel(slot: Slot.app)
+    sim.cancel(slot: Slot.wake)
+  }
+}

@@ -1,0 +1,74 @@
+import SimKernel
+
+/// The study app on the phone: whether and how it runs, and the stretches it ran.
+///
+/// ```
+///            start (alarm, boot, sticky restart, a wake that restores the anchor)
+///  notRunning ─────────────────────────────────────────────► anchored ◄─┐
+///  suspended  ── wake without the anchor (30 s) ──► bounded ──┘ runs out │ leaves
+///      ▲   ▲                                                             │
+///      │   └──── suspend / kill / force-quit timer (``AppTimer``) ───────┤
+///      └──────── the participant opens it ──────────► foreground ────────┘
+///  off: the phone is off (any mode → off; back as notRunning)
+/// ```
+/// Which timers run and what wakes a stopped app are the operating system's rules
+/// (``IOSRules``, ``AndroidRules``).
+struct AppState {
+  /// How the app is (not) running.
+  enum Mode {
+    /// The phone is off.
+    case off
+    /// Terminated (killed, force-quit, or not started since the phone came on).
+    case notRunning
+    /// Suspended by the operating system: runs no code until woken.
+    case suspended
+    /// Running in the background on its keep-alive anchor (continuous location).
+    case anchored
+    /// Running in the background for a bounded time after a wake (``DeviceProfile/wakeRunSeconds``).
+    case bounded
+    /// In the foreground: the participant is using it.
+    case foreground
+  }
+
+  var mode = Mode.anchored
+  /// The participant force-quit the app: nothing but the participant relaunches it.
+  var forceQuit = false
+  /// When the current session in the foreground ends (earlier: no session).
+  var sessionUntil: SimTime = -1
+  /// The last significant location change that woke the app.
+  var lastLocationWake: SimTime = -Tick.hour
+  /// Stretches in which the app ran, and in which it was in the foreground.
+  var runs = Intervals()
+  var foreground = Intervals()
+
+  /// Whether the app runs code now.
+  var isRunning: Bool { mode == .anchored || mode == .bounded || mode == .foreground }
+  /// Whether the app is stopped by the operating system (something may wake it).
+  var isStopped: Bool { mode == .suspended || mode == .notRunning }
+  /// Whether the app runs in the background (a timer may stop it).
+  var isInBackground: Bool { mode == .anchored || mode == .bounded }
+
+  /// Closes the stretches still open at `t`, in place.
+  mutating func close(at t: SimTime) {
+    runs.end(at: t)
+    foreground.end(at: t)
+  }
+}
+
+/// What the app's lifecycle timer means when it fires.
+enum AppTimer: Int32 {
+  case suspend, kill, forceQuit, runEnds, androidRestart
+}
+
+/// What woke the app.
+enum WakeSource: Int32 {
+  case silentPush, locationChange, backgroundRefresh
+}
+
+/// The rates of the competing clocks that stop an app running on its anchor in the
+/// background while the participant is awake, per hour (0: that clock does not run).
+struct StopRates {
+  var suspend = 0.0
+  var kill = 0.0
+  var forceQuit = 0.0
+}

@@ -1,0 +1,38 @@
+import SimKernel
+
+/// iOS's rules for a study app in the background, each with its source and grade of evidence
+/// (A vendor documentation or a peer-reviewed source; B a framework's code or an Apple
+/// engineer; C a small study; D an assumption; `docs/sources.md`).
+enum IOSRules {
+  /// What stops an app running in the background while the participant is awake: the OS
+  /// suspending it (rates per device condition: calibrated, D; a phone that went into Low Power
+  /// Mode mid-study is suspended as the Low Power Mode condition's), memory-pressure kills
+  /// (jetsam: [@AppleJetsam], A for the mechanism, D for the rates) and force-quits.
+  static func stopRates(_ profile: DeviceProfile, lowPower: Bool) -> StopRates {
+    StopRates(
+      suspend: lowPower && !profile.lowPowerMode ? DeviceProfile.lowPower.suspendPerHour : profile.suspendPerHour,
+      kill: profile.killPerHour,
+      forceQuit: profile.forceQuitPerDay / forceQuitHoursPerDay)
+  }
+
+  /// Force-quits happen while the participant uses the phone: a day's rate is spread over
+  /// this many waking hours (the default day, 07:00–23:00; assumption, D).
+  static let forceQuitHoursPerDay = 16.0
+
+  /// A force-quit app is relaunched by nothing but the participant: no silent push, no
+  /// location change, no background refresh wakes it ([@AppleBackgroundUpdates], A).
+  static let forceQuitBlocksWakes = true
+
+  /// A significant location change is a trip's start or end, at least this long after the
+  /// last one that woke the app (Core Location coalesces them; assumption, D).
+  static let locationChangeGap = 5 * Tick.minute
+
+  /// Share of trips' starts and ends that relaunch the app: commutes are well over the 500 m
+  /// threshold ([@AppleLocation], A); at 750 m only half are seen ([@LocationField2010], C); 0.9
+  /// is an assumption (D).
+  static let locationRelaunchChance = 0.9
+
+  /// How far ahead the search for the next location wake looks: a wake further away is
+  /// drawn afresh when something changes first (numerical, not a model parameter).
+  static let locationSearchDays: SimTime = 3
+}

@@ -1,0 +1,67 @@
+import SimKernel
+
+// Getting a prompt that falls due to the phone, by the protocol's channel (``Delivery``).
+extension ParticipantSimulation {
+  /// A prompt falls due: a planned local notification fires (or is lost: not planned, phone
+  /// off), or the server sends its push (held by APNs while the phone is offline, the newest
+  /// only, for ``ChannelPlan/storeHours``; an older one is replaced: [@AppleAPNs], A).
+  mutating func send(_ i: Int, from here: Episode, _ sim: inout Simulator) {
+    let now = sim.now
+    switch proto.channel.kind {
+    case .local:
+      guard delivery.planner.isPlanned(i) else {
+        return promptLife.settle(i, .undelivered, delivery.planner.cutByCap ? .cap : .notRefilled, at: now)
+      }
+      guard power.phoneIsOn else { return promptLife.settle(i, .undelivered, .phoneOff, at: now) }
+      deliver(i, at: now, &sim)
+    case .push:
+      if power.phoneIsOn && here.network != .unreachable {
+        let latency = Compliance.delay(
+          medianSeconds: proto.channel.latencySeconds, sigma: proto.channel.latencySigma, &deliveryStream)
+        sim.schedule(at: now + latency, kind: EventKind.promptArrives.rawValue, payload: Int32(i))
+      } else {
+        if delivery.heldPush >= 0 { promptLife.settle(delivery.heldPush, .undelivered, .replaced, at: now) }
+        delivery.heldPush = i
+        if power.phoneIsOn, let back = nextReachable(after: now), back - now <= Tick.minutes(proto.channel.storeHours * 60) {
+          sim.schedule(at: back, kind: EventKind.promptArrives.rawValue, payload: Int32(i))
+        }
+      }
+    }
+  }
+
+  /// A push reaches the phone.
+  mutating func promptArrives(_ i: Int, _ sim: inout Simulator) {
+    if delivery.heldPush == i { delivery.heldPush = -1 }
+    guard promptLife.stage[i] == .waiting, !promptLife.isDelivered(i) else { return }
+    if droppedOut { return promptLife.settle(i, .droppedOut, .droppedOut, at: sim.now) }
+    guard power.phoneIsOn else {
+      delivery.heldPush = i
+      return
+    }
+    if app.sessionUntil > sim.now {
+      // Mappiness `apn_ignored`: inside another survey the signal is not shown, not
+      // counted and not rescheduled ([@MacKerron2012], A).
+      promptLife.records[i].delivered = sim.now
+      return promptLife.settle(i, .ignored, .busy, at: sim.now)
+    }
+    deliver(i, at: sim.now, &sim)
+  }
+
+  /// Tops up the app's plan of local notifications at `t` (the app runs code).
+  mutating func refillPlan(at t: SimTime) {
+    delivery.planner.refill(at: t, times: timetable.times, days: timetable.days, today: life.day(at: t))
+  }
+
+  /// The app's own periodic background task (ESMira's, about every 12 hours), which iOS lets
+  /// run when it chooses (``ChannelPlan/backgroundTaskSuccess``) and never in Low Power Mode
+  /// or after a force-quit: it tops up the plan.
+  mutating func backgroundTask(_ sim: inout Simulator) {
+    guard let hours = proto.channel.backgroundTaskHours else { return }
+    if power.phoneIsOn && !power.lowPower && !app.forceQuit && !droppedOut
+      && phoneStream.bernoulli(proto.channel.backgroundTaskSuccess)
+    {
+      refillPlan(at: sim.now)
+    }
+    sim.schedule(at: sim.now + Tick.minutes(hours * 60), kind: EventKind.backgroundTask.rawValue)
+  }
+}

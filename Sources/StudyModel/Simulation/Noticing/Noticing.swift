@@ -1,0 +1,77 @@
+import SimKernel
+
+/// Noticing: when the participant sees something that appears on the phone. An alert is
+/// heard at once with the person's, the context's and the phone's chances; otherwise the
+/// next look at the phone finds it. Looks come at the person's rate while they are awake
+/// with the phone at hand; after sleep, the first look comes minutes after waking.
+struct Noticing {
+  /// Phone checks per tick while awake with the phone at hand, and ticks per check.
+  let checksPerTick: Double
+  let ticksPerCheck: Double
+  /// The person's chance of hearing an alert (their ringer mode).
+  let alertHeard: Double
+
+  /// An alert is heard half as often when the phone is not at hand: within arm's reach about
+  /// half the time, in the same room about 90 % ([@Dey2011], A for the shares; the factor is
+  /// an assumption, D).
+  static let alertAwayFromHand = 0.5
+  /// Mean seconds from a heard alert to noticing it (assumption, D).
+  static let reactionSeconds = 15.0
+  /// Mean minutes from waking to the first look at the phone (assumption, D; "within
+  /// minutes", [@Pielot2014], A).
+  static let firstLookMinutes = 10.0
+  /// How far ahead the search for the next look goes (numerical: three days always hold a
+  /// wake and a look).
+  static let searchHorizon = 3 * Tick.day
+
+  init(person: Person) {
+    checksPerTick = person.checksPerHour / Double(Tick.hour)
+    ticksPerCheck = Double(Tick.hour) / person.checksPerHour
+    alertHeard = person.alertHeard
+  }
+}
+
+extension ParticipantSimulation {
+  /// When the participant notices something that appears on the phone at `t`: at once if an
+  /// alert is heard, otherwise at the next look at the phone; after sleep, shortly after
+  /// waking (nil: not within ``Noticing/searchHorizon``).
+  mutating func noticeTime(after t: SimTime, alert: Bool) -> SimTime? {
+    var k = life.timeline.index(at: t, from: timelineCursor)
+    timelineCursor = k
+    let episodes = life.timeline.episodes
+    let first = episodes[k]
+    if alert && first.context != .asleep {
+      let reach = first.phoneAtHand ? 1.0 : Noticing.alertAwayFromHand
+      let hear = noticing.alertHeard * plan.dailyLife.conditions[first.context.rawValue].hearing * reach
+      if responseStream.uniform() < hear {
+        return t + Tick.seconds(responseStream.exponential(mean: Noticing.reactionSeconds))
+      }
+    }
+    // Next phone check: an exponential amount of "checking time" spent only where the
+    // participant is awake with the phone at hand; the first look after waking is quick.
+    var need = responseStream.exponential(mean: 1)  // in units of 1/rate
+    let rate = noticing.checksPerTick
+    var cursor = t
+    let limit = t + Noticing.searchHorizon
+    while k < episodes.count && cursor < limit {
+      let e = episodes[k]
+      if e.context == .asleep {
+        // Waking: look at the phone within minutes.
+        if k + 1 < episodes.count {
+          let wake = episodes[k].end
+          let look = wake + Tick.minutes(responseStream.exponential(mean: Noticing.firstLookMinutes))
+          if look < limit { return look }
+        }
+        return nil
+      }
+      if e.phoneAtHand {
+        let available = Double(e.end - cursor) * rate
+        if need <= available { return cursor + SimTime(need * noticing.ticksPerCheck) }
+        need -= available
+      }
+      cursor = e.end
+      k += 1
+    }
+    return nil
+  }
+}

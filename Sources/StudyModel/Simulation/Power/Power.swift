@@ -1,0 +1,130 @@
+import SimKernel
+
+/// The phone's power: the battery and its drains, the charger, Low Power Mode, the phone on
+/// or off, and the stretches of each for the records.
+///
+/// The level changes linearly between the events that change its rate (``Battery``); the
+/// simulation asks ``rate(awake:appRunning:)`` at each of them and arms one event for the
+/// next level that matters (``nextLevel(by:)``).
+struct Power {
+  /// The profile's drains and the charge, percent per tick (``Battery/perTick(_:)``).
+  let drain: (awake: Double, asleep: Double, app: Double, charge: Double)
+  /// Whether Low Power Mode is the device condition itself (on throughout, never left).
+  let lowPowerThroughout: Bool
+  var battery: Battery
+  var phoneIsOn = true
+  var lowPower: Bool
+  var charging = false
+  /// A daytime charge is planned or under way (at most one at a time).
+  var daytimeCharging = false
+  /// When the battery next reaches a level that matters (`.max`: not before the next wake or
+  /// bedtime), and when the battery event in the queue fires (`.max`: none).
+  var due = SimTime.max
+  var eventAt = SimTime.max
+  /// Stretches in which the phone was on, Low Power Mode was on, the phone was charging.
+  var phoneOn = Intervals()
+  var lowPowerSpans = Intervals()
+  var chargingSpans = Intervals()
+  /// Battery level over time (time, percent) at every change of rate, when asked for.
+  var trace: [(SimTime, Double)] = []
+  let traces: Bool
+
+  /// Share of the drain left in Low Power Mode: it saves about a third (assumption, grade D).
+  static let lowPowerDrainShare = 0.7
+  /// iOS turns Low Power Mode off once a charging phone reaches 80 % ([@AppleLowPower], A).
+  static let lowPowerOffLevel = 80.0
+  /// A full and an empty battery, percent.
+  static let full = 100.0
+  static let empty = 0.0
+  /// Levels this close count as reached: the moment a level is reached is rounded up to a
+  /// whole tick, so the level then differs from it in the last digits (numerical, not a model
+  /// parameter).
+  static let reached = 0.0001
+
+  init(profile: DeviceProfile, level: Double, traces: Bool) {
+    drain = (
+      Battery.perTick(profile.drainAwake), Battery.perTick(profile.drainAsleep), Battery.perTick(profile.drainApp),
+      Battery.perTick(DeviceProfile.chargePerHour)
+    )
+    lowPowerThroughout = profile.lowPowerMode
+    lowPower = profile.lowPowerMode
+    battery = Battery(level: level)
+    self.traces = traces
+  }
+
+  /// The battery's rate now, percent per tick (negative: draining).
+  @inline(__always)
+  func rate(awake: Bool, appRunning: Bool) -> Double {
+    var rate = 0.0
+    if phoneIsOn {
+      rate -= awake ? drain.awake : drain.asleep
+      if appRunning { rate -= drain.app }
+      if lowPower { rate *= Self.lowPowerDrainShare }
+    }
+    if charging { rate = battery.level >= Self.full ? 0 : drain.charge }
+    return rate
+  }
+
+  /// Whether iOS would offer Low Power Mode when the level falls to the offer level: only to
+  /// a phone not already in it, above that level.
+  @inline(__always)
+  var offersLowPower: Bool {
+    !lowPower && !lowPowerThroughout && battery.level > DeviceProfile.lowPowerOfferLevel
+  }
+
+  /// Whether charging will turn Low Power Mode off at ``lowPowerOffLevel``.
+  @inline(__always)
+  var leavesLowPowerCharging: Bool { lowPower && !lowPowerThroughout }
+
+  /// When the battery, at its current rate, next reaches a level that matters, if that is
+  /// no later than `limit`: the low-power offer or empty while draining; 80 % (Low Power Mode
+  /// off) or full while charging.
+  @inline(__always)
+  func nextLevel(by limit: SimTime) -> SimTime? {
+    let rate = battery.ratePerTick
+    if rate < 0 {
+      return battery.time(reaching: offersLowPower ? DeviceProfile.lowPowerOfferLevel : Self.empty, by: limit)
+    } else if rate > 0 {
+      let back = leavesLowPowerCharging && battery.level < Self.lowPowerOffLevel
+      return battery.time(reaching: back ? Self.lowPowerOffLevel : Self.full, by: limit)
+    }
+    return nil
+  }
+
+  mutating func plugIn(at t: SimTime) {
+    charging = true
+    chargingSpans.begin(at: t)
+  }
+
+  mutating func unplug(at t: SimTime) {
+    charging = false
+    chargingSpans.end(at: t)
+  }
+
+  mutating func enterLowPower(at t: SimTime) {
+    lowPower = true
+    lowPowerSpans.begin(at: t)
+  }
+
+  mutating func leaveLowPower(at t: SimTime) {
+    lowPower = false
+    lowPowerSpans.end(at: t)
+  }
+
+  mutating func switchOff(at t: SimTime) {
+    phoneIsOn = false
+    phoneOn.end(at: t)
+  }
+
+  mutating func switchOn(at t: SimTime) {
+    phoneIsOn = true
+    phoneOn.begin(at: t)
+  }
+
+  /// Closes the stretches still open at `t`, in place.
+  mutating func close(at t: SimTime) {
+    phoneOn.end(at: t)
+    lowPowerSpans.end(at: t)
+    chargingSpans.end(at: t)
+  }
+}

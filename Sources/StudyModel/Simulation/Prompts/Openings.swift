@@ -1,0 +1,56 @@
+import SimKernel
+
+/// The participant's own openings of the app (``ProtocolPlan/appOpensPerDay``) and
+/// volunteered answers (``ProtocolPlan/volunteered``).
+enum Openings {
+  /// An opening brings up the open prompts scheduled in the last two days (older ones are
+  /// left alone; assumption, D).
+  static let lookBack = 2 * Tick.day
+  /// Mean seconds of an ordinary use of the app (about a minute; assumption, D).
+  static let useSeconds = 60.0
+}
+
+extension ParticipantSimulation {
+  /// A spontaneous opening of the app: pending prompts are shown at once (Mappiness presents
+  /// the survey immediately when a signal is pending, [@MacKerron2012]); a volunteered answer
+  /// is recorded when none is pending.
+  mutating func spontaneousOpen(volunteer: Bool, _ sim: inout Simulator) {
+    let now = sim.now
+    guard awake, power.phoneIsOn, !droppedOut, app.sessionUntil <= now, canAnswer(at: now) else { return }
+    var pending = false
+    let times = timetable.times
+    for i in stride(from: times.count - 1, through: 0, by: -1) where times[i] <= now {
+      if promptLife.isPending(i, at: now) {
+        pending = true
+        sim.schedule(at: now, kind: EventKind.promptNoticed.rawValue, payload: Noticed.payload(i, reminded: true))
+      }
+      if times[i] < now - Openings.lookBack { break }
+    }
+    if volunteer {
+      guard !pending else { return }
+      var r = PromptRecord(index: promptLife.volunteered.count, day: life.day(at: now), scheduled: now)
+      r.volunteered = true
+      r.delivered = now
+      r.noticed = now
+      r.opened = now
+      r.context = context(at: now)
+      truth.advance(to: now, timeline: life.timeline, stream: &stateStream)
+      r.trueState = truth.value
+      r.reported = truth.value + stateStream.normal(sd: plan.dailyLife.state.reportNoise)
+      app.sessionUntil = now + completionTime()
+      r.submitted = app.sessionUntil
+      r.status = .answered
+      promptLife.volunteered.append(r)
+    } else {
+      app.sessionUntil = now + Tick.seconds(responseStream.exponential(mean: Openings.useSeconds))
+    }
+    enterForeground(&sim)
+    sim.schedule(at: app.sessionUntil, kind: EventKind.sessionEnds.rawValue)
+  }
+
+  /// How long answering the items takes.
+  mutating func completionTime() -> SimTime {
+    Compliance.delay(
+      medianSeconds: plan.compliance.completionSeconds, sigma: plan.compliance.completionSigma, &responseStream)
+  }
+}

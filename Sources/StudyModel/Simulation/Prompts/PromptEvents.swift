@@ -1,0 +1,155 @@
+import SimKernel
+
+// The prompt room's events, in the order of a prompt's life (``PromptLife``): due,
+// delivered, noticed, decided, opened, submitted; expired, dismissed; reminded.
+extension ParticipantSimulation {
+  /// A prompt falls due: the channel takes it to the phone (``send(_:from:_:)``). On Android
+  /// its alarm also restarts a terminated app (``AndroidRules/alarmRestartsService``).
+  mutating func promptDue(_ i: Int, _ sim: inout Simulator) {
+    let now = sim.now
+    timelineCursor = life.timeline.index(at: now, from: max(timelineCursor, Int(timetable.dueHints[i])))
+    let here = life.timeline.episodes[timelineCursor]
+    promptLife.records[i].context = here.context
+    if droppedOut { return promptLife.settle(i, .droppedOut, .droppedOut, at: now) }
+    if person.os == .android && AndroidRules.alarmRestartsService && app.mode == .notRunning && !app.forceQuit {
+      startRunning(now, &sim)
+    }
+    send(i, from: here, &sim)
+  }
+
+  /// The prompt is on the phone: its expiry and reminders start, and the participant notices
+  /// it at once in the app, or by an alert or their next look (``noticeTime(after:alert:)``).
+  mutating func deliver(_ i: Int, at t: SimTime, _ sim: inout Simulator) {
+    promptLife.records[i].delivered = t
+    promptLife.records[i].context = context(at: t)
+    truth.advance(to: t, timeline: life.timeline, stream: &stateStream)
+    promptLife.records[i].trueState = truth.value
+    promptLife.deliveredAsleep[i] = !awake
+    switch proto.expiry {
+    case .after(let w):
+      promptLife.expiresAt[i] = t + w
+      sim.schedule(at: t + w, kind: EventKind.promptExpires.rawValue, payload: Int32(i), priority: .late)
+    case .untilNextSignal:
+      let previous = promptLife.openUntilNext
+      if previous >= 0 && previous != i { promptLife.expire(previous, at: t, droppedOut: droppedOut) }
+      promptLife.openUntilNext = i
+    case .never:
+      break
+    }
+    if promptLife.remindersLeft[i] > 0 {
+      sim.schedule(at: t + proto.reminders.interval, kind: EventKind.reminder.rawValue, payload: Int32(i))
+    }
+    if app.mode == .foreground {
+      sim.schedule(at: t, kind: EventKind.promptNoticed.rawValue, payload: Noticed.payload(i, reminded: false))
+    } else if let n = noticeTime(after: t, alert: true), promptLife.isOpen(i, at: n) {
+      sim.schedule(at: n, kind: EventKind.promptNoticed.rawValue, payload: Noticed.payload(i, reminded: false))
+    }
+  }
+
+  /// The participant notices the prompt (or a reminder of one declined) and decides
+  /// (``Compliance/probability(_:level:previousMissed:day:hour:context:stateZ:)``): to answer,
+  /// opening it after a delay once they can, or not, perhaps dismissing it.
+  mutating func promptNoticed(_ i: Int, reminded: Bool, _ sim: inout Simulator) {
+    let now = sim.now
+    guard promptLife.isOpen(i, at: now), !droppedOut else { return }
+    switch promptLife.stage[i] {
+    case .waiting: break
+    case .declined where reminded: break
+    default: return
+    }
+    if promptLife.records[i].noticed < 0 { promptLife.records[i].noticed = now }
+    let e = episode(at: now)
+    let conditions = plan.dailyLife.conditions[e.context.rawValue]
+    var z = 0.0
+    if plan.compliance.stateDependence != 0 {
+      truth.advance(to: now, timeline: life.timeline, stream: &stateStream)
+      let level = conditions.stateMean + person.stateLevel
+      z = (truth.value - level) / plan.dailyLife.state.sd
+    }
+    let p = Compliance.probability(
+      plan.compliance, level: person.answerLevel, previousMissed: previousMissed, day: Int(timetable.days[i]),
+      hour: Int((now % Tick.day) / Tick.hour), context: conditions.willingness, stateZ: z)
+    if responseStream.uniform() < p {
+      let delay = Compliance.delay(
+        medianSeconds: plan.compliance.openDelaySeconds, sigma: plan.compliance.openDelaySigma, &responseStream)
+      let from = answerableFrom(now)
+      let openAt = from == .max ? SimTime.max : max(from + delay, app.sessionUntil)
+      promptLife.stage[i] = .intending
+      previousMissed = false
+      if promptLife.isOpen(i, at: openAt) {
+        sim.schedule(at: openAt, kind: EventKind.promptOpened.rawValue, payload: Int32(i))
+      }
+    } else {
+      promptLife.stage[i] = .declined
+      previousMissed = true
+      if responseStream.bernoulli(plan.compliance.dismissShare) {
+        sim.schedule(
+          at: now + Tick.seconds(responseStream.exponential(mean: Compliance.dismissSeconds)),
+          kind: EventKind.promptDismissed.rawValue, payload: Int32(i))
+      }
+    }
+  }
+
+  /// The participant opens the prompt: after another survey, or once they can answer (not
+  /// asleep, driving or exercising), if still in time; the answers take
+  /// ``completionTime()``.
+  mutating func promptOpened(_ i: Int, _ sim: inout Simulator) {
+    let now = sim.now
+    guard promptLife.stage[i] == .intending, promptLife.isOpen(i, at: now), !droppedOut, power.phoneIsOn else { return }
+    if app.sessionUntil > now {
+      sim.schedule(at: app.sessionUntil, kind: EventKind.promptOpened.rawValue, payload: Int32(i))
+      return
+    }
+    if !canAnswer(at: now) {
+      let from = answerableFrom(now)
+      if promptLife.isOpen(i, at: from) {
+        sim.schedule(at: from, kind: EventKind.promptOpened.rawValue, payload: Int32(i))
+      }
+      return
+    }
+    promptLife.stage[i] = .opened
+    promptLife.records[i].opened = now
+    truth.advance(to: now, timeline: life.timeline, stream: &stateStream)
+    promptLife.records[i].trueState = truth.value
+    promptLife.records[i].reported = truth.value + stateStream.normal(sd: plan.dailyLife.state.reportNoise)
+    app.sessionUntil = now + completionTime()
+    enterForeground(&sim)
+    sim.schedule(at: app.sessionUntil, kind: EventKind.promptSubmitted.rawValue, payload: Int32(i))
+    if promptLife.openUntilNext == i { promptLife.openUntilNext = -1 }
+  }
+
+  mutating func promptSubmitted(_ i: Int, _ sim: inout Simulator) {
+    promptLife.records[i].submitted = sim.now
+    promptLife.settle(i, .answered, .none, at: sim.now)
+    if sim.now >= app.sessionUntil { leaveForeground(&sim) }
+  }
+
+  mutating func promptDismissed(_ i: Int, at t: SimTime) {
+    guard promptLife.stage[i] == .declined else { return }
+    promptLife.settle(i, .dismissed, .unwilling, at: t)
+  }
+
+  /// A reminder re-alerts a prompt still undecided or declined, while it is open.
+  mutating func reminder(_ i: Int, _ sim: inout Simulator) {
+    let now = sim.now
+    let stage = promptLife.stage[i]
+    guard stage == .waiting || stage == .declined, promptLife.isOpen(i, at: now), power.phoneIsOn, !droppedOut else {
+      return
+    }
+    promptLife.remindersLeft[i] -= 1
+    if let n = noticeTime(after: now, alert: true), promptLife.isOpen(i, at: n) {
+      sim.schedule(at: n, kind: EventKind.promptNoticed.rawValue, payload: Noticed.payload(i, reminded: true))
+    }
+    if promptLife.remindersLeft[i] > 0 {
+      sim.schedule(at: now + proto.reminders.interval, kind: EventKind.reminder.rawValue, payload: Int32(i))
+    }
+  }
+}
+
+/// The promptNoticed event's payload: the prompt's index and whether a reminder (or an
+/// opening of the app) brought it up, which lets a declined prompt be decided again.
+enum Noticed {
+  static func payload(_ i: Int, reminded: Bool) -> Int32 { Int32(i << 1 | (reminded ? 1 : 0)) }
+  static func prompt(_ payload: Int32) -> Int { Int(payload >> 1) }
+  static func reminded(_ payload: Int32) -> Bool { payload & 1 == 1 }
+}

@@ -1,0 +1,191 @@
+import Schedules
+import SimKernel
+
+/// The participant's timetable: every prompt's scheduled time, drawn in the participant's
+/// windows when the study starts, the days' wake and bed times, and the places each day's
+/// prompts take among simultaneous events.
+///
+/// A day's prompts are queued one at a time: their places are reserved when the day starts
+/// and each is queued when the one before it falls due (``Simulator/reservePlaces(_:)``).
+struct Timetable {
+  /// Every prompt's scheduled time, in time order, and its study day.
+  var times: [SimTime] = []
+  var days: [Int32] = []
+  /// Prompt indices ordered by (day, index), and where each day's run of them begins
+  /// (`days + 1` entries), so that a day's prompts are found without a scan.
+  var promptsByDay: [Int32] = []
+  var firstPromptOfDay: [Int32] = []
+  /// The episode in which each prompt's scheduled time falls (a hint for the timeline's search).
+  var dueHints: [Int32] = []
+  /// The first of the places among simultaneous events taken for each day's promptDue events.
+  var duePlaces: [UInt64] = []
+  /// The push server's tick, or 0 when prompts go out at their times.
+  let serverTick: SimTime
+  /// The days' wake and bed times.
+  let wake: [SimTime]
+  let bed: [SimTime]
+  /// Where ``nextAwakeChange(after:)`` has got to, and the transition there (`.min`: not yet found).
+  var awakeCursor = 0
+  var awakeChange = SimTime.min
+  /// Whether the scheduler could not be built for this participant's window.
+  var scheduleFailed = false
+  /// The part of the day the schedule samples on weekdays and weekends, in minutes after
+  /// midnight (for normalising prompt times).
+  var samplingWindows: (weekday: Block, weekend: Block)?
+
+  /// Draws every prompt's time for the participant.
+  init(plan: StudyPlan, person: Person, life: DailyLife, serverTick: SimTime, stream: inout RandomStream) {
+    wake = life.wake
+    bed = life.bed
+    self.serverTick = serverTick
+    draw(plan: plan, person: person, life: life, &stream)
+  }
+
+  /// The number of prompts.
+  var count: Int { times.count }
+
+  /// When prompt `i` falls due: at its time, or for a push at the server's next tick (never
+  /// before its day has started).
+  @inline(__always)
+  func dueTime(_ i: Int) -> SimTime {
+    let tick = serverTick
+    let time = times[i]
+    return max(tick > 0 ? (time + tick - 1) / tick * tick : time, SimTime(days[i]) * Tick.day)
+  }
+
+  /// The range of day `d`'s prompts in day order (positions in ``promptsByDay``).
+  func positions(ofDay d: Int) -> Range<Int> {
+    firstPromptOfDay.isEmpty ? 0..<0 : Int(firstPromptOfDay[d])..<Int(firstPromptOfDay[d + 1])
+  }
+
+  /// The next wake or bedtime after `t` (`.max` after the last one). Time only moves
+  /// forward, so a cursor over wake₀, bed₀, wake₁, bed₁, … finds it.
+  @inline(__always)
+  mutating func nextAwakeChange(after t: SimTime) -> SimTime {
+    // Asked several times between two changes: the last answer stands until `t` reaches it.
+    t < awakeChange ? awakeChange : findAwakeChange(after: t)
+  }
+
+  /// ``nextAwakeChange(after:)`` once `t` has reached the last answer.
+  mutating func findAwakeChange(after t: SimTime) -> SimTime {
+    func transition(_ i: Int) -> SimTime { i % 2 == 0 ? wake[i / 2] : bed[i / 2] }
+    let count = 2 * wake.count
+    while awakeCursor < count && transition(awakeCursor) <= t { awakeCursor += 1 }
+    awakeChange = awakeCursor < count ? transition(awakeCursor) : .max
+    return awakeChange
+  }
+
+  /// Draws every day's schedule in the participant's windows.
+  private mutating func draw(plan: StudyPlan, person: Person, life: DailyLife, _ s: inout RandomStream) {
+    let proto = plan.protocolPlan
+    let studyEnd = SimTime(plan.days) * Tick.day
+    let parts = proto.schedules
+    guard !parts.isEmpty else { return }
+    // Each part's scheduler and window, weekday and weekend.
+    var built: [(weekday: (AnyScheduler, Window), weekend: (AnyScheduler, Window))] = []
+    for part in parts {
+      var pair: [(AnyScheduler, Window)] = []
+      for weekend in [false, true] {
+        guard let window = Self.participantWindow(part.window, weekend: weekend, plan: plan, person: person),
+          let scheduler = try? AnyScheduler(part.choice.algorithm, part.choice.parameters, window: window)
+        else {
+          scheduleFailed = true
+          return
+        }
+        pair.append((scheduler, window))
+      }
+      built.append((pair[0], pair[1]))
+    }
+    // The envelope of the parts' sampling windows, in minutes after midnight.
+    func envelope(_ weekend: Bool) -> Block {
+      var lo = Double.infinity
+      var hi = -Double.infinity
+      for b in built {
+        let (scheduler, window) = weekend ? b.weekend : b.weekday
+        let sampling = scheduler.samplingWindow(for: window)
+        lo = min(lo, window.start.minutes + sampling.start)
+        hi = max(hi, window.start.minutes + sampling.end)
+      }
+      return Block(start: lo, end: hi)
+    }
+    samplingWindows = (envelope(false), envelope(true))
+    var minutes: [Double] = []
+    let change = proto.settingsChange
+    let changed = change.map { Mappiness(perDay: $0.perDay) }
+    for d in 0..<plan.days {
+      let weekend = plan.isWeekend(d)
+      let weekday = (plan.startWeekday + d) % 7
+      for (k, part) in parts.enumerated() where part.isActive(day: d, weekday: weekday) {
+        var (scheduler, window) = weekend ? built[k].weekend : built[k].weekday
+        if let change, let changed, d > change.day {
+          (scheduler, window) = (.mappiness(changed), change.window)
+        }
+        minutes.removeAll(keepingCapacity: true)
+        scheduler.schedule(in: window, into: &minutes, using: &s)
+        let midnight = SimTime(d) * Tick.day
+        let windowStart = midnight + Tick.minutes(window.start.minutes)
+        var end = studyEnd
+        if let change, d == change.day { end = min(end, midnight + Tick.minutes(change.atMinute)) }
+        for m in minutes {
+          let t = windowStart + Tick.minutes(m)
+          guard t < end else { continue }
+          times.append(t)
+          days.append(Int32(d))
+        }
+        if let change, let changed, d == change.day {
+          // The old schedule ran until the change; the rest of the day in the new hours.
+          let newStart = midnight + Tick.minutes(change.window.start.minutes)
+          let at = midnight + Tick.minutes(change.atMinute)
+          minutes.removeAll(keepingCapacity: true)
+          changed.rest(of: change.window, after: Double(at - newStart) / Double(Tick.minute), into: &minutes, using: &s)
+          for m in minutes {
+            let t = newStart + Tick.minutes(m)
+            guard t < studyEnd else { continue }
+            times.append(t)
+            days.append(Int32(d))
+          }
+        }
+      }
+    }
+    // Several parts, or windows crossing midnight, can leave times out of order.
+    if zip(times, times.dropFirst()).contains(where: { $0 > $1 }) {
+      let order = times.indices.sorted { times[$0] < times[$1] || (times[$0] == times[$1] && $0 < $1) }
+      times = order.map { times[$0] }
+      days = order.map { days[$0] }
+    }
+    firstPromptOfDay = Array(repeating: 0, count: plan.days + 1)
+    duePlaces = Array(repeating: 0, count: plan.days)
+    for d in days { firstPromptOfDay[Int(d) + 1] += 1 }
+    for d in 0..<plan.days { firstPromptOfDay[d + 1] += firstPromptOfDay[d] }
+    var next = firstPromptOfDay
+    promptsByDay = Array(repeating: 0, count: times.count)
+    for i in times.indices {
+      promptsByDay[Int(next[Int(days[i])])] = Int32(i)
+      next[Int(days[i])] += 1
+    }
+    // The episode of each prompt's time, in one walk along the timeline (the times are in
+    // order): where the timeline's search starts when the prompt falls due, hours after the
+    // last lookup (a phone that runs on its own needs none in between).
+    dueHints = life.timeline.episodes.withUnsafeBufferPointer { episodes in
+      var k = 0
+      return times.map { t in
+        while k + 1 < episodes.count && episodes[k].end <= t { k += 1 }
+        return Int32(k)
+      }
+    }
+  }
+
+  /// The window of a part for this participant: the study's, or the participant's own hours
+  /// chosen once from their usual weekday times, to the nearest quarter hour.
+  static func participantWindow(_ window: WindowPlan, weekend: Bool, plan: StudyPlan, person: Person) -> Window? {
+    switch window {
+    case .fixed(let weekday, let weekendWindow):
+      return weekend ? weekendWindow : weekday
+    case .participant(let afterWake, let beforeBed):
+      let life = plan.dailyLife
+      let start = Mappiness.quarterHour(ClockTime(minutes: life.weekdayWake + person.sleepOffset + afterWake))
+      let end = Mappiness.quarterHour(ClockTime(minutes: life.weekdayBed + person.sleepOffset - beforeBed))
+      return try? Window(start: start, end: end)
+    }
+  }
+}
