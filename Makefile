@@ -42,9 +42,11 @@ test-slurm: release
 fuzz: deps
 	bash scripts/fuzz.sh
 
-## sanitize: the test suite under the address sanitizer (leaks of the toolchain's own
-## libraries suppressed: Tests/Support/lsan.supp), then the thread sanitizer.
+## sanitize: the test suite with the internal checks compiled in (ESMSIM_INTERNAL_CHECKS: the
+## heap's invariants after every change), under the address sanitizer (leaks of the
+## toolchain's own libraries suppressed: Tests/Support/lsan.supp), then the thread sanitizer.
 sanitize: deps
+	$(SWIFT) test --build-path .build/checks -Xswiftc -DESMSIM_INTERNAL_CHECKS
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Support/lsan.supp $(SWIFT) test --build-path .build/asan --sanitize=address
 	$(SWIFT) test --build-path .build/tsan --sanitize=thread
 

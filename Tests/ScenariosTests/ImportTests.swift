@@ -82,13 +82,14 @@ struct ImportTests {
     check(#"[{"hours": [9], "colour": "red"}]"#, "[0].colour", "unknown field")
   }
 
-  @Test("the real AWARE files of the shared research folder", arguments: ["aware-ios-esm_all_types_sample.json", "aware-ios-readme-daily_mood.json"])
+  @Test(
+    "the real AWARE files of the shared research folder",
+    .enabled(
+      if: FileManager.default.fileExists(atPath: sharedExternal.path),
+      "the shared research folder is not beside this clone"),
+    arguments: ["aware-ios-esm_all_types_sample.json", "aware-ios-readme-daily_mood.json"])
   func realAWAREFiles(name: String) throws {
     let path = sharedExternal.appendingPathComponent(name).path
-    guard FileManager.default.fileExists(atPath: path) else {
-      print("skipped: \(path) is absent (the shared research folder is not beside this clone)")
-      return
-    }
     let imported = try AWAREScheduleImport.load(path: path, startDate: CalendarDate(iso: "2026-01-05")!, days: 14, key: "k")
     let p = imported.parts[0].choice.parameters
     #expect(!(p.times ?? []).isEmpty)
@@ -112,7 +113,11 @@ struct ImportTests {
     #expect(random.choice.algorithm == .fixedBlocks)
     #expect(random.choice.parameters.gapMethod == .truncation)
     #expect(random.choice.parameters.perDay == 3 && random.choice.parameters.minGap == 60)
-    if case .fixed(let w, _) = random.window { #expect(w.description == "09:00-20:00") }
+    guard case .fixed(let w, _) = random.window else {
+      Issue.record("the ESMira schedule's window is not fixed: \(random.window)")
+      return
+    }
+    #expect(w.description == "09:00-20:00")
     #expect(p.schedules[1].choice.algorithm == .fixedTimes)
     #expect(p.reminders == Reminders(count: 2, interval: 10 * Tick.minute))
     #expect(p.expiry == .after(50 * Tick.minute))  // timeout + reminders × delay
