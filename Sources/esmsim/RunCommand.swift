@@ -20,18 +20,16 @@ struct RunCommand: ParsableCommand {
   @Option(name: .shortAndLong, help: "The results folder to create.") var output: String
   @Option(help: "Replications (overrides the scenario).") var replications: Int?
   @Option(help: "Master seed (overrides the scenario).") var seed: UInt64?
-  @Option(help: "Worker threads (default: all cores). Results do not depend on it.") var threads: Int?
+  @OptionGroup var execution: ExecutionOptions
   @Option(help: "Participants per variant (overrides population.size, for a quick try).") var participants: Int?
   @Option(help: "Study length, for example 7d (overrides duration).") var duration: String?
   @Option(help: "Use this AWARE ESM schedule file as the protocol.") var awareSchedule: String?
   @Flag(help: "Replace DIR if it exists.") var force = false
-  @Flag(help: "Run even when the estimated work is very large (over 4e9 participant-days).") var allowLarge = false
 
   func validate() throws {
     if scenario == nil && awareSchedule == nil {
       throw ValidationError("give a scenario file, or --aware-schedule FILE")
     }
-    if let threads, threads < 1 || threads > 1024 { throw ValidationError("--threads must be between 1 and 1024") }
     if let replications, replications < 1 || replications > 100_000 {
       throw ValidationError("--replications must be between 1 and 100000")
     }
@@ -43,12 +41,12 @@ struct RunCommand: ParsableCommand {
   func run() throws {
     let resolved = try ScenarioInput.resolve(
       path: scenario,
-      overrides: ScenarioInput.Overrides(
+      overrides: ScenarioOverrides(
         replications: replications, seed: seed, participants: participants, duration: duration, awareSchedule: awareSchedule))
     Interrupts.install()
-    let threadCount = threads ?? ProcessInfo.processInfo.activeProcessorCount
+    let threadCount = execution.threadCount
     let estimate = WorkEstimate(resolved, threads: threadCount)
-    if estimate.isLarge && !allowLarge {
+    if estimate.isLarge && !execution.allowLarge {
       FileHandle.standardError.write(
         Data(
           "esmsim: \(scenario ?? "the study") asks for \(estimate.text(threads: threadCount)); refusing a run this large (over \(WorkEstimate.count(WorkEstimate.limit)) participant-days) unless you add --allow-large\n"
@@ -103,13 +101,7 @@ struct ValidateCommand: ParsableCommand {
 /// Reading a scenario with command-line overrides; scenario problems become one-line errors
 /// with exit code 1.
 enum ScenarioInput {
-  struct Overrides {
-    var replications: Int?
-    var seed: UInt64?
-    var participants: Int?
-    var duration: String?
-    var awareSchedule: String?
-  }
+  typealias Overrides = ScenarioOverrides
 
   /// The built-in study used with `--aware-schedule` alone: 100 participants for 14 days on
   /// ordinary phones.
@@ -130,36 +122,11 @@ enum ScenarioInput {
         tree = try ScenarioLoader.parse(Data(awareDefault.utf8), file: "(built-in AWARE study)")
         file = "(built-in AWARE study)"
       }
-      var overlay: [(key: String, value: ScenarioValue, at: ScenarioValue.Location?)] = []
-      if let r = overrides.replications { overlay.append(("replications", .scalar(String(r), nil), nil)) }
-      if let s = overrides.seed { overlay.append(("seed", .scalar(String(s), nil), nil)) }
-      if let d = overrides.duration { overlay.append(("duration", .scalar(d, nil), nil)) }
-      if let n = overrides.participants {
-        overlay.append(("population", .mapping([("size", .scalar(String(n), nil), nil)], nil), nil))
-        // Variants that set their own size get it too.
-        if case .mapping(var pairs, let at) = tree, let i = pairs.firstIndex(where: { $0.key == "variants" }),
-          case .sequence(let list, let lat) = pairs[i].value
-        {
-          pairs[i].value = .sequence(
-            list.map { v in
-              v["population"]?["size"] == nil ? v : v.overlaid(with: .mapping([("population", .mapping([("size", .scalar(String(n), nil), nil)], nil), nil)], nil))
-            }, lat)
-          tree = .mapping(pairs, at)
-        }
-      }
+      var overrides = overrides
       if let a = overrides.awareSchedule {
-        let absolute = a.hasPrefix("/") ? a : FileManager.default.currentDirectoryPath + "/" + a
-        // The schedule replaces the scenario's own.
-        if case .mapping(var pairs, let at) = tree, let i = pairs.firstIndex(where: { $0.key == "protocol" }),
-          case .mapping(var proto, let pat) = pairs[i].value
-        {
-          proto.removeAll { $0.key == "schedule" }
-          pairs[i].value = .mapping(proto, pat)
-          tree = .mapping(pairs, at)
-        }
-        overlay.append(("protocol", .mapping([("aware_schedule", .scalar(absolute, nil), nil)], nil), nil))
+        overrides.awareSchedule = a.hasPrefix("/") ? a : FileManager.default.currentDirectoryPath + "/" + a
       }
-      if !overlay.isEmpty { tree = tree.overlaid(with: .mapping(overlay, nil)) }
+      tree = overrides.applied(to: tree)
       return try ScenarioResolver.resolve(tree, file: file)
     } catch {
       FileHandle.standardError.write(Data("esmsim: \(error)\n".utf8))

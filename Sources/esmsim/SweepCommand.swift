@@ -68,9 +68,8 @@ struct SweepCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "The sweep folder.") var output: String
     @Option(help: "This shard's index, from 0.") var shard: Int?
     @Option(help: "The number of shards.") var numShards: Int?
-    @Option(help: "Worker threads per unit (default: all cores). Results do not depend on it.") var threads: Int?
+    @OptionGroup var execution: ExecutionOptions
     @Flag(help: "Merge after running (when this run covers every unit).") var merge = false
-    @Flag(help: "Run even when the estimated work is very large (over 4e9 participant-days).") var allowLarge = false
 
     func run() throws {
       let env = ProcessInfo.processInfo.environment
@@ -78,15 +77,14 @@ struct SweepCommand: ParsableCommand {
       let i = shard ?? env["SLURM_ARRAY_TASK_ID"].flatMap { Int($0) } ?? 0
       guard k >= 1 else { throw ValidationError("--num-shards must be at least 1 (found \(k))") }
       guard i >= 0 && i < k else { throw ValidationError("--shard must be between 0 and \(k - 1) (found \(i))") }
-      if let threads, threads < 1 || threads > 1024 { throw ValidationError("--threads must be between 1 and 1024") }
       let spec = try SweepCommand.load(sweep)
-      let cores = threads ?? ProcessInfo.processInfo.activeProcessorCount
+      let cores = execution.threadCount
       let block = spec.units(shard: i, of: k)
       let days = block.reduce(0.0) { $0 + WorkEstimate(spec.points[spec.unit($1).point].scenario, threads: cores).participantDays }
-      if days > WorkEstimate.limit && !allowLarge {
+      if days > WorkEstimate.limit && !execution.allowLarge {
         FileHandle.standardError.write(
           Data(
-            "esmsim: shard \(i) of \(k) of \(sweep) holds \(WorkEstimate.count(days)) participant-days (about \(WorkEstimate.duration(days / (50_000 * Double(cores)))) on \(cores) cores); refusing unless you add --allow-large, or split it into more shards\n"
+            "esmsim: shard \(i) of \(k) of \(sweep) holds \(WorkEstimate.count(days)) participant-days (about \(WorkEstimate.duration(days / (WorkEstimate.ratePerCore * Double(cores)))) on \(cores) cores); refusing unless you add --allow-large, or split it into more shards\n"
               .utf8))
         throw ExitCode(1)
       }
@@ -150,9 +148,10 @@ extension SweepCommand {
     /// Tasks per array: Slurm's default MaxArraySize is 1001 (indices 0–1000).
     static let arrayLimit = 1000
 
-    /// Shard counts that give tasks of about 2, 5 and 15 minutes.
+    /// Shard counts that give tasks of about 2, 5 and 15 minutes on tasks of two cores (the
+    /// default `--cpus`), at the measured rate (``WorkEstimate/ratePerCore``).
     static func suggestedShards(units: Int, participantDays: Int) -> [Int] {
-      let seconds = Double(participantDays) / 100_000
+      let seconds = Double(participantDays) / (2 * WorkEstimate.ratePerCore)
       return Array(Set([120.0, 300, 900].map { max(1, min(units, Int((seconds / $0).rounded(.up)))) })).sorted()
     }
 

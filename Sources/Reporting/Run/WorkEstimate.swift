@@ -21,7 +21,7 @@ public struct WorkEstimate: Sendable, Equatable {
   /// Above this many participant-days a run must be confirmed (about 11 hours on 2 cores).
   public static let limit = 4e9
   /// Participant-days per second per core (measured: `esmsim bench city`).
-  static let ratePerCore = 50_000.0
+  public static let ratePerCore = 50_000.0
 
   /// Estimates a scenario's run.
   public init(_ scenario: Scenario, threads: Int) {

@@ -81,3 +81,16 @@ public enum BeiweSurveyTimings {
     return out
   }
 }
+
+extension PromptStatus {
+  /// AWARE's `esmStatus` for this status: 0 new, 1 answered, 2 dismissed, 3 expired (the
+  /// file format's codes: [@AWAREiOSESM]; the model records only what happened).
+  var awareStatus: Int {
+    switch self {
+    case .answered: 1
+    case .dismissed: 2
+    case .expired: 3
+    default: 0
+    }
+  }
+}

@@ -39,9 +39,6 @@ public enum GSL {
     }
     return gsl_cdf_tdist_Pinv(p, degrees)
   }
-
-  /// The upper tail of the standard normal distribution.
-  public static func normalUpperTail(_ x: Double) -> Double { gsl_cdf_ugaussian_Q(x) }
 }
 
 /// An error reported by GNU GSL: its status code and GSL's own words for it.

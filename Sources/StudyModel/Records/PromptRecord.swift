@@ -15,16 +15,6 @@ public enum PromptStatus: String, Sendable, CaseOrdered {
   case undelivered
   /// Due after the participant dropped out.
   case droppedOut = "dropped_out"
-
-  /// AWARE's `esmStatus`: 0 new, 1 answered, 2 dismissed, 3 expired.
-  public var awareStatus: Int {
-    switch self {
-    case .answered: 1
-    case .dismissed: 2
-    case .expired: 3
-    default: 0
-    }
-  }
 }
 
 /// Why a prompt was not answered.

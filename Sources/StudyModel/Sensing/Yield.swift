@@ -51,7 +51,8 @@ public enum Yield {
   /// Samples of a periodic sensor in `[lo, hi)`: each run stretch restarts the grid at its
   /// start. `runs` are the app's run stretches (closed, in order); `usable`, when given,
   /// restricts samples to the stretches where they succeed (a web API needs the network).
-  public static func periodic(
+  /// The reference the tests check the coverage's faster counts against.
+  static func periodic(
     runs: Intervals, period: SimTime, from lo: SimTime, to hi: SimTime, usable: Intervals? = nil, cursor: inout Int
   ) -> Int {
     let period = Divisor(period)

@@ -90,7 +90,8 @@ public struct ParticipantSimulation: EventHandler {
     deliveryStream = stream(.delivery)
     stateStream = stream(.state)
     delivery = Delivery(channel: proto.channel, os: person.os, reminders: proto.reminders.count)
-    power = Power(profile: profile, level: phoneStream.uniform(60, 100), traces: traceBattery)
+    power = Power(
+      profile: profile, level: phoneStream.uniform(Power.startLevels.low, Power.startLevels.high), traces: traceBattery)
     truth = GroundTruth(
       plan: plan.dailyLife.state, conditions: plan.dailyLife.conditions, personLevel: person.stateLevel,
       first: .asleep, stream: &stateStream)

@@ -33,6 +33,8 @@ struct Power {
   static let lowPowerDrainShare = 0.7
   /// iOS turns Low Power Mode off once a charging phone reaches 80 % ([@AppleLowPower], A).
   static let lowPowerOffLevel = 80.0
+  /// The battery's level when the study starts, percent: uniform between these (assumption, D).
+  static let startLevels = (low: 60.0, high: 100.0)
   /// A full and an empty battery, percent.
   static let full = 100.0
   static let empty = 0.0

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Settings given on the command line that override a scenario's own, applied to its tree
+/// before it is resolved (so that every check and default applies to them as to the file).
+public struct ScenarioOverrides: Sendable {
+  public var replications: Int?
+  public var seed: UInt64?
+  /// Participants per variant, variants that set their own size included.
+  public var participants: Int?
+  public var duration: String?
+  /// An AWARE schedule file (absolute path) that replaces the scenario's schedule.
+  public var awareSchedule: String?
+
+  public init(
+    replications: Int? = nil, seed: UInt64? = nil, participants: Int? = nil, duration: String? = nil,
+    awareSchedule: String? = nil
+  ) {
+    self.replications = replications
+    self.seed = seed
+    self.participants = participants
+    self.duration = duration
+    self.awareSchedule = awareSchedule
+  }
+
+  /// `tree` with these overrides laid over it.
+  public func applied(to tree: ScenarioValue) -> ScenarioValue {
+    var tree = tree
+    var overlay: [(key: String, value: ScenarioValue, at: ScenarioValue.Location?)] = []
+    if let r = replications { overlay.append(("replications", .scalar(String(r), nil), nil)) }
+    if let s = seed { overlay.append(("seed", .scalar(String(s), nil), nil)) }
+    if let d = duration { overlay.append(("duration", .scalar(d, nil), nil)) }
+    if let n = participants {
+      let size: ScenarioValue = .mapping([("population", .mapping([("size", .scalar(String(n), nil), nil)], nil), nil)], nil)
+      overlay.append(("population", .mapping([("size", .scalar(String(n), nil), nil)], nil), nil))
+      // Variants that set their own size get it too.
+      if case .mapping(var pairs, let at) = tree, let i = pairs.firstIndex(where: { $0.key == "variants" }),
+        case .sequence(let list, let lat) = pairs[i].value
+      {
+        pairs[i].value = .sequence(list.map { v in v["population"]?["size"] == nil ? v : v.overlaid(with: size) }, lat)
+        tree = .mapping(pairs, at)
+      }
+    }
+    if let a = awareSchedule {
+      // The schedule replaces the scenario's own.
+      if case .mapping(var pairs, let at) = tree, let i = pairs.firstIndex(where: { $0.key == "protocol" }),
+        case .mapping(var proto, let pat) = pairs[i].value
+      {
+        proto.removeAll { $0.key == "schedule" }
+        pairs[i].value = .mapping(proto, pat)
+        tree = .mapping(pairs, at)
+      }
+      overlay.append(("protocol", .mapping([("aware_schedule", .scalar(a, nil), nil)], nil), nil))
+    }
+    return overlay.isEmpty ? tree : tree.overlaid(with: .mapping(overlay, nil))
+  }
+}
