@@ -101,8 +101,6 @@ struct ValidateCommand: ParsableCommand {
 /// Reading a scenario with command-line overrides; scenario problems become one-line errors
 /// with exit code 1.
 enum ScenarioInput {
-  typealias Overrides = ScenarioOverrides
-
   /// The built-in study used with `--aware-schedule` alone: 100 participants for 14 days on
   /// ordinary phones.
   static let awareDefault = """
@@ -111,7 +109,7 @@ enum ScenarioInput {
     population: {size: 100}
     """
 
-  static func resolve(path: String?, overrides: Overrides) throws -> Scenario {
+  static func resolve(path: String?, overrides: ScenarioOverrides) throws -> Scenario {
     do {
       var tree: ScenarioValue
       let file: String

@@ -31,7 +31,7 @@ func simulate(_ plan: StudyPlan, participant: UInt32) -> ParticipantSimulation {
 @Suite("Phones: app lifecycle, wake-ups, notification cap, sensing")
 struct PhoneTests {
   @Test("events handed over without the queue and app timers that cannot fire left out give the same study as when every one goes through the queue")
-  func followUpsAtOnce() {
+  func handedOverAtOnce() {
     // Pushed and local prompts, silent pushes and location wakes (bounded runs), answers.
     let profiles: [(DeviceProfile, Double)] = [(.nonControlled, 1), (.lowPower, 1), (.ideal, 1)]
     for channel in [ChannelPlan.push, .iosLocal] {
@@ -47,9 +47,9 @@ struct PhoneTests {
         queued.queuesEverything = true
         direct.run()
         queued.run()
-        carriedOut += direct.followUpsHandled
+        carriedOut += direct.handedOver
         events += direct.eventsHandled
-        #expect(queued.followUpsHandled == 0)
+        #expect(queued.handedOver == 0)
         #expect(direct.eventsHandled == queued.eventsHandled)
         // Compared as text: an unanswered prompt's report is nan, which equals nothing.
         #expect("\(direct.prompts)" == "\(queued.prompts)" && "\(direct.volunteered)" == "\(queued.volunteered)")

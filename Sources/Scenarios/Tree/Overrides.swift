@@ -30,12 +30,13 @@ public struct ScenarioOverrides: Sendable {
     if let s = seed { overlay.append(("seed", .scalar(String(s), nil), nil)) }
     if let d = duration { overlay.append(("duration", .scalar(d, nil), nil)) }
     if let n = participants {
-      let size: ScenarioValue = .mapping([("population", .mapping([("size", .scalar(String(n), nil), nil)], nil), nil)], nil)
-      overlay.append(("population", .mapping([("size", .scalar(String(n), nil), nil)], nil), nil))
+      let population: ScenarioValue = .mapping([("size", .scalar(String(n), nil), nil)], nil)
+      overlay.append(("population", population, nil))
       // Variants that set their own size get it too.
       if case .mapping(var pairs, let at) = tree, let i = pairs.firstIndex(where: { $0.key == "variants" }),
         case .sequence(let list, let lat) = pairs[i].value
       {
+        let size: ScenarioValue = .mapping([("population", population, nil)], nil)
         pairs[i].value = .sequence(list.map { v in v["population"]?["size"] == nil ? v : v.overlaid(with: size) }, lat)
         tree = .mapping(pairs, at)
       }

@@ -22,13 +22,14 @@ public protocol EventHandler {
 /// the top, or swept out together when the queue has doubled. The last event a handler
 /// schedules, when nothing else precedes it, is handed to the handler without the queue, in
 /// the order the queue would give. One simulator is small, so each participant can be
-/// simulated with its own ([Law2015]; [SimPy]: one queue per process costs nothing).
+/// simulated with its own (`esmsim bench kernel` compares per-entity queues with one global
+/// queue).
 public struct Simulator: ~Copyable, Sendable {
   /// The current time.
   @inlinable public var now: SimTime { clock }
   /// The number of pending events (including cancelled ones not yet skipped, and the one
   /// held).
-  @inlinable public var pendingCount: Int { pending.count + (holdsFollowUp ? 1 : 0) }
+  @inlinable public var pendingCount: Int { pending.count + (holdsEvent ? 1 : 0) }
   @usableFromInline var clock: SimTime = 0
   @usableFromInline var pending: EventQueue
   @usableFromInline var generations: [UInt32]
@@ -43,8 +44,8 @@ public struct Simulator: ~Copyable, Sendable {
   /// ``schedule(at:kind:entity:payload:priority:slot:cancelledAt:)``).
   /// (Held as a plain event and a flag, not an optional: the run loop tests the flag right
   /// after the handler returns, a one-byte read of what the handler just wrote.)
-  @usableFromInline var heldFollowUp = Event(time: 0, kind: 0)
-  @usableFromInline var holdsFollowUp = false
+  @usableFromInline var heldEvent = Event(time: 0, kind: 0)
+  @usableFromInline var holdsEvent = false
   /// Reference mode: every event goes through the queue, and events scheduled to be cancelled
   /// before they fire (``schedule(at:kind:entity:payload:priority:slot:cancelledAt:)``) are
   /// queued too. The results are the same as without it (tests compare the two); it exists
@@ -52,8 +53,8 @@ public struct Simulator: ~Copyable, Sendable {
   public var queuesEverything = false
   /// The events handed over at once, without the queue, so far (counted among the events
   /// handled too).
-  public var followUpsCarriedOut: Int { carriedOut }
-  @usableFromInline var carriedOut = 0
+  public var eventsHandedOver: Int { handedOver }
+  @usableFromInline var handedOver = 0
 
   /// Creates a simulator at time 0 with `slots` cancellation slots (slot 0 is never cancelled).
   public init(capacity: Int = 16, slots: Int = 1) {
@@ -71,8 +72,8 @@ public struct Simulator: ~Copyable, Sendable {
     clock = time
     handledEventAtTop = false
     sweepAt = Self.smallestSweep
-    holdsFollowUp = false
-    carriedOut = 0
+    holdsEvent = false
+    handedOver = 0
   }
 
   /// Schedules an event: the one way a model queues what happens next.
@@ -132,9 +133,9 @@ public struct Simulator: ~Copyable, Sendable {
   /// Holds `event` as the one that may be handed over at once, queueing the one held before.
   @inlinable @inline(__always)
   mutating func hold(_ event: Event) {
-    if holdsFollowUp { push(heldFollowUp) }
-    holdsFollowUp = true
-    heldFollowUp = event
+    if holdsEvent { push(heldEvent) }
+    holdsEvent = true
+    heldEvent = event
   }
 
   /// An event as ``schedule(at:kind:entity:payload:priority:slot:cancelledAt:)`` makes it, with its
@@ -178,7 +179,7 @@ public struct Simulator: ~Copyable, Sendable {
   @inlinable
   public var nextPendingTime: SimTime {
     let queued = handledEventAtTop ? pending.earliestTimeBelowRoot : pending.min?.time ?? .max
-    return holdsFollowUp ? Swift.min(queued, heldFollowUp.time) : queued
+    return holdsEvent ? Swift.min(queued, heldEvent.time) : queued
   }
 
   /// Cancels every pending event of `slot` (lazily: they are skipped when they reach the top).
@@ -213,9 +214,9 @@ public struct Simulator: ~Copyable, Sendable {
   public mutating func run<H: EventHandler>(until limit: SimTime, _ handler: inout H) -> Int {
     var handled = 0
     // An event held before the run is an ordinary event.
-    if holdsFollowUp {
-      holdsFollowUp = false
-      push(heldFollowUp)
+    if holdsEvent {
+      holdsEvent = false
+      push(heldEvent)
     }
     while true {
       // Cancelled events far in the future would otherwise stay in the queue and deepen
@@ -230,13 +231,13 @@ public struct Simulator: ~Copyable, Sendable {
         handler.handle(event, &self)
         handled += 1
         // The held event, when nothing else comes before it, is the next event: handled at once.
-        while holdsFollowUp {
-          holdsFollowUp = false
-          let next = heldFollowUp
+        while holdsEvent {
+          holdsEvent = false
+          let next = heldEvent
           guard isLive(next) else { continue }
           if !queuesEverything && next.time <= limit && nextPendingTime > next.time {
             clock = next.time
-            carriedOut += 1
+            handedOver += 1
             handler.handle(next, &self)
             handled += 1
           } else {

@@ -61,7 +61,7 @@ public struct ParticipantSimulation: EventHandler {
   // MARK: Running
   /// Events handled by ``run()``, and how many of them were handed over without the queue.
   var eventsHandled = 0
-  var followUpsHandled = 0
+  var handedOver = 0
   /// Runs the simulator in its reference mode (``Simulator/queuesEverything``): for the
   /// tests that check the queue-saving techniques change nothing.
   var queuesEverything = false
@@ -96,7 +96,7 @@ public struct ParticipantSimulation: EventHandler {
       plan: plan.dailyLife.state, conditions: plan.dailyLife.conditions, personLevel: person.stateLevel,
       first: .asleep, stream: &stateStream)
     var scheduleStream = stream(.schedule)
-    timetable = Timetable(plan: plan, person: person, life: life, serverTick: delivery.serverTick, stream: &scheduleStream)
+    timetable = Timetable(plan: plan, person: person, life: life, stream: &scheduleStream)
     promptLife = PromptLife(timetable, reminders: proto.reminders.count)
   }
 
@@ -109,7 +109,7 @@ public struct ParticipantSimulation: EventHandler {
     // so the simulation stops there and the later prompts are settled without events.
     let leaves = person.dropoutDay < plan.days ? SimTime(person.dropoutDay) * Tick.day : studyEnd
     eventsHandled = sim.run(until: min(leaves, studyEnd), &self)
-    followUpsHandled = sim.followUpsCarriedOut
+    handedOver = sim.eventsHandedOver
     if droppedOut {
       let now = sim.now
       if power.traces {
@@ -128,18 +128,16 @@ public struct ParticipantSimulation: EventHandler {
   /// The study starts at midnight with the participant asleep, the app running and the
   /// phone on (charging overnight with ``DeviceProfile/chargeNightly``).
   mutating func start(_ sim: inout Simulator) {
-    power.phoneOn.begin(at: 0)
     // Room for 72 run stretches a day (a silent push every half hour and a wake an hour;
     // more grow the array, and pages never touched cost nothing).
     app.runs.reserveCapacity(72 * plan.days)
     app.runs.begin(at: 0)
-    if power.lowPower { power.lowPowerSpans.begin(at: 0) }
     if delivery.plansOnPhone {
       refillPlan(at: 0)
     } else {
       delivery.planner.planAll(count: timetable.count)
     }
-    if phoneStream.bernoulli(DeviceProfile.chargeNightly) { power.plugIn(at: 0) }
+    if phoneStream.bernoulli(DeviceProfile.chargeNightly) { power.chargingSpans.begin(at: 0) }
     updateBattery(&sim)
     armAppTimer(&sim)
     sim.schedule(at: 0, kind: EventKind.dayStarts.rawValue, payload: 0, priority: .urgent)

@@ -6,23 +6,19 @@ import SimKernel
 /// - iOS local notifications are planned by the app ahead of time and capped
 ///   (``LocalPlanner``); the plan is topped up only when the app runs.
 /// - Android's local prompts are exact alarms: every one is planned from the start.
-/// - Pushes are sent by a server on its tick; APNs holds the newest for an offline phone.
+/// - Pushes are sent by a server on its tick (``Timetable/serverTick``); APNs holds the newest
+///   for an offline phone.
 /// Silent pushes, which wake the app rather than deliver prompts: ``SilentPush``.
 struct Delivery {
-  let channel: ChannelPlan
   /// Whether the app plans notifications on the phone (iOS local notifications): only then
   /// does running the app top up the plan.
   let plansOnPhone: Bool
   var planner: LocalPlanner
   /// The prompt whose push APNs holds for the offline phone (-1: none).
   var heldPush = -1
-  /// The push server's tick, or 0 when prompts go out at their times.
-  let serverTick: SimTime
 
   init(channel: ChannelPlan, os: OperatingSystem, reminders: Int) {
-    self.channel = channel
     plansOnPhone = channel.kind == .local && os == .ios
     planner = LocalPlanner(channel: channel, reminders: reminders)
-    serverTick = channel.kind == .push ? max(Tick.minutes(channel.serverTickMinutes), 0) : 0
   }
 }

@@ -12,19 +12,20 @@ struct Power {
   /// Whether Low Power Mode is the device condition itself (on throughout, never left).
   let lowPowerThroughout: Bool
   var battery: Battery
-  var phoneIsOn = true
-  var lowPower: Bool
-  var charging = false
   /// A daytime charge is planned or under way (at most one at a time).
   var daytimeCharging = false
   /// When the battery next reaches a level that matters (`.max`: not before the next wake or
   /// bedtime), and when the battery event in the queue fires (`.max`: none).
   var due = SimTime.max
   var eventAt = SimTime.max
-  /// Stretches in which the phone was on, Low Power Mode was on, the phone was charging.
+  /// Stretches in which the phone was on, Low Power Mode was on, the phone was charging:
+  /// beginning or ending one switches the state, which is whether it is open.
   var phoneOn = Intervals()
   var lowPowerSpans = Intervals()
   var chargingSpans = Intervals()
+  var phoneIsOn: Bool { phoneOn.isOpen }
+  var lowPower: Bool { lowPowerSpans.isOpen }
+  var charging: Bool { chargingSpans.isOpen }
   /// Battery level over time (time, percent) at every change of rate, when asked for.
   var trace: [(SimTime, Double)] = []
   let traces: Bool
@@ -49,9 +50,11 @@ struct Power {
       Battery.perTick(DeviceProfile.chargePerHour)
     )
     lowPowerThroughout = profile.lowPowerMode
-    lowPower = profile.lowPowerMode
     battery = Battery(level: level)
     self.traces = traces
+    // The study starts with the phone on, in Low Power Mode if that is the condition.
+    phoneOn.begin(at: 0)
+    if profile.lowPowerMode { lowPowerSpans.begin(at: 0) }
   }
 
   /// The battery's rate now, percent per tick (negative: draining).
@@ -91,36 +94,6 @@ struct Power {
       return battery.time(reaching: back ? Self.lowPowerOffLevel : Self.full, by: limit)
     }
     return nil
-  }
-
-  mutating func plugIn(at t: SimTime) {
-    charging = true
-    chargingSpans.begin(at: t)
-  }
-
-  mutating func unplug(at t: SimTime) {
-    charging = false
-    chargingSpans.end(at: t)
-  }
-
-  mutating func enterLowPower(at t: SimTime) {
-    lowPower = true
-    lowPowerSpans.begin(at: t)
-  }
-
-  mutating func leaveLowPower(at t: SimTime) {
-    lowPower = false
-    lowPowerSpans.end(at: t)
-  }
-
-  mutating func switchOff(at t: SimTime) {
-    phoneIsOn = false
-    phoneOn.end(at: t)
-  }
-
-  mutating func switchOn(at t: SimTime) {
-    phoneIsOn = true
-    phoneOn.begin(at: t)
   }
 
   /// Closes the stretches still open at `t`, in place.

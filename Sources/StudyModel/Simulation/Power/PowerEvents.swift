@@ -55,7 +55,7 @@ extension ParticipantSimulation {
     }
     if !power.charging && level <= offer + Power.reached && level > Power.empty + Power.reached {
       if !power.lowPower && phoneStream.bernoulli(DeviceProfile.lowPowerAccept) {
-        power.enterLowPower(at: now)
+        power.lowPowerSpans.begin(at: now)
         if app.mode == .anchored { armAppTimer(&sim) }
       }
       if awake && !power.daytimeCharging && phoneStream.bernoulli(DeviceProfile.chargeWhenLow) {
@@ -66,7 +66,7 @@ extension ParticipantSimulation {
       }
     }
     if power.charging && power.leavesLowPowerCharging && level >= Power.lowPowerOffLevel - Power.reached {
-      power.leaveLowPower(at: now)
+      power.lowPowerSpans.end(at: now)
     }
     updateBattery(&sim)
     // A battery at the offer level without taking it would fire again at once: move on.
@@ -82,12 +82,12 @@ extension ParticipantSimulation {
   mutating func charger(plugged: Bool, _ sim: inout Simulator) {
     if plugged {
       guard !power.charging else { return }
-      power.plugIn(at: sim.now)
+      power.chargingSpans.begin(at: sim.now)
       if !power.phoneIsOn && !droppedOut { sim.schedule(at: sim.now, kind: EventKind.phoneOn.rawValue) }
     } else {
       power.daytimeCharging = false
       guard power.charging, awake else { return }
-      power.unplug(at: sim.now)
+      power.chargingSpans.end(at: sim.now)
     }
     updateBattery(&sim)
   }
@@ -97,7 +97,7 @@ extension ParticipantSimulation {
   mutating func phoneGoesOff(_ sim: inout Simulator, until: SimTime?) {
     guard power.phoneIsOn else { return }
     halt(.off, &sim)
-    power.switchOff(at: sim.now)
+    power.phoneOn.end(at: sim.now)
     updateBattery(&sim)
     if let until { sim.schedule(at: until, kind: EventKind.phoneOn.rawValue) }
   }
@@ -106,7 +106,7 @@ extension ParticipantSimulation {
   /// its boot receiver, ``AndroidRules/bootRestartsService``), and a push held for it comes in.
   mutating func phoneComesOn(_ sim: inout Simulator) {
     guard !power.phoneIsOn else { return }
-    power.switchOn(at: sim.now)
+    power.phoneOn.begin(at: sim.now)
     app.mode = .notRunning
     app.forceQuit = false
     if person.os == .android && AndroidRules.bootRestartsService && !droppedOut {

@@ -132,10 +132,7 @@ extension ParticipantSimulation {
   /// A reminder re-alerts a prompt still undecided or declined, while it is open.
   mutating func reminder(_ i: Int, _ sim: inout Simulator) {
     let now = sim.now
-    let stage = promptLife.stage[i]
-    guard stage == .waiting || stage == .declined, promptLife.isOpen(i, at: now), power.phoneIsOn, !droppedOut else {
-      return
-    }
+    guard promptLife.isPending(i, at: now), power.phoneIsOn, !droppedOut else { return }
     promptLife.remindersLeft[i] -= 1
     if let n = noticeTime(after: now, alert: true), promptLife.isOpen(i, at: n) {
       sim.schedule(at: n, kind: EventKind.promptNoticed.rawValue, payload: Noticed.payload(i, reminded: true))

@@ -63,9 +63,9 @@ extension ParticipantSimulation {
   mutating func setAwake(_ isAwake: Bool, _ sim: inout Simulator) {
     awake = isAwake
     if isAwake {
-      if power.charging { power.unplug(at: sim.now) }
+      power.chargingSpans.end(at: sim.now)
     } else if phoneStream.bernoulli(DeviceProfile.chargeNightly) {
-      power.plugIn(at: sim.now)
+      power.chargingSpans.begin(at: sim.now)
       if !power.phoneIsOn && !droppedOut { sim.schedule(at: sim.now, kind: EventKind.phoneOn.rawValue) }
     }
     updateBattery(&sim)

@@ -34,10 +34,11 @@ struct Timetable {
   var samplingWindows: (weekday: Block, weekend: Block)?
 
   /// Draws every prompt's time for the participant.
-  init(plan: StudyPlan, person: Person, life: DailyLife, serverTick: SimTime, stream: inout RandomStream) {
+  init(plan: StudyPlan, person: Person, life: DailyLife, stream: inout RandomStream) {
     wake = life.wake
     bed = life.bed
-    self.serverTick = serverTick
+    let channel = plan.protocolPlan.channel
+    serverTick = channel.kind == .push ? max(Tick.minutes(channel.serverTickMinutes), 0) : 0
     draw(plan: plan, person: person, life: life, &stream)
   }
 
