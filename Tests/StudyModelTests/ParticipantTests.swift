@@ -194,7 +194,7 @@ struct ParticipantTests {
       p.compliance.answerProbability = 0.7
       p.compliance.stateDependence = stateDependence
       p.compliance.dropoutPerDay = 0
-      p.compliance.openDelaySeconds = 1
+      p.compliance.openDelay = Tick.second
       p.compliance.hourMultipliers = Array(repeating: 1, count: 24)
     }
   }
@@ -234,14 +234,14 @@ struct ParticipantTests {
       let start = g.value
       g.step(minutes: 120, mean: 62, waking: true, &s)
       g.close(&s)
-      endSum += g.value - (62 + (start - 62) * exp(-120 / plan.reversionMinutes))
-      endSq += pow(g.value - (62 + (start - 62) * exp(-120 / plan.reversionMinutes)), 2)
-      let expectedIntegral = 62 * 120 + (start - 62) * (1 - exp(-120 / plan.reversionMinutes)) * plan.reversionMinutes
+      endSum += g.value - (62 + (start - 62) * exp(-120 / Tick.inMinutes(plan.reversion)))
+      endSq += pow(g.value - (62 + (start - 62) * exp(-120 / Tick.inMinutes(plan.reversion))), 2)
+      let expectedIntegral = 62 * 120 + (start - 62) * (1 - exp(-120 / Tick.inMinutes(plan.reversion))) * Tick.inMinutes(plan.reversion)
       intSum += g.wakingIntegral - expectedIntegral
       intSq += pow(g.wakingIntegral - expectedIntegral, 2)
     }
     // Theory: Var(end | start) = sd²(1 − e^{−2Δ/τ}); Var(integral | start) from Gillespie's formula.
-    let tau = plan.reversionMinutes
+    let tau = Tick.inMinutes(plan.reversion)
     let theta = 1 / tau
     let s2 = plan.sd * plan.sd * 2 * theta
     let a = exp(-theta * 120)
@@ -286,7 +286,7 @@ extension ParticipantTests {
     }
     timeline.append(Episode(start: t, end: t + Tick.day, context: .asleep, phoneAtHand: false, network: .wifi))
     let looks: [SimTime] = [Tick.minutes(10), Tick.minutes(95), Tick.minutes(215), Tick.minutes(300)]
-    let tau = plan.reversionMinutes
+    let tau = Tick.inMinutes(plan.reversion)
     let sd2 = plan.sd * plan.sd
     let n = 60_000
     // (state at the middle look and at the end, each centred on the start's linear
@@ -405,7 +405,7 @@ struct SettingsChangeTests {
     let plan = testPlan(
       days: 6, participants: 2_000, schedule: ScheduleChoice(.mappiness, ScheduleParameters(perDay: 2)),
       window: .fixed(weekday: old, weekend: old)
-    ) { $0.protocolPlan.settingsChange = SettingsChange(day: 3, atMinute: 13 * 60, window: new, perDay: 5) }
+    ) { $0.protocolPlan.settingsChange = SettingsChange(day: 3, timeOfDay: 13 * Tick.hour, window: new, perDay: 5) }
     var changeDay = 0
     for p in 0..<plan.participants {
       let sim = ParticipantSimulation(plan: plan, seed: 9, replication: 0, participant: UInt32(p))

@@ -297,7 +297,7 @@ struct PhoneEventsTests {
     #expect(e.reachability.map(\.time) == [0, h, 3 * h / 2, 3 * h, 4 * h])
     #expect(e.reachability.map(\.network) == [.wifi, .unreachable, .cellular, .cellular, .wifi])
     #expect(e.power.map(\.time) == [0, h / 2, 7 * h / 4, 3 * h, 7 * h / 2])
-    #expect(e.power.map(\.event) == ["Unplugged", "Charging", "Full", "Charging", "Unplugged"])
+    #expect(e.power.map(\.event) == [.unplugged, .charging, .full, .charging, .unplugged])
     #expect(e.power.map(\.level) == [50, 50, 100, 100, 100])
   }
 }

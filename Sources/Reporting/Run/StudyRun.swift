@@ -300,14 +300,15 @@ public enum StudyRun {
       try file.close()
       if let events = o.phoneEvents {
         let reach = try CSVFile(
-          path: (folder as NSString).appendingPathComponent("p\(o.participant)_reachability.csv"), header: ["timestamp", "event"])
-        for e in events.reachability { try reach.row([String(time.unix(e.time)), e.network.description]) }
+          path: (folder as NSString).appendingPathComponent("p\(o.participant)_reachability.csv"),
+          header: BeiwePhoneEvents.reachabilityHeader)
+        for e in events.reachability { try reach.row([String(time.unix(e.time)), BeiwePhoneEvents.name(e.network)]) }
         try reach.close()
         let power = try CSVFile(
           path: (folder as NSString).appendingPathComponent("p\(o.participant)_power_state.csv"),
-          header: ["timestamp", "event", "level"])
+          header: BeiwePhoneEvents.powerStateHeader)
         for e in events.power {
-          try power.row([String(time.unix(e.time)), e.event, e.level.isFinite ? NumberText.fixed(e.level, 0) : ""])
+          try power.row([String(time.unix(e.time)), BeiwePhoneEvents.name(e.event), e.level.isFinite ? NumberText.fixed(e.level, 0) : ""])
         }
         try power.close()
       }

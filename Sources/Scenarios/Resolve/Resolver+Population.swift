@@ -31,9 +31,7 @@ extension ScenarioResolver {
     let s = StatePlan()
     plan.dailyLife.state.personSD = try state.number("person_sd", default: s.personSD, range: 0...100)
     plan.dailyLife.state.sd = try state.number("sd", default: s.sd, range: 0.001...100)
-    plan.dailyLife.state.reversionMinutes =
-      Double(try state.duration("reversion", default: Tick.minutes(s.reversionMinutes), range: Tick.minute...(30 * Tick.day)))
-      / Double(Tick.minute)
+    plan.dailyLife.state.reversion = try state.duration("reversion", default: s.reversion, range: Tick.minute...(30 * Tick.day))
     plan.dailyLife.state.reportNoise = try state.number("report_noise", default: s.reportNoise, range: 0...100)
     try state.finish()
     r.attach("state", state)
@@ -65,19 +63,19 @@ extension ScenarioResolver {
 
   func dailyLife(_ r: Reader, into life: inout DailyLifePlan) throws(ScenarioError) {
     let d = DailyLifePlan()
-    life.weekdayWake = try r.clock("weekday_wake", default: ClockTime(minutes: d.weekdayWake)).minutes
-    var bed = try r.clock("weekday_bed", default: ClockTime(minutes: d.weekdayBed)).minutes
-    if bed < life.weekdayWake { bed += 1440 }  // a bedtime after midnight
+    life.weekdayWake = Tick.minutes(try r.clock("weekday_wake", default: ClockTime(minutes: Tick.inMinutes(d.weekdayWake))).minutes)
+    var bed = Tick.minutes(try r.clock("weekday_bed", default: ClockTime(minutes: Tick.inMinutes(d.weekdayBed))).minutes)
+    if bed < life.weekdayWake { bed += Tick.day }  // a bedtime after midnight
     life.weekdayBed = bed
-    life.weekendShift = minutes(try r.duration("weekend_shift", default: Tick.minutes(d.weekendShift), range: 0...(6 * Tick.hour)))
-    life.personSD = minutes(try r.duration("person_sd", default: Tick.minutes(d.personSD), range: 0...(4 * Tick.hour)))
-    life.daySD = minutes(try r.duration("day_sd", default: Tick.minutes(d.daySD), range: 0...(4 * Tick.hour)))
+    life.weekendShift = try r.duration("weekend_shift", default: d.weekendShift, range: 0...(6 * Tick.hour))
+    life.personSD = try r.duration("person_sd", default: d.personSD, range: 0...(4 * Tick.hour))
+    life.daySD = try r.duration("day_sd", default: d.daySD, range: 0...(4 * Tick.hour))
     life.worksOutside = try r.share("works_outside", default: d.worksOutside)
     life.transitShare = try r.share("transit_share", default: d.transitShare)
     life.undergroundShare = try r.share("underground_share", default: d.undergroundShare)
     life.deadZoneShare = try r.share("dead_zone_share", default: d.deadZoneShare)
-    life.commuteMinutes = minutes(try r.duration("commute", default: Tick.minutes(d.commuteMinutes), range: Tick.minute...(4 * Tick.hour)))
-    if life.weekdayBed - life.weekdayWake < 10 * 60 {
+    life.commute = try r.duration("commute", default: d.commute, range: Tick.minute...(4 * Tick.hour))
+    if life.weekdayBed - life.weekdayWake < 10 * Tick.hour {
       throw r.error("weekday_bed", nil, "the waking day from weekday_wake to weekday_bed must last at least 10 hours")
     }
     let contexts = try r.section("contexts")
@@ -122,14 +120,13 @@ extension ScenarioResolver {
     c.missPersistence = try r.share("miss_persistence", default: d.missPersistence)
     c.stateDependence = try r.number("state_dependence", default: d.stateDependence, range: -5...5)
     c.dismissShare = try r.share("dismiss_share", default: d.dismissShare)
-    c.openDelaySeconds = seconds(try r.duration("open_delay", default: Tick.seconds(d.openDelaySeconds), range: 0...(Tick.day)))
+    c.openDelay = try r.duration("open_delay", default: d.openDelay, range: 0...(Tick.day))
     c.openDelaySigma = try r.number("open_delay_sigma", default: d.openDelaySigma, range: 0...5)
-    c.completionSeconds = seconds(try r.duration("completion", default: Tick.seconds(d.completionSeconds), range: Tick.second...(Tick.day)))
+    c.completion = try r.duration("completion", default: d.completion, range: Tick.second...(Tick.day))
     c.completionSigma = try r.number("completion_sigma", default: d.completionSigma, range: 0...5)
     c.dropoutPerDay = try r.share("dropout_per_day", default: d.dropoutPerDay)
     c.volunteeredPerDay = try r.number("volunteered_per_day", default: d.volunteeredPerDay, range: 0...100)
   }
 
   func minutes(_ t: SimTime) -> Double { Double(t) / Double(Tick.minute) }
-  func seconds(_ t: SimTime) -> Double { Double(t) / Double(Tick.second) }
 }

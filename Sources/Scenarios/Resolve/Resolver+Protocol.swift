@@ -190,8 +190,8 @@ extension ScenarioResolver {
       // The window of a participant with the population's usual times.
       let life = plan.dailyLife
       if let w = try? Window(
-        start: Mappiness.quarterHour(ClockTime(minutes: life.weekdayWake + afterWake)),
-        end: Mappiness.quarterHour(ClockTime(minutes: life.weekdayBed - beforeBed)))
+        start: Mappiness.quarterHour(ClockTime(minutes: Tick.inMinutes(life.weekdayWake) + afterWake)),
+        end: Mappiness.quarterHour(ClockTime(minutes: Tick.inMinutes(life.weekdayBed) - beforeBed)))
       {
         windows = [w]
       }
@@ -232,7 +232,7 @@ extension ScenarioResolver {
     }
     try c.finish()
     r.attach("settings_change", c)
-    return SettingsChange(day: day - 1, atMinute: at.minutes, window: window, perDay: perDay)
+    return SettingsChange(day: day - 1, timeOfDay: Tick.minutes(at.minutes), window: window, perDay: perDay)
   }
 
   // MARK: Channel, expiry
@@ -264,14 +264,14 @@ extension ScenarioResolver {
       }
       c.refillInBackground = try cr.bool("refill_in_background", default: c.refillInBackground)
       if cr.has("background_task") {
-        c.backgroundTaskHours = minutes(try cr.duration("background_task", default: 12 * Tick.hour, range: Tick.minute...(30 * Tick.day))) / 60
+        c.backgroundTaskEvery = try cr.duration("background_task", default: 12 * Tick.hour, range: Tick.minute...(30 * Tick.day))
       }
       c.backgroundTaskSuccess = try cr.share("background_task_success", default: c.backgroundTaskSuccess)
     } else {
-      c.serverTickMinutes = minutes(try cr.duration("server_tick", default: Tick.minutes(c.serverTickMinutes), range: 0...(Tick.hour)))
-      c.latencySeconds = seconds(try cr.duration("latency", default: Tick.seconds(c.latencySeconds), range: 0...(Tick.hour)))
+      c.serverTick = try cr.duration("server_tick", default: c.serverTick, range: 0...(Tick.hour))
+      c.latency = try cr.duration("latency", default: c.latency, range: 0...(Tick.hour))
       c.latencySigma = try cr.number("latency_sigma", default: c.latencySigma, range: 0...5)
-      c.storeHours = minutes(try cr.duration("store", default: Tick.minutes(c.storeHours * 60), range: 0...(30 * Tick.day))) / 60
+      c.storeFor = try cr.duration("store", default: c.storeFor, range: 0...(30 * Tick.day))
     }
     try cr.finish()
     r.record("channel", cr.resolvedValue)
@@ -314,17 +314,6 @@ extension ScenarioResolver {
 
   // MARK: Sensors and survey
 
-  /// Defaults of the sensors esmsim knows by name (AWARE-iOS case study, §5.3; row sizes:
-  /// Table 4 for the accelerometer, assumptions after AWARE's table layouts for the rest).
-  static let knownSensors: [String: SensorPlan] = [
-    "accelerometer": SensorPlan(name: "accelerometer", kind: .periodic(period: 200), bytesPerRow: 100),
-    "location": SensorPlan(name: "location", kind: .periodic(period: 3 * Tick.minute), bytesPerRow: 150),
-    "weather": SensorPlan(name: "weather", kind: .periodic(period: 10 * Tick.minute), needsNetwork: true, bytesPerRow: 250),
-    "pedometer": SensorPlan(name: "pedometer", kind: .periodic(period: 10 * Tick.minute), coprocessor: true, bytesPerRow: 90),
-    "screen": SensorPlan(name: "screen", kind: .screen, bytesPerRow: 60),
-    "battery": SensorPlan(name: "battery", kind: .battery, bytesPerRow: 80),
-  ]
-
   func sensors(_ r: Reader) throws(ScenarioError) -> [SensorPlan] {
     let sr = try r.section("sensors")
     var out: [SensorPlan] = []
@@ -334,7 +323,7 @@ extension ScenarioResolver {
       }
       let one = try Reader(file: r.file, path: sr.keyPath(name), node: value == .scalar("", nil) ? nil : (value.isEmptyScalar ? nil : value), context: r.context)
       _ = sr.raw(name)
-      let base = Self.knownSensors[name] ?? SensorPlan(name: name, kind: .periodic(period: Tick.minute))
+      let base = SensorPlan.defaults(named: name)
       var s = base
       if one.has("events") {
         let kind = try one.string("events")

@@ -26,6 +26,15 @@ public enum Tick {
   @inlinable @inline(__always)
   public static func seconds(_ s: Double) -> SimTime { nearest(s * 1_000) }
 
+  /// A duration in ticks as (fractional) minutes: for the model's arithmetic in minutes (the
+  /// daily life, the clock windows), converted where it is used.
+  @inlinable @inline(__always)
+  public static func inMinutes(_ t: SimTime) -> Double { Double(t) / Double(minute) }
+
+  /// A duration in ticks as (fractional) seconds.
+  @inlinable @inline(__always)
+  public static func inSeconds(_ t: SimTime) -> Double { Double(t) / Double(second) }
+
   /// Rounds a number of milliseconds to the nearest tick, halves away from zero.
   ///
   /// Written with truncation rather than `rounded()`: on the x86-64 baseline `rounded()` is a

@@ -40,8 +40,8 @@ public enum Compliance {
   static let dismissSeconds = 5.0
 
   /// A lognormal delay in milliseconds with the given median (seconds) and spread.
-  static func delay(medianSeconds: Double, sigma: Double, _ s: inout RandomStream) -> SimTime {
-    Tick.seconds(medianSeconds * exp(sigma * s.normal(sd: 1)))
+  static func delay(median: SimTime, sigma: Double, _ s: inout RandomStream) -> SimTime {
+    Tick.seconds(Tick.inSeconds(median) * exp(sigma * s.normal(sd: 1)))
   }
 }
 

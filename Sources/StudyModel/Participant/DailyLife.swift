@@ -77,7 +77,7 @@ public struct DailyLife: Sendable {
     var previousBed: SimTime = 0
     // "Commute" in the tables is the person's own mode.
     let mode: Context = person.usesTransit ? .transit : .driving
-    let workday = Self.workday(life.commuteMinutes, mode: mode)
+    let workday = Self.workday(Tick.inMinutes(life.commute), mode: mode)
     let freeDay = Self.freeDay(mode: mode)
     let days = min(dayCount ?? plan.days, plan.days)
     // About 30 episodes a day with the default tables (measured on the city benchmark); the
@@ -87,10 +87,10 @@ public struct DailyLife: Sendable {
     bed.reserveCapacity(days)
     for d in 0..<days {
       let weekend = plan.isWeekend(d)
-      let shift = weekend ? life.weekendShift : 0
+      let shift = weekend ? Tick.inMinutes(life.weekendShift) : 0
       let midnight = SimTime(d) * Tick.day
-      var w = life.weekdayWake + person.sleepOffset + shift + dayStream.normal(sd: life.daySD)
-      var b = life.weekdayBed + person.sleepOffset + shift + dayStream.normal(sd: life.daySD)
+      var w = Tick.inMinutes(life.weekdayWake) + person.sleepOffset + shift + dayStream.normal(sd: Tick.inMinutes(life.daySD))
+      var b = Tick.inMinutes(life.weekdayBed) + person.sleepOffset + shift + dayStream.normal(sd: Tick.inMinutes(life.daySD))
       w = min(max(w, 3 * 60), 14 * 60)  // keep the day a day: wake between 03:00 and 14:00
       b = min(max(b, w + 10 * 60), w + 21 * 60)
       var wakeT = midnight + Tick.minutes(w)

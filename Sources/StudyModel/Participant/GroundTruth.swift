@@ -56,8 +56,8 @@ public struct GroundTruth: Sendable {
 
   /// Starts the process at its stationary distribution around the first context's mean.
   public init(plan: StatePlan, conditions: [ContextConditions], personLevel: Double, first: Context, stream: inout RandomStream) {
-    theta = 1 / plan.reversionMinutes
-    tau = plan.reversionMinutes
+    tau = Tick.inMinutes(plan.reversion)
+    theta = 1 / tau
     variance = plan.sd * plan.sd
     self.personLevel = personLevel
     means = conditions.map(\.stateMean)

@@ -42,7 +42,7 @@ public struct Person: Sendable {
     let c = plan.compliance
     answerLevel = Person.beta(mean: c.answerProbability, sd: c.personSD, &s)
     let life = plan.dailyLife
-    sleepOffset = s.normal(sd: life.personSD)
+    sleepOffset = s.normal(sd: Tick.inMinutes(life.personSD))
     worksOutside = s.bernoulli(life.worksOutside)
     usesTransit = s.bernoulli(life.transitShare)
     alertHeard = Person.ringerHeard[s.index(cumulative: Person.ringerShares.cumulativeSums)]

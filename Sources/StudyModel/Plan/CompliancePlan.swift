@@ -1,3 +1,5 @@
+import SimKernel
+
 /// Whether a participant who has noticed a prompt answers it, and how fast.
 ///
 /// The probability of answering a noticed prompt is the person's own level (Beta-distributed
@@ -35,15 +37,15 @@ public struct CompliancePlan: Sendable, Equatable {
   /// Share of unwilling participants who dismiss a prompt rather than leave it to expire.
   /// Default 0.3 (assumption).
   public var dismissShare: Double = 0.3
-  /// Median delay from noticing to opening a prompt, seconds (lognormal). Default 20
+  /// Median delay from noticing to opening a prompt (lognormal). Default 20 s
   /// (assumption; Pielot et al. 2014: notifications are viewed within minutes).
-  public var openDelaySeconds: Double = 20
+  public var openDelay: SimTime = 20 * Tick.second
   /// Spread of that delay (lognormal sigma). Default 1.0 (assumption).
   public var openDelaySigma: Double = 1.0
-  /// Median time to complete a prompt's items, seconds (lognormal). Default 45 (MacKerron &
+  /// Median time to complete a prompt's items (lognormal). Default 45 s (MacKerron &
   /// Mourato 2013: a Mappiness response took about 20 s; longer surveys take longer;
   /// assumption).
-  public var completionSeconds: Double = 45
+  public var completion: SimTime = 45 * Tick.second
   /// Spread of the completion time (lognormal sigma). Default 0.5 (assumption).
   public var completionSigma: Double = 0.5
   /// Chance per study day that a participant drops out. Default 0.002 (assumption).

@@ -29,17 +29,8 @@ public enum Context: Int, Sendable, CaseIterable, CustomStringConvertible {
 }
 
 /// How the network reaches the phone.
-public enum Network: Int, Sendable, CaseIterable, CustomStringConvertible {
+public enum Network: Int, Sendable, CaseIterable {
   case wifi, cellular, unreachable
-
-  /// Beiwe's Reachability event names (`wifi`, `cellular`, `unreachable`).
-  public var description: String {
-    switch self {
-    case .wifi: "wifi"
-    case .cellular: "cellular"
-    case .unreachable: "unreachable"
-    }
-  }
 }
 
 /// What a context means for a prompt and for the phone.

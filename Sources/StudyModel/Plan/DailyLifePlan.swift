@@ -4,19 +4,19 @@ import SimKernel
 ///
 /// Every default names its source or says it is an assumption; `docs/model.md` lists them.
 public struct DailyLifePlan: Sendable, Equatable {
-  /// Mean wake time on weekdays, minutes after midnight. Default 07:00: ATUS 2017–23 working
+  /// Mean wake time on weekdays, after midnight. Default 07:00: ATUS 2017–23 working
   /// adults wake about 06:30 and sleep about 8.5 h ([@ATUS], grade C/D for the
   /// secondary summary); a mid value of the working and non-working population (assumption).
-  public var weekdayWake: Double = 7 * 60
-  /// Mean bedtime on weekdays, minutes after midnight (may pass 24:00). Default 23:00
+  public var weekdayWake: SimTime = 7 * Tick.hour
+  /// Mean bedtime on weekdays, after midnight (may pass 24:00). Default 23:00
   /// (Fitbit: US mean bedtime 23:21; ATUS workday bedtime about 23:00; §4).
-  public var weekdayBed: Double = 23 * 60
-  /// Weekend shift of both times, minutes. Default 64 (Fitbit: bedtime +64 min on weekends, §4).
-  public var weekendShift: Double = 64
-  /// Person-to-person sd of the usual wake and bed times, minutes. Default 45 (assumption).
-  public var personSD: Double = 45
-  /// Day-to-day sd around the person's usual times, minutes. Default 20 (assumption).
-  public var daySD: Double = 20
+  public var weekdayBed: SimTime = 23 * Tick.hour
+  /// Weekend shift of both times. Default 64 min (Fitbit: bedtime +64 min on weekends, §4).
+  public var weekendShift: SimTime = 64 * Tick.minute
+  /// Person-to-person sd of the usual wake and bed times. Default 45 min (assumption).
+  public var personSD: SimTime = 45 * Tick.minute
+  /// Day-to-day sd around the person's usual times. Default 20 min (assumption).
+  public var daySD: SimTime = 20 * Tick.minute
 
   /// Share of participants who go out to work or study on weekdays. Default 0.7
   /// (assumption; ACS: most working adults commute).
@@ -31,8 +31,8 @@ public struct DailyLifePlan: Sendable, Equatable {
   /// Share of waking time in dead zones (no signal) outside underground trips.
   /// Default 0.02 (assumption, grade D: no published share of time without signal was found).
   public var deadZoneShare: Double = 0.02
-  /// Mean one-way commute, minutes. Default 27.6 ([@ACS2019], A).
-  public var commuteMinutes: Double = 27.6
+  /// Mean one-way commute. Default 27.6 min ([@ACS2019], A).
+  public var commute: SimTime = 27 * Tick.minute + 36 * Tick.second
 
   /// The conditions of each context, indexed by ``Context/rawValue``.
   public var conditions: [ContextConditions] = DailyLifePlan.defaultConditions
@@ -78,8 +78,8 @@ public struct StatePlan: Sendable, Equatable {
   public var personSD: Double = 8
   /// Stationary sd of the moment-to-moment variation. Default 12 (assumption).
   public var sd: Double = 12
-  /// Time constant of reversion to the context mean, minutes. Default 90 (assumption).
-  public var reversionMinutes: Double = 90
+  /// Time constant of reversion to the context mean. Default 90 min (assumption).
+  public var reversion: SimTime = 90 * Tick.minute
   /// sd of the noise in a report (the ESM answer) around the true state. Default 5
   /// (assumption).
   public var reportNoise: Double = 5

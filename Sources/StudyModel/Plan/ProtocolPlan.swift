@@ -125,36 +125,36 @@ public struct ChannelPlan: Sendable, Equatable {
   /// Local: whether the app tops up its plan whenever it runs in the background (otherwise
   /// only when opened, or when its own background task runs).
   public var refillInBackground: Bool
-  /// Local: the app's periodic background task, hours between attempts (ESMira: 12) and the
-  /// chance iOS lets each run (assumption 0.5: "not guaranteed").
-  public var backgroundTaskHours: Double?
+  /// Local: the app's periodic background task, the time between attempts (ESMira: 12 hours)
+  /// and the chance iOS lets each run (assumption 0.5: "not guaranteed").
+  public var backgroundTaskEvery: SimTime?
   public var backgroundTaskSuccess: Double
-  /// Push: the server's tick, minutes (Mappiness: every 2 minutes).
-  public var serverTickMinutes: Double
-  /// Push: median delivery latency, seconds, and its lognormal spread ("a few seconds" with
-  /// a long tail; Azure: typically within 10 minutes; assumption).
-  public var latencySeconds: Double
+  /// Push: the server's tick (Mappiness: every 2 minutes).
+  public var serverTick: SimTime
+  /// Push: median delivery latency and its lognormal spread (2 s, "a few seconds" with a long
+  /// tail; Azure: typically within 10 minutes; assumption).
+  public var latency: SimTime
   public var latencySigma: Double
-  /// Push: how long APNs holds the one stored notification while the phone is offline, hours.
-  public var storeHours: Double
+  /// Push: how long APNs holds the one stored notification while the phone is offline.
+  public var storeFor: SimTime
 
   /// Creates a channel.
   public init(
     kind: Kind, cap: Int = 64, horizonDays: Int? = nil, repetitions: Int? = nil, refillInBackground: Bool = false,
-    backgroundTaskHours: Double? = nil, backgroundTaskSuccess: Double = 0.5, serverTickMinutes: Double = 2,
-    latencySeconds: Double = 2, latencySigma: Double = 1.5, storeHours: Double = 24
+    backgroundTaskEvery: SimTime? = nil, backgroundTaskSuccess: Double = 0.5, serverTick: SimTime = 2 * Tick.minute,
+    latency: SimTime = 2 * Tick.second, latencySigma: Double = 1.5, storeFor: SimTime = 24 * Tick.hour
   ) {
     self.kind = kind
     self.cap = cap
     self.horizonDays = horizonDays
     self.repetitions = repetitions
     self.refillInBackground = refillInBackground
-    self.backgroundTaskHours = backgroundTaskHours
+    self.backgroundTaskEvery = backgroundTaskEvery
     self.backgroundTaskSuccess = backgroundTaskSuccess
-    self.serverTickMinutes = serverTickMinutes
-    self.latencySeconds = latencySeconds
+    self.serverTick = serverTick
+    self.latency = latency
     self.latencySigma = latencySigma
-    self.storeHours = storeHours
+    self.storeFor = storeFor
   }
 
   /// iOS local notifications: 64 pending, planned 7 days ahead whenever the app runs
@@ -165,7 +165,7 @@ public struct ChannelPlan: Sendable, Equatable {
   /// of day, topped up when the app opens or its background task runs about every 12 hours
   /// (ESMira app notes).
   public static let esmira = ChannelPlan(
-    kind: .local, cap: 55, repetitions: 4, refillInBackground: false, backgroundTaskHours: 12,
+    kind: .local, cap: 55, repetitions: 4, refillInBackground: false, backgroundTaskEvery: 12 * Tick.hour,
     backgroundTaskSuccess: 0.5)
   /// AWARE's iOS ESM plugin: stops at 56 pending, planned as far ahead as that allows, when
   /// schedules load or the app opens (`ESMScheduleManager.swift`).
@@ -246,6 +246,24 @@ public struct SensorPlan: Sendable, Equatable {
     if case .periodic(let p) = kind { return Int(Tick.hour / p) }
     return 0
   }
+
+  /// The sensors esmsim knows by name, with their defaults: periods after the AWARE-iOS case
+  /// study (§5.3, [@Nishiyama2020]); row sizes from its Table 4 for the accelerometer (100 bytes),
+  /// assumptions after AWARE's table layouts for the rest.
+  public static let known: [String: SensorPlan] = [
+    "accelerometer": SensorPlan(name: "accelerometer", kind: .periodic(period: 200), bytesPerRow: 100),
+    "location": SensorPlan(name: "location", kind: .periodic(period: 3 * Tick.minute), bytesPerRow: 150),
+    "weather": SensorPlan(name: "weather", kind: .periodic(period: 10 * Tick.minute), needsNetwork: true, bytesPerRow: 250),
+    "pedometer": SensorPlan(name: "pedometer", kind: .periodic(period: 10 * Tick.minute), coprocessor: true, bytesPerRow: 90),
+    "screen": SensorPlan(name: "screen", kind: .screen, bytesPerRow: 60),
+    "battery": SensorPlan(name: "battery", kind: .battery, bytesPerRow: 80),
+  ]
+
+  /// The defaults of the sensor called `name`: a known sensor's, or else one sample a minute
+  /// (assumption) with the default row size.
+  public static func defaults(named name: String) -> SensorPlan {
+    known[name] ?? SensorPlan(name: name, kind: .periodic(period: Tick.minute))
+  }
 }
 
 /// The questionnaire a prompt opens.
@@ -295,17 +313,17 @@ public struct SurveyItem: Sendable, Equatable {
 public struct SettingsChange: Sendable, Equatable {
   /// The study day of the change (0-based).
   public var day: Int
-  /// The clock time of the change, minutes after midnight.
-  public var atMinute: Double
+  /// The clock time of the change, after midnight.
+  public var timeOfDay: SimTime
   /// The new hours.
   public var window: Window
   /// The new signals a day.
   public var perDay: Int
 
   /// Creates a change.
-  public init(day: Int, atMinute: Double, window: Window, perDay: Int) {
+  public init(day: Int, timeOfDay: SimTime, window: Window, perDay: Int) {
     self.day = day
-    self.atMinute = atMinute
+    self.timeOfDay = timeOfDay
     self.window = window
     self.perDay = perDay
   }

@@ -59,8 +59,8 @@ public struct StudyPlan: Sendable, Equatable {
         window = weekend ? weekendWindow : weekday
       case .participant(let afterWake, let beforeBed):
         window = try? Window(
-          start: Mappiness.quarterHour(ClockTime(minutes: dailyLife.weekdayWake + afterWake)),
-          end: Mappiness.quarterHour(ClockTime(minutes: dailyLife.weekdayBed - beforeBed)))
+          start: Mappiness.quarterHour(ClockTime(minutes: Tick.inMinutes(dailyLife.weekdayWake) + afterWake)),
+          end: Mappiness.quarterHour(ClockTime(minutes: Tick.inMinutes(dailyLife.weekdayBed) - beforeBed)))
       }
       guard let window else { continue }
       let sampling =

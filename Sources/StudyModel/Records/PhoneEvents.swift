@@ -1,16 +1,25 @@
 import SimKernel
 
 /// What the study app itself observes of the phone, as Beiwe's iOS app records it
-/// (Beiwe iOS data formats): **Reachability** (`timestamp, event`: `wifi`, `cellular`,
-/// `unreachable`) at every change of the network, and **PowerState** (`timestamp, event,
-/// level`: `Charging`, `Unplugged`, `Full`, with the battery level in percent) at every
-/// change of charging. The app observes only while it runs: each run begins with the state
+/// ([@Beiwe]): the network at every change of it (Reachability) and every change of charging
+/// with the battery level in percent (PowerState). The file format's names for them are
+/// Reporting's. The app observes only while it runs: each run begins with the state
 /// it finds, and nothing is recorded while it is suspended or killed.
 public struct PhoneEvents: Sendable {
   /// Network changes seen by the app.
   public var reachability: [(time: SimTime, network: Network)] = []
   /// Charging changes seen by the app, with the battery level.
-  public var power: [(time: SimTime, event: String, level: Double)] = []
+  public var power: [(time: SimTime, event: PowerChange, level: Double)] = []
+
+  /// A change of charging the app observes.
+  public enum PowerChange: Sendable, Equatable {
+    /// Plugged in (or found plugged in when the app starts).
+    case charging
+    /// Unplugged (or found unplugged when the app starts).
+    case unplugged
+    /// A charging battery reached 100 %.
+    case full
+  }
 
   /// Derives the events from the participant's record.
   ///
@@ -52,12 +61,12 @@ public struct PhoneEvents: Sendable {
       }
       // Charging: the state found at the start, then every plug and unplug, and Full.
       var plugged = isCharging(run.start)
-      power.append((run.start, plugged ? "Charging" : "Unplugged", level(at: run.start)))
+      power.append((run.start, plugged ? .charging : .unplugged, level(at: run.start)))
       var full = false
       for s in chargingSpans[c...] where s.start < run.end {
-        for (t, event) in [(s.start, "Charging"), (s.end, "Unplugged")] where t > run.start && t < run.end {
-          if (event == "Charging") != plugged {
-            plugged = event == "Charging"
+        for (t, event) in [(s.start, PowerChange.charging), (s.end, .unplugged)] where t > run.start && t < run.end {
+          if (event == .charging) != plugged {
+            plugged = event == .charging
             power.append((t, event, level(at: t)))
             full = false
           }
@@ -70,7 +79,7 @@ public struct PhoneEvents: Sendable {
       while !full && j < batteryTrace.count && batteryTrace[j].0 < run.end {
         let (t, l) = batteryTrace[j]
         if l >= 100 && charging.contains(t) {
-          power.append((t, "Full", 100))
+          power.append((t, .full, 100))
           full = true
         }
         j += 1

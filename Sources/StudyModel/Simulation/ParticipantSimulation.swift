@@ -141,8 +141,8 @@ public struct ParticipantSimulation: EventHandler {
     updateBattery(&sim)
     armAppTimer(&sim)
     sim.schedule(at: 0, kind: EventKind.dayStarts.rawValue, payload: 0, priority: .urgent)
-    if let hours = proto.channel.backgroundTaskHours, delivery.plansOnPhone {
-      sim.schedule(at: Tick.minutes(hours * 60), kind: EventKind.backgroundTask.rawValue)
+    if let every = proto.channel.backgroundTaskEvery, delivery.plansOnPhone {
+      sim.schedule(at: every, kind: EventKind.backgroundTask.rawValue)
     }
   }
 

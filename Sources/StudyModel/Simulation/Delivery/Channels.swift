@@ -4,7 +4,7 @@ import SimKernel
 extension ParticipantSimulation {
   /// A prompt falls due: a planned local notification fires (or is lost: not planned, phone
   /// off), or the server sends its push (held by APNs while the phone is offline, the newest
-  /// only, for ``ChannelPlan/storeHours``; an older one is replaced: [@AppleAPNs], A).
+  /// only, for ``ChannelPlan/storeFor``; an older one is replaced: [@AppleAPNs], A).
   mutating func send(_ i: Int, from here: Episode, _ sim: inout Simulator) {
     let now = sim.now
     switch proto.channel.kind {
@@ -17,12 +17,12 @@ extension ParticipantSimulation {
     case .push:
       if power.phoneIsOn && here.network != .unreachable {
         let latency = Compliance.delay(
-          medianSeconds: proto.channel.latencySeconds, sigma: proto.channel.latencySigma, &deliveryStream)
+          median: proto.channel.latency, sigma: proto.channel.latencySigma, &deliveryStream)
         sim.schedule(at: now + latency, kind: EventKind.promptArrives.rawValue, payload: Int32(i))
       } else {
         if delivery.heldPush >= 0 { promptLife.settle(delivery.heldPush, .undelivered, .replaced, at: now) }
         delivery.heldPush = i
-        if power.phoneIsOn, let back = nextReachable(after: now), back - now <= Tick.minutes(proto.channel.storeHours * 60) {
+        if power.phoneIsOn, let back = nextReachable(after: now), back - now <= proto.channel.storeFor {
           sim.schedule(at: back, kind: EventKind.promptArrives.rawValue, payload: Int32(i))
         }
       }
@@ -56,12 +56,12 @@ extension ParticipantSimulation {
   /// run when it chooses (``ChannelPlan/backgroundTaskSuccess``) and never in Low Power Mode
   /// or after a force-quit: it tops up the plan.
   mutating func backgroundTask(_ sim: inout Simulator) {
-    guard let hours = proto.channel.backgroundTaskHours else { return }
+    guard let every = proto.channel.backgroundTaskEvery else { return }
     if power.phoneIsOn && !power.lowPower && !app.forceQuit && !droppedOut
       && phoneStream.bernoulli(proto.channel.backgroundTaskSuccess)
     {
       refillPlan(at: sim.now)
     }
-    sim.schedule(at: sim.now + Tick.minutes(hours * 60), kind: EventKind.backgroundTask.rawValue)
+    sim.schedule(at: sim.now + every, kind: EventKind.backgroundTask.rawValue)
   }
 }

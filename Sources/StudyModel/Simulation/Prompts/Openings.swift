@@ -51,6 +51,6 @@ extension ParticipantSimulation {
   /// How long answering the items takes.
   mutating func completionTime() -> SimTime {
     Compliance.delay(
-      medianSeconds: plan.compliance.completionSeconds, sigma: plan.compliance.completionSigma, &responseStream)
+      median: plan.compliance.completion, sigma: plan.compliance.completionSigma, &responseStream)
   }
 }

@@ -71,7 +71,7 @@ extension ParticipantSimulation {
       hour: Int((now % Tick.day) / Tick.hour), context: conditions.willingness, stateZ: z)
     if responseStream.uniform() < p {
       let delay = Compliance.delay(
-        medianSeconds: plan.compliance.openDelaySeconds, sigma: plan.compliance.openDelaySigma, &responseStream)
+        median: plan.compliance.openDelay, sigma: plan.compliance.openDelaySigma, &responseStream)
       let from = answerableFrom(now)
       let openAt = from == .max ? SimTime.max : max(from + delay, app.sessionUntil)
       promptLife.stage[i] = .intending

@@ -38,7 +38,7 @@ struct Timetable {
     wake = life.wake
     bed = life.bed
     let channel = plan.protocolPlan.channel
-    serverTick = channel.kind == .push ? max(Tick.minutes(channel.serverTickMinutes), 0) : 0
+    serverTick = channel.kind == .push ? max(channel.serverTick, 0) : 0
     draw(plan: plan, person: person, life: life, &stream)
   }
 
@@ -126,7 +126,7 @@ struct Timetable {
         let midnight = SimTime(d) * Tick.day
         let windowStart = midnight + Tick.minutes(window.start.minutes)
         var end = studyEnd
-        if let change, d == change.day { end = min(end, midnight + Tick.minutes(change.atMinute)) }
+        if let change, d == change.day { end = min(end, midnight + change.timeOfDay) }
         for m in minutes {
           let t = windowStart + Tick.minutes(m)
           guard t < end else { continue }
@@ -136,7 +136,7 @@ struct Timetable {
         if let change, let changed, d == change.day {
           // The old schedule ran until the change; the rest of the day in the new hours.
           let newStart = midnight + Tick.minutes(change.window.start.minutes)
-          let at = midnight + Tick.minutes(change.atMinute)
+          let at = midnight + change.timeOfDay
           minutes.removeAll(keepingCapacity: true)
           changed.rest(of: change.window, after: Double(at - newStart) / Double(Tick.minute), into: &minutes, using: &s)
           for m in minutes {
@@ -184,8 +184,8 @@ struct Timetable {
       return weekend ? weekendWindow : weekday
     case .participant(let afterWake, let beforeBed):
       let life = plan.dailyLife
-      let start = Mappiness.quarterHour(ClockTime(minutes: life.weekdayWake + person.sleepOffset + afterWake))
-      let end = Mappiness.quarterHour(ClockTime(minutes: life.weekdayBed + person.sleepOffset - beforeBed))
+      let start = Mappiness.quarterHour(ClockTime(minutes: Tick.inMinutes(life.weekdayWake) + person.sleepOffset + afterWake))
+      let end = Mappiness.quarterHour(ClockTime(minutes: Tick.inMinutes(life.weekdayBed) + person.sleepOffset - beforeBed))
       return try? Window(start: start, end: end)
     }
   }
