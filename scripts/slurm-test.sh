@@ -3,7 +3,7 @@
 #
 # Installs Slurm and munge from Debian when missing, starts munged, slurmctld and slurmd as
 # a single-node cluster on localhost with all state in a temporary folder (no systemd, no
-# cgroups: shared research des_engines.md §4.3), submits a small sweep as an array of 3
+# cgroups: [@Slurm]), submits a small sweep as an array of 3
 # shards plus the dependent merge job, waits, checks that the merged summary equals a
 # single-process run of the same sweep byte for byte, and stops the daemons it started.
 # Needs root (or sudo) to install packages and run the daemons.

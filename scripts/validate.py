@@ -88,9 +88,9 @@ say("\nIntensity is the signal rate per 10-minute slot relative to a flat schedu
 say("with 20,000 days its sampling noise is about ±0.05 per slot for n = 5.\n")
 
 # 2. Gap methods ------------------------------------------------------------------------------
-say("## 2. Fixed blocks and their gap methods (`scheduling.md` §2)\n")
-say("Three signals a day in 08:00–20:00 with a 120-minute minimum gap, 60,000 days. The scheduling")
-say("note predicts: redrawing whole days (`resample-schedule`) and PACO's sequential rejection thin")
+say("## 2. Fixed blocks and their gap methods ([@PACO], [@ESMiraNotes], [@AWAREAndroid])\n")
+say("Three signals a day in 08:00–20:00 with a 120-minute minimum gap, 60,000 days. The sources")
+say("predict: redrawing whole days (`resample-schedule`) and PACO's sequential rejection thin")
 say("the edges of the blocks and the window; ESMira's truncation shifts mass later; AWARE's")
 say("sort-and-space keeps every gap but is not uniform; `none` breaks the gap.\n")
 compare = json.loads(esmsim("schedule", "compare", "--per-day", 3, "--window", "08:00-20:00", "--min-gap", 120,

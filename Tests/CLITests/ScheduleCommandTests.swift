@@ -83,3 +83,40 @@ struct ScheduleCommandTests {
     #expect(r.stdout.isEmpty)
   }
 }
+
+@Suite("esmsim schedule compare against its exported times")
+struct CompareAgainstExportTests {
+  /// The intensities of exported `day,index,minute` rows, counted in 10-minute slots of a
+  /// 720-minute window with integer arithmetic (milliseconds), independently of the measures.
+  static func counted(_ csv: String) throws -> [Double] {
+    var counts = [Int](repeating: 0, count: 72)
+    var total = 0
+    for line in csv.split(separator: "\n").dropFirst() {
+      let minute = try #require(Double(line.split(separator: ",")[2]))
+      let ms = Int64((minute * 60_000).rounded(.down))
+      counts[min(Int(ms / 600_000), 71)] += 1
+      total += 1
+    }
+    return counts.map { Double($0) * 72 / Double(total) }
+  }
+
+  @Test("Bernoulli and PACO's fixed blocks: compare's intensities are those of the exported minutes")
+  func sameIntensities() throws {
+    let common = ["--per-day", "3", "--window", "08:00-20:00", "--min-gap", "120", "--days", "3000", "--seed", "7"]
+    let compare = try ESMSimBinary.run(["schedule", "compare"] + common + ["--format", "json"])
+    #expect(compare.status == 0)
+    let rows = try #require(try JSONSerialization.jsonObject(with: Data(compare.stdout.utf8)) as? [[String: Any]])
+    for (algorithm, method) in [("bernoulli", nil), ("fixed-blocks", "sequential-rejection")] as [(String, String?)] {
+      var args = ["schedule", "--algorithm", algorithm] + common + ["--format", "csv"]
+      if let method { args += ["--gap-method", method] }
+      let export = try ESMSimBinary.run(args)
+      #expect(export.status == 0, "\(export.stderr)")
+      let intensity = try Self.counted(export.stdout)
+      let row = try #require(rows.first { $0["algorithm"] as? String == algorithm && ($0["gap_method"] as? String) == method })
+      let lo = try #require(row["intensity_min"] as? Double)
+      let hi = try #require(row["intensity_max"] as? Double)
+      #expect(abs(lo - intensity.min()!) < 1e-9, "\(algorithm): \(lo) against \(intensity.min()!)")
+      #expect(abs(hi - intensity.max()!) < 1e-9, "\(algorithm): \(hi) against \(intensity.max()!)")
+    }
+  }
+}

@@ -14,11 +14,11 @@ struct SourcesTests {
   /// Every text file under the folders that may cite.
   static func citingFiles() -> [URL] {
     var files: [URL] = []
-    for folder in ["Sources", "docs", "scenarios", "notebooks"] {
+    for folder in ["Sources", "docs", "scenarios", "notebooks", "scripts", "r", "bench"] {
       let root = repository.appendingPathComponent(folder)
       guard let walk = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { continue }
       for case let url as URL in walk
-      where ["swift", "md", "yaml", "ipynb", "h", "c", "py"].contains(url.pathExtension) {
+      where ["swift", "md", "yaml", "ipynb", "h", "c", "py", "sh", "R", "Rmd"].contains(url.pathExtension) {
         files.append(url)
       }
     }

@@ -38,10 +38,24 @@ public struct ScheduleMeasures: Sendable {
     slotSignals = Array(repeating: 0, count: slotCount)
   }
 
-  /// The slot a normalised time falls in.
+  /// The slot of a time `x` minutes into a sampling window `length` minutes long.
+  ///
+  /// Slot `j` of the reference window, stretched to this window, holds the times with
+  /// `j·slot·length ≤ x·reference < (j+1)·slot·length`; the rule compares these products
+  /// rather than dividing, so that a whole minute on a slot's edge (230 in a 720-minute
+  /// window of 10-minute slots) belongs to the slot it starts. For whole minutes and whole
+  /// window lengths every product is an exact integer in a `Double`.
   @inlinable
-  public func slot(ofNormalized u: Double) -> Int {
-    min(max(Int(u * referenceMinutes / slotMinutes), 0), slotCount - 1)
+  public func slot(at x: Double, inWindowOf length: Double) -> Int {
+    let scaled = x * referenceMinutes
+    let edge = slotMinutes * length
+    var j = Int(scaled / edge)
+    if Double(j + 1) * edge <= scaled {
+      j += 1
+    } else if Double(j) * edge > scaled {
+      j -= 1
+    }
+    return min(max(j, 0), slotCount - 1)
   }
 
   /// The width of slot `j` as a share of the window.
@@ -63,8 +77,9 @@ public struct ScheduleMeasures: Sendable {
     days += 1
     if times.isEmpty { zeroSignalDays += 1 }
     for t in times {
-      let u = min(max((t - sampling.start) / sampling.length, 0), 1)
-      let s = slot(ofNormalized: u)
+      let x = min(max(t - sampling.start, 0), sampling.length)
+      let u = x / sampling.length
+      let s = slot(at: x, inWindowOf: sampling.length)
       slotSignals[s] += 1
       if detailed {
         normalized.append(u)
