@@ -1,3 +1,4 @@
+import Foundation
 import SimKernel
 import Testing
 
@@ -150,11 +151,12 @@ struct SensingTests {
       let lastSync = trial % 3 == 0 ? span + Tick.hour : SimTime(s.integer(below: UInt64(span)))
       func coverage(keepRows: Bool) -> CoverageCalculator {
         var c0 = RandomStream(StreamAddress(seed: 1, purpose: .general))
+        var e0 = RandomStream(StreamAddress(seed: 2, purpose: .general))
         return CoverageCalculator(
           sensors: used, runs: runs, phoneOn: on,
           networkUsable: Upload.backgroundNetwork(
             timeline: timeline, lowPower: Intervals(), foreground: Intervals(), until: span),
-          timeline: timeline, enrolledUntil: span, lastSync: lastSync, checksPerHour: 6, batteryTrace: [], stream: &c0,
+          timeline: timeline, enrolledUntil: span, lastSync: lastSync, checksPerHour: 6, batteryTrace: [], stream: &c0, eventStream: &e0,
           keepRows: keepRows)
       }
       let c = coverage(keepRows: true)
@@ -232,9 +234,10 @@ struct SensingTests {
     var timeline = Timeline()
     timeline.append(Episode(start: 0, end: 4 * Tick.hour, context: .home, phoneAtHand: true, network: .wifi))
     var s = RandomStream(StreamAddress(seed: 1, purpose: .general))
+    var events = RandomStream(StreamAddress(seed: 2, purpose: .general))
     let c = CoverageCalculator(
       sensors: sensors, runs: runs, phoneOn: on, networkUsable: Intervals(), timeline: timeline,
-      enrolledUntil: 3 * Tick.hour, lastSync: 100 * Tick.minute, checksPerHour: 6, batteryTrace: [], stream: &s,
+      enrolledUntil: 3 * Tick.hour, lastSync: 100 * Tick.minute, checksPerHour: 6, batteryTrace: [], stream: &s, eventStream: &events,
       keepRows: true)
     #expect(c.rows.map(\.collected) == [10, 17, 0])  // minutes 0, 3, … 27; then 70, 73, … 118
     #expect(c.rows.map(\.status) == [.incomp, .incomp, .loss])
@@ -256,10 +259,11 @@ struct SensingTests {
     var timeline = Timeline()
     timeline.append(Episode(start: 0, end: 2 * Tick.hour, context: .home, phoneAtHand: true, network: .wifi))
     var s = RandomStream(StreamAddress(seed: 1, purpose: .general))
+    var events = RandomStream(StreamAddress(seed: 2, purpose: .general))
     let c = CoverageCalculator(
       sensors: [SensorPlan(name: "accelerometer", kind: .periodic(period: 200))], runs: runs,
       phoneOn: Intervals([(0, 2 * Tick.hour)]), networkUsable: Intervals(), timeline: timeline, enrolledUntil: 2 * Tick.hour,
-      lastSync: 2 * Tick.hour, checksPerHour: 6, batteryTrace: [], stream: &s, keepRows: false)
+      lastSync: 2 * Tick.hour, checksPerHour: 6, batteryTrace: [], stream: &s, eventStream: &events, keepRows: false)
     #expect(c.yield.validMinutes == 31)
     #expect(c.yield.validHours == 1)
     #expect(c.yield.minuteRatio == 31.0 / 120)
@@ -272,11 +276,55 @@ struct SensingTests {
     let trace: [(SimTime, Double)] = [(0, 80), (Tick.hour, 70), (2 * Tick.hour, 70)]
     let runs = Intervals([(0, 30 * Tick.minute)])
     var cursor = 0
+    var minutes: UInt64 = 0
     let (e, c, r) = CoverageCalculator.batteryEvents(
-      trace, runs: runs, lo: 0, hi: Tick.hour, lastSync: Tick.hour, cursor: &cursor)
+      trace, runs: runs, lo: 0, hi: Tick.hour, lastSync: Tick.hour, cursor: &cursor, &minutes)
     #expect(e == 10)  // 79, 78, … 70
     #expect(c == 5)  // 79 … 75 fall in the first half hour
     #expect(r == 5)
+    // RAPIDS: the minutes of the collected events (a percent every 6 minutes from 80 at 0:00).
+    #expect(minutes == 1 << 0 | 1 << 6 | 1 << 12 | 1 << 18 | 1 << 24)
+    #expect(minutes.nonzeroBitCount == c)
+  }
+
+  /// Screen events only, phone at hand and awake for `hours` hours, `checks` phone checks an
+  /// hour, the app running in `runs`.
+  static func screenOnly(hours: Int, checks: Double, runs: Intervals, seed: UInt64) -> CoverageCalculator {
+    let span = SimTime(hours) * Tick.hour
+    var timeline = Timeline()
+    timeline.append(Episode(start: 0, end: span, context: .home, phoneAtHand: true, network: .wifi))
+    var s = RandomStream(StreamAddress(seed: seed, purpose: .general))
+    var events = RandomStream(StreamAddress(seed: seed + 1, purpose: .general))
+    return CoverageCalculator(
+      sensors: [SensorPlan(name: "screen", kind: .screen)], runs: runs, phoneOn: Intervals([(0, span)]),
+      networkUsable: Intervals(), timeline: timeline, enrolledUntil: span, lastSync: span, checksPerHour: checks,
+      batteryTrace: [], stream: &s, eventStream: &events, keepRows: true)
+  }
+
+  @Test("RAPIDS yield from event sensors alone: a minute with a screen event is valid, a minute unseen never")
+  func eventSensorYield() {
+    let hours = 200
+    let span = SimTime(hours) * Tick.hour
+    // The app runs throughout: an hour's c events fall uniformly over its 60 minutes, so the
+    // expected number of minutes holding one is 60(1 − (59/60)^c). Minutes are negatively
+    // correlated (their occupancies sum to c), so 60·p(1 − p) per hour bounds the variance.
+    let all = Self.screenOnly(hours: hours, checks: 20, runs: Intervals([(0, span)]), seed: 5)
+    var mean = 0.0
+    var variance = 0.0
+    for row in all.rows {
+      let p = 1 - pow(59.0 / 60, Double(row.collected))
+      mean += 60 * p
+      variance += 60 * p * (1 - p)
+    }
+    #expect(all.yield.validMinutes > 0)
+    #expect(abs(Double(all.yield.validMinutes) - mean) < 4 * variance.squareRoot(), "\(all.yield.validMinutes) against \(mean)")
+    // The app runs in the first half of every hour only: no event is recorded in the second
+    // half, so no hour has more than 30 valid minutes (none is valid), though many have some.
+    let half = Intervals((0..<hours).map { h in (SimTime(h) * Tick.hour, SimTime(h) * Tick.hour + 30 * Tick.minute) })
+    let firstHalf = Self.screenOnly(hours: hours, checks: 120, runs: half, seed: 6)
+    #expect(firstHalf.yield.validMinutes > 20 * hours)
+    #expect(firstHalf.yield.validMinutes <= 30 * hours)
+    #expect(firstHalf.yield.validHours == 0)
   }
 }
 

@@ -70,10 +70,14 @@ public struct CoverageCalculator {
   ///   - lastSync: data collected before this reached the server.
   ///   - checksPerHour: phone checks per waking hour (screen events).
   ///   - batteryTrace: the battery level at every change of its rate (battery events).
+  ///   - stream: the counts' draws; `eventStream`: where in its hour each collected screen
+  ///     event falls (for the data yield's minutes: a stream of its own, so that placing the
+  ///     events moves no count).
   public init(
     sensors: [SensorPlan], runs: Intervals, phoneOn: Intervals, networkUsable usable: Intervals, timeline: Timeline,
     enrolledUntil: SimTime, lastSync: SimTime, checksPerHour: Double,
-    batteryTrace: [(SimTime, Double)], stream: inout RandomStream, keepRows: Bool, heatHours: Int = 0
+    batteryTrace: [(SimTime, Double)], stream: inout RandomStream, eventStream: inout RandomStream, keepRows: Bool,
+    heatHours: Int = 0
   ) {
     tallies = Array(repeating: SensorTally(), count: sensors.count)
     heat = Array(repeating: .nan, count: heatHours)
@@ -158,6 +162,11 @@ public struct CoverageCalculator {
             r =
               lastSync >= hi
               ? c : (lastSync <= lo ? 0 : stream.binomial(trials: c, p: Double(lastSync - lo) / Double(Tick.hour)))
+            if c > 0 && mask[h] != Self.allMinutes {
+              Self.markScreenEvents(
+                &mask, hour: h, count: c, seen: seen, atHand: atHand, runs: runs, cursors: (atHandCursor, runCursor),
+                &eventStream)
+            }
           }
           expected[h] = Int32(e)
           collected[h] = Int32(c)
@@ -170,7 +179,7 @@ public struct CoverageCalculator {
         for h in 0..<hours {
           let lo = SimTime(h) * Tick.hour
           let (e, c, r) = Self.batteryEvents(
-            batteryTrace, runs: runs, lo: lo, hi: lo + Tick.hour, lastSync: lastSync, cursor: &cursor)
+            batteryTrace, runs: runs, lo: lo, hi: lo + Tick.hour, lastSync: lastSync, cursor: &cursor, &mask[h])
           expected[h] = Int32(e)
           collected[h] = Int32(c)
           received[h] = Int32(r)

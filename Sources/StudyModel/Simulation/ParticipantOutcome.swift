@@ -79,10 +79,13 @@ extension ParticipantSimulation {
     }
     var coverageStream = RandomStream(
       StreamAddress(seed: seed, replication: replication, participant: participant, purpose: Purpose.phone.indexed(1)))
+    var eventStream = RandomStream(
+      StreamAddress(seed: seed, replication: replication, participant: participant, purpose: Purpose.phone.indexed(2)))
     let coverage = CoverageCalculator(
       sensors: sensors, runs: runs, phoneOn: phoneOn, networkUsable: networkUsable, timeline: sim.life.timeline,
       enrolledUntil: end, lastSync: lastSync ?? 0, checksPerHour: sim.person.checksPerHour,
-      batteryTrace: sim.batteryTrace, stream: &coverageStream, keepRows: keepRows, heatHours: heatHours)
+      batteryTrace: sim.batteryTrace, stream: &coverageStream, eventStream: &eventStream, keepRows: keepRows,
+      heatHours: heatHours)
     return ParticipantOutcome(
       participant: Int(participant), device: sim.person.device, os: sim.person.os, prompts: prompts,
       volunteered: volunteered, tallies: coverage.tallies, coverageRows: coverage.rows, yield: coverage.yield,
