@@ -32,7 +32,7 @@ struct SourcesTests {
     while let open = rest.range(of: "[@") {
       rest = rest[open.upperBound...]
       let key = rest.prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
-      if rest.dropFirst(key.count).first == "]" { keys.append(String(key)) }
+      if !key.isEmpty && rest.dropFirst(key.count).first == "]" { keys.append(String(key)) }
     }
     return keys
   }
@@ -40,6 +40,7 @@ struct SourcesTests {
   @Test("the key reader finds keys and only keys")
   func readsKeys() {
     #expect(Self.citedKeys("a [@Rintala2019], b [@AppleAPNs] §2 and [x] [@ not] [@Open") == ["Rintala2019", "AppleAPNs"])
+    #expect(Self.citedKeys("for p in \"${pids[@]}\"; do") == [])  // a shell array, not a citation
   }
 
   @Test("every cited key is an entry of docs/sources.md, and the model cites many")

@@ -223,20 +223,28 @@ struct ParticipantTests {
   func groundTruthExact() {
     let plan = StatePlan()
     let conditions = DailyLifePlan.defaultConditions
+    let m = conditions[Context.home.rawValue].stateMean
+    // Two waking hours at home from 0:00, then a night.
+    var timeline = Timeline()
+    timeline.append(Episode(start: 0, end: 2 * Tick.hour, context: .home, phoneAtHand: true, network: .wifi))
+    timeline.append(Episode(start: 2 * Tick.hour, end: Tick.day, context: .asleep, phoneAtHand: false, network: .wifi))
     var s = RandomStream(StreamAddress(seed: 21, purpose: .state))
     let n = 20_000
     var endSum = 0.0
     var endSq = 0.0
     var intSum = 0.0
     var intSq = 0.0
-    for _ in 0..<n {
-      var g = GroundTruth(plan: plan, conditions: conditions, personLevel: 0, first: .home, stream: &s)
+    let tauMinutes = Tick.inMinutes(plan.reversion)
+    for k in 0..<n {
+      var g = GroundTruth(
+        plan: plan, conditions: conditions, personLevel: 0, first: .home, end: 2 * Tick.hour,
+        pathStream: RandomStream(StreamAddress(seed: 21, participant: UInt32(k), purpose: Purpose.state.indexed(1))))
       let start = g.value
-      g.step(minutes: 120, mean: 62, waking: true, &s)
-      g.close(&s)
-      endSum += g.value - (62 + (start - 62) * exp(-120 / Tick.inMinutes(plan.reversion)))
-      endSq += pow(g.value - (62 + (start - 62) * exp(-120 / Tick.inMinutes(plan.reversion))), 2)
-      let expectedIntegral = 62 * 120 + (start - 62) * (1 - exp(-120 / Tick.inMinutes(plan.reversion))) * Tick.inMinutes(plan.reversion)
+      g.advance(to: 2 * Tick.hour, timeline: timeline, stream: &s)
+      g.finish(timeline: timeline)
+      endSum += g.value - (m + (start - m) * exp(-120 / tauMinutes))
+      endSq += pow(g.value - (m + (start - m) * exp(-120 / tauMinutes)), 2)
+      let expectedIntegral = m * 120 + (start - m) * (1 - exp(-120 / tauMinutes)) * tauMinutes
       intSum += g.wakingIntegral - expectedIntegral
       intSq += pow(g.wakingIntegral - expectedIntegral, 2)
     }
@@ -255,14 +263,14 @@ struct ParticipantTests {
     var e = RandomStream(StreamAddress(seed: 22, purpose: .state))
     var eulerInt = Moments()
     for _ in 0..<2_000 {
-      var x = 62.0
+      var x = m
       var integral = 0.0
       let dt = 0.1
       for _ in 0..<1200 {
         integral += x * dt
-        x += theta * (62 - x) * dt + s2.squareRoot() * dt.squareRoot() * e.normal(sd: 1)
+        x += theta * (m - x) * dt + s2.squareRoot() * dt.squareRoot() * e.normal(sd: 1)
       }
-      eulerInt.add(integral - 62 * 120)
+      eulerInt.add(integral - m * 120)
     }
     #expect(abs(eulerInt.variance / vInt - 1) < 0.12)
   }
@@ -291,14 +299,19 @@ extension ParticipantTests {
     let n = 60_000
     // (state at the middle look and at the end, each centred on the start's linear
     // prediction, and the waking integral), summed moments.
-    func sample(reference: Bool, seed: UInt64) -> (middle: Moments, end: Moments, integral: Moments, cross: Double) {
+    func sample(reference: Bool, seed: UInt64) -> (
+      middle: Moments, end: Moments, integral: Moments, cross: Double, middleCross: Double
+    ) {
       var s = RandomStream(StreamAddress(seed: seed, purpose: .state))
       var middle = Moments()
       var end = Moments()
       var integral = Moments()
       var cross = 0.0
-      for _ in 0..<n {
-        var g = GroundTruth(plan: plan, conditions: conditions, personLevel: 0, first: .home, stream: &s)
+      var middleCross = 0.0
+      for k in 0..<n {
+        var g = GroundTruth(
+          plan: plan, conditions: conditions, personLevel: 0, first: .home, end: Tick.minutes(300),
+          pathStream: RandomStream(StreamAddress(seed: seed, participant: UInt32(k), purpose: Purpose.state.indexed(1))))
         let start = g.value
         var atMiddle = 0.0
         var atEnd = 0.0
@@ -330,7 +343,7 @@ extension ParticipantTests {
             g.advance(to: look, timeline: timeline, stream: &s)
             if look == Tick.minutes(215) { atMiddle = g.value }
           }
-          g.close(&s)
+          g.finish(timeline: timeline)
           atEnd = g.value
           wakingIntegral = g.wakingIntegral
         }
@@ -338,8 +351,9 @@ extension ParticipantTests {
         end.add(atEnd - exp(-300 / tau) * start)
         integral.add(wakingIntegral)
         cross += (atEnd - exp(-300 / tau) * start) * wakingIntegral
+        middleCross += (atMiddle - exp(-215 / tau) * start) * wakingIntegral
       }
-      return (middle, end, integral, cross / Double(n))
+      return (middle, end, integral, cross / Double(n), middleCross / Double(n))
     }
     let ref = sample(reference: true, seed: 31)
     let new = sample(reference: false, seed: 32)
@@ -353,7 +367,67 @@ extension ParticipantTests {
     let scale = (ref.end.variance * ref.integral.variance).squareRoot()
     #expect(abs(covNew - covRef) / scale < 0.035)
     #expect(covRef / scale > 0.1)  // the pair is correlated: the check above means something
+    // The look in the middle of a waking stretch (two looks in it) and the stretch's
+    // integral: the look is drawn given the integral, so their covariance must hold too.
+    let middleRef = ref.middleCross - ref.middle.mean * ref.integral.mean
+    let middleNew = new.middleCross - new.middle.mean * new.integral.mean
+    let middleScale = (ref.middle.variance * ref.integral.variance).squareRoot()
+    #expect(abs(middleNew - middleRef) / middleScale < 0.035)
+    #expect(middleRef / middleScale > 0.1)
     #expect(ref.integral.n == n && new.end.n == n)
+  }
+
+  @Test("the truth is the participant's, whatever the protocol looks at: same waking mean, same value at an anchor")
+  func truthIndependentOfLooks() {
+    let plan = StatePlan()
+    let conditions = DailyLifePlan.defaultConditions
+    // Three days: asleep to 07:00, awake in a few contexts to 23:00, asleep again.
+    var timeline = Timeline()
+    for d in 0..<3 {
+      let day = SimTime(d) * Tick.day
+      let pieces: [(SimTime, Context)] = [
+        (7 * Tick.hour, .asleep), (8 * Tick.hour, .home), (9 * Tick.hour, .transit), (17 * Tick.hour, .work),
+        (19 * Tick.hour, .social), (23 * Tick.hour, .home), (Tick.day, .asleep),
+      ]
+      var t = day
+      for (end, context) in pieces {
+        timeline.append(Episode(start: t, end: day + end, context: context, phoneAtHand: true, network: .wifi))
+        t = day + end
+      }
+    }
+    let end = 2 * Tick.day + 12 * Tick.hour  // enrolment ends mid-day: an anchor inside a waking stretch
+    let lookSets: [[SimTime]] = [
+      [], [Tick.hour * 10], (1..<70).map { SimTime($0) * Tick.hour },
+      [Tick.minutes(431), Tick.minutes(432), 23 * Tick.hour, 30 * Tick.hour, end],
+    ]
+    for participant in 0..<50 {
+      var results: [(mean: Double, integral: Double, atEnd: Double?)] = []
+      for (k, looks) in lookSets.enumerated() {
+        var g = GroundTruth(
+          plan: plan, conditions: conditions, personLevel: 3, first: .asleep, end: end,
+          pathStream: RandomStream(StreamAddress(seed: 8, participant: UInt32(participant), purpose: Purpose.state.indexed(1))))
+        var s = RandomStream(StreamAddress(seed: 9 + UInt64(k), participant: UInt32(participant), purpose: .state))
+        var atEnd: Double?
+        for t in looks {
+          g.advance(to: t, timeline: timeline, stream: &s)
+          if t == end { atEnd = g.value }
+        }
+        g.finish(timeline: timeline)
+        results.append((g.wakingMean, g.wakingIntegral, atEnd))
+      }
+      for r in results.dropFirst() {
+        #expect(r.mean == results[0].mean, "participant \(participant)")
+        #expect(r.integral == results[0].integral, "participant \(participant)")
+      }
+      // A look at an anchor reads the path, not a draw of the look's stream.
+      var g = GroundTruth(
+        plan: plan, conditions: conditions, personLevel: 3, first: .asleep, end: end,
+        pathStream: RandomStream(StreamAddress(seed: 8, participant: UInt32(participant), purpose: Purpose.state.indexed(1))))
+      var s = RandomStream(StreamAddress(seed: 99, participant: UInt32(participant), purpose: .state))
+      g.advance(to: end, timeline: timeline, stream: &s)
+      #expect(g.value == results[3].atEnd, "participant \(participant)")
+      #expect(results[0].mean.isFinite)
+    }
   }
 }
 

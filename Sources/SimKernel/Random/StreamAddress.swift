@@ -62,7 +62,8 @@ public struct Purpose: Hashable, Sendable, CustomStringConvertible {
   public static let context = Purpose(kind: 3)
   /// Compliance: noticing, willingness, latency, dismissal.
   public static let response = Purpose(kind: 4)
-  /// The latent momentary state (ground truth) and reporting noise.
+  /// The latent momentary state: index 0 the looks at it and the reporting noise, index 1
+  /// the truth's own path (drawn whatever the protocol looks at).
   public static let state = Purpose(kind: 5)
   /// The phone: app lifecycle, memory pressure, battery, network.
   public static let phone = Purpose(kind: 6)

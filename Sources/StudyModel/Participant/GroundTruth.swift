@@ -11,29 +11,52 @@ import SimKernel
 /// With θ = 1/time constant τ and σ the diffusion (σ² = 2θ·sd²), dX = θ(μ(t) − X)dt + σdW.
 /// The process is the sum of two parts with the same law as X:
 ///
-/// - the **level** D, the deterministic response to the means (dD = θ(μ − D)dt): over an
-///   episode of Δ minutes at mean m, D → m + (D − m)·a with a = e^(−θΔ), and
-///   ∫D dt = mΔ + (D − m)(1 − a)τ;
-/// - the **noise** Z = X − D, a stationary OU process around 0 (dZ = −θZ dt + σdW) that
-///   does not depend on the contexts at all: over Δ, Z → a·Z + ε1 and ∫Z dt = Z(1 − a)τ + ε2,
-///   Var ε1 = sd²(1 − a²), Var ε2 = 2sd²τ[Δ − 2(1 − a)τ + (1 − a²)τ/2],
-///   Cov(ε1, ε2) = sd²θ[(1 − a)τ]² (Gillespie 1996, "Exact numerical simulation of the
-///   Ornstein-Uhlenbeck process and its integral").
+/// - the **level** D, the deterministic response to the means (dD = θ(μ − D)dt): over a run
+///   of Δ minutes at mean m, D → m + (D − m)·a with a = e^(−θΔ), and ∫D dt = mΔ + (D − m)(1 − a)τ;
+/// - the **noise** Z = X − D, a stationary OU process around 0 that does not depend on the
+///   contexts at all (``OUStep``, after Gillespie 1996 [@Gillespie1996]).
 ///
-/// So the level is followed episode by episode without drawing, and the noise only needs
-/// composing where waking turns to sleep or back: one normal draws it at each look (a
-/// prompt delivered or answered). The waking integral, needed only at the end for the true
-/// waking-day mean, is kept as its mean and variance given the noise at every look: given
-/// those values the pieces between looks are independent (the process is Markov), so one
-/// normal at ``close(_:)`` draws their sum. The law is the same as drawing each episode in
-/// turn (tested against that).
+/// **The truth does not depend on the protocol** (common random numbers across variants):
+/// the path is drawn from a stream of its own, anchor by anchor, where waking turns to sleep
+/// or back and at the end of the participant's enrolment: the noise at each anchor and its
+/// integral over each waking stretch (two normals), the level walked run by run. The true
+/// waking mean is therefore fixed by the participant's days alone, whatever and whenever
+/// the protocol looks. A **look** (a prompt's state, a reported answer) draws the noise at
+/// its moment from the exact conditional law given the anchors around it and the stretch's
+/// integral (``OUBridge``; later looks also given the earlier ones), from the caller's
+/// stream: looking adds knowledge of the path, never changes it (tested: the same law as
+/// an exact step per episode, and the same truth whatever the looks).
 public struct GroundTruth: Sendable {
-  let theta: Double  // per minute
-  let tau: Double  // 1/θ, minutes
-  let variance: Double  // the stationary variance sd²
+  let step: OUStep
   let personLevel: Double
   let means: [Double]
-  /// The time of the last sample.
+  /// The end of the participant's enrolment: the last anchor the waking mean counts to.
+  let end: SimTime
+  /// The path's own stream.
+  var pathStream: RandomStream
+  /// e^(−θ·ticks) by table, for the level's step over each run of episodes.
+  let decay: DecayTable
+  /// Minutes per tick (multiplying by it is faster than dividing by the ticks of a minute).
+  static let minutesPerTick = 1 / Double(Tick.minute)
+
+  // The path, drawn ahead anchor by anchor.
+  /// The next episode the path walks.
+  var pathEpisode = 0
+  /// The level at the last anchor's end of the walk (D).
+  var pathLevel: Double
+  /// The current stretch between two anchors: its start and end, whether it is waking, the
+  /// noise at its ends and (waking) the noise's integral over what is not yet looked at.
+  var bridge: OUBridge
+  /// The runs of one context inside the current stretch: start, level at the start, mean.
+  var runs: [(start: SimTime, level: Double, mean: Double)] = []
+  var runCursor = 0
+  /// ∫ D dt and ∫ Z dt over the waking time to ``end`` walked so far (state × minutes).
+  var levelIntegral = 0.0
+  var noiseIntegral = 0.0
+  /// Waking minutes to ``end`` walked so far.
+  public private(set) var wakingMinutes = 0.0
+
+  /// The time of the last look.
   public private(set) var time: SimTime = 0
   /// The deterministic part of the state then (D).
   public private(set) var level: Double
@@ -41,156 +64,94 @@ public struct GroundTruth: Sendable {
   public private(set) var noise: Double
   /// The state then.
   public var value: Double { level + noise }
-  /// ∫ X dt over waking time so far (state × minutes): exact after ``close(_:)``; before,
-  /// its mean given the state at every look.
-  public private(set) var wakingIntegral = 0.0
-  /// The variance of ``wakingIntegral`` still to be drawn at ``close(_:)``.
-  var integralVariance = 0.0
-  /// Waking minutes so far.
-  public private(set) var wakingMinutes = 0.0
-  var cursor = 0
-  /// e^(−θ·ticks) by table, for the level's step over each run of episodes.
-  let decay: DecayTable
-  /// Minutes per tick (multiplying by it is faster than dividing by the ticks of a minute).
-  static let minutesPerTick = 1 / Double(Tick.minute)
 
   /// Starts the process at its stationary distribution around the first context's mean.
-  public init(plan: StatePlan, conditions: [ContextConditions], personLevel: Double, first: Context, stream: inout RandomStream) {
-    tau = Tick.inMinutes(plan.reversion)
-    theta = 1 / tau
-    variance = plan.sd * plan.sd
+  ///
+  /// - Parameters:
+  ///   - end: the end of the participant's enrolment (known in advance, not the protocol's).
+  ///   - pathStream: the path's own stream, used by nothing else.
+  public init(
+    plan: StatePlan, conditions: [ContextConditions], personLevel: Double, first: Context, end: SimTime,
+    pathStream: RandomStream
+  ) {
+    let tau = Tick.inMinutes(plan.reversion)
+    step = OUStep(tau: tau, variance: plan.sd * plan.sd)
     self.personLevel = personLevel
     means = conditions.map(\.stateMean)
-    level = means[first.rawValue] + personLevel
-    noise = stream.normal(sd: plan.sd)
-    decay = DecayTable(ratePerTick: theta / Double(Tick.minute))
+    self.end = end
+    self.pathStream = pathStream
+    decay = DecayTable(ratePerTick: 1 / tau / Double(Tick.minute))
+    pathLevel = means[first.rawValue] + personLevel
+    level = pathLevel
+    noise = self.pathStream.normal(sd: plan.sd)
+    bridge = OUBridge(start: 0, noise: noise)
+    runs = [(0, pathLevel, pathLevel)]
   }
 
-  /// The noise at the end of a stretch and its waking integral over it, given the noise at
-  /// the start: their means, variances and covariance.
-  struct Stretch {
-    /// Mean of the noise at the end.
-    var state: Double
-    /// Mean of the waking integral.
-    var integral = 0.0
-    /// Var(state), Var(integral), Cov(state, integral).
-    var stateVariance = 0.0
-    var integralVariance = 0.0
-    var covariance = 0.0
+  /// The waking integral ∫ X dt to the end of enrolment walked so far (exact once
+  /// ``finish(timeline:)`` has walked to the end).
+  public var wakingIntegral: Double { levelIntegral + noiseIntegral }
 
-    init(from state: Double) { self.state = state }
-  }
-
-  /// Adds `delta` minutes (with decay `a` = e^(−θ·delta)) of the noise to `r`, awake or asleep.
-  func compose(_ r: inout Stretch, minutes delta: Double, decay a: Double, waking: Bool) {
-    guard delta > 0 else { return }
-    let b = (1 - a) * tau
-    if waking {
-      let v2 = 2 * variance * tau * (delta - 2 * b + 0.5 * (1 - a * a) * tau)
-      let c = variance * theta * b * b
-      r.integral += b * r.state
-      r.integralVariance += b * b * r.stateVariance + 2 * b * r.covariance + v2
-      r.covariance = a * r.covariance + a * b * r.stateVariance + c
-    } else {
-      r.covariance *= a
+  /// Draws the path's next stretch: the runs of one context to the next anchor (waking and
+  /// sleep changing, the end of enrolment, the timeline's end), the level through them, the
+  /// noise at the anchor and (waking) its integral.
+  mutating func drawStretch(_ timeline: Timeline) {
+    let episodes = timeline.episodes
+    let from = bridge.end
+    guard pathEpisode < episodes.count else {
+      // Past the timeline (a look after the last day): an open stretch of the last context.
+      bridge.extendOpen(to: max(from + Tick.day, from + 1), step: step, decay: decay, &pathStream)
+      runs = [(from, pathLevel, runs.last?.mean ?? pathLevel)]
+      runCursor = 0
+      return
     }
-    r.state *= a
-    r.stateVariance = a * a * r.stateVariance + variance * (1 - a * a)
-  }
-
-  /// Draws the noise at the end of `r` (one normal) and keeps the waking integral's mean and
-  /// variance given it.
-  @inline(__always)
-  mutating func draw(_ r: Stretch, _ s: inout RandomStream) {
-    guard r.stateVariance > 0 else { return }
-    let sd = r.stateVariance.squareRoot()
-    let e = s.normal(sd: 1)
-    noise = r.state + sd * e
-    wakingIntegral += r.integral + r.covariance / sd * e
-    integralVariance += max(r.integralVariance - r.covariance * r.covariance / r.stateVariance, 0)
-  }
-
-  /// Advances the level by `delta` minutes at `mean`, `a` = e^(−θ·delta) being their decay.
-  mutating func advanceLevel(minutes delta: Double, mean: Double, waking: Bool, decay a: Double) {
-    if waking {
-      wakingIntegral += mean * delta + (level - mean) * (1 - a) * tau
-      wakingMinutes += delta
+    let waking = episodes[pathEpisode].context != .asleep
+    runs.removeAll(keepingCapacity: true)
+    runCursor = 0
+    var t = from
+    while pathEpisode < episodes.count && (episodes[pathEpisode].context != .asleep) == waking {
+      let context = episodes[pathEpisode].context
+      // One run: the episodes in a row in this context, cut at the end of enrolment.
+      var runEnd = t
+      while pathEpisode < episodes.count && episodes[pathEpisode].context == context {
+        runEnd = min(episodes[pathEpisode].end, t < end ? end : .max)
+        if runEnd < episodes[pathEpisode].end { break }
+        pathEpisode += 1
+      }
+      let mean = means[context.rawValue] + personLevel
+      runs.append((t, pathLevel, mean))
+      let a = decay.value(ticks: runEnd - t)
+      if waking && runEnd <= end {
+        let minutes = Double(runEnd - t) * Self.minutesPerTick
+        levelIntegral += mean * minutes + (pathLevel - mean) * (1 - a) * step.tau
+        wakingMinutes += minutes
+      }
+      pathLevel = mean + (pathLevel - mean) * a
+      t = runEnd
+      if t == end { break }
     }
-    level = mean + (level - mean) * a
+    bridge.advance(to: t, waking: waking, step: step, decay: decay, &pathStream)
+    if waking && t <= end { noiseIntegral += bridge.integral }
   }
 
-  /// Advances the process to `target`, walking the timeline's episodes (each sets the mean;
-  /// asleep ones do not count towards the waking mean), and draws the noise once at `target`.
+  /// Looks at the state at `target` (not before the last look): draws the path on to it
+  /// if need be, then the noise there given the path, from `stream`.
   public mutating func advance(to target: SimTime, timeline: Timeline, stream: inout RandomStream) {
     guard target > time else { return }
-    cursor = timeline.index(at: time, from: cursor)
-    var r = Stretch(from: noise)
-    // The noise over the current stretch of waking or sleep: its minutes and decay.
-    var stretchMinutes = 0.0
-    var stretchDecay = 1.0
-    var stretchWaking = false
-    // Episodes in a row in the same context (so with the same mean, asleep or not: a
-    // context drawn again, a dead zone's pieces) make one step of the level.
-    var runTicks: SimTime = 0
-    var runContext = Context.asleep
-    let episodes = timeline.episodes
-    // Ends the run of one context: the level steps through it, and the noise's stretch is
-    // composed when the run turns waking to sleep or back.
-    func endRun(_ r: inout Stretch) {
-      let delta = Double(runTicks) * Self.minutesPerTick
-      let waking = runContext != .asleep
-      let a = decay.value(ticks: runTicks)
-      advanceLevel(minutes: delta, mean: means[runContext.rawValue] + personLevel, waking: waking, decay: a)
-      if waking != stretchWaking && stretchMinutes > 0 {
-        compose(&r, minutes: stretchMinutes, decay: stretchDecay, waking: stretchWaking)
-        stretchMinutes = 0
-        stretchDecay = 1
-      }
-      stretchWaking = waking
-      stretchMinutes += delta
-      stretchDecay *= a
-    }
-    // Adds the stretch from `time` to `end` in episode `e` to the run.
-    func extend(_ e: Episode, to end: SimTime, _ r: inout Stretch) {
-      if runTicks > 0 && runContext != e.context {
-        endRun(&r)
-        runTicks = 0
-      }
-      runContext = e.context
-      runTicks += end - time
-      time = end
-    }
-    episodes.withUnsafeBufferPointer { episodes in
-      // The episodes that end by the target, whole; then the one it falls in (or the last).
-      while cursor + 1 < episodes.count && episodes[cursor].end <= target {
-        extend(episodes[cursor], to: episodes[cursor].end, &r)
-        cursor += 1
-      }
-      if time < target { extend(episodes[cursor], to: target, &r) }
-    }
-    endRun(&r)
-    compose(&r, minutes: stretchMinutes, decay: stretchDecay, waking: stretchWaking)
-    draw(r, &stream)
+    while bridge.end < target { drawStretch(timeline) }
+    noise = bridge.look(at: target, step: step, decay: decay, &stream)
+    while runCursor + 1 < runs.count && runs[runCursor + 1].start <= target { runCursor += 1 }
+    let run = runs[runCursor]
+    level = run.mean + (run.level - run.mean) * decay.value(ticks: target - run.start)
+    time = target
   }
 
-  /// One exact step of `minutes` towards `mean`, the noise drawn at once.
-  mutating func step(minutes delta: Double, mean: Double, waking: Bool, _ s: inout RandomStream) {
-    var r = Stretch(from: noise)
-    let a = exp(-theta * delta)
-    advanceLevel(minutes: delta, mean: mean, waking: waking, decay: a)
-    compose(&r, minutes: delta, decay: a, waking: waking)
-    draw(r, &s)
+  /// Walks the path to the end of enrolment: after it the waking integral and mean are exact.
+  public mutating func finish(timeline: Timeline) {
+    while bridge.end < end && (pathEpisode < timeline.episodes.count) { drawStretch(timeline) }
   }
 
-  /// Draws what is left of the waking integral (one normal): call once the process has
-  /// reached its end, before reading ``wakingIntegral`` or ``wakingMean``.
-  public mutating func close(_ s: inout RandomStream) {
-    guard integralVariance > 0 else { return }
-    wakingIntegral += integralVariance.squareRoot() * s.normal(sd: 1)
-    integralVariance = 0
-  }
-
-  /// The mean of the state over the waking time so far (exact after ``close(_:)``).
+  /// The mean of the state over the waking time to the end of enrolment (after ``finish(timeline:)``).
   public var wakingMean: Double { wakingMinutes > 0 ? wakingIntegral / wakingMinutes : .nan }
 }
 

@@ -34,10 +34,19 @@ public struct ParticipantSimulation: EventHandler {
   let studyEnd: SimTime
 
   // MARK: Streams
+  // Each purpose has its own stream, so that variants share what they do not change
+  // (docs/model.md, "What variants share"). Streams whose draws follow only the
+  // participant's days are kept apart from those the protocol's events consume.
   var responseStream: RandomStream
   var phoneStream: RandomStream
   var deliveryStream: RandomStream
   var stateStream: RandomStream
+  /// The participant's own use of the app (spontaneous openings, volunteered entries): one
+  /// set of draws a day, whatever the protocol does.
+  var habitStream: RandomStream
+  /// The phone's own life (charging at night, reboots): draws at the day's start and at
+  /// bedtime only, whatever the protocol does.
+  var phoneLifeStream: RandomStream
 
   // MARK: Rooms
   var timetable: Timetable
@@ -89,12 +98,17 @@ public struct ParticipantSimulation: EventHandler {
     phoneStream = stream(.phone)
     deliveryStream = stream(.delivery)
     stateStream = stream(.state)
+    habitStream = stream(Purpose.response.indexed(1))
+    phoneLifeStream = stream(Purpose.phone.indexed(3))
     delivery = Delivery(channel: proto.channel, os: person.os, reminders: proto.reminders.count)
     power = Power(
       profile: profile, level: phoneStream.uniform(Power.startLevels.low, Power.startLevels.high), traces: traceBattery)
+    // The truth's path from a stream of its own, to the end of enrolment (the dropout day's
+    // start or the study's end: the participant's, not the protocol's).
     truth = GroundTruth(
       plan: plan.dailyLife.state, conditions: plan.dailyLife.conditions, personLevel: person.stateLevel,
-      first: .asleep, stream: &stateStream)
+      first: .asleep, end: person.dropoutDay < plan.days ? SimTime(person.dropoutDay) * Tick.day : studyEnd,
+      pathStream: stream(Purpose.state.indexed(1)))
     var scheduleStream = stream(.schedule)
     timetable = Timetable(plan: plan, person: person, life: life, stream: &scheduleStream)
     promptLife = PromptLife(timetable, reminders: proto.reminders.count)
@@ -137,7 +151,7 @@ public struct ParticipantSimulation: EventHandler {
     } else {
       delivery.planner.planAll(count: timetable.count)
     }
-    if phoneStream.bernoulli(DeviceProfile.chargeNightly) { power.chargingSpans.begin(at: 0) }
+    if phoneLifeStream.bernoulli(DeviceProfile.chargeNightly) { power.chargingSpans.begin(at: 0) }
     updateBattery(&sim)
     armAppTimer(&sim)
     sim.schedule(at: 0, kind: EventKind.dayStarts.rawValue, payload: 0, priority: .urgent)
@@ -201,8 +215,7 @@ public struct ParticipantSimulation: EventHandler {
     for i in 0..<timetable.count where promptLife.stage[i] == .opened && promptLife.records[i].status != .answered {
       promptLife.settle(i, .expired, .tooLate, at: end)
     }
-    truth.advance(to: min(enrolledUntil, end), timeline: life.timeline, stream: &stateStream)
-    truth.close(&stateStream)
+    truth.finish(timeline: life.timeline)
   }
 
   /// Closes the stretches still open at `t` (the app's runs, the foreground, the phone on,
