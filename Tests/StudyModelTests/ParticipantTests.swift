@@ -181,6 +181,41 @@ struct ParticipantTests {
     #expect(mean > 1)
   }
 
+  @Test("state dependence keeps the mean probability: E over a standard normal state is p0", arguments: [0.5, 1.0, 2.0, -1.0])
+  func stateDependenceKeepsMean(slope: Double) {
+    let shift = StateDependence(slope: slope)
+    // A midpoint rule on a finer grid than the table's trapezoid, over ±10 sd.
+    let step = 0.001
+    for p0 in [0.01, 0.05, 0.3, 0.5, 0.73, 0.9, 0.97, 0.995] {
+      var mean = 0.0
+      var z = -10 + step / 2
+      while z < 10 {
+        mean += shift.probability(p0, z: z) * exp(-z * z / 2) / (2 * Double.pi).squareRoot() * step
+        z += step
+      }
+      #expect(abs(mean - p0) < 2e-4, "slope \(slope), p0 \(p0): mean \(mean)")
+      // And it does depend on the state: higher z, higher p for a positive slope.
+      #expect((shift.probability(p0, z: 1) - shift.probability(p0, z: -1)) * slope > 0)
+    }
+    #expect(shift.probability(0, z: 3) == 0 && shift.probability(1, z: -3) == 1)
+  }
+
+  @Test("state dependence changes which moments are answered, not how many: compliance within 1 point")
+  func stateDependenceKeepsCompliance() {
+    func answered(_ b: Double) -> Double {
+      let prompts = outcomes(biasPlan(stateDependence: b)).allPrompts
+      return Double(prompts.filter { $0.status == .answered }.count) / Double(prompts.count)
+    }
+    let none = answered(0)
+    // 300 participants × 14 days × 8 prompts: a share's standard error is about 0.003, and
+    // the same participants answer in both runs (common random numbers), so 0.01 is over
+    // three standard errors of the difference.
+    for b in [0.5, 1.0] {
+      let with = answered(b)
+      #expect(abs(with - none) < 0.01, "state_dependence \(b): \(with) against \(none)")
+    }
+  }
+
   /// Signals uniform over each waking day, nothing about the phone or the context deciding
   /// who answers: the ESM mean is then an unbiased estimate of the waking mean.
   func biasPlan(stateDependence: Double) -> StudyPlan {

@@ -11,7 +11,7 @@ public enum Compliance {
   ///   - day: the study day (0-based).
   ///   - hour: the hour of day (0–23).
   ///   - context: the context's willingness multiplier.
-  ///   - stateZ: the latent state in sds above the person's mean (0 when not used).
+  ///   - stateZ: the latent state's momentary deviation in sds (0 when not used).
   public static func probability(
     _ plan: CompliancePlan, level: Double, previousMissed: Bool?, day: Int, hour: Int, context: Double, stateZ: Double
   ) -> Double {
@@ -25,11 +25,9 @@ public enum Compliance {
     p *= max(1 - plan.declinePerDay * Double(day), declineFloor)
     p *= plan.hourMultipliers[min(max(hour, 0), 23)]
     p *= context
-    if plan.stateDependence != 0 {
-      let b = plan.stateDependence
-      p *= exp(b * stateZ - b * b / 2)  // mean-preserving for a standard normal state
-    }
-    return min(max(p, 0), 1)
+    p = min(max(p, 0), 1)
+    // Which moments are answered, not how many (StateDependence).
+    return plan.stateDependence != 0 ? plan.stateShift.probability(p, z: stateZ) : p
   }
 
   /// The decline over study days stops at half the first day's probability (assumption, D).

@@ -30,10 +30,16 @@ public struct CompliancePlan: Sendable, Equatable {
   /// refusal), the mean kept. Default 0.15 (assumption in the direction of Rintala et al.
   /// 2020: consecutive misses predict further misses).
   public var missPersistence: Double = 0.15
-  /// Log-multiplier of the answer probability per sd of the latent state above the person's
-  /// mean (0: missing does not depend on the state). Default 0; Rintala et al. 2020 find
-  /// higher positive affect raises compliance (a positive value).
-  public var stateDependence: Double = 0
+  /// Change in the log-odds of answering per sd of the latent state's momentary deviation
+  /// (0: missing does not depend on the state), shifted so that the mean probability stays
+  /// (``StateDependence``): it changes which moments are answered, not how many. Default 0;
+  /// Rintala et al. 2020 find higher positive affect goes with higher compliance (a positive
+  /// value).
+  public var stateDependence: Double = 0 {
+    didSet { stateShift = StateDependence(slope: stateDependence) }
+  }
+  /// The tabulated shift of ``stateDependence``.
+  public private(set) var stateShift = StateDependence(slope: 0)
   /// Share of unwilling participants who dismiss a prompt rather than leave it to expire.
   /// Default 0.3 (assumption).
   public var dismissShare: Double = 0.3

@@ -62,9 +62,10 @@ extension ParticipantSimulation {
     let conditions = plan.dailyLife.conditions[e.context.rawValue]
     var z = 0.0
     if plan.compliance.stateDependence != 0 {
+      // The state's momentary deviation from the person's level in their context (the
+      // noise: standard normal in sds at any moment the protocol picks).
       truth.advance(to: now, timeline: life.timeline, stream: &stateStream)
-      let level = conditions.stateMean + person.stateLevel
-      z = (truth.value - level) / plan.dailyLife.state.sd
+      z = truth.noise / plan.dailyLife.state.sd
     }
     let p = Compliance.probability(
       plan.compliance, level: person.answerLevel, previousMissed: previousMissed, day: Int(timetable.days[i]),
