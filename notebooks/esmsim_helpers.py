@@ -44,7 +44,8 @@ def run_scenario(scenario, *options):
 
 
 def summary(folder):
-    """summary.csv as a table: one row per variant and metric (mean, sd, ci_low, ci_high, n)."""
+    """summary.csv as a table: one row per variant and metric (mean, sd, ci_low, ci_high, n,
+    participant_ci_low, participant_ci_high)."""
     return pd.read_csv(Path(folder) / "summary.csv", keep_default_na=False, na_values=[""])
 
 

@@ -87,7 +87,7 @@ struct SweepTests {
     let one = try f.runSharded(spec, shards: 1, into: "k1")
     let text = String(decoding: one, as: UTF8.self)
     // 4 points × 2 variants × every metric; the parameter columns are there.
-    #expect(text.hasPrefix("point,protocol.schedule.per_day,protocol.expiry,variant,metric,mean,sd,ci_low,ci_high,n\n"))
+    #expect(text.hasPrefix("point,protocol.schedule.per_day,protocol.expiry,variant,metric,mean,sd,ci_low,ci_high,n,participant_ci_low,participant_ci_high\n"))
     #expect(text.contains("\n4,4,until_next,push,compliance,"))
     #expect(try f.runSharded(spec, shards: 3, into: "k3") == one)
     #expect(try f.runSharded(spec, shards: 7, into: "k7") == one)

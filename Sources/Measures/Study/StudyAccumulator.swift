@@ -108,6 +108,8 @@ public struct StudyAccumulator: Sendable {
     var reports = Moments()
     var latencies: [Double] = []
     var signals = 0
+    var counted = 0
+    var deliveredHere = 0
     for p in o.prompts {
       statusCounts[p.status.position] += 1
       reasonCounts[p.reason.position] += 1
@@ -115,8 +117,10 @@ public struct StudyAccumulator: Sendable {
       // Mappiness does not count ignored signals; prompts after a dropout were never due.
       if p.status == .ignored || p.status == .droppedOut { continue }
       scheduled += 1
+      counted += 1
       if p.delivered >= 0 {
         delivered += 1
+        deliveredHere += 1
         let hour = Int((p.delivered % Tick.day) / Tick.hour)
         deliveredByHour[hour] += 1
         deliveredByDay[min(p.day, plan.days - 1)] += 1
@@ -141,12 +145,13 @@ public struct StudyAccumulator: Sendable {
     yield.add(o.yield)
     participantRows.append(
       ParticipantRow(
-        participant: o.participant, device: o.device, os: o.os, scheduled: o.prompts.count, signals: signals,
+        participant: o.participant, device: o.device, os: o.os, scheduled: o.prompts.count, counted: counted,
+        delivered: deliveredHere, signals: signals,
         completed: reports.count, volunteered: o.volunteered.count,
         responseRate: signals == 0 ? .nan : Double(reports.count) / Double(signals),
         medianResponseSeconds: Moments.median(selecting: &latencies),
         reportedMean: reports.count > 0 ? reports.mean : .nan, trueMean: o.trueMean,
-        droppedOut: o.enrolledUntil < SimTime(plan.days) * Tick.day))
+        droppedOut: o.enrolledUntil < SimTime(plan.days) * Tick.day, tallies: o.tallies))
     if o.participant < heatParticipants { heat.append(o.heat) }
   }
 
@@ -229,6 +234,9 @@ public struct ParticipantRow: Sendable, Equatable {
   public var device: Int
   public var os: OperatingSystem
   public var scheduled: Int
+  /// The prompts counted in compliance (not ignored, not after a dropout) and delivered.
+  public var counted: Int
+  public var delivered: Int
   public var signals: Int
   public var completed: Int
   public var volunteered: Int
@@ -237,4 +245,6 @@ public struct ParticipantRow: Sendable, Equatable {
   public var reportedMean: Double
   public var trueMean: Double
   public var droppedOut: Bool
+  /// The sensors' tallies of this participant, in the protocol's order.
+  public var tallies: [SensorTally]
 }

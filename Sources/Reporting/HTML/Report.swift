@@ -81,7 +81,7 @@ public enum Report {
         variants.map { complianceCharts($0) })
       body += section(
         "Sampling bias",
-        "Mean reported state minus the true waking-time mean, per participant, averaged; whiskers are 95 % intervals.",
+        "Mean reported state minus the true waking-time mean, per participant, averaged; whiskers are 95 % intervals across replications, or over participants when there is one replication.",
         [biasChart(variants)])
     }
     if variants.contains(where: { !$0.heat.isEmpty }) {
@@ -93,7 +93,10 @@ public enum Report {
     if variants.contains(where: { !$0.coverage.isEmpty }) {
       body += section("Coverage by device and sensor", "Shares of participant-hours Comp, Incomp and Loss.", [coverageTable(variants)])
     }
-    body += section("Summary", "Means over replications with 95 % intervals.", [summaryTable(summary)])
+    body += section(
+      "Summary",
+      "Means over replications with 95 % intervals across them (two replications or more) and over participants (the figures pooled over participants: docs/outputs.md).",
+      [summaryTable(summary)])
     return """
       <!DOCTYPE html>
       <html lang="en"><head><meta charset="utf-8">
@@ -228,10 +231,12 @@ public enum Report {
   static func pct(_ x: Double) -> String { x.isFinite ? NumberText.fixed(100 * x, 1) + " %" : "" }
 
   static func summaryTable(_ rows: [SummaryRow]) -> String {
-    var out = "<table><tr><th class='name'>variant</th><th class='name'>metric</th><th>mean</th><th>sd</th><th>95 % interval</th><th>n</th></tr>"
+    var out = "<table><tr><th class='name'>variant</th><th class='name'>metric</th><th>mean</th><th>sd</th>"
+      + "<th>95 % interval across replications</th><th>n</th><th>95 % interval over participants</th></tr>"
     for r in rows {
       let ci = r.ciLow.isFinite ? "\(num(r.ciLow)) – \(num(r.ciHigh))" : ""
-      out += "<tr><td class='name'>\(HTML.escape(r.variant))</td><td class='name'>\(HTML.escape(r.metric))</td><td>\(num(r.mean))</td><td>\(num(r.sd))</td><td>\(ci)</td><td>\(r.n)</td></tr>"
+      let pi = r.participantLow.isFinite ? "\(num(r.participantLow)) – \(num(r.participantHigh))" : ""
+      out += "<tr><td class='name'>\(HTML.escape(r.variant))</td><td class='name'>\(HTML.escape(r.metric))</td><td>\(num(r.mean))</td><td>\(num(r.sd))</td><td>\(ci)</td><td>\(r.n)</td><td>\(pi)</td></tr>"
     }
     return out + "</table>"
   }

@@ -149,7 +149,7 @@ public enum StudyRun {
     let progress = ProgressBar(enabled: options.progress, total: scenario.variants.count * scenario.replications)
     for (v, variant) in scenario.variants.enumerated() {
       let plan = variant.plan
-      var perReplication: [[(String, Double)]] = []
+      var perReplication: [[(String, Estimate)]] = []
       var pooled: StudyAccumulator?
       var firstHeat: [[Float]] = []
       var biasMeans: [Double] = []
@@ -193,13 +193,13 @@ public enum StudyRun {
           ])
         }
       }
+      // The bias's interval across replications, or from one the interval over participants.
       let biasRow = rows.first { $0.metric == "bias" }
       var low = biasRow?.ciLow ?? .nan
       var high = biasRow?.ciHigh ?? .nan
-      if !low.isFinite, pooled.bias.count >= 2 {
-        // One replication: the interval over participants.
-        low = pooled.bias.mean - 1.96 * pooled.bias.standardError
-        high = pooled.bias.mean + 1.96 * pooled.bias.standardError
+      if !low.isFinite {
+        low = biasRow?.participantLow ?? .nan
+        high = biasRow?.participantHigh ?? .nan
       }
       let s = pooledScheduled ?? pooled.scheduledTimes.summary()
       reports.append(
@@ -332,6 +332,7 @@ enum SQLiteColumns {
   static let aware = typed(
     AWAREESMRows.header, integer: ["id", "timestamp", "timezone", "jsonVersion", "esmType", "esmAnswerTime", "esmStatus", "esmNotificationTime"],
     real: [])
-  static let summary = typed(SummaryRow.header, integer: ["n"], real: ["mean", "sd", "ci_low", "ci_high"])
+  static let summary = typed(
+    SummaryRow.header, integer: ["n"], real: ["mean", "sd", "ci_low", "ci_high", "participant_ci_low", "participant_ci_high"])
   static let coverageSummary = typed(["variant", "device", "sensor", "comp", "incomp", "loss"], integer: [], real: ["comp", "incomp", "loss"])
 }

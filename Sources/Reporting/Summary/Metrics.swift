@@ -5,63 +5,80 @@ import StudyModel
 /// The summary metrics of one replication of one variant, by name (the rows of
 /// `summary.csv`; documented in `docs/outputs.md`).
 public enum Metrics {
-  /// Names and values, in a fixed order.
+  /// Names and values, in a fixed order; the metrics pooled over participants carry their
+  /// standard error over participants (``Estimate``), the rest none.
   ///
   /// - Parameter schedules: the accumulator's scheduled and answered ``ScheduleSummary``s when
   ///   already computed (they are the costly part).
   public static func values(
     _ a: StudyAccumulator, schedules: (scheduled: ScheduleSummary, answered: ScheduleSummary)? = nil
-  ) -> [(String, Double)] {
+  ) -> [(String, Estimate)] {
     func share(_ x: Int, _ of: Int) -> Double { of == 0 ? .nan : Double(x) / Double(of) }
+    func plain(_ x: Double) -> Estimate { Estimate(x) }
+    let rows = a.participantRows
+    func ratio(_ y: (ParticipantRow) -> Int, _ x: (ParticipantRow) -> Int) -> Estimate {
+      Estimate.ratio(rows.map { (Double(y($0)), Double(x($0))) })
+    }
     let s = schedules?.scheduled ?? a.scheduledTimes.summary()
     let answeredTimes = schedules?.answered ?? a.answeredTimes.summary()
-    var out: [(String, Double)] = [
-      ("participants", Double(a.participants)),
-      ("signals_per_day", a.participantDays > 0 ? Double(a.scheduled) / a.participantDays : .nan),
-      ("delivered_share", share(a.delivered, a.scheduled)),
-      ("compliance", share(a.answered, a.scheduled)),
-      ("response_rate", share(a.answered, a.delivered)),
-      ("answers_received_share", share(a.answersReceived, a.answered)),
-      ("median_latency_s", a.latency.quantile(0.5)),
-      ("intensity_min_scheduled", a.scheduled > 0 ? s.intensityMin : .nan),
-      ("intensity_max_scheduled", a.scheduled > 0 ? s.intensityMax : .nan),
-      ("bits_per_signal_scheduled", s.bitsPerSignal),
-      ("intensity_min_answered", a.answered > 0 ? answeredTimes.intensityMin : .nan),
-      ("intensity_max_answered", a.answered > 0 ? answeredTimes.intensityMax : .nan),
-      ("bits_per_signal_answered", answeredTimes.bitsPerSignal),
+    var out: [(String, Estimate)] = [
+      ("participants", plain(Double(a.participants))),
+      ("signals_per_day", plain(a.participantDays > 0 ? Double(a.scheduled) / a.participantDays : .nan)),
+      ("delivered_share", ratio(\.delivered, \.counted)),
+      ("compliance", ratio(\.completed, \.counted)),
+      ("response_rate", ratio(\.completed, \.delivered)),
+      ("answers_received_share", plain(share(a.answersReceived, a.answered))),
+      ("median_latency_s", plain(a.latency.quantile(0.5))),
+      ("intensity_min_scheduled", plain(a.scheduled > 0 ? s.intensityMin : .nan)),
+      ("intensity_max_scheduled", plain(a.scheduled > 0 ? s.intensityMax : .nan)),
+      ("bits_per_signal_scheduled", plain(s.bitsPerSignal)),
+      ("intensity_min_answered", plain(a.answered > 0 ? answeredTimes.intensityMin : .nan)),
+      ("intensity_max_answered", plain(a.answered > 0 ? answeredTimes.intensityMax : .nan)),
+      ("bits_per_signal_answered", plain(answeredTimes.bitsPerSignal)),
     ]
     for (k, sensor) in a.plan.protocolPlan.sensors.enumerated() {
       let t = a.tally(sensor: k)
       out += [
-        ("coverage_comp_\(sensor.name)", share(t.comp, t.hours)),
-        ("coverage_incomp_\(sensor.name)", share(t.incomp, t.hours)),
-        ("coverage_loss_\(sensor.name)", share(t.loss, t.hours)),
-        ("received_share_\(sensor.name)", share(t.received, t.expected)),
+        ("coverage_comp_\(sensor.name)", ratio({ $0.tallies[k].comp }, { $0.tallies[k].hours })),
+        ("coverage_incomp_\(sensor.name)", ratio({ $0.tallies[k].incomp }, { $0.tallies[k].hours })),
+        ("coverage_loss_\(sensor.name)", ratio({ $0.tallies[k].loss }, { $0.tallies[k].hours })),
+        ("received_share_\(sensor.name)", ratio({ $0.tallies[k].received }, { $0.tallies[k].expected })),
         // Volume (AWARE-iOS Table 4's row sizes): what the phone stores and uploads.
-        ("rows_per_day_\(sensor.name)", a.participantDays > 0 ? Double(t.collected) / a.participantDays : .nan),
+        ("rows_per_day_\(sensor.name)", plain(a.participantDays > 0 ? Double(t.collected) / a.participantDays : .nan)),
         (
           "megabytes_per_participant_\(sensor.name)",
-          a.participants == 0 ? .nan : Double(t.collected) * Double(sensor.bytesPerRow) / 1e6 / Double(a.participants)
+          plain(a.participants == 0 ? .nan : Double(t.collected) * Double(sensor.bytesPerRow) / 1e6 / Double(a.participants))
         ),
       ]
     }
     if !a.plan.protocolPlan.sensors.isEmpty {
-      out += [("valid_minutes_ratio", a.yield.minuteRatio), ("valid_hours_ratio", a.yield.hourRatio)]
+      out += [("valid_minutes_ratio", plain(a.yield.minuteRatio)), ("valid_hours_ratio", plain(a.yield.hourRatio))]
     }
+    // Answers per participant: what planners size a study by (every participant, dropouts too).
+    let answers = rows.map { Double($0.completed) }
+    let target = a.plan.protocolPlan.answersTarget
     out += [
-      ("bias", a.bias.meanOrNaN),
-      ("bias_rmse", a.bias.rootMeanSquare),
-      ("esm_mean", a.reportedMeans.meanOrNaN),
-      ("true_mean", a.trueMeans.meanOrNaN),
-      ("dropout_share", share(a.droppedOut, a.participants)),
-      ("volunteered_per_participant", a.participants == 0 ? .nan : Double(a.volunteered) / Double(a.participants)),
+      ("bias", .mean(rows.map { $0.reportedMean - $0.trueMean })),
+      ("bias_rmse", plain(a.bias.rootMeanSquare)),
+      ("esm_mean", .mean(rows.map { $0.trueMean.isFinite ? $0.reportedMean : .nan })),
+      ("true_mean", .mean(rows.map { $0.reportedMean.isFinite ? $0.trueMean : .nan })),
+      ("dropout_share", .mean(rows.map { $0.droppedOut ? 1 : 0 })),
+      ("volunteered_per_participant", .mean(rows.map { Double($0.volunteered) })),
+      ("answers_per_participant", .mean(answers)),
+      ("answers_per_participant_p10", plain(Estimate.quantile(answers, 0.1))),
+      ("answers_per_participant_median", plain(Estimate.quantile(answers, 0.5))),
+      ("answers_per_participant_p90", plain(Estimate.quantile(answers, 0.9))),
+      ("share_reaching_answers_target", .mean(rows.map { $0.completed >= target ? 1 : 0 })),
     ]
     return out
   }
 }
 
 /// One row of `summary.csv`: a metric's mean over replications with its spread and 95 %
-/// interval (Student's t; an interval needs two replications).
+/// interval across them (Student's t; an interval needs two replications), and the 95 %
+/// interval over participants (from one replication on: the participants' standard errors
+/// of the replications combined, √Σse²/R, Student's t with the participants' degrees of
+/// freedom), for the metrics pooled over participants.
 public struct SummaryRow: Sendable, Equatable {
   public var variant: String
   public var metric: String
@@ -70,18 +87,33 @@ public struct SummaryRow: Sendable, Equatable {
   public var ciLow: Double
   public var ciHigh: Double
   public var n: Int
+  /// The interval over participants (nan for a metric not pooled over participants).
+  public var participantLow: Double
+  public var participantHigh: Double
 
   /// The header of `summary.csv`.
-  public static let header = ["variant", "metric", "mean", "sd", "ci_low", "ci_high", "n"]
+  public static let header = [
+    "variant", "metric", "mean", "sd", "ci_low", "ci_high", "n", "participant_ci_low", "participant_ci_high",
+  ]
 
   /// The rows of one variant from each replication's values (replications with a
   /// non-number for a metric do not count towards it).
-  public static func rows(variant: String, replications: [[(String, Double)]]) -> [SummaryRow] {
+  public static func rows(variant: String, replications: [[(String, Estimate)]]) -> [SummaryRow] {
     guard let first = replications.first else { return [] }
     return first.indices.map { k in
       let name = first[k].0
       var m = Moments()
-      for r in replications { m.add(r[k].1) }
+      var variance = 0.0
+      var degrees = 0
+      var withError = 0
+      for r in replications where r[k].1.value.isFinite {
+        m.add(r[k].1.value)
+        if r[k].1.standardError.isFinite && r[k].1.degrees > 0 {
+          variance += r[k].1.standardError * r[k].1.standardError
+          degrees += r[k].1.degrees
+          withError += 1
+        }
+      }
       var low = Double.nan
       var high = Double.nan
       if m.count >= 2, let t = try? GSL.studentTQuantile(0.975, degrees: Double(m.count - 1)) {
@@ -89,13 +121,25 @@ public struct SummaryRow: Sendable, Equatable {
         low = m.mean - half
         high = m.mean + half
       }
-      return SummaryRow(variant: variant, metric: name, mean: m.meanOrNaN, sd: m.sd, ciLow: low, ciHigh: high, n: m.count)
+      var pLow = Double.nan
+      var pHigh = Double.nan
+      if withError == m.count && withError > 0, let t = try? GSL.studentTQuantile(0.975, degrees: Double(degrees)) {
+        let half = t * variance.squareRoot() / Double(withError)
+        pLow = m.mean - half
+        pHigh = m.mean + half
+      }
+      return SummaryRow(
+        variant: variant, metric: name, mean: m.meanOrNaN, sd: m.sd, ciLow: low, ciHigh: high, n: m.count,
+        participantLow: pLow, participantHigh: pHigh)
     }
   }
 
   /// The row as CSV cells.
   public var cells: [String] {
-    [variant, metric, Self.cell(mean), Self.cell(sd), Self.cell(ciLow), Self.cell(ciHigh), String(n)]
+    [
+      variant, metric, Self.cell(mean), Self.cell(sd), Self.cell(ciLow), Self.cell(ciHigh), String(n),
+      Self.cell(participantLow), Self.cell(participantHigh),
+    ]
   }
 
   static func cell(_ x: Double) -> String { x.isFinite ? NumberText.exact(x) : "" }
@@ -105,6 +149,7 @@ public struct SummaryRow: Sendable, Equatable {
     .object([
       ("variant", .string(variant)), ("metric", .string(metric)), ("mean", .finite(mean)), ("sd", .finite(sd)),
       ("ci_low", .finite(ciLow)), ("ci_high", .finite(ciHigh)), ("n", .int(n)),
+      ("participant_ci_low", .finite(participantLow)), ("participant_ci_high", .finite(participantHigh)),
     ])
   }
 }

@@ -22,7 +22,7 @@ public enum SweepRun {
     var point: Int
     var replication: Int
     var spec: String
-    var rows: [(variant: String, metric: String, value: Double)]
+    var rows: [(variant: String, metric: String, value: Estimate)]
   }
 
   static func unitsDirectory(_ dir: String) -> String { (dir as NSString).appendingPathComponent("units") }
@@ -58,9 +58,11 @@ public enum SweepRun {
         guard let acc = try StudyRunner.run(plan, replication: UInt32(r), options: options, shouldStop: shouldStop) else {
           return nil
         }
-        for (metric, value) in Metrics.values(acc) {
-          // Values as Swift's shortest round-trip text, read back exactly by the merge.
-          rows.append(.array([.string(name), .string(metric), .string("\(value)")]))
+        for (metric, e) in Metrics.values(acc) {
+          // Values as Swift's shortest round-trip text, read back exactly by the merge: the
+          // value, its standard error over participants and their degrees of freedom.
+          rows.append(
+            .array([.string(name), .string(metric), .string("\(e.value)"), .string("\(e.standardError)"), .string("\(e.degrees)")]))
         }
       }
       let record = JSONValue.object([
@@ -111,10 +113,12 @@ public enum SweepRun {
       let unit = o["unit"] as? Int, let point = o["point"] as? Int, let replication = o["replication"] as? Int,
       let rows = o["rows"] as? [[String]]
     else { throw Failure("\(path) is not a unit result (damaged or from another program)") }
-    var out: [(String, String, Double)] = []
+    var out: [(String, String, Estimate)] = []
     for row in rows {
-      guard row.count == 3, let value = Double(row[2]) else { throw Failure("\(path): a damaged row \(row)") }
-      out.append((row[0], row[1], value))
+      guard row.count == 5, let value = Double(row[2]), let se = Double(row[3]), let degrees = Int(row[4]) else {
+        throw Failure("\(path): a damaged row \(row)")
+      }
+      out.append((row[0], row[1], Estimate(value, standardError: se, degrees: degrees)))
     }
     return UnitResult(unit: unit, point: point, replication: replication, spec: spec, rows: out)
   }
@@ -169,10 +173,10 @@ public enum SweepRun {
     var rows: [[String]] = []
     for p in spec.points.indices {
       var variants: [String] = []
-      var perVariant: [String: [[(String, Double)]]] = [:]
+      var perVariant: [String: [[(String, Estimate)]]] = [:]
       for r in 0..<spec.replications {
         let unit = results[p * spec.replications + r]!
-        var seen: [String: [(String, Double)]] = [:]
+        var seen: [String: [(String, Estimate)]] = [:]
         for row in unit.rows {
           if seen[row.variant] == nil && !variants.contains(row.variant) { variants.append(row.variant) }
           seen[row.variant, default: []].append((row.metric, row.value))

@@ -55,6 +55,7 @@ extension ScenarioResolver {
     r.attach("reminders", rem)
     p.silentPushEvery = try optionalDuration(r, "silent_push", range: Tick.minute...(Tick.day))
     p.appOpensPerDay = try r.number("app_opens_per_day", default: 0, range: 0...100)
+    p.answersTarget = try r.integer("answers_target", default: 30, range: 1...1_000_000)
     p.volunteered = try r.bool("volunteered", default: false)
     p.upload = try r.choice("upload", default: UploadPolicy.wifiWhileCharging)
     p.settingsChange = try settingsChange(r, parts: p.schedules, days: plan.days)

@@ -30,6 +30,10 @@ public struct ProtocolPlan: Sendable, Equatable {
   public var survey: SurveyPlan
   /// A change of the participant's Mappiness settings during the study (nil: none).
   public var settingsChange: SettingsChange?
+  /// The answers each participant should give (the study's target, for the share of
+  /// participants reaching it). Default 30 (assumption: a common minimum for person-level
+  /// estimates; set it to the study's own).
+  public var answersTarget = 30
 
   /// Creates a protocol.
   public init(

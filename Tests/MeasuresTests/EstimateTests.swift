@@ -1,0 +1,32 @@
+import Testing
+
+@testable import Measures
+
+@Suite("Estimates over participants")
+struct EstimateTests {
+  @Test("a ratio of sums and its linearised standard error, worked by hand")
+  func ratioByHand() {
+    // R = 6/8; residuals −0.5, 0, 0.5; √(3/2 · 0.5) / 8.
+    let e = Estimate.ratio([(1, 2), (3, 4), (2, 2)])
+    #expect(e.value == 0.75)
+    #expect(abs(e.standardError - (1.5 * 0.5).squareRoot() / 8) < 1e-15)
+    #expect(e.degrees == 2)
+    // With every denominator 1 it is the mean and its usual standard error s/√n.
+    let ys = [3.0, 7, 1, 4, 9, 2]
+    let r = Estimate.ratio(ys.map { ($0, 1) })
+    let m = Estimate.mean(ys)
+    #expect(abs(r.value - m.value) < 1e-15 && abs(r.standardError - m.standardError) < 1e-15)
+    #expect(Estimate.ratio([(1, 0), (2, 0)]).value.isNaN)
+    #expect(Estimate.ratio([(1, 2)]).standardError.isNaN)
+  }
+
+  @Test("quantiles as R's type 7")
+  func quantiles() {
+    // quantile(c(1, 2, 3, 4, 10), c(0.1, 0.5, 0.9)) in R: 1.4, 3, 7.6.
+    let v = [4.0, 1, 10, 3, 2]
+    #expect(abs(Estimate.quantile(v, 0.1) - 1.4) < 1e-12)
+    #expect(Estimate.quantile(v, 0.5) == 3)
+    #expect(abs(Estimate.quantile(v, 0.9) - 7.6) < 1e-12)
+    #expect(Estimate.quantile([], 0.5).isNaN)
+  }
+}

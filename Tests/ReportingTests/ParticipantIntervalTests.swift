@@ -1,0 +1,67 @@
+import Measures
+import Schedules
+import SimKernel
+import StudyModel
+import Testing
+
+@testable import Reporting
+
+/// The interval over participants from one run: its standard error is the spread that
+/// replications show, and its 95 % interval covers the mean over many runs 95 % of the time.
+@Suite("Intervals over participants within a run")
+struct ParticipantIntervalTests {
+  static let plan: StudyPlan = {
+    let w = try! Window(parsing: "08:00-22:00")
+    var plan = StudyPlan(
+      days: 4, participants: 40, devices: [(profile: .nonControlled, share: 0.5), (profile: .heavy, share: 0.5)],
+      systems: [(os: .ios, share: 1)],
+      protocolPlan: ProtocolPlan(
+        schedules: [SchedulePart(ScheduleChoice(.mappiness, ScheduleParameters(perDay: 5)), window: .fixed(weekday: w, weekend: w))],
+        expiry: .after(30 * Tick.minute), sensors: [SensorPlan(name: "location", kind: .periodic(period: 3 * Tick.minute))]))
+    plan.compliance.dropoutPerDay = 0.02
+    plan.protocolPlan.answersTarget = 12  // of at most 20 prompts: some reach it, some not
+    return plan
+  }()
+
+  @Test("compliance, bias, answers and coverage: participant standard errors match the spread of 200 runs")
+  func calibrated() throws {
+    let runs = 200
+    var estimates: [String: [Estimate]] = [:]
+    let names = ["compliance", "response_rate", "bias", "answers_per_participant", "coverage_comp_location"]
+    for r in 0..<runs {
+      let acc = try #require(
+        try StudyRunner.run(Self.plan, replication: UInt32(r), options: StudyRunner.Options(seed: 17, threads: 1)))
+      for (name, e) in Metrics.values(acc) where names.contains(name) { estimates[name, default: []].append(e) }
+    }
+    for name in names {
+      let list = try #require(estimates[name])
+      let values = list.map(\.value)
+      let mean = values.reduce(0, +) / Double(runs)
+      let spread = (values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(runs - 1)).squareRoot()
+      let typicalSE = (list.map { $0.standardError * $0.standardError }.reduce(0, +) / Double(runs)).squareRoot()
+      // An sd from 200 runs has a relative standard error of about 5 %: 15 % is 3 of them.
+      #expect(abs(typicalSE / spread - 1) < 0.15, "\(name): standard error \(typicalSE), spread \(spread)")
+      // Each run's own 95 % interval covers the mean over all runs about 95 % of the time
+      // (binomial sd over 200 runs: 1.5 points).
+      let covered = list.filter { e in
+        let t = (try? GSL.studentTQuantile(0.975, degrees: Double(e.degrees))) ?? 2
+        return abs(e.value - mean) <= t * e.standardError
+      }.count
+      #expect(Double(covered) / Double(runs) > 0.9, "\(name): covered \(covered) of \(runs)")
+    }
+  }
+
+  @Test("one replication: summary rows have finite participant intervals for bias and compliance, around the mean")
+  func oneReplication() throws {
+    let acc = try #require(try StudyRunner.run(Self.plan, replication: 0, options: StudyRunner.Options(seed: 3, threads: 2)))
+    let rows = SummaryRow.rows(variant: "v", replications: [Metrics.values(acc)])
+    for name in ["bias", "compliance", "answers_per_participant", "share_reaching_answers_target"] {
+      let row = try #require(rows.first { $0.metric == name })
+      #expect(row.participantLow < row.mean && row.mean < row.participantHigh, "\(name)")
+      #expect(row.ciLow.isNaN)  // no interval across one replication
+    }
+    // A figure not pooled over participants has none.
+    let intensity = try #require(rows.first { $0.metric == "intensity_min_scheduled" })
+    #expect(intensity.participantLow.isNaN)
+  }
+}
