@@ -1,4 +1,5 @@
 import Foundation
+import Measures
 import Reporting
 import Scenarios
 
@@ -12,11 +13,19 @@ enum ConsoleSummary {
 
   static func text(_ s: Scenario, _ o: StudyRun.Outcome, directory: String) -> String {
     var rows = [["variant"] + headline.map(\.1)]
+    var unstable = false
     for v in s.variants {
       var row = [v.name]
+      // Predictability from too few held-out days is overstated: marked, with a note below.
+      let stable = o.summary.first { $0.variant == v.name && $0.metric == "predictability_stable" }.map { $0.mean >= 1 } ?? true
       for (metric, _, digits) in headline {
         let r = o.summary.first { $0.variant == v.name && $0.metric == metric }
-        row.append(r.map { $0.mean.isFinite ? NumberText.fixed($0.mean, digits) : "-" } ?? "-")
+        var cell = r.map { $0.mean.isFinite ? NumberText.fixed($0.mean, digits) : "-" } ?? "-"
+        if metric == "bits_per_signal_scheduled" && !stable && cell != "-" {
+          cell += "*"
+          unstable = true
+        }
+        row.append(cell)
       }
       rows.append(row)
     }
@@ -37,6 +46,9 @@ enum ConsoleSummary {
     var out = "\(s.name): \(NumberText.fixed(o.participantDays, 0)) participant-days, \(o.events) events simulated\n\n"
     let prompted = s.variants.contains { !$0.plan.protocolPlan.schedules.isEmpty }
     if prompted { out += TextTable.render(rows) }
+    if prompted && unstable {
+      out += "* predictability from fewer than \(ScheduleSummary.stableHeldOutDays) held-out days: overstated (docs/schedules.md)\n"
+    }
     if !sensorRows.isEmpty { out += (prompted ? "\n" : "") + TextTable.render(sensorRows) }
     out += "\nResults in \(directory)/ (\(o.files.joined(separator: ", ")))\n"
     return out

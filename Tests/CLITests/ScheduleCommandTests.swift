@@ -53,7 +53,7 @@ struct ScheduleCommandTests {
     let keys: Set<String> = [
       "algorithm", "gap_method", "intensity_min", "intensity_max", "ks_d", "ks_p", "min_gap",
       "share_gaps_under_60", "max_gap", "zero_signal_day_share", "bits_per_signal", "bits_per_day",
-      "forced_share", "max_hazard",
+      "forced_share", "max_hazard", "held_out_days", "predictability_stable",
     ]
     for row in rows { #expect(Set(row.keys) == keys) }
     let methods = rows.filter { $0["algorithm"] as? String == "fixed-blocks" }.compactMap { $0["gap_method"] as? String }

@@ -152,6 +152,7 @@ struct Predictability: Sendable {
     var bitsPerDay: Double
     var forcedShare: Double
     var maxHazard: Double
+    var heldOutDays: Int
   }
 
   /// Fits on the even days, scores the odd ones. The log-loss is summed state by state
@@ -181,7 +182,7 @@ struct Predictability: Sendable {
       bitsPerSignal: signals == 0 ? .nan : bits / Double(signals),
       bitsPerDay: heldOut.count == 0 ? .nan : bits / Double(heldOut.count),
       forcedShare: signals == 0 ? .nan : Double(forced) / Double(signals),
-      maxHazard: hazard)
+      maxHazard: hazard, heldOutDays: heldOut.count)
   }
 }
 

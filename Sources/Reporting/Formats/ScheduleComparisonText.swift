@@ -7,7 +7,7 @@ public enum ScheduleComparisonText {
   public static let keys = [
     "algorithm", "gap_method", "intensity_min", "intensity_max", "ks_d", "ks_p", "min_gap",
     "share_gaps_under_60", "max_gap", "zero_signal_day_share", "bits_per_signal", "bits_per_day",
-    "forced_share", "max_hazard",
+    "forced_share", "max_hazard", "held_out_days", "predictability_stable",
   ]
 
   /// An array of objects, one per algorithm.
@@ -23,6 +23,7 @@ public enum ScheduleComparisonText {
           ("zero_signal_day_share", .finite(s.zeroSignalDayShare)),
           ("bits_per_signal", .finite(s.bitsPerSignal)), ("bits_per_day", .finite(s.bitsPerDay)),
           ("forced_share", .finite(s.forcedShare)), ("max_hazard", .finite(s.maxHazard)),
+          ("held_out_days", .int(s.heldOutDays)), ("predictability_stable", .bool(s.predictabilityIsStable)),
         ])
       })
   }
@@ -40,11 +41,16 @@ public enum ScheduleComparisonText {
         NumberText.fixed(s.intensityMin, 2), NumberText.fixed(s.intensityMax, 2), NumberText.fixed(s.ksD, 4),
         pValue(s.ksP), NumberText.fixed(s.minGap, 1), NumberText.fixed(s.shareGapsUnder60, 3),
         NumberText.fixed(s.maxGap, 1), NumberText.fixed(s.zeroSignalDayShare, 3),
-        NumberText.fixed(s.bitsPerSignal, 2), NumberText.fixed(s.bitsPerDay, 2),
+        NumberText.fixed(s.bitsPerSignal, 2) + (s.predictabilityIsStable ? "" : "*"), NumberText.fixed(s.bitsPerDay, 2),
         NumberText.fixed(s.forcedShare, 3), NumberText.fixed(s.maxHazard, 3),
       ])
     }
-    return TextTable.render(cells, leftAligned: 2)
+    var out = TextTable.render(cells, leftAligned: 2)
+    if let s = rows.first?.1, !s.predictabilityIsStable {
+      out += "* predictability from \(s.heldOutDays) held-out days, fewer than \(ScheduleSummary.stableHeldOutDays): overstated; "
+        + "--days \(2 * ScheduleSummary.stableHeldOutDays) or more for stable figures\n"
+    }
+    return out
   }
 
   /// A p-value readable at a glance: fixed decimals, or "<1e-N" when tiny.

@@ -11,6 +11,9 @@ public struct VariantReport: Sendable {
   public var bitsPerSignal: Double
   public var forcedShare: Double
   public var maxHazard: Double
+  /// The days the predictability model scored; below ``ScheduleSummary/stableHeldOutDays``
+  /// the figures are flagged as overstated.
+  public var heldOutDays: Int
   /// The first sensor's name, and its collected share by participant and study hour.
   public var heatSensor: String
   public var heat: [[Float]]
@@ -29,7 +32,7 @@ public struct VariantReport: Sendable {
 
   public init(
     name: String, intensityScheduled: [Double], intensityAnswered: [Double], bitsPerSignal: Double, forcedShare: Double,
-    maxHazard: Double, heatSensor: String, heat: [[Float]], deliveredByHour: [Int], answeredByHour: [Int],
+    maxHazard: Double, heldOutDays: Int, heatSensor: String, heat: [[Float]], deliveredByHour: [Int], answeredByHour: [Int],
     deliveredByDay: [Int], answeredByDay: [Int], bias: Double, biasLow: Double, biasHigh: Double, biasRMSE: Double,
     coverage: [(device: String, sensor: String, comp: Double, incomp: Double, loss: Double)]
   ) {
@@ -39,6 +42,7 @@ public struct VariantReport: Sendable {
     self.bitsPerSignal = bitsPerSignal
     self.forcedShare = forcedShare
     self.maxHazard = maxHazard
+    self.heldOutDays = heldOutDays
     self.heatSensor = heatSensor
     self.heat = heat
     self.deliveredByHour = deliveredByHour
@@ -73,8 +77,10 @@ public enum Report {
         variants.map { intensityChart($0, window: window) })
       body += section(
         "Can a participant see the next prompt coming?",
-        "Predictability of each schedule: fewer bits per signal means easier to anticipate; the forced share counts prompts that fell where the model gave them 50 % or more.",
-        [predictabilityChart(variants)])
+        "Predictability of each schedule: fewer bits per signal means easier to anticipate; the forced share counts prompts that fell where the model gave them 50 % or more. "
+          + "The model is scored on held-out days; "
+          + "with fewer than \(ScheduleSummary.stableHeldOutDays) of them it overfits and overstates the bits (marked *; docs/schedules.md).",
+        [predictabilityChart(variants), predictabilityDays(variants)])
       body += section(
         "Compliance by hour of day and by study day",
         "Answered share of delivered prompts.",
@@ -147,6 +153,17 @@ public enum Report {
     c.line(v.intensityScheduled.enumerated().map { (Double($0.offset) + 0.5, $0.element) }, cssClass: "sched")
     c.line(v.intensityAnswered.enumerated().map { (Double($0.offset) + 0.5, $0.element) }, cssClass: "answered")
     return figure(v.name, c.svg)
+  }
+
+  /// The held-out days behind each variant's predictability, flagged when too few.
+  static func predictabilityDays(_ variants: [VariantReport]) -> String {
+    var out = "<table><tr><th class='name'>variant</th><th>bits per signal</th><th>held-out days</th><th class='name'>stable</th></tr>"
+    for v in variants {
+      let stable = v.heldOutDays >= ScheduleSummary.stableHeldOutDays
+      out += "<tr><td class='name'>\(HTML.escape(v.name))</td><td>\(NumberText.fixed(v.bitsPerSignal, 2))\(stable ? "" : " *")</td>"
+        + "<td>\(v.heldOutDays)</td><td class='name'>\(stable ? "yes" : "no: overstated")</td></tr>"
+    }
+    return out + "</table>"
   }
 
   static func predictabilityChart(_ variants: [VariantReport]) -> String {

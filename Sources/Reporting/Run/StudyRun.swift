@@ -206,7 +206,7 @@ public enum StudyRun {
         VariantReport(
           name: variant.name, intensityScheduled: pooled.scheduled > 0 ? s.intensity : [],
           intensityAnswered: pooled.answered > 0 ? pooled.answeredTimes.intensity : [],
-          bitsPerSignal: s.bitsPerSignal, forcedShare: s.forcedShare, maxHazard: s.maxHazard,
+          bitsPerSignal: s.bitsPerSignal, forcedShare: s.forcedShare, maxHazard: s.maxHazard, heldOutDays: s.heldOutDays,
           heatSensor: plan.protocolPlan.sensors.first?.name ?? "", heat: plan.protocolPlan.sensors.isEmpty ? [] : firstHeat,
           deliveredByHour: pooled.deliveredByHour, answeredByHour: pooled.answeredByHour,
           deliveredByDay: pooled.deliveredByDay, answeredByDay: pooled.answeredByDay, bias: biasRow?.mean ?? .nan,

@@ -35,6 +35,8 @@ public enum Metrics {
       ("intensity_min_answered", plain(a.answered > 0 ? answeredTimes.intensityMin : .nan)),
       ("intensity_max_answered", plain(a.answered > 0 ? answeredTimes.intensityMax : .nan)),
       ("bits_per_signal_answered", plain(answeredTimes.bitsPerSignal)),
+      ("predictability_held_out_days", plain(Double(s.heldOutDays))),
+      ("predictability_stable", plain(s.predictabilityIsStable ? 1 : 0)),
     ]
     for (k, sensor) in a.plan.protocolPlan.sensors.enumerated() {
       let t = a.tally(sensor: k)
