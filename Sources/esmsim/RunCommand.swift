@@ -43,6 +43,7 @@ struct RunCommand: ParsableCommand {
       path: scenario,
       overrides: ScenarioOverrides(
         replications: replications, seed: seed, participants: participants, duration: duration, awareSchedule: awareSchedule))
+    for w in resolved.warnings { FileHandle.standardError.write(Data("esmsim: warning: \(w)\n".utf8)) }
     Interrupts.install()
     let threadCount = execution.threadCount
     let estimate = WorkEstimate(resolved, threads: threadCount)
@@ -95,6 +96,7 @@ struct ValidateCommand: ParsableCommand {
       "\(scenario): ok — \(s.name): \(s.variants.count) variant(s), \(plans.first?.participants ?? 0) participants × \(plans.first?.days ?? 0) days, \(s.replications) replication(s), \(WorkEstimate.count(estimate.participantDays)) participant-days in all"
     )
     print("estimate: \(estimate.text(threads: cores))\(estimate.isLarge ? " (esmsim run needs --allow-large)" : "")")
+    for w in s.warnings { print("warning: \(w)") }
   }
 }
 

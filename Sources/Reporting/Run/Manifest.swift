@@ -16,6 +16,8 @@ public enum Manifest {
       ("replications", .int(scenario.replications)),
       ("start_date", .string(scenario.startDate.description)),
       ("variants", .array(scenario.variants.map { .string($0.name) })),
+      // What the scenario asks for that esmsim simulates otherwise or not at all.
+      ("warnings", .array(scenario.warnings.map { .string("\($0.key): \($0.message)") })),
       ("random_numbers", .string("Philox4x32-10 streams keyed by (seed, replication, participant, purpose)")),
       ("swift_version", .string(toolchain)),
       ("gsl_version", .string(GSL.version)),

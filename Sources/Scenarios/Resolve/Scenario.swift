@@ -21,6 +21,8 @@ public struct Scenario: Sendable {
   public var outputs: OutputSettings
   /// The scenario with every default filled in (what `esmsim show` prints).
   public var resolved: ScenarioValue
+  /// What the file asks for that esmsim simulates otherwise or not at all (``ScenarioWarning``).
+  public var warnings: [ScenarioWarning] = []
 
   /// A stable hash of the resolved scenario (SHA-256 of its text), for manifests.
   public var hash: String { SHA256.hex(Array(resolved.yaml().utf8)) }

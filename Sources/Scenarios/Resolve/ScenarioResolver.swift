@@ -9,6 +9,8 @@ import StudyModel
 public struct ScenarioResolver {
   let file: String
   var startDate: CalendarDate
+  /// What the readers of imported protocols could not simulate (``ScenarioWarning``).
+  var warnings: [ScenarioWarning] = []
 
   /// Keys a variant may change: everything that describes the study, nothing about the run.
   static let variantKeys = ["duration", "population", "protocol"]
@@ -99,9 +101,14 @@ public struct ScenarioResolver {
     var order = ["name", "description", "seed", "replications", "start_date"] + Self.variantKeys + ["outputs", "variants"]
     order = order.filter { k in top.resolved.contains { $0.key == k } }
     let resolved = ScenarioValue.mapping(order.map { k in (k, top.resolved.first { $0.key == k }!.value, nil) }, nil)
-    return Scenario(
+    var scenario = Scenario(
       file: file, name: name, description: description, seed: UInt64(seed), replications: replications,
       startDate: startDate, variants: variants, outputs: outputs, resolved: resolved)
+    let named = variants.count > 1 || variants.first?.name != "base"
+    scenario.warnings =
+      resolver.warnings
+      + variants.flatMap { ScenarioWarning.check($0.plan, file: file, variant: named ? $0.name : nil) }
+    return scenario
   }
 
   /// Resolves the study keys (duration, population, protocol) of a tree.

@@ -82,6 +82,7 @@ extension ParticipantSimulation {
       stopRunning(.suspended, &sim)
     case .kill:
       guard app.isInBackground else { return }
+      app.killedAt = sim.now
       stopRunning(.notRunning, &sim)
       if person.os == .android && profile.wakeRestoresAnchor {
         sim.schedule(
@@ -91,6 +92,7 @@ extension ParticipantSimulation {
     case .forceQuit:
       guard app.isInBackground else { return }
       app.forceQuit = true
+      app.killedAt = sim.now
       stopRunning(.notRunning, &sim)
     case .androidRestart:
       guard app.mode == .notRunning, power.phoneIsOn, !droppedOut else { return }

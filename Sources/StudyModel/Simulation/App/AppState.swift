@@ -35,6 +35,8 @@ struct AppState {
   var forceQuit = false
   /// When the current session in the foreground ends (earlier: no session).
   var sessionUntil: SimTime = -1
+  /// When the app was last killed or force-quit (a background push iOS held then is discarded).
+  var killedAt: SimTime = -1
   /// The last significant location change that woke the app.
   var lastLocationWake: SimTime = -Tick.hour
   /// Stretches in which the app ran, and in which it was in the foreground.

@@ -16,6 +16,8 @@ struct Delivery {
   var planner: LocalPlanner
   /// The prompt whose push APNs holds for the offline phone (-1: none).
   var heldPush = -1
+  /// iOS's budget for silent pushes, with the deliveries spent so far (nil: no silent pushes yet).
+  var pushBudget: PushBudget?
 
   init(channel: ChannelPlan, os: OperatingSystem, reminders: Int) {
     plansOnPhone = channel.kind == .local && os == .ios

@@ -1,0 +1,32 @@
+import SimKernel
+import StudyModel
+
+/// What a scenario asks for that esmsim simulates otherwise than the file might suggest, or
+/// not at all: one line each, naming the file and the key (`esmsim validate` lists them,
+/// `esmsim run` prints them and records them in the manifest). Nothing is dropped silently.
+public struct ScenarioWarning: Sendable, Equatable, CustomStringConvertible {
+  /// The file.
+  public var file: String
+  /// The key path (with the variant, when it concerns one).
+  public var key: String
+  /// What esmsim does instead.
+  public var message: String
+
+  public var description: String { "\(file): \(key): \(message)" }
+
+  /// The warnings a resolved study plan gives: protocols asking more than a platform allows.
+  static func check(_ plan: StudyPlan, file: String, variant: String?) -> [ScenarioWarning] {
+    var out: [ScenarioWarning] = []
+    let prefix = variant.map { "variants[\($0)]." } ?? ""
+    let ios = plan.systems.contains { $0.os == .ios && $0.share > 0 }
+    if ios, let every = plan.protocolPlan.silentPushEvery, Double(every) < PushBudget.refill {
+      out.append(
+        ScenarioWarning(
+          file: file, key: prefix + "protocol.silent_push",
+          message:
+            "a silent push every \(Units.formatDuration(every)) is more than iOS's budget of \(Int(PushBudget.perHour)) an hour "
+            + "(Apple: 'two or three per hour'); on iPhones the extra pushes are held and delivered at the budget's pace"))
+    }
+    return out
+  }
+}

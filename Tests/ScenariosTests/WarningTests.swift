@@ -1,0 +1,34 @@
+import Foundation
+import Testing
+
+@testable import Scenarios
+
+/// What a scenario asks for that esmsim simulates otherwise is said, by file and key.
+@Suite("Scenario warnings")
+struct WarningTests {
+  static func scenario(pushes: String, os: String = "{ios: 1}") -> String {
+    """
+    name: pushes
+    duration: 2d
+    population: {size: 10, os: \(os)}
+    protocol: {silent_push: \(pushes)}
+    variants:
+      - name: often
+      - name: rarely
+        protocol: {silent_push: 30m}
+    """
+  }
+
+  @Test("silent pushes more often than iOS's budget are warned about, naming the file, the variant and the key")
+  func silentPushBudget() throws {
+    let s = try resolve(Self.scenario(pushes: "5m"), file: "pushes.yaml")
+    #expect(s.warnings.count == 1)
+    let w = try #require(s.warnings.first)
+    #expect(w.file == "pushes.yaml" && w.key == "variants[often].protocol.silent_push")
+    #expect(w.message.contains("budget of 3 an hour"))
+    #expect(w.description.hasPrefix("pushes.yaml: variants[often].protocol.silent_push: "))
+    // At the budget, or on Android phones only, nothing to say.
+    #expect(try resolve(Self.scenario(pushes: "20m")).warnings.isEmpty)
+    #expect(try resolve(Self.scenario(pushes: "5m", os: "{android: 1}")).warnings.isEmpty)
+  }
+}
