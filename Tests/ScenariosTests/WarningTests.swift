@@ -1,3 +1,4 @@
+import StudyModel
 import Foundation
 import Testing
 
@@ -30,5 +31,25 @@ struct WarningTests {
     // At the budget, or on Android phones only, nothing to say.
     #expect(try resolve(Self.scenario(pushes: "20m")).warnings.isEmpty)
     #expect(try resolve(Self.scenario(pushes: "5m", os: "{android: 1}")).warnings.isEmpty)
+  }
+}
+
+@Suite("Protocol presets")
+struct PresetTests {
+  @Test("preset: mappiness fills in Mappiness' protocol; the file's own keys win; an unknown preset is refused")
+  func mappiness() throws {
+    let s = try resolve(
+      """
+      name: preset
+      duration: 2d
+      protocol: {preset: mappiness, schedule: {algorithm: mappiness, per_day: 4}}
+      """)
+    let p = s.variants[0].plan.protocolPlan
+    #expect(p.channel.kind == .push && p.expiry == .untilNextSignal && p.volunteered)
+    #expect(p.schedules.first?.choice.parameters.perDay == 4)
+    #expect(s.resolved.yaml().contains("preset: mappiness"))
+    let esmira = try resolve("name: e\nduration: 2d\nprotocol: {preset: esmira}\n").variants[0].plan.protocolPlan
+    #expect(esmira.channel == .esmira && esmira.upload == .immediateRetry)
+    #expect(throws: ScenarioError.self) { try resolve("name: x\nprotocol: {preset: nope}\n") }
   }
 }

@@ -155,6 +155,25 @@ struct ParticipantTests {
     #expect(late > 0)  // answers well after an hour: only possible without a fixed expiry
   }
 
+  @Test("Mappiness: closing a declined prompt's alert leaves it pending; under a fixed expiry it is dismissed")
+  func closingTheAlert() {
+    func statuses(_ expiry: ExpiryPolicy) -> [PromptStatus] {
+      let plan = testPlan(
+        days: 7, participants: 60, devices: [(.nonControlled, 1)],
+        schedule: ScheduleChoice(.mappiness, ScheduleParameters(perDay: 3)), channel: .push, expiry: expiry
+      ) { p in
+        p.compliance.dismissShare = 1  // every declined prompt's alert is closed
+        p.protocolPlan.appOpensPerDay = 4  // the participant opens the app now and then
+      }
+      return outcomes(plan).allPrompts.map(\.status)
+    }
+    let mappiness = statuses(.untilNextSignal)
+    let fixed = statuses(.after(Tick.hour))
+    #expect(!mappiness.contains(.dismissed))
+    #expect(fixed.filter { $0 == .dismissed }.count > 100)
+    #expect(mappiness.count == fixed.count)
+  }
+
   @Test("sampling bias is zero within its standard error when non-response ignores the state")
   func noBiasWhenMissingAtRandom() {
     let plan = biasPlan(stateDependence: 0)

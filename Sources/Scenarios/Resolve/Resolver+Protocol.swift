@@ -8,6 +8,8 @@ import StudyModel
 extension ScenarioResolver {
   func protocolSection(_ r: Reader, into plan: inout StudyPlan) throws(ScenarioError) {
     var p = plan.protocolPlan
+    // A preset's keys are already in the tree (ProtocolPresets.expand); its name is recorded.
+    if let (name, at) = try r.scalar("preset") { r.record("preset", .scalar(name, at)) }
     let importsAWARE = r.has("aware_schedule")
     let importsESMira = r.has("esmira_study")
     if importsAWARE && importsESMira {

@@ -112,7 +112,8 @@ public struct ScenarioResolver {
   }
 
   /// Resolves the study keys (duration, population, protocol) of a tree.
-  mutating func plan(_ tree: ScenarioValue, context: String) throws(ScenarioError) -> (StudyPlan, ScenarioValue) {
+  mutating func plan(_ given: ScenarioValue, context: String) throws(ScenarioError) -> (StudyPlan, ScenarioValue) {
+    let tree = try ProtocolPresets.expand(given, reader: Reader(file: file, path: "", node: given, context: context))
     let r = try Reader(file: file, path: "", node: tree, context: context)
     let duration = try r.duration("duration", default: 14 * Tick.day, range: Tick.day...(3_650 * Tick.day))
     guard duration % Tick.day == 0 else {

@@ -125,8 +125,12 @@ extension ParticipantSimulation {
     if sim.now >= app.sessionUntil { leaveForeground(&sim) }
   }
 
+  /// The participant closes the alert of a prompt they declined. Under "until the next
+  /// signal" (Mappiness) closing the alert leaves the survey pending, answerable from the app
+  /// until the next signal: "presented immediately if a beep is pending", the app's badge
+  /// showing it ([@MacKerron2012]); elsewhere the prompt is dismissed.
   mutating func promptDismissed(_ i: Int, at t: SimTime) {
-    guard promptLife.stage[i] == .declined else { return }
+    guard promptLife.stage[i] == .declined, proto.expiry != .untilNextSignal else { return }
     promptLife.settle(i, .dismissed, .unwilling, at: t)
   }
 

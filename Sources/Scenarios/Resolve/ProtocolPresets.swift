@@ -1,0 +1,58 @@
+import Foundation
+
+/// Each platform's own protocol as its source defines it: `protocol: {preset: NAME}` fills in
+/// these keys, and the file's own keys override them (`esmsim show` prints the result).
+/// Keys a source does not define keep esmsim's defaults.
+enum ProtocolPresets {
+  /// The presets' protocol keys, as scenario text.
+  static let text: [String: String] = [
+    // The Mappiness thesis ([@MacKerron2012]): signals by APNs push from a server run every
+    // 2 minutes, answerable until the next signal, 2 a day by default in 08:00–22:00, answers
+    // volunteered at any time kept apart.
+    "mappiness": """
+      schedule: {algorithm: mappiness, per_day: 2}
+      window: "08:00-22:00"
+      channel: push
+      expiry: until_next
+      volunteered: true
+      """,
+    // ESMira's app notes ([@ESMiraNotes]): its iOS planner (55 pending, the next 4
+    // repetitions, a background task about twice a day) and its upload (at once, retried every
+    // 3 hours).
+    "esmira": """
+      channel: esmira
+      upload: immediate_retry
+      """,
+    // AWARE's iOS ESM plugin ([@AWAREiOSESM]) and the AWARE-iOS paper ([@Nishiyama2020]): the
+    // plugin's planner (stops at 56 pending) and uploads over wifi while charging.
+    "aware": """
+      channel: aware_ios
+      upload: wifi_while_charging
+      """,
+  ]
+
+  /// The protocol tree of a preset, or nil for an unknown name.
+  static func tree(_ name: String) -> ScenarioValue? {
+    guard let text = text[name] else { return nil }
+    return try? ScenarioLoader.parse(Data(text.utf8), file: "preset \(name)")
+  }
+
+  /// `tree` with its `protocol.preset` expanded: the preset's keys under the file's own (a
+  /// preset's mapping is replaced whole where a variant would replace it). The `preset` key
+  /// stays, for the record.
+  static func expand(_ tree: ScenarioValue, reader r: Reader) throws(ScenarioError) -> ScenarioValue {
+    guard let proto = tree["protocol"], let node = proto["preset"] else { return tree }
+    let known = text.keys.sorted().joined(separator: ", ")
+    guard case .scalar(let name, let at) = node else {
+      throw ScenarioError(file: r.file, key: "protocol.preset", at: node.location, r.context + "expected one of \(known)")
+    }
+    guard let preset = Self.tree(name) else {
+      throw ScenarioError(file: r.file, key: "protocol.preset", at: at, r.context + "expected one of \(known), found '\(name)'")
+    }
+    let own = ScenarioValue.mapping(proto.pairs.filter { $0.key != "preset" }, proto.location)
+    let merged = ScenarioValue.mapping([("protocol", preset, nil)], nil)
+      .overlaid(with: .mapping([("protocol", own, nil)], nil), wholes: ScenarioResolver.replacedWhole)
+    let expanded = ScenarioValue.mapping([("preset", .scalar(name, at), at)] + (merged["protocol"]?.pairs ?? []), proto.location)
+    return .mapping(tree.pairs.map { $0.key == "protocol" ? ($0.key, expanded, $0.at) : $0 }, tree.location)
+  }
+}
