@@ -6,8 +6,9 @@ import SimKernel
 /// iOS holds at most `cap` pending notifications, the soonest kept and the rest silently
 /// dropped ([@AppleLocalNotifications], A); each prompt takes
 /// one notification plus one per reminder. An app plans `horizonDays` days ahead, or the next
-/// `repetitions` occurrences of each time of day (ESMira: 4, and never more than 55), as far
-/// as the cap allows. A prompt whose time comes while it is not planned is lost: "cap" if
+/// `repetitions` occurrences of each schedule's times of day (ESMira: 4, and never more than
+/// 55, [@ESMiraNotes]: a schedule repeating every 2 days plans 8 days, a Monday-only one 4
+/// weeks), as far as the cap allows. A prompt whose time comes while it is not planned is lost: "cap" if
 /// the last top-up stopped at the cap before reaching it, "not_refilled" if the plan had
 /// simply run out (the app did not run in time).
 public struct LocalPlanner: Sendable {
@@ -25,8 +26,8 @@ public struct LocalPlanner: Sendable {
   }
 
   /// Tops up the plan at time `t`: `times` are every prompt's scheduled times in order,
-  /// `days` their study days, `today` the study day of `t`.
-  public mutating func refill(at t: SimTime, times: [SimTime], days: [Int32], today: Int) {
+  /// `days` their study days, `parts` their schedules, `today` the study day of `t`.
+  public mutating func refill(at t: SimTime, times: [SimTime], days: [Int32], parts: [UInt8], today: Int) {
     // The first prompt still to come.
     var first = end
     while first > 0 && times[first - 1] > t { first -= 1 }
@@ -38,18 +39,13 @@ public struct LocalPlanner: Sendable {
       while wanted < times.count && Int(days[wanted]) <= lastDay { wanted += 1 }
     }
     if let r = channel.repetitions {
-      // The next r occurrences of each time of day: r study days' worth from the first.
-      let perDayCap = channel.cap / notificationsPerPrompt
-      let lastDay = first < days.count ? Int(days[first]) + r - 1 : today
-      var upTo = first
-      while upTo < times.count && Int(days[upTo]) <= lastDay { upTo += 1 }
-      // ESMira: fewer repetitions when r would pass the cap.
-      var dayCount = r
-      while dayCount > 0 && upTo - first > perDayCap {
-        dayCount -= 1
-        let d = first < days.count ? Int(days[first]) + dayCount - 1 : today
-        upTo = first
-        while upTo < times.count && Int(days[upTo]) <= d { upTo += 1 }
+      // ESMira: the next r occurrences of each time of day, fewer when r would pass the cap.
+      let perPromptCap = channel.cap / notificationsPerPrompt
+      var count = r
+      var upTo = Self.occurrences(count, from: first, days: days, parts: parts)
+      while count > 1 && upTo - first > perPromptCap {
+        count -= 1
+        upTo = Self.occurrences(count, from: first, days: days, parts: parts)
       }
       wanted = min(wanted, upTo)
     }
@@ -57,6 +53,26 @@ public struct LocalPlanner: Sendable {
     let newEnd = min(wanted, capEnd)
     cutByCap = wanted > capEnd
     end = max(end, newEnd)
+  }
+
+  /// The end of the prompts from `first` that fall on each schedule's next `r` days with
+  /// prompts (its occurrences: a schedule repeating every 2 days has them 2 days apart, a
+  /// Monday-only one a week apart), in time order: the plan stops at the first prompt past
+  /// its schedule's `r`-th occurrence.
+  static func occurrences(_ r: Int, from first: Int, days: [Int32], parts: [UInt8]) -> Int {
+    var seen = [Int32](repeating: -1, count: 256)  // each schedule's last occurrence day counted
+    var counted = [Int](repeating: 0, count: 256)
+    var i = first
+    while i < days.count {
+      let p = Int(parts[i])
+      if days[i] != seen[p] {
+        if counted[p] == r { break }
+        counted[p] += 1
+        seen[p] = days[i]
+      }
+      i += 1
+    }
+    return i
   }
 
   /// Everything planned at once (Android alarms: no practical cap, re-armed when each fires).

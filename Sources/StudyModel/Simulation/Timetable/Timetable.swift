@@ -11,6 +11,8 @@ struct Timetable {
   /// Every prompt's scheduled time, in time order, and its study day.
   var times: [SimTime] = []
   var days: [Int32] = []
+  /// Each prompt's schedule (its index in the protocol's schedules).
+  var scheduleOf: [UInt8] = []
   /// Prompt indices ordered by (day, index), and where each day's run of them begins
   /// (`days + 1` entries), so that a day's prompts are found without a scan.
   var promptsByDay: [Int32] = []
@@ -132,6 +134,7 @@ struct Timetable {
           guard t < end else { continue }
           times.append(t)
           days.append(Int32(d))
+          scheduleOf.append(UInt8(k))
         }
         if let change, let changed, d == change.day {
           // The old schedule ran until the change; the rest of the day in the new hours.
@@ -144,6 +147,7 @@ struct Timetable {
             guard t < studyEnd else { continue }
             times.append(t)
             days.append(Int32(d))
+            scheduleOf.append(UInt8(k))
           }
         }
       }
@@ -153,6 +157,7 @@ struct Timetable {
       let order = times.indices.sorted { times[$0] < times[$1] || (times[$0] == times[$1] && $0 < $1) }
       times = order.map { times[$0] }
       days = order.map { days[$0] }
+      scheduleOf = order.map { scheduleOf[$0] }
     }
     firstPromptOfDay = Array(repeating: 0, count: plan.days + 1)
     duePlaces = Array(repeating: 0, count: plan.days)
