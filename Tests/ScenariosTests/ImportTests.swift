@@ -22,7 +22,15 @@ struct ImportTests {
   func awareSchedule() throws {
     let s = try scenario("{aware_schedule: aware-morning-evening.json}")
     let p = s.variants[0].plan.protocolPlan
-    #expect(p.schedules.count == 1)
+    // Every schedule of the file is active, as the plugin's activateSchedules makes them,
+    // each with its own expiration and questionnaire.
+    #expect(p.schedules.count == 2)
+    #expect(p.expiry(ofSchedule: 1) == .never && p.survey(ofSchedule: 1).id == "weekends")
+    #expect(p.survey(ofSchedule: 1).items.map(\.id) == ["plans"])
+    #expect(p.expiry(ofSchedule: 0) == .after(20 * Tick.minute))
+    // What is not simulated is said: the energy item's own expiration threshold.
+    #expect(s.warnings.map(\.key) == ["[0].esms[0].esm.esm_expiration_threshold"])
+    #expect(p.survey.items[0].scale == 0...100)
     let part = p.schedules[0]
     #expect(part.choice.algorithm == .fixedTimes)
     #expect(part.choice.parameters.times == [ClockTime("08:00")!, ClockTime("20:00")!])
@@ -46,12 +54,17 @@ struct ImportTests {
     plan.participants = 3
     for k in 0..<3 {
       let o = ParticipantSimulation.outcome(plan: plan, seed: 1, replication: 0, participant: UInt32(k))
-      #expect(o.prompts.count == 14)  // 2 a day on days 1…7
-      for p in o.prompts {
+      // 2 a day on days 1…7 from the first schedule, 11:00 on the weekends from the second.
+      let first = o.prompts.filter { $0.schedule == 0 }
+      let weekends = o.prompts.filter { $0.schedule == 1 }
+      #expect(first.count == 14)
+      #expect(weekends.map(\.day) == [5, 6, 12, 13])
+      for p in first {
         #expect((1...7).contains(p.day))
         let minute = Double(p.scheduled % Tick.day) / Double(Tick.minute)
         #expect(abs(minute - 8 * 60) <= 5 || abs(minute - 20 * 60) <= 5)
       }
+      #expect(weekends.allSatisfy { $0.scheduled % Tick.day == 11 * Tick.hour })
     }
   }
 

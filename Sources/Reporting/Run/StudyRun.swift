@@ -280,7 +280,7 @@ public enum StudyRun {
     if let f = tables.aware {
       let id = AWAREESMRows.deviceId(variant: v, replication: r, participant: o.participant)
       for p in o.prompts {
-        for row in AWAREESMRows.rows(p, survey: plan.protocolPlan.survey, os: o.os, deviceId: id, time: time, nextId: &tables.awareId) {
+        for row in AWAREESMRows.rows(p, survey: plan.protocolPlan.survey(ofSchedule: p.schedule), os: o.os, deviceId: id, time: time, nextId: &tables.awareId) {
           try f.row(row)
           try tables.sqlite?.insert("aware_esm", row)
         }
@@ -295,7 +295,7 @@ public enum StudyRun {
         path: (folder as NSString).appendingPathComponent("p\(o.participant)_survey_timings.csv"),
         header: BeiweSurveyTimings.header)
       for p in o.prompts {
-        for row in BeiweSurveyTimings.rows(p, survey: plan.protocolPlan.survey, time: time) { try file.row(row) }
+        for row in BeiweSurveyTimings.rows(p, survey: plan.protocolPlan.survey(ofSchedule: p.schedule), time: time) { try file.row(row) }
       }
       try file.close()
       if let events = o.phoneEvents {

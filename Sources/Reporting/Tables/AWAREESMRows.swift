@@ -2,10 +2,14 @@ import Scenarios
 import SimKernel
 import StudyModel
 
-/// AWARE ESM rows (`awareframework/com.awareframework.ios.sensor.esm`, "ESM Data"): one row
-/// per delivered prompt and item, with `esmStatus` 0 new, 1 answered, 2 dismissed,
-/// 3 expired. The first item's answer is the reported state (0–100, rounded); esmsim does not
-/// simulate answers to further items, which stay empty.
+/// AWARE ESM rows (`awareframework/com.awareframework.ios.sensor.esm`, "ESM Data",
+/// [@AWAREiOSESM]): the plugin stores a row per item when a prompt is answered, dismissed or
+/// expired (`esmStatus` 1, 2, 3; it writes no row for a prompt never acted on, so neither does
+/// esmsim), each item's answer as the plugin stores it for its type. esmsim simulates one
+/// latent state per prompt: every item's answer is the reported state (0–100) on the item's
+/// own scale: a radio, checkbox or quick-answer item the option at that position (a checkbox
+/// as a JSON list), a likert or scale item the number in its range, any other item the
+/// number as text. The plugin is iOS's: only iPhone participants have rows.
 public enum AWAREESMRows {
   public static let header = [
     "id", "deviceId", "timestamp", "timezone", "os", "jsonVersion", "label", "scheduleId", "esmTrigger", "esmType",
@@ -21,20 +25,36 @@ public enum AWAREESMRows {
   public static func rows(
     _ p: PromptRecord, survey: SurveyPlan, os: OperatingSystem, deviceId: String, time: Timestamps, nextId: inout Int
   ) -> [[String]] {
-    guard p.delivered >= 0, !p.volunteered else { return [] }
+    guard os == .ios, p.delivered >= 0, !p.volunteered else { return [] }
     let status = p.status.awareStatus
+    guard status != 0 else { return [] }
     let record: SimTime = p.closed >= 0 ? p.closed : p.delivered
     var out: [[String]] = []
-    for (k, item) in survey.items.enumerated() {
+    for item in survey.items {
       nextId += 1
-      let answer = p.status == .answered && k == 0 ? String(Int(min(max(p.reported, 0), 100).rounded())) : ""
+      let answer = p.status == .answered ? Self.answer(item, state: p.reported) : ""
       out.append([
-        String(nextId), deviceId, String(time.unix(record)), "0", os == .ios ? "iOS" : "Android", "1", "esmsim",
+        String(nextId), deviceId, String(time.unix(record)), "0", "iOS", "1", "esmsim",
         survey.id, item.id, String(item.type), item.title, item.instructions, answer,
         p.status == .answered ? String(time.unix(p.submitted)) : "0", String(status), String(time.unix(p.delivered)),
       ])
     }
     return out
+  }
+
+  /// An item's answer as the plugin stores it, from a state on 0–100.
+  static func answer(_ item: SurveyItem, state: Double) -> String {
+    let u = min(max(state, 0), 100) / 100
+    if [2, 3, 5].contains(item.type) && !item.options.isEmpty {
+      // Radio, checkbox, quick answer: the option at the state's position.
+      let k = min(Int(u * Double(item.options.count)), item.options.count - 1)
+      return item.type == 3 ? JSONValue.array([.string(item.options[k])]).text(indent: 0) : item.options[k]
+    }
+    if item.type == 4 || item.type == 6 {
+      let range = item.scale ?? 0...100
+      return String(range.lowerBound + Int((u * Double(range.upperBound - range.lowerBound)).rounded()))
+    }
+    return String(Int((u * 100).rounded()))
   }
 }
 

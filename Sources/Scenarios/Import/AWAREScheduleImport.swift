@@ -14,14 +14,44 @@ import StudyModel
 enum AWAREScheduleImport {
   static let weekdayNames = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
-  static func load(path: String, startDate: CalendarDate, days: Int, key: String, pick: Int = 0) throws(ScenarioError)
+  static func load(path: String, startDate: CalendarDate, days: Int, key: String, pick: Int? = nil) throws(ScenarioError)
     -> ImportedProtocol
   {
     try read(ScenarioLoader.load(path: path), file: path, startDate: startDate, days: days, pick: pick)
   }
 
-  /// Reads a schedule file's tree (`file` names it in errors).
-  static func read(_ root: ScenarioValue, file path: String, startDate: CalendarDate, days: Int, pick: Int = 0)
+  /// Reads a schedule file's tree (`file` names it in errors): every schedule, as the plugin's
+  /// `activateSchedules` activates every one in the array, or only schedule `pick`. Each keeps
+  /// its own expiration and items (its prompts open its questionnaire, `schedule_id` its id).
+  static func read(_ root: ScenarioValue, file path: String, startDate: CalendarDate, days: Int, pick: Int? = nil)
+    throws(ScenarioError) -> ImportedProtocol
+  {
+    guard case .sequence(let schedules, let rootAt) = root, !schedules.isEmpty else {
+      throw ScenarioError(file: path, key: "", at: root.location, "an AWARE schedule file is a list of schedules")
+    }
+    if let pick, pick >= schedules.count {
+      throw ScenarioError(file: path, key: "", at: rootAt, "has no schedule number \(pick)")
+    }
+    var parts: [SchedulePart] = []
+    var warnings: [ScenarioWarning] = []
+    var ids: [String] = []
+    for k in pick.map({ [$0] }) ?? Array(schedules.indices) {
+      let one = try readOne(root, file: path, startDate: startDate, days: days, pick: k)
+      var part = one.parts[0]
+      part.expiry = one.expiry
+      part.survey = one.survey
+      parts.append(part)
+      warnings += one.warnings
+      ids = one.alternatives
+    }
+    let first = parts[0]
+    return ImportedProtocol(
+      parts: parts, survey: first.survey!, channelPreset: "aware_ios", expiry: first.expiry!, reminders: Reminders(),
+      alternatives: ids, warnings: warnings)
+  }
+
+  /// Reads schedule `pick` of a schedule file's tree.
+  static func readOne(_ root: ScenarioValue, file path: String, startDate: CalendarDate, days: Int, pick: Int)
     throws(ScenarioError) -> ImportedProtocol
   {
     func fail(_ k: String, _ at: ScenarioValue.Location?, _ message: String) -> ScenarioError {
@@ -120,6 +150,7 @@ enum AWAREScheduleImport {
     if active == nil { part.weekdays = [] }  // outside the study: no signal on any day
     // Items.
     var items: [SurveyItem] = []
+    var itemWarnings: [ScenarioWarning] = []
     if let esms = s["esms"] {
       guard case .sequence(let list, _) = esms else { throw fail("\(base).esms", esms.location, "expected a list of {esm: …}") }
       for (i, wrapper) in list.enumerated() {
@@ -140,10 +171,22 @@ enum AWAREScheduleImport {
           }
         }
         let trigger = text("esm_trigger")
+        // The numeric range: likert 1…esm_likert_max, scale esm_scale_min…esm_scale_max.
+        var scale: ClosedRange<Int>?
+        if Int(type) == 4, let m = Units.number(text("esm_likert_max")), m >= 1 { scale = 1...Int(m) }
+        if Int(type) == 6, let lo = Units.number(text("esm_scale_min")), let hi = Units.number(text("esm_scale_max")), hi > lo {
+          scale = Int(lo)...Int(hi)
+        }
+        if let threshold = esm["esm_expiration_threshold"], case .scalar(let t, _) = threshold, (Units.number(t) ?? 0) > 0 {
+          itemWarnings.append(
+            ScenarioWarning(
+              file: path, key: "\(base).esms[\(i)].esm.esm_expiration_threshold",
+              message: "an item's own expiration is not simulated: the schedule's expiration applies to the whole survey"))
+        }
         items.append(
           SurveyItem(
             id: trigger.isEmpty ? "\(ids[pick])_\(i)" : trigger, type: Int(type), title: text("esm_title"),
-            instructions: text("esm_instructions"), options: options))
+            instructions: text("esm_instructions"), options: options, scale: scale))
       }
     }
     if items.isEmpty { items = SurveyPlan().items }
@@ -152,6 +195,6 @@ enum AWAREScheduleImport {
     return ImportedProtocol(
       parts: [part], survey: SurveyPlan(id: ids[pick], title: title, items: items), channelPreset: "aware_ios",
       expiry: expiration == 0 ? .never : .after(SimTime(expiration) * Tick.minute), reminders: Reminders(),
-      alternatives: ids)
+      alternatives: ids, warnings: itemWarnings)
   }
 }

@@ -15,4 +15,6 @@ struct ImportedProtocol: Sendable {
   var reminders: Reminders
   /// The schedules the file holds (AWARE `schedule_id`s), when there are several.
   var alternatives: [String] = []
+  /// What the file asks for that esmsim does not simulate.
+  var warnings: [ScenarioWarning] = []
 }

@@ -6,7 +6,7 @@ import StudyModel
 /// The `protocol` section: schedule, window, channel, expiry, reminders, pushes, upload,
 /// sensors, questionnaire, and imported AWARE or ESMira protocols.
 extension ScenarioResolver {
-  func protocolSection(_ r: Reader, into plan: inout StudyPlan) throws(ScenarioError) {
+  mutating func protocolSection(_ r: Reader, into plan: inout StudyPlan) throws(ScenarioError) {
     var p = plan.protocolPlan
     // A preset's keys are already in the tree (ProtocolPresets.expand); its name is recorded.
     if let (name, at) = try r.scalar("preset") { r.record("preset", .scalar(name, at)) }
@@ -42,13 +42,17 @@ extension ScenarioResolver {
     if let imported {
       p.schedules = imported.parts
       p.survey = imported.survey
+      warnings += imported.warnings.filter { !warnings.contains($0) }
     } else {
       p.schedules = try scheduleParts(r, window: window, plan: plan)
     }
     let defaultChannel: (String, ChannelPlan) =
       imported.map { ($0.channelPreset, ChannelPlan.preset($0.channelPreset)!) } ?? ("ios_local", .iosLocal)
     p.channel = try channel(r, default: defaultChannel)
+    // An expiry given in the scenario applies to every schedule, imported ones too.
+    let ownExpiry = r.has("expiry")
     p.expiry = try expiry(r, default: imported?.expiry ?? .after(15 * Tick.minute))
+    if ownExpiry { for k in p.schedules.indices { p.schedules[k].expiry = nil } }
     let rem = try r.section("reminders")
     let dr = imported?.reminders ?? Reminders()
     p.reminders.count = try rem.integer("count", default: dr.count, range: 0...20)

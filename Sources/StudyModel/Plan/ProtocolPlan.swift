@@ -30,6 +30,21 @@ public struct ProtocolPlan: Sendable, Equatable {
   public var survey: SurveyPlan
   /// A change of the participant's Mappiness settings during the study (nil: none).
   public var settingsChange: SettingsChange?
+
+  /// The expiry of the prompts of schedule `k` (its own, or the protocol's).
+  public func expiry(ofSchedule k: Int) -> ExpiryPolicy {
+    k < schedules.count ? schedules[k].expiry ?? expiry : expiry
+  }
+  /// The reminders of the prompts of schedule `k`.
+  public func reminders(ofSchedule k: Int) -> Reminders {
+    k < schedules.count ? schedules[k].reminders ?? reminders : reminders
+  }
+  /// The questionnaire the prompts of schedule `k` open.
+  public func survey(ofSchedule k: Int) -> SurveyPlan {
+    k < schedules.count ? schedules[k].survey ?? survey : survey
+  }
+  /// The most reminders any schedule's prompt has (the notifications a prompt takes on iOS).
+  public var mostReminders: Int { max(reminders.count, schedules.compactMap { $0.reminders?.count }.max() ?? 0) }
   /// The answers each participant should give (the study's target, for the share of
   /// participants reaching it). Default 30 (assumption: a common minimum for person-level
   /// estimates; set it to the study's own).
@@ -67,6 +82,11 @@ public struct SchedulePart: Sendable, Equatable {
   public var weekdays: Set<Int>?
   /// The study days it signals on (AWARE `start_date` and `end_date`; nil: all).
   public var days: ClosedRange<Int>?
+  /// This schedule's own expiry, reminders and questionnaire (an AWARE schedule's or an
+  /// ESMira questionnaire's; nil: the protocol's).
+  public var expiry: ExpiryPolicy?
+  public var reminders: Reminders?
+  public var survey: SurveyPlan?
 
   /// Creates a part.
   public init(
@@ -299,14 +319,21 @@ public struct SurveyItem: Sendable, Equatable {
   public var instructions: String
   /// Answer options, if any.
   public var options: [String]
+  /// The range of a numeric answer (AWARE likert 1…`esm_likert_max`, scale
+  /// `esm_scale_min`…`esm_scale_max`; nil: 0–100).
+  public var scale: ClosedRange<Int>?
 
   /// Creates an item (default: AWARE type 6, a 0–100 scale).
-  public init(id: String = "mood", type: Int = 6, title: String = "How do you feel right now?", instructions: String = "0 = very bad, 100 = very good", options: [String] = []) {
+  public init(
+    id: String = "mood", type: Int = 6, title: String = "How do you feel right now?",
+    instructions: String = "0 = very bad, 100 = very good", options: [String] = [], scale: ClosedRange<Int>? = nil
+  ) {
     self.id = id
     self.type = type
     self.title = title
     self.instructions = instructions
     self.options = options
+    self.scale = scale
   }
 }
 

@@ -79,6 +79,9 @@ public struct PromptRecord: Sendable, Equatable {
   public var volunteered = false
 
   /// Creates a record of a scheduled prompt.
+  /// The schedule it came from (its index in the protocol's schedules; 0 for volunteered).
+  public var schedule = 0
+
   public init(index: Int, day: Int, scheduled: SimTime) {
     self.index = index
     self.day = day

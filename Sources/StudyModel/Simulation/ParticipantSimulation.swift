@@ -100,7 +100,7 @@ public struct ParticipantSimulation: EventHandler {
     stateStream = stream(.state)
     habitStream = stream(Purpose.response.indexed(1))
     phoneLifeStream = stream(Purpose.phone.indexed(3))
-    delivery = Delivery(channel: proto.channel, os: person.os, reminders: proto.reminders.count)
+    delivery = Delivery(channel: proto.channel, os: person.os, reminders: proto.mostReminders)
     power = Power(
       profile: profile, level: phoneStream.uniform(Power.startLevels.low, Power.startLevels.high), traces: traceBattery)
     // The truth's path from a stream of its own, to the end of enrolment (the dropout day's
@@ -111,7 +111,7 @@ public struct ParticipantSimulation: EventHandler {
       pathStream: stream(Purpose.state.indexed(1)))
     var scheduleStream = stream(.schedule)
     timetable = Timetable(plan: plan, person: person, life: life, stream: &scheduleStream)
-    promptLife = PromptLife(timetable, reminders: proto.reminders.count)
+    promptLife = PromptLife(timetable, protocol: proto)
   }
 
   /// Runs the whole study, then settles what is still open at its end.

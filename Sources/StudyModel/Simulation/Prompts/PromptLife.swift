@@ -40,15 +40,18 @@ struct PromptLife {
   /// The last delivered prompt still answerable under "until the next signal" (-1: none).
   var openUntilNext = -1
 
-  /// Every prompt of `timetable`, waiting, each with `reminders` reminders.
-  init(_ timetable: Timetable, reminders: Int) {
+  /// Every prompt of `timetable`, waiting, each with its schedule's reminders.
+  init(_ timetable: Timetable, protocol proto: ProtocolPlan) {
     let n = timetable.count
     records = timetable.times.indices.map {
-      PromptRecord(index: $0, day: Int(timetable.days[$0]), scheduled: timetable.times[$0])
+      var r = PromptRecord(index: $0, day: Int(timetable.days[$0]), scheduled: timetable.times[$0])
+      r.schedule = Int(timetable.scheduleOf[$0])
+      return r
     }
     stage = Array(repeating: .waiting, count: n)
     expiresAt = Array(repeating: .max, count: n)
-    remindersLeft = Array(repeating: reminders, count: n)
+    let reminders = proto.schedules.indices.map { proto.reminders(ofSchedule: $0).count }
+    remindersLeft = timetable.scheduleOf.map { reminders.isEmpty ? 0 : reminders[Int($0)] }
     deliveredAsleep = Array(repeating: false, count: n)
   }
 
