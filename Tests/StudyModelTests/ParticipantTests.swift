@@ -155,6 +155,20 @@ struct ParticipantTests {
     #expect(late > 0)  // answers well after an hour: only possible without a fixed expiry
   }
 
+  @Test("a survey whose expiry passes while it is being answered expires part way, with how far it got")
+  func expiresWhileAnswering() {
+    let plan = testPlan(days: 7, participants: 100, expiry: .after(2 * Tick.minute)) { p in
+      p.compliance.completion = 90 * Tick.second
+      p.compliance.openDelay = 30 * Tick.second
+    }
+    let prompts = outcomes(plan).allPrompts
+    let partWay = prompts.filter { $0.status == .expired && $0.opened >= 0 }
+    #expect(partWay.count > 20)
+    #expect(partWay.allSatisfy { $0.reached > 0 && $0.reached < 1 && $0.submitted < 0 && $0.closed <= $0.delivered + 2 * Tick.minute })
+    let answered = prompts.filter { $0.status == .answered }
+    #expect(answered.allSatisfy { $0.reached == 1 && $0.submitted <= $0.delivered + 2 * Tick.minute })
+  }
+
   @Test("Mappiness: closing a declined prompt's alert leaves it pending; under a fixed expiry it is dismissed")
   func closingTheAlert() {
     func statuses(_ expiry: ExpiryPolicy) -> [PromptStatus] {

@@ -287,25 +287,44 @@ public enum StudyRun {
       }
     }
     if let root = tables.beiweRoot {
-      let folder = (root as NSString).appendingPathComponent("v\(v)-r\(r)")
-      if !FileManager.default.fileExists(atPath: folder) {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      // Beiwe's layout: a folder per participant, survey files per survey ([@Beiwe]).
+      let folder = (root as NSString).appendingPathComponent("v\(v)-r\(r)/p\(o.participant)")
+      func directory(_ path: String) throws -> String {
+        let full = (folder as NSString).appendingPathComponent(path)
+        if !FileManager.default.fileExists(atPath: full) {
+          try FileManager.default.createDirectory(atPath: full, withIntermediateDirectories: true)
+        }
+        return full
       }
-      let file = try CSVFile(
-        path: (folder as NSString).appendingPathComponent("p\(o.participant)_survey_timings.csv"),
-        header: BeiweSurveyTimings.header)
+      var timings: [String: CSVFile] = [:]
       for p in o.prompts {
-        for row in BeiweSurveyTimings.rows(p, survey: plan.protocolPlan.survey(ofSchedule: p.schedule), time: time) { try file.row(row) }
+        let survey = plan.protocolPlan.survey(ofSchedule: p.schedule)
+        let rows = BeiweSurveys.timings(p, survey: survey, os: o.os, time: time)
+        guard !rows.isEmpty else { continue }
+        if timings[survey.id] == nil {
+          timings[survey.id] = try CSVFile(
+            path: (try directory("survey_timings") as NSString).appendingPathComponent("\(survey.id).csv"),
+            header: BeiweSurveys.timingsHeader(o.os))
+        }
+        for row in rows { try timings[survey.id]!.row(row) }
+        if let answers = BeiweSurveys.answers(p, survey: survey, os: o.os) {
+          let stamp = time.unix(p.submitted >= 0 ? p.submitted : p.closed)
+          let file = try CSVFile(
+            path: (try directory("survey_answers/\(survey.id)") as NSString).appendingPathComponent("\(stamp).csv"),
+            header: BeiweSurveys.answersHeader)
+          for row in answers { try file.row(row) }
+          try file.close()
+        }
       }
-      try file.close()
-      if let events = o.phoneEvents {
+      for file in timings.values { try file.close() }
+      if let events = o.phoneEvents, o.os == .ios {
         let reach = try CSVFile(
-          path: (folder as NSString).appendingPathComponent("p\(o.participant)_reachability.csv"),
+          path: (try directory("") as NSString).appendingPathComponent("reachability.csv"),
           header: BeiwePhoneEvents.reachabilityHeader)
         for e in events.reachability { try reach.row([String(time.unix(e.time)), BeiwePhoneEvents.name(e.network)]) }
         try reach.close()
         let power = try CSVFile(
-          path: (folder as NSString).appendingPathComponent("p\(o.participant)_power_state.csv"),
+          path: (try directory("") as NSString).appendingPathComponent("power_state.csv"),
           header: BeiwePhoneEvents.powerStateHeader)
         for e in events.power {
           try power.row([String(time.unix(e.time)), BeiwePhoneEvents.name(e.event), e.level.isFinite ? NumberText.fixed(e.level, 0) : ""])

@@ -44,17 +44,10 @@ public enum AWAREESMRows {
 
   /// An item's answer as the plugin stores it, from a state on 0–100.
   static func answer(_ item: SurveyItem, state: Double) -> String {
-    let u = min(max(state, 0), 100) / 100
-    if [2, 3, 5].contains(item.type) && !item.options.isEmpty {
-      // Radio, checkbox, quick answer: the option at the state's position.
-      let k = min(Int(u * Double(item.options.count)), item.options.count - 1)
-      return item.type == 3 ? JSONValue.array([.string(item.options[k])]).text(indent: 0) : item.options[k]
+    if let option = ItemAnswers.option(item, state: state) {
+      return item.type == 3 ? JSONValue.array([.string(option)]).text(indent: 0) : option
     }
-    if item.type == 4 || item.type == 6 {
-      let range = item.scale ?? 0...100
-      return String(range.lowerBound + Int((u * Double(range.upperBound - range.lowerBound)).rounded()))
-    }
-    return String(Int((u * 100).rounded()))
+    return String(ItemAnswers.number(item, state: state))
   }
 }
 

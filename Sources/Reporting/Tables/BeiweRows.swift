@@ -1,14 +1,28 @@
 import SimKernel
 import StudyModel
 
-/// Beiwe survey timings (Beiwe wiki, "iOS sensors": header `timestamp,question id,question
-/// type,question text,question answer options,answer,event`; events notified, present,
-/// unpresent, changed, submitted, expired). Skipped answers are `NO_ANSWER_SELECTED`, as Beiwe
-/// writes them; esmsim answers only the first item (the reported state).
-public enum BeiweSurveyTimings {
-  public static let header = [
+/// Beiwe's survey files as its data formats define them ([@Beiwe]): per survey, the
+/// timings (`timestamp, question id, question type, question text, question answer options,
+/// answer`, and on iOS only `event`: notified, present, changed, unpresent, submitted,
+/// expired) and, for each survey submitted or expired while being answered, the answers
+/// (`question id, question type, question text, question answer options, answer`). A question
+/// never reached is `not_presented` on iOS, one reached but left unanswered
+/// `NO_ANSWER_SELECTED`. Options are written in Beiwe's brackets, `[a;b]`. The survey's id
+/// is the folder the server files it under (Beiwe adds `survey_id` itself). Items are
+/// presented in turn over the answering time; a survey that expired while being answered
+/// got as far as ``PromptRecord/reached`` says.
+public enum BeiweSurveys {
+  /// The timings header on iOS; Android's lacks `event`.
+  public static let timingsHeader = [
     "timestamp", "question id", "question type", "question text", "question answer options", "answer", "event",
   ]
+  /// The answers header.
+  public static let answersHeader = ["question id", "question type", "question text", "question answer options", "answer"]
+
+  /// The timings header for a system.
+  public static func timingsHeader(_ os: OperatingSystem) -> [String] {
+    os == .ios ? timingsHeader : Array(timingsHeader.dropLast())
+  }
 
   static func type(_ awareType: Int) -> String {
     switch awareType {
@@ -19,29 +33,62 @@ public enum BeiweSurveyTimings {
     }
   }
 
-  /// The rows of one prompt.
-  public static func rows(_ p: PromptRecord, survey: SurveyPlan, time: Timestamps) -> [[String]] {
+  /// The question columns of an item.
+  static func question(_ item: SurveyItem) -> [String] {
+    [item.id, type(item.type), item.title, item.options.isEmpty ? "" : "[" + item.options.joined(separator: ";") + "]"]
+  }
+
+  /// An item's answer as Beiwe writes it.
+  static func answer(_ item: SurveyItem, state: Double) -> String {
+    if let option = ItemAnswers.option(item, state: state) { return item.type == 3 ? "[\(option)]" : option }
+    return String(ItemAnswers.number(item, state: state))
+  }
+
+  /// How many items were presented and how many answered, by how far the participant got.
+  static func progress(_ p: PromptRecord, items n: Int) -> (presented: Int, answered: Int) {
+    guard p.opened >= 0, p.reached.isFinite else { return (0, 0) }
+    if p.reached >= 1 { return (n, n) }
+    let x = p.reached * Double(n)
+    return (min(Int(x) + 1, n), min(Int(x), n))
+  }
+
+  /// The timings rows of one prompt (iOS with the event column).
+  public static func timings(_ p: PromptRecord, survey: SurveyPlan, os: OperatingSystem, time: Timestamps) -> [[String]] {
     guard p.delivered >= 0, !p.volunteered else { return [] }
     var out: [[String]] = [[String(time.unix(p.delivered)), "", "", "", "", "", "notified"]]
-    if p.opened >= 0 && p.status == .answered {
-      // Items are presented in turn over the time between opening and submitting.
-      let span = max(p.submitted - p.opened, 1)
-      let n = SimTime(survey.items.count)
-      for (k, item) in survey.items.enumerated() {
-        let from = p.opened + span * SimTime(k) / n
-        let to = p.opened + span * SimTime(k + 1) / n
-        let options = item.options.joined(separator: ";")
-        let answer = k == 0 ? String(Int(min(max(p.reported, 0), 100).rounded())) : "NO_ANSWER_SELECTED"
-        let base = [item.id, type(item.type), item.title, options]
-        out.append([String(time.unix(from))] + base + ["", "present"])
-        if k == 0 { out.append([String(time.unix(from + (to - from) / 2))] + base + [answer, "changed"]) }
-        out.append([String(time.unix(to))] + base + [answer, "unpresent"])
+    let n = survey.items.count
+    let (presented, answered) = progress(p, items: n)
+    if presented > 0 {
+      // Items are presented in turn over the answering time.
+      let end = p.submitted >= 0 ? p.submitted : p.closed
+      let span = max(p.reached >= 1 ? end - p.opened : SimTime(Double(end - p.opened) / p.reached), 1)
+      for (k, item) in survey.items.prefix(presented).enumerated() {
+        let from = p.opened + span * SimTime(k) / SimTime(n)
+        let to = min(p.opened + span * SimTime(k + 1) / SimTime(n), end)
+        let answer = k < answered ? Self.answer(item, state: p.reported) : ""
+        out.append([String(time.unix(from))] + question(item) + ["", "present"])
+        if k < answered { out.append([String(time.unix(from + (to - from) / 2))] + question(item) + [answer, "changed"]) }
+        out.append([String(time.unix(to))] + question(item) + [answer, "unpresent"])
       }
+    }
+    if p.status == .answered {
       out.append([String(time.unix(p.submitted)), "", "", "", "", "", "submitted"])
     } else if p.status == .expired {
       out.append([String(time.unix(p.closed >= 0 ? p.closed : p.delivered)), "", "", "", "", "", "expired"])
     }
-    return out
+    return os == .ios ? out : out.map { Array($0.dropLast()) }
+  }
+
+  /// The answers rows of one prompt, nil when no answers file is written (never opened).
+  public static func answers(_ p: PromptRecord, survey: SurveyPlan, os: OperatingSystem) -> [[String]]? {
+    guard p.delivered >= 0, !p.volunteered, p.status == .answered || p.status == .expired else { return nil }
+    let (presented, answered) = progress(p, items: survey.items.count)
+    guard presented > 0 else { return nil }
+    return survey.items.enumerated().map { k, item in
+      let answer =
+        k < answered ? Self.answer(item, state: p.reported) : (k < presented || os != .ios ? "NO_ANSWER_SELECTED" : "not_presented")
+      return question(item) + [answer]
+    }
   }
 }
 

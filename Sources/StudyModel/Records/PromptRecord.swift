@@ -81,6 +81,9 @@ public struct PromptRecord: Sendable, Equatable {
   /// Creates a record of a scheduled prompt.
   /// The schedule it came from (its index in the protocol's schedules; 0 for volunteered).
   public var schedule = 0
+  /// How far through the survey the participant got: 1 when submitted, the share of its
+  /// answering time when it expired while being answered, nan when never opened.
+  public var reached = Double.nan
 
   public init(index: Int, day: Int, scheduled: SimTime) {
     self.index = index

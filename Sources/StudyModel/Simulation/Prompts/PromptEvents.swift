@@ -115,14 +115,19 @@ extension ParticipantSimulation {
     promptLife.records[i].trueState = truth.value
     promptLife.records[i].reported = truth.value + stateStream.normal(sd: plan.dailyLife.state.reportNoise)
     app.sessionUntil = now + completionTime()
+    promptLife.submitAt[i] = app.sessionUntil
     enterForeground(&sim)
     sim.schedule(at: app.sessionUntil, kind: EventKind.promptSubmitted.rawValue, payload: Int32(i))
     if promptLife.openUntilNext == i { promptLife.openUntilNext = -1 }
   }
 
+  /// The answers are submitted, unless the prompt expired while they were being given.
   mutating func promptSubmitted(_ i: Int, _ sim: inout Simulator) {
-    promptLife.records[i].submitted = sim.now
-    promptLife.settle(i, .answered, .none, at: sim.now)
+    if promptLife.stage[i] == .opened {
+      promptLife.records[i].submitted = sim.now
+      promptLife.records[i].reached = 1
+      promptLife.settle(i, .answered, .none, at: sim.now)
+    }
     if sim.now >= app.sessionUntil { leaveForeground(&sim) }
   }
 

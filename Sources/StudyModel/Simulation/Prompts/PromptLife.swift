@@ -37,6 +37,8 @@ struct PromptLife {
   var expiresAt: [SimTime]
   var remindersLeft: [Int]
   var deliveredAsleep: [Bool]
+  /// When an opened prompt's answers will be submitted.
+  var submitAt: [SimTime]
   /// The last delivered prompt still answerable under "until the next signal" (-1: none).
   var openUntilNext = -1
 
@@ -53,6 +55,7 @@ struct PromptLife {
     let reminders = proto.schedules.indices.map { proto.reminders(ofSchedule: $0).count }
     remindersLeft = timetable.scheduleOf.map { reminders.isEmpty ? 0 : reminders[Int($0)] }
     deliveredAsleep = Array(repeating: false, count: n)
+    submitAt = Array(repeating: .max, count: n)
   }
 
   /// The one expiry rule: a prompt can be noticed, opened or reminded of at `t` only before
@@ -83,7 +86,15 @@ struct PromptLife {
   /// Prompt `i` expires at `t` unless it is settled or being answered; why it was missed
   /// follows from how far it got.
   mutating func expire(_ i: Int, at t: SimTime, droppedOut: Bool) {
-    guard stage[i] != .final, stage[i] != .opened, isDelivered(i) else { return }
+    guard stage[i] != .final, isDelivered(i) else { return }
+    if stage[i] == .opened {
+      // Expired while being answered (Beiwe's "expired before submit"): how far it got.
+      guard t < submitAt[i] else { return }
+      let opened = records[i].opened
+      records[i].reached = submitAt[i] > opened ? Double(t - opened) / Double(submitAt[i] - opened) : 0
+      settle(i, .expired, droppedOut ? .droppedOut : .tooLate, at: t)
+      return
+    }
     expiresAt[i] = min(expiresAt[i], t)
     let reason: MissReason
     switch stage[i] {
