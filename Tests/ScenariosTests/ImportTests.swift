@@ -137,4 +137,29 @@ struct ImportTests {
     #expect(p.channel == .esmira)
     #expect(p.survey.items.map(\.id) == ["mood"])
   }
+
+  @Test("two ESMira questionnaires keep their own timeouts, reminders, items and active days; what is not simulated is warned")
+  func esmiraQuestionnaires() throws {
+    let s = try scenario("{esmira_study: esmira-two-questionnaires.json}")
+    let p = s.variants[0].plan.protocolPlan
+    #expect(p.schedules.count == 2)
+    #expect(p.expiry(ofSchedule: 0) == .after(20 * Tick.minute) && p.reminders(ofSchedule: 0).count == 0)
+    #expect(p.expiry(ofSchedule: 1) == .after(75 * Tick.minute) && p.reminders(ofSchedule: 1) == Reminders(count: 1, interval: 15 * Tick.minute))
+    #expect(p.survey(ofSchedule: 0).items.map(\.id) == ["sleep"] && p.survey(ofSchedule: 1).items.map(\.id) == ["day", "stress"])
+    #expect(p.survey(ofSchedule: 0).id == "q11" && p.survey(ofSchedule: 1).id == "q12")
+    // From the third day after joining, for five days from joining: study days 2 to 4.
+    #expect(p.schedules[0].days == nil && p.schedules[1].days == 2...4)
+    #expect(s.warnings.map(\.key) == ["questionnaires[1].limitToGroup"])
+    // End to end: the evening prompts only on days 2-4, each questionnaire's timeout kept.
+    var plan = s.variants[0].plan
+    plan.participants = 3
+    for k in 0..<3 {
+      let o = ParticipantSimulation.outcome(plan: plan, seed: 1, replication: 0, participant: UInt32(k))
+      #expect(Set(o.prompts.filter { $0.schedule == 1 }.map(\.day)) == [2, 3, 4])
+      #expect(o.prompts.filter { $0.schedule == 0 }.count == 14)
+      for pr in o.prompts where pr.status == .expired && pr.opened < 0 && pr.delivered >= 0 && pr.closed < 14 * Tick.day {
+        #expect(pr.closed - pr.delivered == (pr.schedule == 0 ? 20 : 75) * Tick.minute)
+      }
+    }
+  }
 }

@@ -12,16 +12,36 @@ import StudyModel
 /// `minutesBetween` g is ESMira's own algorithm (fixed blocks, truncation gap method) in its
 /// window `startTimeOfDay`–`endTimeOfDay` (milliseconds after midnight; an end before the
 /// start crosses midnight); a fixed one fires at `startTimeOfDay`. `randomFixed` (a time
-/// drawn once and kept) is refused: esmsim draws every day. The first invitation action sets
-/// the timeout and reminders (ESMira counts a prompt missed after timeout + reminders ×
-/// delay). Other fields of the study are not read. Delivered through ESMira's iOS planner.
+/// drawn once and kept) is refused: esmsim draws every day. Each questionnaire keeps its own
+/// items, and its first invitation action sets its timeout and reminders (ESMira counts a
+/// prompt missed after timeout + reminders × delay); its `durationStartingAfterDays` and
+/// `durationPeriodDays` bound the study days it signals on (counted from joining, the study's
+/// first day, as the app's `Questionnaire.isActive` does). What else a questionnaire sets and
+/// esmsim does not simulate (groups, absolute dates, completion limits) is warned about by
+/// key. Delivered through ESMira's iOS planner.
 enum ESMiraStudyImport {
-  static func load(path: String, key: String) throws(ScenarioError) -> ImportedProtocol {
-    try read(ScenarioLoader.load(path: path), file: path)
+  static func load(path: String, key: String, days: Int = 3650) throws(ScenarioError) -> ImportedProtocol {
+    try read(ScenarioLoader.load(path: path), file: path, days: days)
   }
 
-  /// Reads a study file's tree (`file` names it in errors).
-  static func read(_ root: ScenarioValue, file path: String) throws(ScenarioError) -> ImportedProtocol {
+  /// A questionnaire's fields esmsim reads.
+  static let read: Set<String> = ["title", "internalId", "pages", "actionTriggers", "durationPeriodDays", "durationStartingAfterDays"]
+  /// Fields that change what is simulated when set, with the value that means "not set".
+  static let notSimulated: [(key: String, unset: String, what: String)] = [
+    ("limitToGroup", "0", "a questionnaire for one group: every simulated participant gets it"),
+    ("durationStart", "0", "an absolute start date: not simulated, the questionnaire runs from the study's first day"),
+    ("durationEnd", "0", "an absolute end date: not simulated, the questionnaire runs to the study's end"),
+    ("completableOnce", "false", "completable once: every prompt is answerable"),
+    ("completableOncePerNotification", "false", "once per notification: not simulated"),
+    ("completableMinutesAfterNotification", "0", "a completion window after the notification: the action's timeout applies"),
+    ("limitCompletionFrequency", "false", "a completion frequency limit: not simulated"),
+    ("completableAtSpecificTime", "false", "completion at specific times only: not simulated"),
+    ("publishedIOS", "true", "not published on iOS: esmsim simulates it on every phone"),
+    ("publishedAndroid", "true", "not published on Android: esmsim simulates it on every phone"),
+  ]
+
+  /// Reads a study file's tree (`file` names it in errors); `days` is the study's length.
+  static func read(_ root: ScenarioValue, file path: String, days: Int = 3650) throws(ScenarioError) -> ImportedProtocol {
     func fail(_ k: String, _ at: ScenarioValue.Location?, _ message: String) -> ScenarioError {
       ScenarioError(file: path, key: k, at: at, message)
     }
@@ -44,12 +64,18 @@ enum ESMiraStudyImport {
     }
     guard case .mapping = root else { throw fail("", root.location, "an ESMira study is a JSON object") }
     var parts: [SchedulePart] = []
-    var expiry: ExpiryPolicy = .never
-    var reminders = Reminders()
-    var sawAction = false
-    var items: [SurveyItem] = []
+    var warnings: [ScenarioWarning] = []
+    var first: (expiry: ExpiryPolicy, reminders: Reminders, survey: SurveyPlan)?
+    var title = "ESMira"
+    if case .scalar(let t, _)? = root["title"] { title = t }
     for (qi, q) in try list(root["questionnaires"], "questionnaires").enumerated() {
       let qk = "questionnaires[\(qi)]"
+      for (key, unset, what) in Self.notSimulated {
+        if case .scalar(let v, _)? = q[key], v != unset, !(unset == "0" && Units.number(v) == 0) {
+          warnings.append(ScenarioWarning(file: path, key: "\(qk).\(key)", message: what))
+        }
+      }
+      var items: [SurveyItem] = []
       for (pi, page) in try list(q["pages"], "\(qk).pages").enumerated() {
         for (ii, input) in try list(page["inputs"], "\(qk).pages[\(pi)].inputs").enumerated() {
           var name = "q\(qi)_\(pi)_\(ii)"
@@ -59,6 +85,21 @@ enum ESMiraStudyImport {
           items.append(SurveyItem(id: name, type: 6, title: text, instructions: "", options: []))
         }
       }
+      if items.isEmpty { items = SurveyPlan().items }
+      var qTitle = "\(title) \(qi + 1)"
+      if case .scalar(let t, _)? = q["title"], !t.isEmpty { qTitle = t }
+      var id = "q\(qi)"
+      if case .scalar(let t, _)? = q["internalId"] { id = "q\(t)" }
+      let survey = SurveyPlan(id: id, title: qTitle, items: items)
+      // The study days it is active on, counted from joining (the study's first day).
+      let after = Int(try number(q["durationStartingAfterDays"], qk + ".durationStartingAfterDays", default: 0, range: 0...3650))
+      let period = Int(try number(q["durationPeriodDays"], qk + ".durationPeriodDays", default: 0, range: 0...3650))
+      let lastDay = period > 0 ? min(period - 1, days - 1) : days - 1
+      let active: ClosedRange<Int>? = after == 0 && period == 0 ? nil : (after <= lastDay ? after...lastDay : nil)
+      let never = (after > 0 || period > 0) && active == nil
+      var expiry: ExpiryPolicy = .never
+      var reminders = Reminders()
+      var sawAction = false
       for (ti, trigger) in try list(q["actionTriggers"], "\(qk).actionTriggers").enumerated() {
         let tk = "\(qk).actionTriggers[\(ti)]"
         for (ai, action) in try list(trigger["actions"], "\(tk).actions").enumerated() where !sawAction {
@@ -72,6 +113,12 @@ enum ESMiraStudyImport {
           reminders = Reminders(count: Int(count), interval: Tick.minutes(delay))
           expiry = timeout == 0 ? .never : .after(Tick.minutes(timeout + count * delay))
         }
+      }
+      if first == nil && !(q["actionTriggers"].map { (try? list($0, "")) ?? [] } ?? []).isEmpty {
+        first = (expiry, reminders, survey)
+      }
+      for (ti, trigger) in try list(q["actionTriggers"], "\(qk).actionTriggers").enumerated() {
+        let tk = "\(qk).actionTriggers[\(ti)]"
         for (si, schedule) in try list(trigger["schedules"], "\(tk).schedules").enumerated() {
           let sk = "\(tk).schedules[\(si)]"
           let every = try number(schedule["dailyRepeatRate"], sk + ".dailyRepeatRate", default: 1, range: 1...365)
@@ -108,17 +155,22 @@ enum ESMiraStudyImport {
                 ScheduleChoice(.fixedTimes, ScheduleParameters(times: [start])), window: .fixed(weekday: window, weekend: window),
                 everyDays: Int(every), weekdays: weekdays)
             }
-            parts.append(part)
+            var own = part
+            own.expiry = expiry
+            own.reminders = reminders
+            own.survey = survey
+            own.days = active
+            if never { own.weekdays = [] }  // outside the study: no signal on any day
+            parts.append(own)
           }
         }
       }
     }
-    guard !parts.isEmpty else { throw fail("questionnaires", root.location, "the study has no signal times to simulate") }
-    if items.isEmpty { items = SurveyPlan().items }
-    var title = "ESMira"
-    if case .scalar(let t, _)? = root["title"] { title = t }
+    guard !parts.isEmpty, let first else {
+      throw fail("questionnaires", root.location, "the study has no signal times to simulate")
+    }
     return ImportedProtocol(
-      parts: parts, survey: SurveyPlan(id: "esmira", title: title, items: items), channelPreset: "esmira", expiry: expiry,
-      reminders: reminders)
+      parts: parts, survey: first.survey, channelPreset: "esmira", expiry: first.expiry, reminders: first.reminders,
+      warnings: warnings)
   }
 }

@@ -35,7 +35,7 @@ extension ScenarioResolver {
     } else if importsESMira {
       let (file, at) = try r.scalar("esmira_study")!
       r.record("esmira_study", .scalar(file, at))
-      imported = try ESMiraStudyImport.load(path: relative(file), key: r.keyPath("esmira_study"))
+      imported = try ESMiraStudyImport.load(path: relative(file), key: r.keyPath("esmira_study"), days: plan.days)
     }
 
     let window = try windowPlan(r)
@@ -53,12 +53,14 @@ extension ScenarioResolver {
     let ownExpiry = r.has("expiry")
     p.expiry = try expiry(r, default: imported?.expiry ?? .after(15 * Tick.minute))
     if ownExpiry { for k in p.schedules.indices { p.schedules[k].expiry = nil } }
+    let ownReminders = r.has("reminders")
     let rem = try r.section("reminders")
     let dr = imported?.reminders ?? Reminders()
     p.reminders.count = try rem.integer("count", default: dr.count, range: 0...20)
     p.reminders.interval = try rem.duration("interval", default: dr.interval, range: Tick.minute...(Tick.day))
     try rem.finish()
     r.attach("reminders", rem)
+    if ownReminders { for k in p.schedules.indices { p.schedules[k].reminders = nil } }
     p.silentPushEvery = try optionalDuration(r, "silent_push", range: Tick.minute...(Tick.day))
     p.appOpensPerDay = try r.number("app_opens_per_day", default: 0, range: 0...100)
     p.answersTarget = try r.integer("answers_target", default: 30, range: 1...1_000_000)
