@@ -540,6 +540,38 @@ struct Moments {
 
 @Suite("A mid-study change of Mappiness settings")
 struct SettingsChangeTests {
+  @Test("participants' own settings changes: about the share change, each at their own moment, to their own hours and count")
+  func ownSettings() throws {
+    let old = try Window(parsing: "08:00-22:00")
+    let plan = testPlan(
+      days: 10, participants: 1_000, schedule: ScheduleChoice(.mappiness, ScheduleParameters(perDay: 2)),
+      window: .fixed(weekday: old, weekend: old)
+    ) { $0.protocolPlan.ownSettingsChanges = OwnSettingsChanges(share: 0.3) }
+    var changes: [SettingsChange] = []
+    for p in 0..<plan.participants {
+      let sim = ParticipantSimulation(plan: plan, seed: 9, replication: 0, participant: UInt32(p))
+      guard let c = sim.timetable.change else { continue }
+      changes.append(c)
+      // After the change day: the new count, in the new hours (less Mappiness' end margin).
+      let start = c.window.start.minutes
+      for d in (c.day + 1)..<10 {
+        let minutes = zip(sim.timetable.times, sim.timetable.days).filter { $0.1 == d }
+          .map { Double($0.0 - SimTime(d) * Tick.day) / Double(Tick.minute) }
+        #expect(minutes.count == c.perDay)
+        #expect(minutes.allSatisfy { m in
+          let offset = (m - start + 1440).truncatingRemainder(dividingBy: 1440)
+          return offset < c.window.length
+        })
+      }
+    }
+    // Binomial(1,000, 0.3): sd 14.5; 4 sd either way.
+    #expect(abs(changes.count - 300) < 58, "\(changes.count) changed")
+    // Their own: several days, times, windows and counts.
+    #expect(Set(changes.map(\.day)).count > 5 && Set(changes.map(\.perDay)) == [1, 2, 3, 4, 5])
+    #expect(Set(changes.map(\.window.description)).count > 50)
+    #expect(changes.allSatisfy { $0.day >= 1 && $0.timeOfDay >= 8 * Tick.hour && $0.timeOfDay <= 22 * Tick.hour })
+  }
+
   @Test("old schedule before the change, the rest of that day pro rata in the new hours, new settings after")
   func proRata() throws {
     let old = try Window(parsing: "08:00-22:00")

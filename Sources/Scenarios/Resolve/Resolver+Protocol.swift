@@ -67,6 +67,7 @@ extension ScenarioResolver {
     p.volunteered = try r.bool("volunteered", default: false)
     p.upload = try r.choice("upload", default: UploadPolicy.wifiWhileCharging)
     p.settingsChange = try settingsChange(r, parts: p.schedules, days: plan.days)
+    p.ownSettingsChanges = try ownSettings(r, parts: p.schedules)
     p.sensors = try sensors(r)
     if imported == nil {
       let survey = try r.section("survey")
@@ -242,6 +243,23 @@ extension ScenarioResolver {
     try c.finish()
     r.attach("settings_change", c)
     return SettingsChange(day: day - 1, timeOfDay: Tick.minutes(at.minutes), window: window, perDay: perDay)
+  }
+
+  /// `own_settings`: a share of participants change their Mappiness settings on their own.
+  func ownSettings(_ r: Reader, parts: [SchedulePart]) throws(ScenarioError) -> OwnSettingsChanges? {
+    guard r.has("own_settings") else { return nil }
+    let c = try r.section("own_settings")
+    guard parts.count == 1, parts[0].choice.algorithm == .mappiness else {
+      throw r.error("own_settings", r.raw("own_settings")?.location, "participants change Mappiness settings: the schedule must be mappiness")
+    }
+    if r.has("settings_change") {
+      throw r.error("own_settings", r.raw("own_settings")?.location, "give settings_change (one change for everyone) or own_settings, not both")
+    }
+    let share = try c.share("share", default: 0.2)
+    let sd = try c.duration("hours_sd", default: Tick.hour, range: 0...(6 * Tick.hour))
+    try c.finish()
+    r.attach("own_settings", c)
+    return OwnSettingsChanges(share: share, hoursSD: sd)
   }
 
   // MARK: Channel, expiry

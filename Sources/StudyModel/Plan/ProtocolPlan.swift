@@ -30,6 +30,8 @@ public struct ProtocolPlan: Sendable, Equatable {
   public var survey: SurveyPlan
   /// A change of the participant's Mappiness settings during the study (nil: none).
   public var settingsChange: SettingsChange?
+  /// Changes of their Mappiness settings that participants make on their own (nil: none).
+  public var ownSettingsChanges: OwnSettingsChanges?
 
   /// The expiry of the prompts of schedule `k` (its own, or the protocol's).
   public func expiry(ofSchedule k: Int) -> ExpiryPolicy {
@@ -334,6 +336,26 @@ public struct SurveyItem: Sendable, Equatable {
     self.instructions = instructions
     self.options = options
     self.scale = scale
+  }
+}
+
+/// Participants change their Mappiness settings on their own: "the frequency of signals can
+/// at any time be set to 1, 2, 3, 4 or 5 per day … participants can at any time choose the
+/// hours during which they may be signalled … to the nearest 15 minutes" ([@MacKerron2012]).
+/// A share of the participants makes one change, at a moment of their own (a uniform study
+/// day after the first, a uniform time between 08:00 and 22:00), to hours of their own (each
+/// end of the window moved by a normal amount, to quarter hours) and a count of their own (1
+/// to 5, uniform). The thesis gives no share or sizes: they are assumptions (D).
+public struct OwnSettingsChanges: Sendable, Equatable {
+  /// The share of participants who change.
+  public var share: Double
+  /// The sd of the move of each end of the hours.
+  public var hoursSD: SimTime
+
+  /// Creates the rule.
+  public init(share: Double, hoursSD: SimTime = Tick.hour) {
+    self.share = share
+    self.hoursSD = hoursSD
   }
 }
 

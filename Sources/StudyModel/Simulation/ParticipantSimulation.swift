@@ -110,7 +110,8 @@ public struct ParticipantSimulation: EventHandler {
       first: .asleep, end: person.dropoutDay < plan.days ? SimTime(person.dropoutDay) * Tick.day : studyEnd,
       pathStream: stream(Purpose.state.indexed(1)))
     var scheduleStream = stream(.schedule)
-    timetable = Timetable(plan: plan, person: person, life: life, stream: &scheduleStream)
+    var settingsStream = stream(Purpose.traits.indexed(1))
+    timetable = Timetable(plan: plan, person: person, life: life, settings: &settingsStream, stream: &scheduleStream)
     promptLife = PromptLife(timetable, protocol: proto)
   }
 

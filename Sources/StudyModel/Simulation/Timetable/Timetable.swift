@@ -35,13 +35,40 @@ struct Timetable {
   /// midnight (for normalising prompt times).
   var samplingWindows: (weekday: Block, weekend: Block)?
 
-  /// Draws every prompt's time for the participant.
-  init(plan: StudyPlan, person: Person, life: DailyLife, stream: inout RandomStream) {
+  /// Draws every prompt's time for the participant (`settings`: the draws of their own
+  /// change of settings, ``OwnSettingsChanges``).
+  init(plan: StudyPlan, person: Person, life: DailyLife, settings: inout RandomStream, stream: inout RandomStream) {
     wake = life.wake
     bed = life.bed
     let channel = plan.protocolPlan.channel
     serverTick = channel.kind == .push ? max(channel.serverTick, 0) : 0
-    draw(plan: plan, person: person, life: life, &stream)
+    draw(plan: plan, person: person, life: life, settings: &settings, &stream)
+  }
+
+  /// The participant's change of settings: the study's, or their own.
+  private(set) var change: SettingsChange?
+
+  /// The participant's own change of settings under `rule`, if they make one, drawn from
+  /// `stream`: a study day after the first, a time in 08:00–22:00, their new hours (each end of
+  /// `window` moved, to quarter hours) and count (1–5) ([@MacKerron2012]; sizes D).
+  static func ownChange(
+    _ rule: OwnSettingsChanges, window: Window, days: Int, stream s: inout RandomStream
+  ) -> SettingsChange? {
+    guard days > 1, s.bernoulli(rule.share) else { return nil }
+    let day = 1 + Int(s.integer(below: UInt64(days - 1)))
+    let at = Tick.minutes(8 * 60 + s.uniform() * 14 * 60)
+    let sd = Tick.inMinutes(rule.hoursSD)
+    for _ in 0..<20 {
+      let start = Mappiness.quarterHour(ClockTime(minutes: window.start.minutes + s.normal(sd: sd)))
+      let end = Mappiness.quarterHour(ClockTime(minutes: window.start.minutes + window.length + s.normal(sd: sd)))
+      let perDay = 1 + Int(s.integer(below: 5))
+      if let w = try? Window(start: start, end: end), w.length >= 60,
+        (try? AnyScheduler(.mappiness, ScheduleParameters(perDay: Double(perDay)), window: w)) != nil
+      {
+        return SettingsChange(day: day, timeOfDay: at, window: w, perDay: perDay)
+      }
+    }
+    return nil
   }
 
   /// The number of prompts.
@@ -79,7 +106,9 @@ struct Timetable {
   }
 
   /// Draws every day's schedule in the participant's windows.
-  private mutating func draw(plan: StudyPlan, person: Person, life: DailyLife, _ s: inout RandomStream) {
+  private mutating func draw(
+    plan: StudyPlan, person: Person, life: DailyLife, settings: inout RandomStream, _ s: inout RandomStream
+  ) {
     let proto = plan.protocolPlan
     let studyEnd = SimTime(plan.days) * Tick.day
     let parts = proto.schedules
@@ -113,7 +142,11 @@ struct Timetable {
     }
     samplingWindows = (envelope(false), envelope(true))
     var minutes: [Double] = []
-    let change = proto.settingsChange
+    change = proto.settingsChange
+    if change == nil, let rule = proto.ownSettingsChanges, parts.count == 1, parts[0].choice.algorithm == .mappiness {
+      change = Self.ownChange(rule, window: built[0].weekday.1, days: plan.days, stream: &settings)
+    }
+    let change = self.change
     let changed = change.map { Mappiness(perDay: $0.perDay) }
     for d in 0..<plan.days {
       let weekend = plan.isWeekend(d)
