@@ -88,6 +88,10 @@ struct ImportTests {
     check(#"[{"hours": [9], "start_date": "2026-01-01"}]"#, "[0].start_date", "MM-dd-yyyy")
     check(#"[{"hours": [9], "start_date": "02-30-2026"}]"#, "[0].start_date", "MM-dd-yyyy")
     check(#"[{"hours": [25]}]"#, "[0].hours", "0 to 23")
+    // Types as the plugin's Codable model decodes them: numbers, not text.
+    check(#"[{"hours": ["9", "17"]}]"#, "[0].hours", "reads this as a number")
+    check(#"[{"hours": [9], "expiration": "30"}]"#, "[0].expiration", "reads this as a number")
+    check(#"[{"hours": [9], "esms": [{"esm": {"esm_type": "2"}}]}]"#, "[0].esms[0].esm.esm_type", "reads this as a number")
     check(#"[{"hours": [9], "randomize": -3}]"#, "[0].randomize", "whole number")
     check(#"[{"hours": [9], "start_date": "02-01-2026", "end_date": "01-01-2026"}]"#, "[0].end_date", "before")
     check(#"[{"hours": [9], "esms": [{"esm": {"esm_type": 99}}]}]"#, "[0].esms[0].esm.esm_type", "1 to 16")

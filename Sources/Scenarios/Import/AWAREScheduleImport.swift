@@ -1,3 +1,4 @@
+import Foundation
 import Schedules
 import SimKernel
 import StudyModel
@@ -17,7 +18,36 @@ enum AWAREScheduleImport {
   static func load(path: String, startDate: CalendarDate, days: Int, key: String, pick: Int? = nil) throws(ScenarioError)
     -> ImportedProtocol
   {
-    try read(ScenarioLoader.load(path: path), file: path, startDate: startDate, days: days, pick: pick)
+    let root = try ScenarioLoader.load(path: path)
+    if let data = FileManager.default.contents(atPath: path) { try checkTypes(data, file: path) }
+    return try read(root, file: path, startDate: startDate, days: days, pick: pick)
+  }
+
+  /// The fields the plugin's `Codable` schedule model decodes as numbers, and the item fields.
+  static let numericFields = ["randomize", "expiration", "interface"]
+  static let numericItemFields = [
+    "esm_type", "esm_likert_max", "esm_scale_min", "esm_scale_max", "esm_expiration_threshold", "esm_na",
+  ]
+
+  /// Refuses what the plugin's model would not decode: a string where it wants a number
+  /// (`"hours": ["9", "17"]`). The JSON is read as JSON here, where numbers and strings differ.
+  static func checkTypes(_ data: Data, file path: String) throws(ScenarioError) {
+    guard let schedules = try? JSONSerialization.jsonObject(with: data) as? [Any] else { return }
+    func isNumber(_ v: Any) -> Bool { !(v is String) && (v as? NSNumber) != nil }
+    func refuse(_ key: String, _ v: Any) -> ScenarioError {
+      ScenarioError(file: path, key: key, at: nil, "the AWARE plugin reads this as a number; found \(v is String ? "the text \"\(v)\"" : "\(v)")")
+    }
+    for (i, item) in schedules.enumerated() {
+      guard let s = item as? [String: Any] else { continue }
+      if let hours = s["hours"] as? [Any] {
+        for h in hours where !isNumber(h) { throw refuse("[\(i)].hours", h) }
+      }
+      for k in numericFields { if let v = s[k], !isNumber(v) { throw refuse("[\(i)].\(k)", v) } }
+      for (j, wrapper) in ((s["esms"] as? [Any]) ?? []).enumerated() {
+        guard let esm = (wrapper as? [String: Any])?["esm"] as? [String: Any] else { continue }
+        for k in numericItemFields { if let v = esm[k], !isNumber(v) { throw refuse("[\(i)].esms[\(j)].esm.\(k)", v) } }
+      }
+    }
   }
 
   /// Reads a schedule file's tree (`file` names it in errors): every schedule, as the plugin's
