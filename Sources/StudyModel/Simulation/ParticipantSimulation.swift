@@ -26,6 +26,10 @@ public struct ParticipantSimulation: EventHandler {
   // MARK: Inputs
   let plan: StudyPlan
   let proto: ProtocolPlan
+  /// Each schedule's expiry and reminder interval, looked up once (a schedule is copied whole
+  /// when read from the plan).
+  let expiries: [ExpiryPolicy]
+  let reminderIntervals: [SimTime]
   let profile: DeviceProfile
   /// The participant's traits.
   public let person: Person
@@ -82,6 +86,8 @@ public struct ParticipantSimulation: EventHandler {
     }
     self.plan = plan
     proto = plan.protocolPlan
+    expiries = plan.protocolPlan.schedules.indices.map { plan.protocolPlan.expiry(ofSchedule: $0) }
+    reminderIntervals = plan.protocolPlan.schedules.indices.map { plan.protocolPlan.reminders(ofSchedule: $0).interval }
     var traits = stream(.traits)
     person = Person(plan: plan, stream: &traits)
     profile = plan.devices[person.device].profile

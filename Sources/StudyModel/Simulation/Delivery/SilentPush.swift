@@ -101,11 +101,21 @@ extension ParticipantSimulation {
   /// (the app ran, or was stopped and not woken), then each later delivery wakes the app
   /// with the device's chance. A push iOS held from before the app was killed is discarded.
   mutating func nextPushWake(after t: SimTime, every: SimTime) -> SimTime? {
-    if delivery.pushBudget == nil { delivery.pushBudget = PushBudget(every: every) }
-    var committed = delivery.pushBudget!
-    var look = committed
-    while let d = nextPushDelivery(&look, every: every, limit: t + 1), d.time <= t { committed = look }
-    delivery.pushBudget = committed
+    var committed: PushBudget
+    if Double(every) >= PushBudget.refill {
+      // Within the budget every push is delivered when it arrives (the bucket never runs
+      // out: arrivals are a refill apart but for one held by APNs): start at the first push
+      // after t without walking the ones before.
+      committed = PushBudget(every: every)
+      committed.nextSend = (t / every + 1) * every
+      committed.clock = t
+    } else {
+      if delivery.pushBudget == nil { delivery.pushBudget = PushBudget(every: every) }
+      committed = delivery.pushBudget!
+      var look = committed
+      while let d = nextPushDelivery(&look, every: every, limit: t + 1), d.time <= t { committed = look }
+      delivery.pushBudget = committed
+    }
     let wakeChance = power.lowPower ? profile.silentPushWakeLowPower : profile.silentPushWake
     let limit = min(t + SilentPush.searchDays * Tick.day, studyEnd)
     var b = committed

@@ -26,7 +26,7 @@ extension ParticipantSimulation {
     promptLife.records[i].trueState = truth.value
     promptLife.deliveredAsleep[i] = !awake
     let schedule = promptLife.records[i].schedule
-    switch proto.expiry(ofSchedule: schedule) {
+    switch expiries[schedule] {
     case .after(let w):
       promptLife.expiresAt[i] = t + w
       sim.schedule(at: t + w, kind: EventKind.promptExpires.rawValue, payload: Int32(i), priority: .late)
@@ -38,7 +38,7 @@ extension ParticipantSimulation {
       break
     }
     if promptLife.remindersLeft[i] > 0 {
-      sim.schedule(at: t + proto.reminders(ofSchedule: schedule).interval, kind: EventKind.reminder.rawValue, payload: Int32(i))
+      sim.schedule(at: t + reminderIntervals[schedule], kind: EventKind.reminder.rawValue, payload: Int32(i))
     }
     if app.mode == .foreground {
       sim.schedule(at: t, kind: EventKind.promptNoticed.rawValue, payload: Noticed.payload(i, reminded: false))
@@ -136,7 +136,7 @@ extension ParticipantSimulation {
   /// until the next signal: "presented immediately if a beep is pending", the app's badge
   /// showing it ([@MacKerron2012]); elsewhere the prompt is dismissed.
   mutating func promptDismissed(_ i: Int, at t: SimTime) {
-    guard promptLife.stage[i] == .declined, proto.expiry(ofSchedule: promptLife.records[i].schedule) != .untilNextSignal else {
+    guard promptLife.stage[i] == .declined, expiries[promptLife.records[i].schedule] != .untilNextSignal else {
       return
     }
     promptLife.settle(i, .dismissed, .unwilling, at: t)
@@ -152,7 +152,7 @@ extension ParticipantSimulation {
     }
     if promptLife.remindersLeft[i] > 0 {
       sim.schedule(
-        at: now + proto.reminders(ofSchedule: promptLife.records[i].schedule).interval, kind: EventKind.reminder.rawValue,
+        at: now + reminderIntervals[promptLife.records[i].schedule], kind: EventKind.reminder.rawValue,
         payload: Int32(i))
     }
   }
