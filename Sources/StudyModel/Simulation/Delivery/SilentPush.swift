@@ -91,10 +91,14 @@ extension PushBudget {
 }
 
 extension ParticipantSimulation {
-  /// The next push iOS delivers to this phone after the budget's state `b`.
+  /// The next push iOS delivers to this phone after the budget's state `b`. (The closures
+  /// capture the timeline and the cursor, not the simulation: capturing it copied it whole.)
   func nextPushDelivery(_ b: inout PushBudget, every: SimTime, limit: SimTime) -> PushBudget.Delivered? {
-    b.next(
-      every: every, limit: limit, reachable: { network(at: $0) != .unreachable }, nextReachable: { nextReachable(after: $0) })
+    let timeline = life.timeline
+    let hint = timelineCursor
+    return b.next(
+      every: every, limit: limit, reachable: { timeline.episode(at: $0, from: hint).network != .unreachable },
+      nextReachable: { timeline.first(from: $0, hint: hint) { $0.network != .unreachable } })
   }
 
   /// The first silent push after `t` that wakes the app: the deliveries up to `t` are spent
