@@ -15,6 +15,7 @@ public enum Readers {
   @discardableResult
   public static func awareSchedule(_ data: Data, file: String = "schedule.json") throws(ScenarioError) -> Int {
     let root = try ScenarioLoader.parse(data, file: file)
+    try AWAREScheduleImport.checkTypes(data, file: file)
     return try AWAREScheduleImport.read(root, file: file, startDate: CalendarDate(year: 2026, month: 1, day: 5)!, days: 14).parts.count
   }
 
