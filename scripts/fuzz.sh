@@ -17,11 +17,12 @@ echo "fuzz: building the readers with -sanitize=fuzzer,address…" >&2
 swift build --build-path "$BUILD" -c release --target Scenarios \
   -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address 2>&1 | grep -E "error" >&2 || true
 OBJECTS=$(find "$BUILD/release/" \( -path '*/Scenarios.build/*' -o -path '*/Schedules.build/*' -o -path '*/SimKernel.build/*' \
-  -o -path '*/StudyModel.build/*' -o -path '*/Yams.build/*' -o -path '*/CYaml.build/*' \) -name '*.o' | sort)
+  -o -path '*/StudyModel.build/*' -o -path '*/Yams.build/*' -o -path '*/CYaml.build/*' -o -path '*/CPhilox.build/*' \) -name '*.o' | sort)
 mkdir -p "$BUILD/artifacts"
 status=0
 for reader in $READERS; do
   swiftc -O -sanitize=fuzzer,address -parse-as-library -I "$BUILD/release/Modules" -I Sources/CGSL \
+    -I Sources/CPhilox/include -Xcc -fmodule-map-file="$BUILD/release/CPhilox.build/module.modulemap" \
     -I .build/checkouts/Yams/Sources/CYaml/include -Xcc -I.build/checkouts/Yams/Sources/CYaml/include \
     "Tests/Fuzz/harness/$reader.swift" $OBJECTS -lgsl -lgslcblas -lm -o "$BUILD/fuzz-$reader" 2>&1 \
     | grep -v "warning: Cannot export local symbol" >&2 || true
