@@ -150,13 +150,11 @@ struct SensingTests {
       // A third of the trials with everything uploaded.
       let lastSync = trial % 3 == 0 ? span + Tick.hour : SimTime(s.integer(below: UInt64(span)))
       func coverage(keepRows: Bool) -> CoverageCalculator {
-        var c0 = RandomStream(StreamAddress(seed: 1, purpose: .general))
-        var e0 = RandomStream(StreamAddress(seed: 2, purpose: .general))
         return CoverageCalculator(
           sensors: used, runs: runs, phoneOn: on,
           networkUsable: Upload.backgroundNetwork(
             timeline: timeline, lowPower: Intervals(), foreground: Intervals(), until: span),
-          timeline: timeline, enrolledUntil: span, lastSync: lastSync, checksPerHour: 6, batteryTrace: [], stream: &c0, eventStream: &e0,
+          timeline: timeline, enrolledUntil: span, lastSync: lastSync, batteryTrace: [],
           keepRows: keepRows)
       }
       let c = coverage(keepRows: true)
@@ -233,11 +231,9 @@ struct SensingTests {
     let sensors = [SensorPlan(name: "location", kind: .periodic(period: 3 * Tick.minute))]
     var timeline = Timeline()
     timeline.append(Episode(start: 0, end: 4 * Tick.hour, context: .home, phoneAtHand: true, network: .wifi))
-    var s = RandomStream(StreamAddress(seed: 1, purpose: .general))
-    var events = RandomStream(StreamAddress(seed: 2, purpose: .general))
     let c = CoverageCalculator(
       sensors: sensors, runs: runs, phoneOn: on, networkUsable: Intervals(), timeline: timeline,
-      enrolledUntil: 3 * Tick.hour, lastSync: 100 * Tick.minute, checksPerHour: 6, batteryTrace: [], stream: &s, eventStream: &events,
+      enrolledUntil: 3 * Tick.hour, lastSync: 100 * Tick.minute, batteryTrace: [],
       keepRows: true)
     #expect(c.rows.map(\.collected) == [10, 17, 0])  // minutes 0, 3, … 27; then 70, 73, … 118
     #expect(c.rows.map(\.status) == [.incomp, .incomp, .loss])
@@ -258,12 +254,10 @@ struct SensingTests {
     let runs = Intervals([(30 * Tick.second, 31 * Tick.minute)])
     var timeline = Timeline()
     timeline.append(Episode(start: 0, end: 2 * Tick.hour, context: .home, phoneAtHand: true, network: .wifi))
-    var s = RandomStream(StreamAddress(seed: 1, purpose: .general))
-    var events = RandomStream(StreamAddress(seed: 2, purpose: .general))
     let c = CoverageCalculator(
       sensors: [SensorPlan(name: "accelerometer", kind: .periodic(period: 200))], runs: runs,
       phoneOn: Intervals([(0, 2 * Tick.hour)]), networkUsable: Intervals(), timeline: timeline, enrolledUntil: 2 * Tick.hour,
-      lastSync: 2 * Tick.hour, checksPerHour: 6, batteryTrace: [], stream: &s, eventStream: &events, keepRows: false)
+      lastSync: 2 * Tick.hour, batteryTrace: [], keepRows: false)
     #expect(c.yield.validMinutes == 31)
     #expect(c.yield.validHours == 1)
     #expect(c.yield.minuteRatio == 31.0 / 120)
@@ -288,43 +282,55 @@ struct SensingTests {
   }
 
   /// Screen events only, phone at hand and awake for `hours` hours, `checks` phone checks an
-  /// hour, the app running in `runs`.
-  static func screenOnly(hours: Int, checks: Double, runs: Intervals, seed: UInt64) -> CoverageCalculator {
+  /// hour, the app running in `runs`: the coverage and the checks behind it.
+  static func screenOnly(hours: Int, checks: Double, runs: Intervals, seed: UInt64) -> (CoverageCalculator, PhoneChecks) {
     let span = SimTime(hours) * Tick.hour
     var timeline = Timeline()
     timeline.append(Episode(start: 0, end: span, context: .home, phoneAtHand: true, network: .wifi))
-    var s = RandomStream(StreamAddress(seed: seed, purpose: .general))
-    var events = RandomStream(StreamAddress(seed: seed + 1, purpose: .general))
-    return CoverageCalculator(
+    var counts = RandomStream(StreamAddress(seed: seed, purpose: .general))
+    var places = RandomStream(StreamAddress(seed: seed + 1, purpose: .general))
+    let phoneChecks = PhoneChecks(timeline: timeline, hours: hours, checksPerHour: checks, counts: &counts, places: &places)
+    let c = CoverageCalculator(
       sensors: [SensorPlan(name: "screen", kind: .screen)], runs: runs, phoneOn: Intervals([(0, span)]),
-      networkUsable: Intervals(), timeline: timeline, enrolledUntil: span, lastSync: span, checksPerHour: checks,
-      batteryTrace: [], stream: &s, eventStream: &events, keepRows: true)
+      networkUsable: Intervals(), timeline: timeline, enrolledUntil: span, lastSync: span, checks: phoneChecks,
+      batteryTrace: [], keepRows: true)
+    return (c, phoneChecks)
   }
 
-  @Test("RAPIDS yield from event sensors alone: a minute with a screen event is valid, a minute unseen never")
+  @Test("phone checks: a Poisson number at the person's rate, only while awake with the phone at hand")
+  func phoneChecks() {
+    var timeline = Timeline()
+    // Awake with the phone 08:00-20:00, asleep otherwise, for 100 days.
+    for d in 0..<100 {
+      let day = SimTime(d) * Tick.day
+      timeline.append(Episode(start: day, end: day + 8 * Tick.hour, context: .asleep, phoneAtHand: false, network: .wifi))
+      timeline.append(Episode(start: day + 8 * Tick.hour, end: day + 20 * Tick.hour, context: .home, phoneAtHand: true, network: .wifi))
+      timeline.append(Episode(start: day + 20 * Tick.hour, end: day + Tick.day, context: .asleep, phoneAtHand: false, network: .wifi))
+    }
+    var counts = RandomStream(StreamAddress(seed: 3, purpose: .general))
+    var places = RandomStream(StreamAddress(seed: 4, purpose: .general))
+    let c = PhoneChecks(timeline: timeline, hours: 2400, checksPerHour: 6, counts: &counts, places: &places)
+    // 1,200 waking hours × 6: Poisson, sd √7,200 ≈ 85; 4 sd.
+    #expect(abs(c.times.count - 7_200) < 340, "\(c.times.count) checks")
+    #expect(c.times.allSatisfy { t in t % Tick.day >= 8 * Tick.hour && t % Tick.day < 20 * Tick.hour })
+    #expect(c.times == c.times.sorted())
+    #expect(c.screenEvents.count == 2 * c.times.count)
+  }
+
+  @Test("RAPIDS yield and the screen sensor from the phone checks the app sees, counted exactly")
   func eventSensorYield() {
     let hours = 200
-    let span = SimTime(hours) * Tick.hour
-    // The app runs throughout: an hour's c events fall uniformly over its 60 minutes, so the
-    // expected number of minutes holding one is 60(1 − (59/60)^c). Minutes are negatively
-    // correlated (their occupancies sum to c), so 60·p(1 − p) per hour bounds the variance.
-    let all = Self.screenOnly(hours: hours, checks: 20, runs: Intervals([(0, span)]), seed: 5)
-    var mean = 0.0
-    var variance = 0.0
-    for row in all.rows {
-      let p = 1 - pow(59.0 / 60, Double(row.collected))
-      mean += 60 * p
-      variance += 60 * p * (1 - p)
-    }
-    #expect(all.yield.validMinutes > 0)
-    #expect(abs(Double(all.yield.validMinutes) - mean) < 4 * variance.squareRoot(), "\(all.yield.validMinutes) against \(mean)")
-    // The app runs in the first half of every hour only: no event is recorded in the second
-    // half, so no hour has more than 30 valid minutes (none is valid), though many have some.
+    let end = SimTime(hours) * Tick.hour
     let half = Intervals((0..<hours).map { h in (SimTime(h) * Tick.hour, SimTime(h) * Tick.hour + 30 * Tick.minute) })
-    let firstHalf = Self.screenOnly(hours: hours, checks: 120, runs: half, seed: 6)
-    #expect(firstHalf.yield.validMinutes > 20 * hours)
-    #expect(firstHalf.yield.validMinutes <= 30 * hours)
-    #expect(firstHalf.yield.validHours == 0)
+    let (c, checks) = Self.screenOnly(hours: hours, checks: 20, runs: half, seed: 5)
+    // Brute force: the screen events inside the runs, and their distinct minutes.
+    let seen = checks.screenEvents.filter { half.contains($0) && $0 < end }
+    #expect(c.tallies[0].collected == seen.count)
+    #expect(c.tallies[0].expected == checks.screenEvents.filter { $0 < end }.count)
+    #expect(c.yield.validMinutes == Set(seen.map { $0 / Tick.minute }).count)
+    #expect(c.yield.validMinutes > 5 * hours)
+    // The app runs in the first half of every hour only: no hour has more than 30 valid minutes.
+    #expect(c.yield.validHours == 0)
   }
 }
 
@@ -347,5 +353,29 @@ struct PhoneEventsTests {
     #expect(e.power.map(\.time) == [0, h / 2, 7 * h / 4, 3 * h, 7 * h / 2])
     #expect(e.power.map(\.event) == [.unplugged, .charging, .full, .charging, .unplugged])
     #expect(e.power.map(\.level) == [50, 50, 100, 100, 100])
+  }
+}
+
+@Suite("Beiwe Unlocked and Locked")
+struct LockEventsTests {
+  @Test("Unlocked at each phone check the running app sees, Locked when its screen goes off, with the level")
+  func locks() {
+    let h = Tick.hour
+    var timeline = Timeline()
+    timeline.append(Episode(start: 0, end: 4 * h, context: .home, phoneAtHand: true, network: .wifi))
+    var counts = RandomStream(StreamAddress(seed: 6, purpose: .general))
+    var places = RandomStream(StreamAddress(seed: 7, purpose: .general))
+    let checks = PhoneChecks(timeline: timeline, hours: 4, checksPerHour: 30, counts: &counts, places: &places)
+    let runs = Intervals([(0, h), (2 * h, 3 * h)])
+    let trace: [(SimTime, Double)] = [(0, 80), (4 * h, 60)]
+    let e = PhoneEvents(runs: runs, timeline: timeline, charging: Intervals(), batteryTrace: trace, checks: checks)
+    let unlocked = e.power.filter { $0.event == .unlocked }
+    let locked = e.power.filter { $0.event == .locked }
+    #expect(unlocked.map(\.time) == checks.times.filter { runs.contains($0) })
+    #expect(locked.map(\.time) == checks.times.map { $0 + PhoneChecks.screenOn }.filter { runs.contains($0) })
+    #expect(unlocked.count > 20)
+    // The level on the line from 80 % to 60 % over four hours.
+    #expect(unlocked.allSatisfy { abs($0.level - (80 - 20 * Double($0.time) / Double(4 * h))) < 1e-9 })
+    #expect(e.power.map(\.time) == e.power.map(\.time).sorted())
   }
 }

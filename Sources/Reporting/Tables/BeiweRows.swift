@@ -115,6 +115,8 @@ enum BeiwePhoneEvents {
     case .charging: "Charging"
     case .unplugged: "Unplugged"
     case .full: "Full"
+    case .unlocked: "Unlocked"
+    case .locked: "Locked"
     }
   }
 }

@@ -19,6 +19,19 @@ public struct PhoneEvents: Sendable {
     case unplugged
     /// A charging battery reached 100 %.
     case full
+    /// The phone was unlocked, and locked (Beiwe 1.0.1+: at each phone check).
+    case unlocked, locked
+
+    /// The order of events at the same moment.
+    var order: Int {
+      switch self {
+      case .charging: 0
+      case .unplugged: 1
+      case .full: 2
+      case .unlocked: 3
+      case .locked: 4
+      }
+    }
   }
 
   /// Derives the events from the participant's record.
@@ -27,7 +40,11 @@ public struct PhoneEvents: Sendable {
   ///   - runs: when the app ran (closed); `charging`: when the phone was charging (closed).
   ///   - timeline: the participant's episodes (the network).
   ///   - batteryTrace: the level at every change of its rate (linear in between).
-  public init(runs: Intervals, timeline: Timeline, charging: Intervals, batteryTrace: [(SimTime, Double)]) {
+  ///   - checks: the phone checks (unlocked at each, locked when the screen goes off).
+  public init(
+    runs: Intervals, timeline: Timeline, charging: Intervals, batteryTrace: [(SimTime, Double)],
+    checks: PhoneChecks = PhoneChecks()
+  ) {
     let episodes = timeline.episodes
     var k = 0
     var c = 0
@@ -39,6 +56,21 @@ public struct PhoneEvents: Sendable {
       let (t0, l0) = batteryTrace[b]
       guard b + 1 < batteryTrace.count, t > t0 else { return l0 }
       let (t1, l1) = batteryTrace[b + 1]
+      return l0 + (l1 - l0) * Double(t - t0) / Double(t1 - t0)
+    }
+    // The level at any moment (a search, for the checks after the runs' walk).
+    func level(atAny t: SimTime) -> Double {
+      guard let first = batteryTrace.first else { return .nan }
+      guard t >= first.0 else { return first.1 }
+      var lo = 0
+      var hi = batteryTrace.count - 1
+      while lo < hi {
+        let mid = (lo + hi + 1) / 2
+        if batteryTrace[mid].0 <= t { lo = mid } else { hi = mid - 1 }
+      }
+      let (t0, l0) = batteryTrace[lo]
+      guard lo + 1 < batteryTrace.count, t > t0 else { return l0 }
+      let (t1, l1) = batteryTrace[lo + 1]
       return l0 + (l1 - l0) * Double(t - t0) / Double(t1 - t0)
     }
     let chargingSpans = charging.spans
@@ -85,6 +117,12 @@ public struct PhoneEvents: Sendable {
         j += 1
       }
     }
-    power.sort { $0.time < $1.time }
+    // Unlocked and Locked at each phone check the running app sees.
+    for t in checks.times {
+      if runs.contains(t) { power.append((t, .unlocked, level(atAny: t))) }
+      let off = t + PhoneChecks.screenOn
+      if runs.contains(off) { power.append((off, .locked, level(atAny: off))) }
+    }
+    power.sort { $0.time < $1.time || ($0.time == $1.time && $0.event.order < $1.event.order) }
   }
 }

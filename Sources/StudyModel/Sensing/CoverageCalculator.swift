@@ -68,17 +68,14 @@ public struct CoverageCalculator {
   ///   - timeline: the participant's episodes (phone at hand, sleep).
   ///   - enrolledUntil: the end of the participant's time in the study.
   ///   - lastSync: data collected before this reached the server.
-  ///   - checksPerHour: phone checks per waking hour (screen events).
+  ///   - checks: the participant's phone checks (screen events).
   ///   - batteryTrace: the battery level at every change of its rate (battery events).
-  ///   - stream: the counts' draws; `eventStream`: where in its hour each collected screen
-  ///     event falls (for the data yield's minutes: a stream of its own, so that placing the
-  ///     events moves no count).
   public init(
     sensors: [SensorPlan], runs: Intervals, phoneOn: Intervals, networkUsable usable: Intervals, timeline: Timeline,
-    enrolledUntil: SimTime, lastSync: SimTime, checksPerHour: Double,
-    batteryTrace: [(SimTime, Double)], stream: inout RandomStream, eventStream: inout RandomStream, keepRows: Bool,
-    heatHours: Int = 0
+    enrolledUntil: SimTime, lastSync: SimTime, checks: PhoneChecks = PhoneChecks(),
+    batteryTrace: [(SimTime, Double)], keepRows: Bool, heatHours: Int = 0
   ) {
+    let screenEvents = sensors.contains { $0.kind == .screen } ? checks.screenEvents : []
     tallies = Array(repeating: SensorTally(), count: sensors.count)
     heat = Array(repeating: .nan, count: heatHours)
     let hours = Int(enrolledUntil / Tick.hour)
@@ -143,34 +140,16 @@ public struct CoverageCalculator {
           received = counts.received
         }
       case .screen:
-        // Screen on and off at each phone check while awake with the phone at hand;
-        // recorded only while the app runs.
+        // Screen on and off at each phone check (PhoneChecks); recorded only while the app runs.
         (expected, collected, received) = Self.hourArrays(hours)
-        let atHand = timeline.spans { $0.context != .asleep && $0.phoneAtHand }
-        var atHandCursor = 0
-        var runCursor = 0
-        for h in 0..<hours {
-          let lo = SimTime(h) * Tick.hour
-          let hi = lo + Tick.hour
-          let exposure = Yield.overlap(atHand, from: lo, to: hi)
-          let e = 2 * stream.poisson(mean: checksPerHour * Double(exposure) / Double(Tick.hour))
-          var c = 0
-          var r = 0
-          if e > 0 {
-            let seen = Yield.overlap(atHand, runs, from: lo, to: hi, cursor: &atHandCursor, otherCursor: &runCursor)
-            c = stream.binomial(trials: e, p: exposure > 0 ? min(Double(seen) / Double(exposure), 1) : 0)
-            r =
-              lastSync >= hi
-              ? c : (lastSync <= lo ? 0 : stream.binomial(trials: c, p: Double(lastSync - lo) / Double(Tick.hour)))
-            if c > 0 && mask[h] != Self.allMinutes {
-              Self.markScreenEvents(
-                &mask, hour: h, count: c, seen: seen, atHand: atHand, runs: runs, cursors: (atHandCursor, runCursor),
-                &eventStream)
-            }
-          }
-          expected[h] = Int32(e)
-          collected[h] = Int32(c)
-          received[h] = Int32(r)
+        for t in screenEvents {
+          let h = Int(t / Tick.hour)
+          guard h < hours else { break }
+          expected[h] += 1
+          guard runs.contains(t) else { continue }
+          collected[h] += 1
+          if t < lastSync { received[h] += 1 }
+          mask[h] |= 1 << UInt64((t - SimTime(h) * Tick.hour) / Tick.minute)
         }
         tallies[k] = Self.tally(expected: expected, collected: collected, received: received)
       case .battery:

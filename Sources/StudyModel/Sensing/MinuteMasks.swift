@@ -125,35 +125,4 @@ extension CoverageCalculator {
     }
     return (expected, collected, received)
   }
-
-  /// Marks the minutes of `count` screen events collected in hour `hour`: each falls
-  /// uniformly in the `seen` time of that hour (the phone at hand while the app runs), as
-  /// the phone checks the counts come from do.
-  static func markScreenEvents(
-    _ mask: inout [UInt64], hour: Int, count: Int, seen: SimTime, atHand: Intervals, runs: Intervals,
-    cursors: (Int, Int), _ stream: inout RandomStream
-  ) {
-    guard seen > 0 else { return }
-    let lo = SimTime(hour) * Tick.hour
-    let hi = lo + Tick.hour
-    for _ in 0..<count {
-      // The event's place in the seen time, then the stretch of seen time that holds it.
-      var left = SimTime(stream.uniform() * Double(seen))
-      var (p, q) = cursors
-      let x = atHand.spans
-      let y = runs.spans
-      while p < x.count && q < y.count && x[p].start < hi && y[q].start < hi {
-        let s = max(x[p].start, y[q].start, lo)
-        let e = min(x[p].end, y[q].end, hi)
-        if s < e {
-          if left < e - s {
-            mask[hour] |= 1 << UInt64((s + left - lo) / Tick.minute)
-            break
-          }
-          left -= e - s
-        }
-        if x[p].end < y[q].end { p += 1 } else { q += 1 }
-      }
-    }
-  }
 }

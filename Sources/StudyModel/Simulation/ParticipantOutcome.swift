@@ -77,14 +77,20 @@ extension ParticipantSimulation {
     for i in volunteered.indices {
       volunteered[i].received = lastSync.map { volunteered[i].submitted < $0 } ?? false
     }
-    var coverageStream = RandomStream(
-      StreamAddress(seed: seed, replication: replication, participant: participant, purpose: Purpose.phone.indexed(1)))
-    var eventStream = RandomStream(
-      StreamAddress(seed: seed, replication: replication, participant: participant, purpose: Purpose.phone.indexed(2)))
+    // The phone checks (screen events, Beiwe's Unlocked/Locked), from streams of their own.
+    var checks = PhoneChecks()
+    if phoneEvents || sensors.contains(where: { $0.kind == .screen }) {
+      var counts = RandomStream(
+        StreamAddress(seed: seed, replication: replication, participant: participant, purpose: Purpose.phone.indexed(1)))
+      var places = RandomStream(
+        StreamAddress(seed: seed, replication: replication, participant: participant, purpose: Purpose.phone.indexed(2)))
+      checks = PhoneChecks(
+        timeline: sim.life.timeline, hours: Int(end / Tick.hour), checksPerHour: sim.person.checksPerHour, counts: &counts,
+        places: &places)
+    }
     let coverage = CoverageCalculator(
       sensors: sensors, runs: runs, phoneOn: phoneOn, networkUsable: networkUsable, timeline: sim.life.timeline,
-      enrolledUntil: end, lastSync: lastSync ?? 0, checksPerHour: sim.person.checksPerHour,
-      batteryTrace: sim.batteryTrace, stream: &coverageStream, eventStream: &eventStream, keepRows: keepRows,
+      enrolledUntil: end, lastSync: lastSync ?? 0, checks: checks, batteryTrace: sim.batteryTrace, keepRows: keepRows,
       heatHours: heatHours)
     return ParticipantOutcome(
       participant: Int(participant), device: sim.person.device, os: sim.person.os, prompts: prompts,
@@ -93,7 +99,8 @@ extension ParticipantSimulation {
       scheduleFailed: sim.scheduleFailed, samplingWindows: sim.samplingWindows, batteryTrace: sim.batteryTrace,
       events: sim.eventsHandled,
       phoneEvents: phoneEvents
-        ? PhoneEvents(runs: runs, timeline: sim.life.timeline, charging: charging, batteryTrace: sim.batteryTrace) : nil)
+        ? PhoneEvents(
+          runs: runs, timeline: sim.life.timeline, charging: charging, batteryTrace: sim.batteryTrace, checks: checks) : nil)
   }
 }
 
