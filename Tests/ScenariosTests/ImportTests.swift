@@ -153,7 +153,7 @@ struct ImportTests {
     #expect(p.survey(ofSchedule: 0).id == "q11" && p.survey(ofSchedule: 1).id == "q12")
     // From the third day after joining, for five days from joining: study days 2 to 4.
     #expect(p.schedules[0].days == nil && p.schedules[1].days == 2...4)
-    #expect(s.warnings.map(\.key) == ["questionnaires[1].limitToGroup"])
+    #expect(s.warnings.map(\.key) == ["questionnaires[1].limitToGroup", "questionnaires[1].startDayOne"])
     // End to end: the evening prompts only on days 2-4, each questionnaire's timeout kept.
     var plan = s.variants[0].plan
     plan.participants = 3

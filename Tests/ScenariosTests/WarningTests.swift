@@ -51,5 +51,16 @@ struct PresetTests {
     let esmira = try resolve("name: e\nduration: 2d\nprotocol: {preset: esmira}\n").variants[0].plan.protocolPlan
     #expect(esmira.channel == .esmira && esmira.upload == .immediateRetry)
     #expect(throws: ScenarioError.self) { try resolve("name: x\nprotocol: {preset: nope}\n") }
+    // Beiwe: pushed by the server; its resending is not simulated, and said.
+    let beiwe = try resolve("name: b\nduration: 2d\nprotocol: {preset: beiwe}\n")
+    #expect(beiwe.variants[0].plan.protocolPlan.channel.kind == .push)
+    #expect(beiwe.warnings.map(\.key) == ["protocol.preset"])
+  }
+
+  @Test("AWARE rows with Android participants: said, not dropped silently")
+  func awareRowsAndroid() throws {
+    let s = try resolve("name: a\nduration: 2d\npopulation: {os: {ios: 0.5, android: 0.5}}\noutputs: {aware_esm: true}\n")
+    #expect(s.warnings.map(\.key) == ["outputs.aware_esm"])
+    #expect(try resolve("name: a\nduration: 2d\npopulation: {os: {ios: 1}}\noutputs: {aware_esm: true}\n").warnings.isEmpty)
   }
 }

@@ -40,6 +40,9 @@ enum ESMiraStudyImport {
     ("publishedAndroid", "true", "not published on Android: esmsim simulates it on every phone"),
   ]
 
+  /// Fields that do not change when or how prompts come (scoring, the web version).
+  static let irrelevant: Set<String> = ["sumScores", "publishedWeb"]
+
   /// Reads a study file's tree (`file` names it in errors); `days` is the study's length.
   static func read(_ root: ScenarioValue, file path: String, days: Int = 3650) throws(ScenarioError) -> ImportedProtocol {
     func fail(_ k: String, _ at: ScenarioValue.Location?, _ message: String) -> ScenarioError {
@@ -74,6 +77,11 @@ enum ESMiraStudyImport {
         if case .scalar(let v, _)? = q[key], v != unset, !(unset == "0" && Units.number(v) == 0) {
           warnings.append(ScenarioWarning(file: path, key: "\(qk).\(key)", message: what))
         }
+      }
+      // Anything else a questionnaire sets is not read: said, not dropped silently.
+      let accounted = Self.read.union(Self.notSimulated.map(\.key)).union(Self.irrelevant)
+      for (key, _, _) in q.pairs where !accounted.contains(key) {
+        warnings.append(ScenarioWarning(file: path, key: "\(qk).\(key)", message: "not read by esmsim: not simulated"))
       }
       var items: [SurveyItem] = []
       for (pi, page) in try list(q["pages"], "\(qk).pages").enumerated() {

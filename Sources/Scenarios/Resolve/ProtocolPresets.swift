@@ -23,6 +23,12 @@ enum ProtocolPresets {
       channel: esmira
       upload: immediate_retry
       """,
+    // Beiwe's backend ([@BeiweBackend]): surveys pushed by the server. Its resending of
+    // survey pushes the iPhone has not confirmed (every 180 minutes) is not simulated
+    // (warned).
+    "beiwe": """
+      channel: push
+      """,
     // AWARE's iOS ESM plugin ([@AWAREiOSESM]) and the AWARE-iOS paper ([@Nishiyama2020]): the
     // plugin's planner (stops at 56 pending) and uploads over wifi while charging.
     "aware": """
