@@ -29,11 +29,16 @@ public struct Estimate: Sendable, Equatable {
     self.degrees = degrees
   }
 
+  /// The mean of accumulated values over participants, with its standard error.
+  public init(_ m: Moments) {
+    self.init(m.meanOrNaN, standardError: m.standardError, degrees: max(m.count - 1, 0))
+  }
+
   /// The mean of `values` over participants (non-numbers left out).
   public static func mean(_ values: some Sequence<Double>) -> Estimate {
     var m = Moments()
     for v in values where v.isFinite { m.add(v) }
-    return Estimate(m.meanOrNaN, standardError: m.standardError, degrees: max(m.count - 1, 0))
+    return Estimate(m)
   }
 
   /// The ratio Σy/Σx of per-participant pairs, with its linearised standard error

@@ -60,10 +60,10 @@ public enum Metrics {
     let answers = rows.map { Double($0.completed) }
     let target = a.plan.protocolPlan.answersTarget
     out += [
-      ("bias", .mean(rows.map { $0.reportedMean - $0.trueMean })),
+      ("bias", Estimate(a.bias)),
       ("bias_rmse", plain(a.bias.rootMeanSquare)),
-      ("esm_mean", .mean(rows.map { $0.trueMean.isFinite ? $0.reportedMean : .nan })),
-      ("true_mean", .mean(rows.map { $0.reportedMean.isFinite ? $0.trueMean : .nan })),
+      ("esm_mean", Estimate(a.reportedMeans)),
+      ("true_mean", Estimate(a.trueMeans)),
       ("dropout_share", .mean(rows.map { $0.droppedOut ? 1 : 0 })),
       ("volunteered_per_participant", .mean(rows.map { Double($0.volunteered) })),
       ("answers_per_participant", .mean(answers)),

@@ -3,8 +3,9 @@ import Schedules
 import SimKernel
 import StudyModel
 
-/// The `protocol` section: schedule, window, channel, expiry, reminders, pushes, upload,
-/// sensors, questionnaire, and imported AWARE or ESMira protocols.
+/// The `protocol` section: schedule, window, channel, expiry, reminders, pushes, upload, and
+/// imported AWARE or ESMira protocols (sensors and questionnaire: `Resolver+Sensing.swift`;
+/// Mappiness settings changes: `Resolver+Settings.swift`).
 extension ScenarioResolver {
   mutating func protocolSection(_ r: Reader, into plan: inout StudyPlan) throws(ScenarioError) {
     var p = plan.protocolPlan
@@ -220,48 +221,6 @@ extension ScenarioResolver {
     return [SchedulePart(ScheduleChoice(algorithm, p), window: window)]
   }
 
-  /// `settings_change`: the participant changes their Mappiness hours and signals a day
-  /// once, mid-study.
-  func settingsChange(_ r: Reader, parts: [SchedulePart], days: Int) throws(ScenarioError) -> SettingsChange? {
-    guard r.has("settings_change") else { return nil }
-    let c = try r.section("settings_change")
-    guard parts.count == 1, parts[0].choice.algorithm == .mappiness else {
-      throw r.error("settings_change", r.raw("settings_change")?.location, "a settings change follows Mappiness' pro-rata rule: the schedule must be mappiness")
-    }
-    let day = try c.integer("day", default: 2, range: 1...max(days, 1))
-    let at = try c.clock("at", default: ClockTime(minutes: 12 * 60))
-    let windowText = try c.string("window")
-    guard let window = try? Window(parsing: windowText) else {
-      throw c.error("window", r.raw("settings_change")?["window"]?.location, "expected HH:MM-HH:MM, found '\(windowText)'")
-    }
-    let perDay = try c.integer("per_day", default: Int(parts[0].choice.parameters.perDay ?? 2), range: 1...5)
-    do throws(ScheduleError) {
-      try Mappiness(perDay: perDay).validate(for: window)
-    } catch {
-      throw c.error(error.parameter == .perDay ? "per_day" : "window", r.raw("settings_change")?.location, error.message)
-    }
-    try c.finish()
-    r.attach("settings_change", c)
-    return SettingsChange(day: day - 1, timeOfDay: Tick.minutes(at.minutes), window: window, perDay: perDay)
-  }
-
-  /// `own_settings`: a share of participants change their Mappiness settings on their own.
-  func ownSettings(_ r: Reader, parts: [SchedulePart]) throws(ScenarioError) -> OwnSettingsChanges? {
-    guard r.has("own_settings") else { return nil }
-    let c = try r.section("own_settings")
-    guard parts.count == 1, parts[0].choice.algorithm == .mappiness else {
-      throw r.error("own_settings", r.raw("own_settings")?.location, "participants change Mappiness settings: the schedule must be mappiness")
-    }
-    if r.has("settings_change") {
-      throw r.error("own_settings", r.raw("own_settings")?.location, "give settings_change (one change for everyone) or own_settings, not both")
-    }
-    let share = try c.share("share", default: 0.2)
-    let sd = try c.duration("hours_sd", default: Tick.hour, range: 0...(6 * Tick.hour))
-    try c.finish()
-    r.attach("own_settings", c)
-    return OwnSettingsChanges(share: share, hoursSD: sd)
-  }
-
   // MARK: Channel, expiry
 
   func channel(_ r: Reader, default d: (String, ChannelPlan)) throws(ScenarioError) -> ChannelPlan {
@@ -338,115 +297,4 @@ extension ScenarioResolver {
     }
     return t
   }
-
-  // MARK: Sensors and survey
-
-  func sensors(_ r: Reader) throws(ScenarioError) -> [SensorPlan] {
-    let sr = try r.section("sensors")
-    var out: [SensorPlan] = []
-    for (name, value, at) in sr.pairs {
-      guard name.count <= 64, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else {
-        throw ScenarioError(file: r.file, key: sr.keyPath(name), at: at, r.context + "a sensor name is letters, digits and _")
-      }
-      let one = try Reader(file: r.file, path: sr.keyPath(name), node: value == .scalar("", nil) ? nil : (value.isEmptyScalar ? nil : value), context: r.context)
-      _ = sr.raw(name)
-      let base = SensorPlan.defaults(named: name)
-      var s = base
-      if one.has("events") {
-        let kind = try one.string("events")
-        switch kind {
-        case "screen": s.kind = .screen
-        case "battery": s.kind = .battery
-        default: throw one.error("events", value["events"]?.location, "expected screen or battery, found '\(kind)'")
-        }
-      } else if one.has("hz") {
-        let hz = try one.number("hz", default: 1, range: 0.001...1000)
-        s.kind = .periodic(period: max(SimTime((1000 / hz).rounded()), 1))
-      } else if case .periodic(let p) = base.kind {
-        let t = try one.duration("every", default: p, range: Tick.millisecond...(Tick.hour))
-        guard Tick.hour % t == 0 else {
-          throw one.error("every", value["every"]?.location, "the period must divide an hour evenly (so that an hour's expected count is whole)")
-        }
-        s.kind = .periodic(period: t)
-      }
-      if case .periodic(let p) = s.kind, Tick.hour % p != 0 {
-        throw one.error("hz", value["hz"]?.location, "the period (1000/hz ms) must divide an hour evenly")
-      }
-      s.needsNetwork = try one.bool("needs_network", default: base.needsNetwork)
-      s.coprocessor = try one.bool("coprocessor", default: base.coprocessor)
-      s.bytesPerRow = try one.integer("bytes_per_row", default: base.bytesPerRow, range: 1...1_000_000)
-      try one.finish()
-      sr.attach(name, one)
-      out.append(s)
-    }
-    r.attach("sensors", sr)
-    return out
-  }
-
-  func surveyPlan(_ r: Reader) throws(ScenarioError) -> SurveyPlan {
-    let d = SurveyPlan()
-    var s = SurveyPlan(
-      id: try r.string("id", default: d.id, maxLength: 200), title: try r.string("title", default: d.title, maxLength: 2000),
-      items: [])
-    guard let v = r.raw("items") else {
-      s.items = d.items
-      r.record("items", .sequence(d.items.map(Self.itemValue), nil))
-      return s
-    }
-    guard case .sequence(let items, _) = v, !items.isEmpty, items.count <= 200 else {
-      throw r.error("items", v.location, "expected a list of 1 to 200 items")
-    }
-    var resolved: [ScenarioValue] = []
-    for (i, item) in items.enumerated() {
-      let ir = try Reader(file: r.file, path: r.keyPath("items[\(i)]"), node: item, context: r.context)
-      let id = try ir.string("id", default: "item\(i)", maxLength: 200)
-      let it = SurveyItem(
-        id: id, type: try ir.integer("type", default: 6, range: 1...16),
-        title: try ir.string("title", default: "", maxLength: 2000),
-        instructions: try ir.string("instructions", default: "", maxLength: 5000),
-        options: (try ir.list("options") ?? []).map(\.0))
-      try ir.finish()
-      resolved.append(ir.resolvedValue)
-      s.items.append(it)
-    }
-    r.record("items", .sequence(resolved, v.location))
-    return s
-  }
-}
-
-extension ScenarioResolver {
-  /// An item as it appears resolved.
-  static func itemValue(_ item: SurveyItem) -> ScenarioValue {
-    .mapping(
-      [
-        ("id", .scalar(item.id, nil), nil), ("type", .scalar(String(item.type), nil), nil),
-        ("title", .scalar(item.title, nil), nil), ("instructions", .scalar(item.instructions, nil), nil),
-      ] + (item.options.isEmpty ? [] : [("options", .sequence(item.options.map { .scalar($0, nil) }, nil), nil)]), nil)
-  }
-}
-
-extension ScenarioValue {
-  var isEmptyScalar: Bool {
-    if case .scalar(let s, _) = self { return s.isEmpty || s == "~" || s == "null" }
-    return false
-  }
-}
-
-extension ChannelPlan {
-  /// The channels by name: `ios_local`, `esmira`, `aware_ios`, `push`, `android_alarms`.
-  public static func preset(_ name: String) -> ChannelPlan? {
-    switch name {
-    case "ios_local": .iosLocal
-    case "esmira": .esmira
-    case "aware_ios": .awareIOS
-    case "push": .push
-    default: nil
-    }
-  }
-
-  static let presetNames = ["ios_local", "esmira", "aware_ios", "push"]
-}
-
-extension UploadPolicy: CaseIterable {
-  public static let allCases: [UploadPolicy] = [.wifiWhileCharging, .immediateRetry, .continuous]
 }

@@ -108,23 +108,7 @@ public struct ScenarioResolver {
     scenario.warnings =
       resolver.warnings
       + variants.flatMap { ScenarioWarning.check($0.plan, file: file, variant: named ? $0.name : nil) }
-    if outputs.awareESM && variants.contains(where: { $0.plan.systems.contains { $0.os == .android && $0.share > 0 } }) {
-      scenario.warnings.append(
-        ScenarioWarning(
-          file: file, key: "outputs.aware_esm",
-          message: "the rows are the AWARE iOS ESM plugin's: Android participants have none"))
-    }
-    // The Beiwe preset, in the base or in a variant.
-    var trees: [(String, ScenarioValue?)] = [("protocol.preset", root["protocol"])]
-    if case .sequence(let list, _)? = root["variants"] {
-      for (i, v) in list.enumerated() { trees.append(("variants[\(i)].protocol.preset", v["protocol"])) }
-    }
-    for (key, proto) in trees where proto?["preset"] == .scalar("beiwe", nil) {
-      scenario.warnings.append(
-        ScenarioWarning(
-          file: file, key: key,
-          message: "Beiwe resends survey pushes an iPhone has not confirmed (every 180 minutes by default); esmsim does not"))
-    }
+    scenario.warnings += ScenarioWarning.check(root, outputs: outputs, variants: variants, file: file)
     return scenario
   }
 

@@ -29,4 +29,28 @@ public struct ScenarioWarning: Sendable, Equatable, CustomStringConvertible {
     }
     return out
   }
+
+  /// The warnings of the scenario as a whole: its outputs and its presets.
+  static func check(
+    _ root: ScenarioValue, outputs: OutputSettings, variants: [(name: String, plan: StudyPlan)], file: String
+  ) -> [ScenarioWarning] {
+    var out: [ScenarioWarning] = []
+    if outputs.awareESM && variants.contains(where: { $0.plan.systems.contains { $0.os == .android && $0.share > 0 } }) {
+      out.append(
+        ScenarioWarning(
+          file: file, key: "outputs.aware_esm", message: "the rows are the AWARE iOS ESM plugin's: Android participants have none"))
+    }
+    // The Beiwe preset, in the base or in a variant.
+    var trees: [(String, ScenarioValue?)] = [("protocol.preset", root["protocol"])]
+    if case .sequence(let list, _)? = root["variants"] {
+      for (i, v) in list.enumerated() { trees.append(("variants[\(i)].protocol.preset", v["protocol"])) }
+    }
+    for (key, proto) in trees where proto?["preset"] == .scalar("beiwe", nil) {
+      out.append(
+        ScenarioWarning(
+          file: file, key: key,
+          message: "Beiwe resends survey pushes an iPhone has not confirmed (every 180 minutes by default); esmsim does not"))
+    }
+    return out
+  }
 }

@@ -99,8 +99,8 @@ public struct GroundTruth: Sendable {
     let episodes = timeline.episodes
     let from = bridge.end
     guard pathEpisode < episodes.count else {
-      // Past the timeline (a look after the last day): an open stretch of the last context.
-      bridge.extendOpen(to: max(from + Tick.day, from + 1), step: step, decay: decay, &pathStream)
+      // Past the timeline (a look after the last day): a stretch asleep-like, without integral.
+      bridge.advance(to: from + Tick.day, waking: false, step: step, decay: decay, &pathStream)
       runs = [(from, pathLevel, runs.last?.mean ?? pathLevel)]
       runCursor = 0
       return

@@ -79,11 +79,6 @@ struct OUBridge: Sendable {
     rest = integral
   }
 
-  /// A stretch past the timeline's end (no anchor there): asleep-like, no integral.
-  mutating func extendOpen(to t: SimTime, step: OUStep, decay: DecayTable, _ s: inout RandomStream) {
-    advance(to: t, waking: false, step: step, decay: decay, &s)
-  }
-
   /// The noise at `t` (between the last known point and the end) given everything drawn,
   /// from the caller's stream: one normal asleep, two waking (the noise, then the integral
   /// up to `t` given it).

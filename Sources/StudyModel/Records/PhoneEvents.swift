@@ -48,18 +48,9 @@ public struct PhoneEvents: Sendable {
     let episodes = timeline.episodes
     var k = 0
     var c = 0
-    var b = 0
     var f = 0
+    // The level at a moment: the trace's line there (found by a search).
     func level(at t: SimTime) -> Double {
-      guard !batteryTrace.isEmpty else { return .nan }
-      while b + 1 < batteryTrace.count && batteryTrace[b + 1].0 <= t { b += 1 }
-      let (t0, l0) = batteryTrace[b]
-      guard b + 1 < batteryTrace.count, t > t0 else { return l0 }
-      let (t1, l1) = batteryTrace[b + 1]
-      return l0 + (l1 - l0) * Double(t - t0) / Double(t1 - t0)
-    }
-    // The level at any moment (a search, for the checks after the runs' walk).
-    func level(atAny t: SimTime) -> Double {
       guard let first = batteryTrace.first else { return .nan }
       guard t >= first.0 else { return first.1 }
       var lo = 0
@@ -119,9 +110,9 @@ public struct PhoneEvents: Sendable {
     }
     // Unlocked and Locked at each phone check the running app sees.
     for t in checks.times {
-      if runs.contains(t) { power.append((t, .unlocked, level(atAny: t))) }
+      if runs.contains(t) { power.append((t, .unlocked, level(at: t))) }
       let off = t + PhoneChecks.screenOn
-      if runs.contains(off) { power.append((off, .locked, level(atAny: off))) }
+      if runs.contains(off) { power.append((off, .locked, level(at: off))) }
     }
     power.sort { $0.time < $1.time || ($0.time == $1.time && $0.event.order < $1.event.order) }
   }

@@ -148,6 +148,17 @@ struct Timetable {
     }
     let change = self.change
     let changed = change.map { Mappiness(perDay: $0.perDay) }
+    // Adds the drawn `minutes` after `start` that fall before `end`, as prompts of day `d`
+    // and schedule `k`.
+    func add(from start: SimTime, before end: SimTime, day d: Int, schedule k: Int) {
+      for m in minutes {
+        let t = start + Tick.minutes(m)
+        guard t < end else { continue }
+        times.append(t)
+        days.append(Int32(d))
+        scheduleOf.append(UInt8(k))
+      }
+    }
     for d in 0..<plan.days {
       let weekend = plan.isWeekend(d)
       let weekday = (plan.startWeekday + d) % 7
@@ -162,26 +173,14 @@ struct Timetable {
         let windowStart = midnight + Tick.minutes(window.start.minutes)
         var end = studyEnd
         if let change, d == change.day { end = min(end, midnight + change.timeOfDay) }
-        for m in minutes {
-          let t = windowStart + Tick.minutes(m)
-          guard t < end else { continue }
-          times.append(t)
-          days.append(Int32(d))
-          scheduleOf.append(UInt8(k))
-        }
+        add(from: windowStart, before: end, day: d, schedule: k)
         if let change, let changed, d == change.day {
           // The old schedule ran until the change; the rest of the day in the new hours.
           let newStart = midnight + Tick.minutes(change.window.start.minutes)
           let at = midnight + change.timeOfDay
           minutes.removeAll(keepingCapacity: true)
           changed.rest(of: change.window, after: Double(at - newStart) / Double(Tick.minute), into: &minutes, using: &s)
-          for m in minutes {
-            let t = newStart + Tick.minutes(m)
-            guard t < studyEnd else { continue }
-            times.append(t)
-            days.append(Int32(d))
-            scheduleOf.append(UInt8(k))
-          }
+          add(from: newStart, before: studyEnd, day: d, schedule: k)
         }
       }
     }
