@@ -43,12 +43,31 @@ enum ConsoleSummary {
         sensorRows.append(row)
       }
     }
+    // Each questionnaire apart, when a variant has several.
+    var questionnaireRows: [[String]] = []
+    for v in s.variants where v.plan.protocolPlan.questionnaires.count > 1 {
+      if questionnaireRows.isEmpty {
+        questionnaireRows.append(["variant", "questionnaire", "signals/day", "sd/day", "delivered", "answered", "answers/pp"])
+      }
+      for q in v.plan.protocolPlan.questionnaires {
+        var row = [v.name, q]
+        for (metric, digits) in [
+          ("signals_per_day", 2), ("signals_per_day_sd", 2), ("delivered_share", 3), ("compliance", 3),
+          ("answers_per_participant", 1),
+        ] {
+          let r = o.summary.first { $0.variant == v.name && $0.metric == "\(metric)_\(q)" }
+          row.append(r.map { $0.mean.isFinite ? NumberText.fixed($0.mean, digits) : "-" } ?? "-")
+        }
+        questionnaireRows.append(row)
+      }
+    }
     var out = "\(s.name): \(NumberText.fixed(o.participantDays, 0)) participant-days, \(o.events) events simulated\n\n"
     let prompted = s.variants.contains { !$0.plan.protocolPlan.schedules.isEmpty }
     if prompted { out += TextTable.render(rows) }
     if prompted && unstable {
       out += "* predictability from fewer than \(ScheduleSummary.stableHeldOutDays) held-out days: overstated (docs/schedules.md)\n"
     }
+    if !questionnaireRows.isEmpty { out += "\n" + TextTable.render(questionnaireRows) }
     if !sensorRows.isEmpty { out += (prompted ? "\n" : "") + TextTable.render(sensorRows) }
     out += "\nResults in \(directory)/ (\(o.files.joined(separator: ", ")))\n"
     return out

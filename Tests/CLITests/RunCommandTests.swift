@@ -33,7 +33,7 @@ struct RunCommandTests {
     let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
     #expect(files == ["coverage_summary.csv", "manifest.json", "participants.csv", "prompts.csv", "report.html", "results.sqlite", "summary.csv", "summary.json"])
     #expect(try lines(out + "/summary.csv")[0] == "variant,metric,mean,sd,ci_low,ci_high,n,participant_ci_low,participant_ci_high")
-    #expect(try lines(out + "/prompts.csv")[0] == "variant,replication,participant,prompt,day,scheduled,delivered,noticed,opened,submitted,status,reason,latency_s,context,true_state,reported_state,received,volunteered")
+    #expect(try lines(out + "/prompts.csv")[0] == "variant,replication,participant,prompt,day,questionnaire,scheduled,delivered,noticed,opened,submitted,status,reason,latency_s,context,true_state,reported_state,received,volunteered")
     #expect(try lines(out + "/coverage_summary.csv")[0] == "variant,device,sensor,comp,incomp,loss")
     let summary = try lines(out + "/summary.csv").dropFirst().filter { !$0.isEmpty }
     // Location every 3 minutes: at most 480 rows a day, 150 bytes each.

@@ -68,7 +68,7 @@ struct SweepTests {
     #expect(spec.parameters == ["protocol.schedule.per_day", "protocol.expiry"])
     #expect(spec.points.map(\.values) == [["2", "15m"], ["2", "until_next"], ["4", "15m"], ["4", "until_next"]])
     #expect(spec.unitCount == 12)
-    #expect(spec.points[2].scenario.variants[0].plan.protocolPlan.schedules[0].choice.parameters.perDay == 4)
+    #expect(spec.points[2].scenario.variants[0].plan.protocolPlan.schedules[0].choice?.parameters.perDay == 4)
     // Every unit in exactly one shard, for any K.
     for k in [1, 3, 5, 7, 12] {
       let all = (0..<k).flatMap { Array(spec.units(shard: $0, of: k)) }

@@ -32,9 +32,9 @@ struct ImportTests {
     #expect(s.warnings.map(\.key) == ["[0].esms[0].esm.esm_expiration_threshold"])
     #expect(p.survey.items[0].scale == 0...100)
     let part = p.schedules[0]
-    #expect(part.choice.algorithm == .fixedTimes)
-    #expect(part.choice.parameters.times == [ClockTime("08:00")!, ClockTime("20:00")!])
-    #expect(part.choice.parameters.jitter == 5)
+    #expect(part.choice?.algorithm == .fixedTimes)
+    #expect(part.choice?.parameters.times == [ClockTime("08:00")!, ClockTime("20:00")!])
+    #expect(part.choice?.parameters.jitter == 5)
     // 2026-01-06 to 01-12 against a study starting 2026-01-05: study days 1 to 7.
     #expect(part.days == 1...7)
     #expect(p.expiry == .after(20 * Tick.minute))
@@ -108,7 +108,7 @@ struct ImportTests {
   func realAWAREFiles(name: String) throws {
     let path = sharedExternal.appendingPathComponent(name).path
     let imported = try AWAREScheduleImport.load(path: path, startDate: CalendarDate(iso: "2026-01-05")!, days: 14, key: "k")
-    let p = imported.parts[0].choice.parameters
+    let p = try #require(imported.parts[0].choice?.parameters)
     #expect(!(p.times ?? []).isEmpty)
     #expect(imported.expiry == .after(30 * Tick.minute))
     #expect(!imported.survey.items.isEmpty)
@@ -127,15 +127,15 @@ struct ImportTests {
     let p = s.variants[0].plan.protocolPlan
     #expect(p.schedules.count == 2)
     let random = p.schedules[0]
-    #expect(random.choice.algorithm == .fixedBlocks)
-    #expect(random.choice.parameters.gapMethod == .truncation)
-    #expect(random.choice.parameters.perDay == 3 && random.choice.parameters.minGap == 60)
+    #expect(random.choice?.algorithm == .fixedBlocks)
+    #expect(random.choice?.parameters.gapMethod == .truncation)
+    #expect(random.choice?.parameters.perDay == 3 && random.choice?.parameters.minGap == 60)
     guard case .fixed(let w, _) = random.window else {
       Issue.record("the ESMira schedule's window is not fixed: \(random.window)")
       return
     }
     #expect(w.description == "09:00-20:00")
-    #expect(p.schedules[1].choice.algorithm == .fixedTimes)
+    #expect(p.schedules[1].choice?.algorithm == .fixedTimes)
     #expect(p.reminders == Reminders(count: 2, interval: 10 * Tick.minute))
     #expect(p.expiry == .after(50 * Tick.minute))  // timeout + reminders × delay
     #expect(p.channel == .esmira)

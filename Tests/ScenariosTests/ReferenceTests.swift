@@ -95,8 +95,17 @@ struct ReferenceTests {
     }
     for t in trees { keyPaths(t, into: &paths) }
     // Variants repeat the study keys under variants[]: documented once, at the top.
+    // A questionnaire's schedule, window, reminders and survey take the protocol's keys:
+    // documented once, under protocol.
+    func questionnaireKey(_ path: String) -> String {
+      let questionnaire = "protocol.questionnaires[]."
+      guard path.hasPrefix(questionnaire) && path.dropFirst(questionnaire.count).contains(".") else { return path }
+      return "protocol." + path.dropFirst(questionnaire.count)
+    }
     let study = Set(
-      paths.map { $0.hasPrefix("variants[].") && $0 != "variants[].name" ? String($0.dropFirst("variants[].".count)) : $0 })
+      paths.map {
+        questionnaireKey($0.hasPrefix("variants[].") && $0 != "variants[].name" ? String($0.dropFirst("variants[].".count)) : $0)
+      })
     #expect(study.count > 100)
     let missing = study.filter { !reference.contains("`\($0)`") }.sorted()
     #expect(missing.isEmpty, "undocumented keys: \(missing.joined(separator: ", "))")

@@ -43,9 +43,9 @@ struct ScenarioTests {
     let a = s.variants[0].plan
     let b = s.variants[1].plan
     #expect(a.days == 14 && a.participants == 10 && b.participants == 20)
-    #expect(a.protocolPlan.schedules[0].choice.parameters.perDay == 2)
-    #expect(b.protocolPlan.schedules[0].choice.algorithm == .mappiness)
-    #expect(b.protocolPlan.schedules[0].choice.parameters.perDay == 4)
+    #expect(a.protocolPlan.schedules[0].choice?.parameters.perDay == 2)
+    #expect(b.protocolPlan.schedules[0].choice?.algorithm == .mappiness)
+    #expect(b.protocolPlan.schedules[0].choice?.parameters.perDay == 4)
     #expect(a.protocolPlan.expiry == .after(15 * Tick.minute))
     #expect(b.protocolPlan.expiry == .untilNextSignal)
     // Everything else is the same study.

@@ -46,7 +46,7 @@ struct PresetTests {
       """)
     let p = s.variants[0].plan.protocolPlan
     #expect(p.channel.kind == .push && p.expiry == .untilNextSignal && p.volunteered)
-    #expect(p.schedules.first?.choice.parameters.perDay == 4)
+    #expect(p.schedules.first?.choice?.parameters.perDay == 4)
     #expect(s.resolved.yaml().contains("preset: mappiness"))
     let esmira = try resolve("name: e\nduration: 2d\nprotocol: {preset: esmira}\n").variants[0].plan.protocolPlan
     #expect(esmira.channel == .esmira && esmira.upload == .immediateRetry)

@@ -83,9 +83,16 @@ public struct StudyAccumulator: Sendable {
   /// and study hour.
   public private(set) var heat: [[Float]] = []
 
+  /// The questionnaire of each schedule, when the study has more than one (else empty), and
+  /// how many there are.
+  let questionnaireOfSchedule: [Int]
+  let questionnaireCount: Int
+
   /// Creates an empty accumulator.
   public init(plan: StudyPlan, detailParticipants: Int = 2_000, heatParticipants: Int = 40) {
     self.plan = plan
+    questionnaireCount = plan.protocolPlan.questionnaires.count
+    questionnaireOfSchedule = questionnaireCount > 1 ? plan.protocolPlan.questionnaireOfSchedule : []
     self.detailParticipants = min(detailParticipants, max(1, Self.detailParticipantDays / max(plan.days, 1)))
     self.heatParticipants = heatParticipants
     deliveredByDay = Array(repeating: 0, count: plan.days)
@@ -110,6 +117,11 @@ public struct StudyAccumulator: Sendable {
     var signals = 0
     var counted = 0
     var deliveredHere = 0
+    // Prompts a day, over all schedules and by questionnaire.
+    let enrolledDays = Int(o.enrolledUntil / Tick.day)
+    var overall = QuestionnaireTally(days: enrolledDays)
+    var byQuestionnaire = Array(repeating: overall, count: questionnaireOfSchedule.isEmpty ? 0 : questionnaireCount)
+    var perDay = [Int](repeating: 0, count: enrolledDays * (1 + byQuestionnaire.count))
     for p in o.prompts {
       statusCounts[p.status.position] += 1
       reasonCounts[p.reason.position] += 1
@@ -118,9 +130,16 @@ public struct StudyAccumulator: Sendable {
       if p.status == .ignored || p.status == .droppedOut { continue }
       scheduled += 1
       counted += 1
+      let q = byQuestionnaire.isEmpty ? -1 : questionnaireOfSchedule[min(p.schedule, questionnaireOfSchedule.count - 1)]
+      if p.day < enrolledDays {
+        perDay[p.day] += 1
+        if q >= 0 { perDay[(1 + q) * enrolledDays + p.day] += 1 }
+      }
+      if q >= 0 { byQuestionnaire[q].counted += 1 }
       if p.delivered >= 0 {
         delivered += 1
         deliveredHere += 1
+        if q >= 0 { byQuestionnaire[q].delivered += 1 }
         let hour = Int((p.delivered % Tick.day) / Tick.hour)
         deliveredByHour[hour] += 1
         deliveredByDay[min(p.day, plan.days - 1)] += 1
@@ -130,6 +149,7 @@ public struct StudyAccumulator: Sendable {
         }
       }
       if p.status == .answered {
+        if q >= 0 { byQuestionnaire[q].completed += 1 }
         answered += 1
         if p.received { answersReceived += 1 }
         latency.add(p.responseSeconds)
@@ -137,6 +157,8 @@ public struct StudyAccumulator: Sendable {
         reports.add(p.reported)
       }
     }
+    overall.addDays(perDay[0..<enrolledDays])
+    for q in byQuestionnaire.indices { byQuestionnaire[q].addDays(perDay[(1 + q) * enrolledDays..<(2 + q) * enrolledDays]) }
     volunteered += o.volunteered.count
     if let windows = o.samplingWindows {
       addTimes(o.prompts, windows: windows, detailed: detailed)
@@ -151,7 +173,8 @@ public struct StudyAccumulator: Sendable {
         responseRate: signals == 0 ? .nan : Double(reports.count) / Double(signals),
         medianResponseSeconds: Moments.median(selecting: &latencies),
         reportedMean: reports.count > 0 ? reports.mean : .nan, trueMean: o.trueMean,
-        droppedOut: o.enrolledUntil < SimTime(plan.days) * Tick.day, tallies: o.tallies))
+        droppedOut: o.enrolledUntil < SimTime(plan.days) * Tick.day, tallies: o.tallies, promptsPerDay: overall,
+        questionnaires: byQuestionnaire))
     if o.participant < heatParticipants { heat.append(o.heat) }
   }
 
@@ -247,4 +270,32 @@ public struct ParticipantRow: Sendable, Equatable {
   public var droppedOut: Bool
   /// The sensors' tallies of this participant, in the protocol's order.
   public var tallies: [SensorTally]
+  /// Prompts counted a day, over every schedule (counts of prompts and answers unused).
+  public var promptsPerDay: QuestionnaireTally
+  /// Each questionnaire's prompts, when the study has more than one (else empty).
+  public var questionnaires: [QuestionnaireTally]
+}
+
+/// One participant's prompts of one questionnaire: counted (as in compliance), delivered,
+/// answered, and the prompts counted on each enrolled day (their sum and sum of squares, in
+/// integers, so that pooling over participants is exact in any grouping).
+public struct QuestionnaireTally: Sendable, Equatable {
+  public var counted = 0
+  public var delivered = 0
+  public var completed = 0
+  /// Enrolled days, and the sum and sum of squares of the day's prompts over them.
+  public var days: Int
+  public var perDaySum = 0
+  public var perDaySquares = 0
+
+  /// A tally over `days` enrolled days.
+  public init(days: Int) { self.days = days }
+
+  /// Adds the prompt counts of the enrolled days.
+  mutating func addDays(_ counts: ArraySlice<Int>) {
+    for c in counts {
+      perDaySum += c
+      perDaySquares += c * c
+    }
+  }
 }

@@ -251,8 +251,12 @@ public enum StudyRun {
     _ o: ParticipantOutcome, variant: String, v: Int, replication r: Int, plan: StudyPlan, tables: Tables, time: Timestamps
   ) throws {
     if let f = tables.prompts {
+      let proto = plan.protocolPlan
+      let names = proto.schedules.indices.map { proto.survey(ofSchedule: $0).id }
       for p in o.prompts + o.volunteered {
-        let row = Rows.prompt(p, variant: variant, replication: r, participant: o.participant, time: time)
+        let row = Rows.prompt(
+          p, variant: variant, replication: r, participant: o.participant,
+          questionnaire: p.schedule < names.count ? names[p.schedule] : proto.survey.id, time: time)
         try f.row(row)
         try tables.sqlite?.insert("prompts", row)
       }

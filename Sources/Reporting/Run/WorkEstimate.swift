@@ -34,7 +34,8 @@ public struct WorkEstimate: Sendable, Equatable {
       let pd = Double(plan.participants) * Double(plan.days)
       days += pd
       let perDay = plan.protocolPlan.schedules.reduce(0.0) { total, part in
-        total + (part.choice.parameters.perDay ?? Double(part.choice.parameters.times?.count ?? 6))
+        guard let p = part.choice?.parameters else { return total + Double(part.trigger?.maxPerDay ?? 0) }
+        return total + (p.perDay ?? Double(p.times?.count ?? 6))
       }
       prompts += pd * perDay
       let sensors = Double(plan.protocolPlan.sensors.count)

@@ -24,6 +24,7 @@ public enum Metrics {
     var out: [(String, Estimate)] = [
       ("participants", plain(Double(a.participants))),
       ("signals_per_day", plain(a.participantDays > 0 ? Double(a.scheduled) / a.participantDays : .nan)),
+      ("signals_per_day_sd", plain(perDaySD(rows.map(\.promptsPerDay)))),
       ("delivered_share", ratio(\.delivered, \.counted)),
       ("compliance", ratio(\.completed, \.counted)),
       ("response_rate", ratio(\.completed, \.delivered)),
@@ -72,7 +73,33 @@ public enum Metrics {
       ("answers_per_participant_p90", plain(Estimate.quantile(answers, 0.9))),
       ("share_reaching_answers_target", .mean(rows.map { $0.completed >= target ? 1 : 0 })),
     ]
+    // Each questionnaire apart, when there are several.
+    let names = a.plan.protocolPlan.questionnaires
+    if names.count > 1 {
+      for (q, name) in names.enumerated() {
+        let tallies = rows.map { $0.questionnaires[q] }
+        let counted = tallies.reduce(0) { $0 + $1.counted }
+        out += [
+          ("signals_per_day_\(name)", plain(a.participantDays > 0 ? Double(counted) / a.participantDays : .nan)),
+          ("signals_per_day_sd_\(name)", plain(perDaySD(tallies))),
+          ("delivered_share_\(name)", ratio({ $0.questionnaires[q].delivered }, { $0.questionnaires[q].counted })),
+          ("compliance_\(name)", ratio({ $0.questionnaires[q].completed }, { $0.questionnaires[q].counted })),
+          ("answers_per_participant_\(name)", .mean(tallies.map { Double($0.completed) })),
+        ]
+      }
+    }
     return out
+  }
+
+  /// The standard deviation of the prompts a day over every enrolled participant-day (how
+  /// much event-contingent prompting varies from day to day and person to person), from the
+  /// tallies' exact integer sums.
+  static func perDaySD(_ tallies: [QuestionnaireTally]) -> Double {
+    let n = tallies.reduce(0) { $0 + $1.days }
+    guard n > 1 else { return .nan }
+    let sum = Double(tallies.reduce(0) { $0 + $1.perDaySum })
+    let squares = Double(tallies.reduce(0) { $0 + $1.perDaySquares })
+    return max((squares - sum * sum / Double(n)) / Double(n - 1), 0).squareRoot()
   }
 }
 

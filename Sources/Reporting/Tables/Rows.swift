@@ -7,13 +7,17 @@ import StudyModel
 public enum Rows {
   /// `prompts.csv`: one row per prompt (and per volunteered answer).
   public static let promptHeader = [
-    "variant", "replication", "participant", "prompt", "day", "scheduled", "delivered", "noticed", "opened",
+    "variant", "replication", "participant", "prompt", "day", "questionnaire", "scheduled", "delivered", "noticed", "opened",
     "submitted", "status", "reason", "latency_s", "context", "true_state", "reported_state", "received", "volunteered",
   ]
 
-  public static func prompt(_ p: PromptRecord, variant: String, replication: Int, participant: Int, time: Timestamps) -> [String] {
+  /// A prompt's row; `questionnaire` names the questionnaire its schedule opens.
+  public static func prompt(
+    _ p: PromptRecord, variant: String, replication: Int, participant: Int, questionnaire: String, time: Timestamps
+  ) -> [String] {
     [
-      variant, String(replication), String(participant), String(p.index), String(p.day), time.iso(p.scheduled),
+      variant, String(replication), String(participant), String(p.index), String(p.day), questionnaire,
+      time.iso(p.scheduled),
       time.iso(p.delivered), time.iso(p.noticed), time.iso(p.opened), time.iso(p.submitted), p.status.rawValue,
       p.reason.rawValue, cell(p.responseSeconds, 3), p.delivered >= 0 ? p.context.description : "",
       cell(p.trueState, 3), cell(p.reported, 3), p.status == .answered ? (p.received ? "1" : "0") : "",

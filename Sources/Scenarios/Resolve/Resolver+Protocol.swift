@@ -19,6 +19,11 @@ extension ScenarioResolver {
     if (importsAWARE || importsESMira) && r.has("schedule") {
       throw r.error("schedule", nil, "the imported \(importsAWARE ? "AWARE schedule" : "ESMira study") is the schedule; remove schedule")
     }
+    if r.has("questionnaires") {
+      for key in ["schedule", "survey", "aware_schedule", "esmira_study"] where r.has(key) {
+        throw r.error(key, r.raw(key)?.location, "with questionnaires, each questionnaire has its own schedule and survey; move \(key) into them")
+      }
+    }
     var imported: ImportedProtocol?
     if importsAWARE {
       let (file, at) = try r.scalar("aware_schedule")!
@@ -44,6 +49,8 @@ extension ScenarioResolver {
       p.schedules = imported.parts
       p.survey = imported.survey
       warnings += imported.warnings.filter { !warnings.contains($0) }
+    } else if r.has("questionnaires") {
+      p.schedules = try questionnaires(r, window: window, plan: plan)
     } else {
       p.schedules = try scheduleParts(r, window: window, plan: plan)
     }
@@ -53,7 +60,7 @@ extension ScenarioResolver {
     // An expiry given in the scenario applies to every schedule, imported ones too.
     let ownExpiry = r.has("expiry")
     p.expiry = try expiry(r, default: imported?.expiry ?? .after(15 * Tick.minute))
-    if ownExpiry { for k in p.schedules.indices { p.schedules[k].expiry = nil } }
+    if ownExpiry && imported != nil { for k in p.schedules.indices { p.schedules[k].expiry = nil } }
     let ownReminders = r.has("reminders")
     let rem = try r.section("reminders")
     let dr = imported?.reminders ?? Reminders()
@@ -61,7 +68,7 @@ extension ScenarioResolver {
     p.reminders.interval = try rem.duration("interval", default: dr.interval, range: Tick.minute...(Tick.day))
     try rem.finish()
     r.attach("reminders", rem)
-    if ownReminders { for k in p.schedules.indices { p.schedules[k].reminders = nil } }
+    if ownReminders && imported != nil { for k in p.schedules.indices { p.schedules[k].reminders = nil } }
     p.silentPushEvery = try optionalDuration(r, "silent_push", range: Tick.minute...(Tick.day))
     p.appOpensPerDay = try r.number("app_opens_per_day", default: 0, range: 0...100)
     p.answersTarget = try r.integer("answers_target", default: 30, range: 1...1_000_000)
@@ -70,7 +77,7 @@ extension ScenarioResolver {
     p.settingsChange = try settingsChange(r, parts: p.schedules, days: plan.days)
     p.ownSettingsChanges = try ownSettings(r, parts: p.schedules)
     p.sensors = try sensors(r)
-    if imported == nil {
+    if imported == nil && !r.has("questionnaires") {
       let survey = try r.section("survey")
       p.survey = try surveyPlan(survey)
       try survey.finish()
@@ -143,10 +150,17 @@ extension ScenarioResolver {
       r.attach("schedule", s)
       return []
     }
+    if name == "event" {
+      let trigger = try eventTrigger(s, at: r.raw("schedule")?.location)
+      let part = try days(s, of: SchedulePart(.events(trigger), window: window))
+      try s.finish()
+      r.attach("schedule", s)
+      return [part]
+    }
     guard let algorithm = AnyScheduler.Name(rawValue: name) else {
       throw s.error(
         "algorithm", r.raw("schedule")?["algorithm"]?.location,
-        "expected one of \((AnyScheduler.Name.allCases.map(\.rawValue) + ["none"]).joined(separator: ", ")), found '\(name)'")
+        "expected one of \((AnyScheduler.Name.allCases.map(\.rawValue) + ["event", "none"]).joined(separator: ", ")), found '\(name)'")
     }
     var p = ScheduleParameters()
     // Defaults: Mappiness 2 a day (the app's default, MacKerron 2012), ExperienceSampler's
@@ -191,6 +205,7 @@ extension ScenarioResolver {
     if algorithm == .bufferedBlocks {
       p.buffer = try s.number("buffer", default: BufferedBlocks.defaultBuffer, range: 0...0.49)
     }
+    let part = try days(s, of: SchedulePart(ScheduleChoice(algorithm, p), window: window))
     try s.finish()
     r.attach("schedule", s)
     // Check the parameters against the windows now, naming the key at fault.
@@ -218,7 +233,7 @@ extension ScenarioResolver {
         throw s.error(key, r.raw("schedule")?[key]?.location, error.message)
       }
     }
-    return [SchedulePart(ScheduleChoice(algorithm, p), window: window)]
+    return [part]
   }
 
   // MARK: Channel, expiry

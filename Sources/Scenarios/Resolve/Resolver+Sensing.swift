@@ -46,10 +46,15 @@ extension ScenarioResolver {
     return out
   }
 
-  func surveyPlan(_ r: Reader) throws(ScenarioError) -> SurveyPlan {
+  func surveyPlan(_ r: Reader, id: String? = nil) throws(ScenarioError) -> SurveyPlan {
     let d = SurveyPlan()
+    if id != nil && r.has("id") {
+      throw r.error("id", r.raw("id")?.location, "a questionnaire's survey is named by the questionnaire's name")
+    }
+    let ownID: String
+    if let id { ownID = id } else { ownID = try r.string("id", default: d.id, maxLength: 200) }
     var s = SurveyPlan(
-      id: try r.string("id", default: d.id, maxLength: 200), title: try r.string("title", default: d.title, maxLength: 2000),
+      id: ownID, title: try r.string("title", default: d.title, maxLength: 2000),
       items: [])
     guard let v = r.raw("items") else {
       s.items = d.items

@@ -10,7 +10,7 @@ extension ScenarioResolver {
   func settingsChange(_ r: Reader, parts: [SchedulePart], days: Int) throws(ScenarioError) -> SettingsChange? {
     guard r.has("settings_change") else { return nil }
     let c = try r.section("settings_change")
-    guard parts.count == 1, parts[0].choice.algorithm == .mappiness else {
+    guard parts.count == 1, parts[0].choice?.algorithm == .mappiness else {
       throw r.error("settings_change", r.raw("settings_change")?.location, "a settings change follows Mappiness' pro-rata rule: the schedule must be mappiness")
     }
     let day = try c.integer("day", default: 2, range: 1...max(days, 1))
@@ -19,7 +19,7 @@ extension ScenarioResolver {
     guard let window = try? Window(parsing: windowText) else {
       throw c.error("window", r.raw("settings_change")?["window"]?.location, "expected HH:MM-HH:MM, found '\(windowText)'")
     }
-    let perDay = try c.integer("per_day", default: Int(parts[0].choice.parameters.perDay ?? 2), range: 1...5)
+    let perDay = try c.integer("per_day", default: Int(parts[0].choice?.parameters.perDay ?? 2), range: 1...5)
     do throws(ScheduleError) {
       try Mappiness(perDay: perDay).validate(for: window)
     } catch {
@@ -34,7 +34,7 @@ extension ScenarioResolver {
   func ownSettings(_ r: Reader, parts: [SchedulePart]) throws(ScenarioError) -> OwnSettingsChanges? {
     guard r.has("own_settings") else { return nil }
     let c = try r.section("own_settings")
-    guard parts.count == 1, parts[0].choice.algorithm == .mappiness else {
+    guard parts.count == 1, parts[0].choice?.algorithm == .mappiness else {
       throw r.error("own_settings", r.raw("own_settings")?.location, "participants change Mappiness settings: the schedule must be mappiness")
     }
     if r.has("settings_change") {

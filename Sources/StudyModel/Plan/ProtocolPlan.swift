@@ -45,6 +45,18 @@ public struct ProtocolPlan: Sendable, Equatable {
   public func survey(ofSchedule k: Int) -> SurveyPlan {
     k < schedules.count ? schedules[k].survey ?? survey : survey
   }
+  /// The study's questionnaires by name (their surveys' ids, in the order the schedules
+  /// first use them): one for a study with a single questionnaire.
+  public var questionnaires: [String] {
+    var names: [String] = []
+    for k in schedules.indices where !names.contains(survey(ofSchedule: k).id) { names.append(survey(ofSchedule: k).id) }
+    return names.isEmpty ? [survey.id] : names
+  }
+  /// The questionnaire (index in ``questionnaires``) each schedule's prompts open.
+  public var questionnaireOfSchedule: [Int] {
+    let names = questionnaires
+    return schedules.indices.map { k in names.firstIndex(of: survey(ofSchedule: k).id) ?? 0 }
+  }
   /// The most reminders any schedule's prompt has (the notifications a prompt takes on iOS).
   public var mostReminders: Int { max(reminders.count, schedules.compactMap { $0.reminders?.count }.max() ?? 0) }
   /// The answers each participant should give (the study's target, for the share of
@@ -70,66 +82,6 @@ public struct ProtocolPlan: Sendable, Equatable {
     self.sensors = sensors
     self.survey = survey
   }
-}
-
-/// One signal schedule: an algorithm in a window, on some days.
-public struct SchedulePart: Sendable, Equatable {
-  /// The algorithm and its parameters.
-  public var choice: ScheduleChoice
-  /// The window in which it signals.
-  public var window: WindowPlan
-  /// Signal every this many days (ESMira `dailyRepeatRate`; default 1).
-  public var everyDays: Int
-  /// The weekdays it signals on (0 Monday … 6 Sunday; nil: every day).
-  public var weekdays: Set<Int>?
-  /// The study days it signals on (AWARE `start_date` and `end_date`; nil: all).
-  public var days: ClosedRange<Int>?
-  /// This schedule's own expiry, reminders and questionnaire (an AWARE schedule's or an
-  /// ESMira questionnaire's; nil: the protocol's).
-  public var expiry: ExpiryPolicy?
-  public var reminders: Reminders?
-  public var survey: SurveyPlan?
-
-  /// Creates a part.
-  public init(
-    _ choice: ScheduleChoice, window: WindowPlan, everyDays: Int = 1, weekdays: Set<Int>? = nil, days: ClosedRange<Int>? = nil
-  ) {
-    self.choice = choice
-    self.window = window
-    self.everyDays = everyDays
-    self.weekdays = weekdays
-    self.days = days
-  }
-
-  /// Whether it signals on study day `day` whose weekday is `weekday`.
-  public func isActive(day: Int, weekday: Int) -> Bool {
-    (days?.contains(day) ?? true) && day % max(everyDays, 1) == 0 && (weekdays?.contains(weekday) ?? true)
-  }
-}
-
-/// A scheduling algorithm by name with its parameters; built into a scheduler for each
-/// participant's window.
-public struct ScheduleChoice: Sendable, Equatable {
-  /// The algorithm.
-  public var algorithm: AnyScheduler.Name
-  /// Its parameters.
-  public var parameters: ScheduleParameters
-
-  /// Creates a choice.
-  public init(_ algorithm: AnyScheduler.Name, _ parameters: ScheduleParameters = ScheduleParameters()) {
-    self.algorithm = algorithm
-    self.parameters = parameters
-  }
-}
-
-/// Where a participant's signalling window comes from.
-public enum WindowPlan: Sendable, Equatable {
-  /// The study's window, possibly different at weekends.
-  case fixed(weekday: Window, weekend: Window)
-  /// The participant's own hours, chosen once: from the usual weekday wake time plus
-  /// `afterWake` to the usual bedtime minus `beforeBed`, to the nearest quarter hour (as
-  /// Mappiness lets participants set them).
-  case participant(afterWake: Double, beforeBed: Double)
 }
 
 /// How prompts reach the phone.

@@ -64,7 +64,7 @@ public struct StudyPlan: Sendable, Equatable {
       }
       guard let window else { continue }
       let sampling =
-        (try? AnyScheduler(part.choice.algorithm, part.choice.parameters, window: window))?.samplingWindow(for: window)
+        part.choice.flatMap { try? AnyScheduler($0.algorithm, $0.parameters, window: window) }?.samplingWindow(for: window)
         ?? Block(start: 0, end: window.length)
       lo = min(lo, window.start.minutes + sampling.start)
       hi = max(hi, window.start.minutes + sampling.end)

@@ -80,13 +80,8 @@ extension ParticipantSimulation {
     // The phone checks (screen events, Beiwe's Unlocked/Locked), from streams of their own.
     var checks = PhoneChecks()
     if phoneEvents || sensors.contains(where: { $0.kind == .screen }) {
-      var counts = RandomStream(
-        StreamAddress(seed: seed, replication: replication, participant: participant, purpose: Purpose.phone.indexed(1)))
-      var places = RandomStream(
-        StreamAddress(seed: seed, replication: replication, participant: participant, purpose: Purpose.phone.indexed(2)))
-      checks = PhoneChecks(
-        timeline: sim.life.timeline, hours: Int(end / Tick.hour), checksPerHour: sim.person.checksPerHour, counts: &counts,
-        places: &places)
+      checks = ParticipantSimulation.phoneChecks(
+        seed: seed, replication: replication, participant: participant, life: sim.life, person: sim.person, until: end)
     }
     let coverage = CoverageCalculator(
       sensors: sensors, runs: runs, phoneOn: phoneOn, networkUsable: networkUsable, timeline: sim.life.timeline,

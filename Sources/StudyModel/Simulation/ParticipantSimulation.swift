@@ -115,10 +115,32 @@ public struct ParticipantSimulation: EventHandler {
       plan: plan.dailyLife.state, conditions: plan.dailyLife.conditions, personLevel: person.stateLevel,
       first: .asleep, end: person.dropoutDay < plan.days ? SimTime(person.dropoutDay) * Tick.day : studyEnd,
       pathStream: stream(Purpose.state.indexed(1)))
-    var scheduleStream = stream(.schedule)
+    // Each schedule draws from its own stream (the first from the schedule kind's first).
+    var scheduleStreams = proto.schedules.indices.map { stream(Purpose.schedule.indexed(UInt32($0))) }
     var settingsStream = stream(Purpose.traits.indexed(1))
-    timetable = Timetable(plan: plan, person: person, life: life, settings: &settingsStream, stream: &scheduleStream)
+    let unlocks = proto.schedules.contains { $0.trigger?.event == .phoneUnlock }
+    timetable = Timetable(
+      plan: plan, person: person, life: life,
+      checks: unlocks
+        ? Self.phoneChecks(seed: seed, replication: replication, participant: participant, life: life, person: person, until: studyEnd)
+        : PhoneChecks(),
+      settings: &settingsStream, streams: &scheduleStreams)
     promptLife = PromptLife(timetable, protocol: proto)
+  }
+
+  /// The participant's phone checks until `end`, from streams of their own (the same
+  /// whether drawn for prompts triggered by unlocking or for the screen's events).
+  static func phoneChecks(
+    seed: UInt64, replication: UInt32, participant: UInt32, life: DailyLife, person: Person, until end: SimTime
+  ) -> PhoneChecks {
+    func stream(_ p: Purpose) -> RandomStream {
+      RandomStream(StreamAddress(seed: seed, replication: replication, participant: participant, purpose: p))
+    }
+    var counts = stream(Purpose.phone.indexed(1))
+    var places = stream(Purpose.phone.indexed(2))
+    return PhoneChecks(
+      timeline: life.timeline, hours: Int(end / Tick.hour), checksPerHour: person.checksPerHour, counts: &counts,
+      places: &places)
   }
 
   /// Runs the whole study, then settles what is still open at its end.

@@ -36,13 +36,18 @@ struct Timetable {
   var samplingWindows: (weekday: Block, weekend: Block)?
 
   /// Draws every prompt's time for the participant (`settings`: the draws of their own
-  /// change of settings, ``OwnSettingsChanges``).
-  init(plan: StudyPlan, person: Person, life: DailyLife, settings: inout RandomStream, stream: inout RandomStream) {
+  /// change of settings, ``OwnSettingsChanges``; `streams`: each schedule's draws, its own
+  /// so that adding a questionnaire leaves the others' times alone; `checks`: the phone
+  /// checks, for prompts triggered by unlocking).
+  init(
+    plan: StudyPlan, person: Person, life: DailyLife, checks: PhoneChecks, settings: inout RandomStream,
+    streams: inout [RandomStream]
+  ) {
     wake = life.wake
     bed = life.bed
     let channel = plan.protocolPlan.channel
     serverTick = channel.kind == .push ? max(channel.serverTick, 0) : 0
-    draw(plan: plan, person: person, life: life, settings: &settings, &stream)
+    draw(plan: plan, person: person, life: life, checks: checks, settings: &settings, &streams)
   }
 
   /// The participant's change of settings: the study's, or their own.
@@ -105,46 +110,76 @@ struct Timetable {
     return awakeChange
   }
 
+  /// How a schedule draws its prompts for this participant: an algorithm built for their
+  /// weekday and weekend windows, or events in those windows.
+  private enum Built {
+    case signals(weekday: (AnyScheduler, Window), weekend: (AnyScheduler, Window))
+    case events(weekday: Window, weekend: Window)
+
+    func window(weekend: Bool) -> Window {
+      switch self {
+      case .signals(let wd, let we): weekend ? we.1 : wd.1
+      case .events(let wd, let we): weekend ? we : wd
+      }
+    }
+
+    /// The part of the window sampled, in minutes after midnight.
+    func sampling(weekend: Bool) -> Block {
+      let w = window(weekend: weekend)
+      guard case .signals(let wd, let we) = self else { return Block(start: w.start.minutes, end: w.start.minutes + w.length) }
+      let sampling = (weekend ? we.0 : wd.0).samplingWindow(for: w)
+      return Block(start: w.start.minutes + sampling.start, end: w.start.minutes + sampling.end)
+    }
+  }
+
   /// Draws every day's schedule in the participant's windows.
   private mutating func draw(
-    plan: StudyPlan, person: Person, life: DailyLife, settings: inout RandomStream, _ s: inout RandomStream
+    plan: StudyPlan, person: Person, life: DailyLife, checks: PhoneChecks, settings: inout RandomStream,
+    _ streams: inout [RandomStream]
   ) {
     let proto = plan.protocolPlan
     let studyEnd = SimTime(plan.days) * Tick.day
     let parts = proto.schedules
     guard !parts.isEmpty else { return }
-    // Each part's scheduler and window, weekday and weekend.
-    var built: [(weekday: (AnyScheduler, Window), weekend: (AnyScheduler, Window))] = []
+    // Each part's scheduler (or events) and window, weekday and weekend.
+    var built: [Built] = []
+    // The events of each event-contingent part.
+    var events: [EventPrompts?] = []
     for part in parts {
-      var pair: [(AnyScheduler, Window)] = []
+      var windows: [Window] = []
+      var schedulers: [AnyScheduler] = []
       for weekend in [false, true] {
-        guard let window = Self.participantWindow(part.window, weekend: weekend, plan: plan, person: person),
-          let scheduler = try? AnyScheduler(part.choice.algorithm, part.choice.parameters, window: window)
-        else {
+        guard let window = Self.participantWindow(part.window, weekend: weekend, plan: plan, person: person) else {
           scheduleFailed = true
           return
         }
-        pair.append((scheduler, window))
+        windows.append(window)
+        if let choice = part.choice {
+          guard let scheduler = try? AnyScheduler(choice.algorithm, choice.parameters, window: window) else {
+            scheduleFailed = true
+            return
+          }
+          schedulers.append(scheduler)
+        }
       }
-      built.append((pair[0], pair[1]))
+      if let trigger = part.trigger {
+        built.append(.events(weekday: windows[0], weekend: windows[1]))
+        events.append(EventPrompts(trigger, timeline: life.timeline, checks: checks))
+      } else {
+        built.append(.signals(weekday: (schedulers[0], windows[0]), weekend: (schedulers[1], windows[1])))
+        events.append(nil)
+      }
     }
     // The envelope of the parts' sampling windows, in minutes after midnight.
     func envelope(_ weekend: Bool) -> Block {
-      var lo = Double.infinity
-      var hi = -Double.infinity
-      for b in built {
-        let (scheduler, window) = weekend ? b.weekend : b.weekday
-        let sampling = scheduler.samplingWindow(for: window)
-        lo = min(lo, window.start.minutes + sampling.start)
-        hi = max(hi, window.start.minutes + sampling.end)
-      }
-      return Block(start: lo, end: hi)
+      let blocks = built.map { $0.sampling(weekend: weekend) }
+      return Block(start: blocks.map(\.start).min()!, end: blocks.map(\.end).max()!)
     }
     samplingWindows = (envelope(false), envelope(true))
     var minutes: [Double] = []
     change = proto.settingsChange
-    if change == nil, let rule = proto.ownSettingsChanges, parts.count == 1, parts[0].choice.algorithm == .mappiness {
-      change = Self.ownChange(rule, window: built[0].weekday.1, days: plan.days, stream: &settings)
+    if change == nil, let rule = proto.ownSettingsChanges, parts.count == 1, parts[0].choice?.algorithm == .mappiness {
+      change = Self.ownChange(rule, window: built[0].window(weekend: false), days: plan.days, stream: &settings)
     }
     let change = self.change
     let changed = change.map { Mappiness(perDay: $0.perDay) }
@@ -162,14 +197,26 @@ struct Timetable {
     for d in 0..<plan.days {
       let weekend = plan.isWeekend(d)
       let weekday = (plan.startWeekday + d) % 7
+      let midnight = SimTime(d) * Tick.day
       for (k, part) in parts.enumerated() where part.isActive(day: d, weekday: weekday) {
-        var (scheduler, window) = weekend ? built[k].weekend : built[k].weekday
+        guard case .signals(let wd, let we) = built[k] else {
+          // Event-contingent: the day's events in the window.
+          let window = built[k].window(weekend: weekend)
+          let start = midnight + Tick.minutes(window.start.minutes)
+          let end = min(start + Tick.minutes(window.length), studyEnd)
+          for t in events[k]!.prompts(from: start, to: end, before: studyEnd, using: &streams[k]) {
+            times.append(t)
+            days.append(Int32(d))
+            scheduleOf.append(UInt8(k))
+          }
+          continue
+        }
+        var (scheduler, window) = weekend ? we : wd
         if let change, let changed, d > change.day {
           (scheduler, window) = (.mappiness(changed), change.window)
         }
         minutes.removeAll(keepingCapacity: true)
-        scheduler.schedule(in: window, into: &minutes, using: &s)
-        let midnight = SimTime(d) * Tick.day
+        scheduler.schedule(in: window, into: &minutes, using: &streams[k])
         let windowStart = midnight + Tick.minutes(window.start.minutes)
         var end = studyEnd
         if let change, d == change.day { end = min(end, midnight + change.timeOfDay) }
@@ -179,7 +226,7 @@ struct Timetable {
           let newStart = midnight + Tick.minutes(change.window.start.minutes)
           let at = midnight + change.timeOfDay
           minutes.removeAll(keepingCapacity: true)
-          changed.rest(of: change.window, after: Double(at - newStart) / Double(Tick.minute), into: &minutes, using: &s)
+          changed.rest(of: change.window, after: Double(at - newStart) / Double(Tick.minute), into: &minutes, using: &streams[k])
           add(from: newStart, before: studyEnd, day: d, schedule: k)
         }
       }

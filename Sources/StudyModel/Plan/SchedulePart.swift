@@ -1,0 +1,126 @@
+import Schedules
+import SimKernel
+
+/// One schedule of a questionnaire: an algorithm, or events of the participant's day, in a
+/// window, on some days.
+public struct SchedulePart: Sendable, Equatable {
+  /// What decides the prompts' times.
+  public enum Rule: Sendable, Equatable {
+    /// A signal-contingent algorithm and its parameters.
+    case signals(ScheduleChoice)
+    /// Events of the participant's day (event-contingent prompts).
+    case events(EventTrigger)
+  }
+
+  /// What decides the prompts' times.
+  public var rule: Rule
+  /// The algorithm and its parameters (nil for event-contingent prompts).
+  public var choice: ScheduleChoice? {
+    if case .signals(let c) = rule { return c }
+    return nil
+  }
+  /// The trigger of event-contingent prompts (nil for an algorithm).
+  public var trigger: EventTrigger? {
+    if case .events(let e) = rule { return e }
+    return nil
+  }
+  /// The window in which it signals.
+  public var window: WindowPlan
+  /// Signal every this many days (ESMira `dailyRepeatRate`; default 1).
+  public var everyDays: Int
+  /// The weekdays it signals on (0 Monday … 6 Sunday; nil: every day).
+  public var weekdays: Set<Int>?
+  /// The study days it signals on (AWARE `start_date` and `end_date`; nil: all).
+  public var days: ClosedRange<Int>?
+  /// This schedule's own expiry, reminders and questionnaire (an AWARE schedule's or an
+  /// ESMira questionnaire's; nil: the protocol's).
+  public var expiry: ExpiryPolicy?
+  public var reminders: Reminders?
+  public var survey: SurveyPlan?
+
+  /// Creates a part of a signal-contingent algorithm.
+  public init(
+    _ choice: ScheduleChoice, window: WindowPlan, everyDays: Int = 1, weekdays: Set<Int>? = nil, days: ClosedRange<Int>? = nil
+  ) {
+    self.init(.signals(choice), window: window, everyDays: everyDays, weekdays: weekdays, days: days)
+  }
+
+  /// Creates a part.
+  public init(
+    _ rule: Rule, window: WindowPlan, everyDays: Int = 1, weekdays: Set<Int>? = nil, days: ClosedRange<Int>? = nil
+  ) {
+    self.rule = rule
+    self.window = window
+    self.everyDays = everyDays
+    self.weekdays = weekdays
+    self.days = days
+  }
+
+  /// Whether it signals on study day `day` whose weekday is `weekday`.
+  public func isActive(day: Int, weekday: Int) -> Bool {
+    (days?.contains(day) ?? true) && day % max(everyDays, 1) == 0 && (weekdays?.contains(weekday) ?? true)
+  }
+}
+
+/// A scheduling algorithm by name with its parameters; built into a scheduler for each
+/// participant's window.
+public struct ScheduleChoice: Sendable, Equatable {
+  /// The algorithm.
+  public var algorithm: AnyScheduler.Name
+  /// Its parameters.
+  public var parameters: ScheduleParameters
+
+  /// Creates a choice.
+  public init(_ algorithm: AnyScheduler.Name, _ parameters: ScheduleParameters = ScheduleParameters()) {
+    self.algorithm = algorithm
+    self.parameters = parameters
+  }
+}
+
+/// Where a participant's signalling window comes from.
+public enum WindowPlan: Sendable, Equatable {
+  /// The study's window, possibly different at weekends.
+  case fixed(weekday: Window, weekend: Window)
+  /// The participant's own hours, chosen once: from the usual weekday wake time plus
+  /// `afterWake` to the usual bedtime minus `beforeBed`, to the nearest quarter hour (as
+  /// Mappiness lets participants set them).
+  case participant(afterWake: Double, beforeBed: Double)
+}
+
+
+/// Event-contingent prompts: a prompt a set time after an event of the participant's day
+/// (leaving or entering a context, unlocking the phone), as movisensXS's and AWARE's context
+/// triggers do ([@movisensXS]), in the schedule's window, no sooner than `minGap` after the schedule's
+/// previous prompt and at most `maxPerDay` a day. Events are not prompted on outside the
+/// window, during the gap, or after the day's last prompt.
+public struct EventTrigger: Sendable, Equatable {
+  /// The events that can trigger a prompt.
+  public enum Event: Sendable, Equatable {
+    /// The participant leaves a context (for example home).
+    case leaving(Context)
+    /// The participant enters a context.
+    case entering(Context)
+    /// The participant unlocks the phone (a phone check).
+    case phoneUnlock
+  }
+
+  /// The event.
+  public var event: Event
+  /// The time from the event to the prompt.
+  public var delay: SimTime
+  /// The chance that an eligible event triggers a prompt (movisensXS' sampling of events).
+  public var probability: Double
+  /// The least time since the schedule's previous prompt.
+  public var minGap: SimTime
+  /// The most prompts a day.
+  public var maxPerDay: Int
+
+  /// Creates a trigger.
+  public init(event: Event, delay: SimTime = 0, probability: Double = 1, minGap: SimTime = 0, maxPerDay: Int = 10) {
+    self.event = event
+    self.delay = delay
+    self.probability = probability
+    self.minGap = minGap
+    self.maxPerDay = maxPerDay
+  }
+}
