@@ -15,7 +15,7 @@ struct FuzzCorpusTests {
     return ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted().map { dir.appendingPathComponent($0) }
   }
 
-  @Test("every input is read or refused with an error naming the file", arguments: ["scenario", "aware", "esmira", "sweep"])
+  @Test("every input is read or refused with an error naming the file", arguments: ["scenario", "aware", "esmira", "paco", "beiwe", "sweep"])
   func corpus(reader: String) throws {
     let files = Self.inputs(reader)
     #expect(files.count >= 1, "the corpus of \(reader) is empty")
@@ -32,6 +32,8 @@ struct FuzzCorpusTests {
         case "scenario": _ = try Readers.scenario(data, file: file)
         case "aware": try Readers.awareSchedule(data, file: file)
         case "esmira": try Readers.esmiraStudy(data, file: file)
+        case "paco": try Readers.pacoExperiment(data, file: file)
+        case "beiwe": try Readers.beiweStudy(data, file: file)
         default: _ = try Readers.sweep(data, file: file)
         }
         read += 1

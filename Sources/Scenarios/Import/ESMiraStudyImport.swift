@@ -45,47 +45,27 @@ enum ESMiraStudyImport {
 
   /// Reads a study file's tree (`file` names it in errors); `days` is the study's length.
   static func read(_ root: ScenarioValue, file path: String, days: Int = 3650) throws(ScenarioError) -> ImportedProtocol {
-    func fail(_ k: String, _ at: ScenarioValue.Location?, _ message: String) -> ScenarioError {
-      ScenarioError(file: path, key: k, at: at, message)
-    }
-    func list(_ v: ScenarioValue?, _ k: String) throws(ScenarioError) -> [ScenarioValue] {
-      guard let v else { return [] }
-      guard case .sequence(let items, _) = v else { throw fail(k, v.location, "expected a list") }
-      return items
-    }
-    func number(_ v: ScenarioValue?, _ k: String, default d: Double, range: ClosedRange<Double>) throws(ScenarioError) -> Double {
-      guard let v else { return d }
-      guard case .scalar(let text, let l) = v, let x = Units.number(text), range.contains(x) else {
-        throw fail(k, v.location, "expected a number from \(Units.format(range.lowerBound)) to \(Units.format(range.upperBound))")
-      }
-      _ = l
-      return x
-    }
-    func flag(_ v: ScenarioValue?) -> Bool {
-      if case .scalar(let t, _)? = v { return t == "true" || t == "1" }
-      return false
-    }
-    guard case .mapping = root else { throw fail("", root.location, "an ESMira study is a JSON object") }
+    var json = JSONFields(file: path)
+    guard case .mapping = root else { throw json.fail("", root.location, "an ESMira study is a JSON object") }
     var parts: [SchedulePart] = []
-    var warnings: [ScenarioWarning] = []
     var first: (expiry: ExpiryPolicy, reminders: Reminders, survey: SurveyPlan)?
     var title = "ESMira"
     if case .scalar(let t, _)? = root["title"] { title = t }
-    for (qi, q) in try list(root["questionnaires"], "questionnaires").enumerated() {
+    for (qi, q) in try json.list(root["questionnaires"], "questionnaires").enumerated() {
       let qk = "questionnaires[\(qi)]"
       for (key, unset, what) in Self.notSimulated {
         if case .scalar(let v, _)? = q[key], v != unset, !(unset == "0" && Units.number(v) == 0) {
-          warnings.append(ScenarioWarning(file: path, key: "\(qk).\(key)", message: what))
+          json.warn("\(qk).\(key)", what)
         }
       }
       // Anything else a questionnaire sets is not read: said, not dropped silently.
       let accounted = Self.read.union(Self.notSimulated.map(\.key)).union(Self.irrelevant)
       for (key, _, _) in q.pairs where !accounted.contains(key) {
-        warnings.append(ScenarioWarning(file: path, key: "\(qk).\(key)", message: "not read by esmsim: not simulated"))
+        json.warn("\(qk).\(key)", "not read by esmsim: not simulated")
       }
       var items: [SurveyItem] = []
-      for (pi, page) in try list(q["pages"], "\(qk).pages").enumerated() {
-        for (ii, input) in try list(page["inputs"], "\(qk).pages[\(pi)].inputs").enumerated() {
+      for (pi, page) in try json.list(q["pages"], "\(qk).pages").enumerated() {
+        for (ii, input) in try json.list(page["inputs"], "\(qk).pages[\(pi)].inputs").enumerated() {
           var name = "q\(qi)_\(pi)_\(ii)"
           var text = ""
           if case .scalar(let n, _)? = input["name"] { name = n }
@@ -100,59 +80,59 @@ enum ESMiraStudyImport {
       if case .scalar(let t, _)? = q["internalId"] { id = "q\(t)" }
       let survey = SurveyPlan(id: id, title: qTitle, items: items)
       // The study days it is active on, counted from joining (the study's first day).
-      let after = Int(try number(q["durationStartingAfterDays"], qk + ".durationStartingAfterDays", default: 0, range: 0...3650))
-      let period = Int(try number(q["durationPeriodDays"], qk + ".durationPeriodDays", default: 0, range: 0...3650))
+      let after = Int(try json.number(q["durationStartingAfterDays"], qk + ".durationStartingAfterDays", default: 0, range: 0...3650))
+      let period = Int(try json.number(q["durationPeriodDays"], qk + ".durationPeriodDays", default: 0, range: 0...3650))
       let lastDay = period > 0 ? min(period - 1, days - 1) : days - 1
       let active: ClosedRange<Int>? = after == 0 && period == 0 ? nil : (after <= lastDay ? after...lastDay : nil)
       let never = (after > 0 || period > 0) && active == nil
       var expiry: ExpiryPolicy = .never
       var reminders = Reminders()
       var sawAction = false
-      for (ti, trigger) in try list(q["actionTriggers"], "\(qk).actionTriggers").enumerated() {
+      for (ti, trigger) in try json.list(q["actionTriggers"], "\(qk).actionTriggers").enumerated() {
         let tk = "\(qk).actionTriggers[\(ti)]"
-        for (ai, action) in try list(trigger["actions"], "\(tk).actions").enumerated() where !sawAction {
+        for (ai, action) in try json.list(trigger["actions"], "\(tk).actions").enumerated() where !sawAction {
           let ak = "\(tk).actions[\(ai)]"
-          let type = try number(action["type"], ak + ".type", default: 1, range: 1...3)
+          let type = try json.number(action["type"], ak + ".type", default: 1, range: 1...3)
           guard type == 1 else { continue }
           sawAction = true
-          let timeout = try number(action["timeout"], ak + ".timeout", default: 0, range: 0...(60 * 24 * 30))
-          let count = try number(action["reminder_count"], ak + ".reminder_count", default: 0, range: 0...20)
-          let delay = try number(action["reminder_delay_minu"], ak + ".reminder_delay_minu", default: 5, range: 1...(60 * 24))
+          let timeout = try json.number(action["timeout"], ak + ".timeout", default: 0, range: 0...(60 * 24 * 30))
+          let count = try json.number(action["reminder_count"], ak + ".reminder_count", default: 0, range: 0...20)
+          let delay = try json.number(action["reminder_delay_minu"], ak + ".reminder_delay_minu", default: 5, range: 1...(60 * 24))
           reminders = Reminders(count: Int(count), interval: Tick.minutes(delay))
           expiry = timeout == 0 ? .never : .after(Tick.minutes(timeout + count * delay))
         }
       }
-      if first == nil && !(q["actionTriggers"].map { (try? list($0, "")) ?? [] } ?? []).isEmpty {
+      if first == nil && !(q["actionTriggers"].map { (try? json.list($0, "")) ?? [] } ?? []).isEmpty {
         first = (expiry, reminders, survey)
       }
-      for (ti, trigger) in try list(q["actionTriggers"], "\(qk).actionTriggers").enumerated() {
+      for (ti, trigger) in try json.list(q["actionTriggers"], "\(qk).actionTriggers").enumerated() {
         let tk = "\(qk).actionTriggers[\(ti)]"
-        for (si, schedule) in try list(trigger["schedules"], "\(tk).schedules").enumerated() {
+        for (si, schedule) in try json.list(trigger["schedules"], "\(tk).schedules").enumerated() {
           let sk = "\(tk).schedules[\(si)]"
-          let every = try number(schedule["dailyRepeatRate"], sk + ".dailyRepeatRate", default: 1, range: 1...365)
-          let mask = Int(try number(schedule["weekdays"], sk + ".weekdays", default: 0, range: 0...127))
+          let every = try json.number(schedule["dailyRepeatRate"], sk + ".dailyRepeatRate", default: 1, range: 1...365)
+          let mask = Int(try json.number(schedule["weekdays"], sk + ".weekdays", default: 0, range: 0...127))
           // ESMira: Sunday = 1, Monday = 2, … Saturday = 64; esmsim: Monday = 0 … Sunday = 6.
           let weekdays: Set<Int>? = mask == 0 ? nil : Set((0..<7).filter { mask & (1 << (($0 + 1) % 7)) != 0 })
-          for (ti2, signal) in try list(schedule["signalTimes"], sk + ".signalTimes").enumerated() {
+          for (ti2, signal) in try json.list(schedule["signalTimes"], sk + ".signalTimes").enumerated() {
             let k = "\(sk).signalTimes[\(ti2)]"
-            if flag(signal["randomFixed"]) {
-              throw fail(k + ".randomFixed", signal["randomFixed"]?.location, "randomFixed (a time drawn once and kept) is not simulated; esmsim draws a new time every day")
+            if json.flag(signal["randomFixed"]) {
+              throw json.fail(k + ".randomFixed", signal["randomFixed"]?.location, "randomFixed (a time drawn once and kept) is not simulated; esmsim draws a new time every day")
             }
-            let startMs = try number(signal["startTimeOfDay"], k + ".startTimeOfDay", default: 0, range: 0...86_400_000)
-            let endMs = try number(signal["endTimeOfDay"], k + ".endTimeOfDay", default: startMs + 60_000, range: 0...86_400_000)
+            let startMs = try json.number(signal["startTimeOfDay"], k + ".startTimeOfDay", default: 0, range: 0...86_400_000)
+            let endMs = try json.number(signal["endTimeOfDay"], k + ".endTimeOfDay", default: startMs + 60_000, range: 0...86_400_000)
             let start = ClockTime(minutes: startMs / 60_000)
             let part: SchedulePart
-            if flag(signal["random"]) {
-              let frequency = try number(signal["frequency"], k + ".frequency", default: 1, range: 1...100)
-              let gap = try number(signal["minutesBetween"], k + ".minutesBetween", default: 60, range: 0...1440)
-              guard frequency == frequency.rounded() else { throw fail(k + ".frequency", signal["frequency"]?.location, "a whole number") }
+            if json.flag(signal["random"]) {
+              let frequency = try json.number(signal["frequency"], k + ".frequency", default: 1, range: 1...100)
+              let gap = try json.number(signal["minutesBetween"], k + ".minutesBetween", default: 60, range: 0...1440)
+              guard frequency == frequency.rounded() else { throw json.fail(k + ".frequency", signal["frequency"]?.location, "a whole number") }
               let window: Window
               do { window = try Window(start: start, end: ClockTime(minutes: endMs / 60_000)) } catch {
-                throw fail(k + ".endTimeOfDay", signal["endTimeOfDay"]?.location, error.message)
+                throw json.fail(k + ".endTimeOfDay", signal["endTimeOfDay"]?.location, error.message)
               }
               let p = ScheduleParameters(perDay: frequency, minGap: frequency > 1 ? gap : 0, gapMethod: .truncation)
               do { _ = try AnyScheduler(.fixedBlocks, p, window: window) } catch {
-                throw fail(k + ".minutesBetween", signal["minutesBetween"]?.location, error.message)
+                throw json.fail(k + ".minutesBetween", signal["minutesBetween"]?.location, error.message)
               }
               part = SchedulePart(
                 ScheduleChoice(.fixedBlocks, p), window: .fixed(weekday: window, weekend: window), everyDays: Int(every),
@@ -175,10 +155,10 @@ enum ESMiraStudyImport {
       }
     }
     guard !parts.isEmpty, let first else {
-      throw fail("questionnaires", root.location, "the study has no signal times to simulate")
+      throw json.fail("questionnaires", root.location, "the study has no signal times to simulate")
     }
     return ImportedProtocol(
       parts: parts, survey: first.survey, channelPreset: "esmira", expiry: first.expiry, reminders: first.reminders,
-      warnings: warnings)
+      warnings: json.warnings)
   }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Every reader of outside input, from bytes: scenario files (YAML or JSON), AWARE schedule
-/// files, ESMira study files and sweep files. Each either returns or throws a
+/// files, ESMira study files, PACO experiments, Beiwe study exports and sweep
+/// files. Each either returns or throws a
 /// ``ScenarioError``; none may crash, hang or use unbounded memory on any input. The fuzz
 /// harnesses (`Tests/Fuzz`) call these.
 public enum Readers {
@@ -23,6 +24,24 @@ public enum Readers {
   @discardableResult
   public static func esmiraStudy(_ data: Data, file: String = "study.json") throws(ScenarioError) -> Int {
     try ESMiraStudyImport.read(ScenarioLoader.parse(data, file: file), file: file).parts.count
+  }
+
+  /// Reads a PACO experiment for a 14-day study from 2026-01-05 and returns the number of
+  /// schedule parts.
+  @discardableResult
+  public static func pacoExperiment(_ data: Data, file: String = "experiment.json") throws(ScenarioError) -> Int {
+    try PACOExperimentImport.read(
+      ScenarioLoader.parse(data, file: file), file: file, startDate: CalendarDate(year: 2026, month: 1, day: 5)!, days: 14
+    ).parts.count
+  }
+
+  /// Reads a Beiwe study export for a 14-day study from 2026-01-05 and returns the number of
+  /// schedule parts.
+  @discardableResult
+  public static func beiweStudy(_ data: Data, file: String = "study.json") throws(ScenarioError) -> Int {
+    try BeiweStudyImport.read(
+      ScenarioLoader.parse(data, file: file), file: file, startDate: CalendarDate(year: 2026, month: 1, day: 5)!, days: 14
+    ).parts.count
   }
 
   /// Reads a sweep file; `file` locates its base scenario.

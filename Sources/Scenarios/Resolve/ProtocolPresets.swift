@@ -23,6 +23,15 @@ enum ProtocolPresets {
       channel: esmira
       upload: immediate_retry
       """,
+    // PACO's defaults for an ESM schedule ([@PACO]: `Schedule`, `PacoNotificationAction`,
+    // `EsmGenerator2`): 3 signals a day in 09:00–17:00, weekdays only (esmWeekends false),
+    // at least 59 minutes apart by sequential rejection, answerable for 59 minutes, no
+    // snooze. Delivery keeps esmsim's default channel (PACO's sources set none for iOS).
+    "paco": """
+      schedule: {algorithm: fixed-blocks, per_day: 3, min_gap: 59m, gap_method: sequential-rejection, weekdays: [mon, tue, wed, thu, fri]}
+      window: "09:00-17:00"
+      expiry: 59m
+      """,
     // Beiwe's backend ([@BeiweBackend]): surveys pushed by the server. Its resending of
     // survey pushes the iPhone has not confirmed (every 180 minutes) is not simulated
     // (warned).

@@ -13,14 +13,19 @@ extension ScenarioResolver {
     if let (name, at) = try r.scalar("preset") { r.record("preset", .scalar(name, at)) }
     let importsAWARE = r.has("aware_schedule")
     let importsESMira = r.has("esmira_study")
-    if importsAWARE && importsESMira {
-      throw r.error("esmira_study", nil, "give either aware_schedule or esmira_study, not both")
+    let importsPACO = r.has("paco_experiment")
+    let importsBeiwe = r.has("beiwe_study")
+    let importKeys = ["aware_schedule", "esmira_study", "paco_experiment", "beiwe_study"].filter { r.has($0) }
+    if importKeys.count > 1 {
+      throw r.error(
+        importKeys[1], nil,
+        "give one of aware_schedule, esmira_study, paco_experiment and beiwe_study, not \(importKeys.joined(separator: " and "))")
     }
-    if (importsAWARE || importsESMira) && r.has("schedule") {
-      throw r.error("schedule", nil, "the imported \(importsAWARE ? "AWARE schedule" : "ESMira study") is the schedule; remove schedule")
+    if let key = importKeys.first, r.has("schedule") {
+      throw r.error("schedule", nil, "the imported file (\(key)) is the schedule; remove schedule")
     }
     if r.has("questionnaires") {
-      for key in ["schedule", "survey", "aware_schedule", "esmira_study"] where r.has(key) {
+      for key in ["schedule", "survey"] + importKeys where r.has(key) {
         throw r.error(key, r.raw(key)?.location, "with questionnaires, each questionnaire has its own schedule and survey; move \(key) into them")
       }
     }
@@ -42,6 +47,14 @@ extension ScenarioResolver {
       let (file, at) = try r.scalar("esmira_study")!
       r.record("esmira_study", .scalar(file, at))
       imported = try ESMiraStudyImport.load(path: relative(file), key: r.keyPath("esmira_study"), days: plan.days)
+    } else if importsPACO {
+      let (file, at) = try r.scalar("paco_experiment")!
+      r.record("paco_experiment", .scalar(file, at))
+      imported = try PACOExperimentImport.load(path: relative(file), startDate: startDate, days: plan.days)
+    } else if importsBeiwe {
+      let (file, at) = try r.scalar("beiwe_study")!
+      r.record("beiwe_study", .scalar(file, at))
+      imported = try BeiweStudyImport.load(path: relative(file), startDate: startDate, days: plan.days)
     }
 
     let window = try windowPlan(r)

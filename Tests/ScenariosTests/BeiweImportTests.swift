@@ -1,0 +1,67 @@
+import Foundation
+import Schedules
+import SimKernel
+import StudyModel
+import Testing
+
+@testable import Scenarios
+
+/// Beiwe study exports as beiwe-backend writes them ([@BeiweBackend]).
+@Suite("Beiwe study exports")
+struct BeiweImportTests {
+  static func scenario(_ protocolLine: String) throws(ScenarioError) -> Scenario {
+    let file = fixtures.appendingPathComponent("s.yaml").path
+    return try ScenarioResolver.resolve(
+      ScenarioLoader.parse(Data("name: t\nstart_date: 2026-01-05\nduration: 14d\npopulation: {size: 20}\nprotocol: \(protocolLine)\n".utf8), file: file),
+      file: file)
+  }
+
+  @Test("weekly timings (Sunday first) on their weekdays, absolute timings on their day, pushed, never expiring; warnings by key")
+  func timings() throws {
+    let s = try Self.scenario("{beiwe_study: beiwe-study.json}")
+    let plan = s.variants[0].plan
+    let p = plan.protocolPlan
+    #expect(p.questionnaires == ["daily", "weekly"])
+    #expect(p.channel.kind == .push)
+    #expect(p.expiry == .never)
+    #expect(p.survey(ofSchedule: 0).items.map(\.id) == ["mood", "where", "steps"])
+    #expect(p.survey(ofSchedule: 0).items.map(\.type) == [6, 2, 9] && p.survey(ofSchedule: 0).items[0].scale == 1...7)
+    #expect(
+      s.warnings.map(\.key) == [
+        "surveys[0].settings.trigger_on_first_download", "surveys[1].relative_timings", "device_settings.resend_period_minutes",
+        "surveys",
+      ])
+    for k in 0..<plan.participants {
+      let o = ParticipantSimulation.outcome(plan: plan, seed: 5, replication: 0, participant: UInt32(k))
+      for d in 0..<plan.days {
+        let weekday = (plan.startWeekday + d) % 7
+        let daily = o.prompts.filter { $0.day == d && p.survey(ofSchedule: $0.schedule).id == "daily" }
+          .map { ($0.scheduled % Tick.day) / Tick.minute }
+        let weekly = o.prompts.filter { $0.day == d && p.survey(ofSchedule: $0.schedule).id == "weekly" }
+          .map { ($0.scheduled % Tick.day) / Tick.minute }
+        // 09:00 and 17:00 Monday to Friday; 12:00 on 2026-01-10 (day 5, a Saturday).
+        var expected: [SimTime] = weekday < 5 ? [9 * 60, 17 * 60] : []
+        if d == 5 { expected.append(12 * 60) }
+        #expect(daily.sorted() == expected, "participant \(k) day \(d)")
+        #expect(weekly == (weekday == 6 ? [19 * 60] : []), "participant \(k) day \(d)")
+      }
+    }
+  }
+
+  @Test("a malformed export is refused by key")
+  func refusals() {
+    func key(_ json: String) -> String? {
+      do {
+        _ = try Readers.beiweStudy(Data(json.utf8), file: "b.json")
+        return nil
+      } catch { return error.key }
+    }
+    #expect(key("{\"surveys\": [{\"timings\": [[1], [2]]}]}") == "surveys[0].timings")
+    #expect(key("{\"surveys\": [{\"timings\": [[90000], [], [], [], [], [], []]}]}") == "surveys[0].timings[0][0]")
+    #expect(key("{\"surveys\": [{\"survey_type\": \"image_survey\"}]}") == "surveys[0].survey_type")
+    #expect(key("{\"surveys\": [{\"content\": [{\"question_type\": \"dial\"}], \"timings\": [[1], [], [], [], [], [], []]}]}") == "surveys[0].content[0].question_type")
+    #expect(key("{\"surveys\": [{\"absolute_timings\": [[2026, 2, 30, 0]]}]}") == "surveys[0].absolute_timings[0]")
+    #expect(key("{\"surveys\": []}") == "surveys")
+    #expect(key("[]") == "")
+  }
+}
