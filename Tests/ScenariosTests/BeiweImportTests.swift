@@ -9,10 +9,12 @@ import Testing
 /// Beiwe study exports as beiwe-backend writes them ([@BeiweBackend]).
 @Suite("Beiwe study exports")
 struct BeiweImportTests {
-  static func scenario(_ protocolLine: String) throws(ScenarioError) -> Scenario {
+  static func scenario(_ protocolLine: String, zone: String = "America/New_York") throws(ScenarioError) -> Scenario {
     let file = fixtures.appendingPathComponent("s.yaml").path
     return try ScenarioResolver.resolve(
-      ScenarioLoader.parse(Data("name: t\nstart_date: 2026-01-05\nduration: 14d\npopulation: {size: 20}\nprotocol: \(protocolLine)\n".utf8), file: file),
+      ScenarioLoader.parse(
+        Data("name: t\nstart_date: 2026-01-05\nduration: 14d\npopulation: {size: 20, time_zones: {\(zone): 1}}\nprotocol: \(protocolLine)\n".utf8),
+        file: file),
       file: file)
   }
 
@@ -21,6 +23,7 @@ struct BeiweImportTests {
     let s = try Self.scenario("{beiwe_study: beiwe-study.json}")
     let plan = s.variants[0].plan
     let p = plan.protocolPlan
+    #expect(p.serverZone.name == "America/New_York")
     #expect(p.questionnaires == ["daily", "weekly"])
     #expect(p.channel.kind == .push)
     #expect(p.expiry == .never)
@@ -46,6 +49,15 @@ struct BeiweImportTests {
         #expect(weekly == (weekday == 6 ? [19 * 60] : []), "participant \(k) day \(d)")
       }
     }
+  }
+
+  @Test("the study's time zone is the server's: participants in London get New York's 09:00 at 14:00 in January")
+  func studyTimeZone() throws {
+    let plan = try Self.scenario("{beiwe_study: beiwe-study.json}", zone: "Europe/London").variants[0].plan
+    let o = ParticipantSimulation.outcome(plan: plan, seed: 5, replication: 0, participant: 0)
+    // Monday 2026-01-05: 09:00 and 17:00 in New York (UTC−5) are 14:00 and 22:00 in London (UTC+0).
+    let monday = o.prompts.filter { $0.day == 0 }.map { ($0.scheduled % Tick.day) / Tick.minute }
+    #expect(monday == [14 * 60, 22 * 60])
   }
 
   @Test("a malformed export is refused by key")

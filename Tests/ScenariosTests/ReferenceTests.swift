@@ -10,7 +10,9 @@ func keyPaths(_ v: ScenarioValue, _ prefix: String = "", into out: inout Set<Str
   switch v {
   case .mapping(let pairs, _):
     // Share tables (devices, os) are documented as one key.
-    if prefix.hasSuffix("population.devices") || prefix.hasSuffix("population.os") { return }
+    if prefix.hasSuffix("population.devices") || prefix.hasSuffix("population.os") || prefix.hasSuffix("population.time_zones") {
+      return
+    }
     for (key, value, _) in pairs {
       let name: String
       if prefix.hasSuffix("daily_life.contexts") {

@@ -248,8 +248,10 @@ public enum StudyRun {
   }
 
   static func writeRows(
-    _ o: ParticipantOutcome, variant: String, v: Int, replication r: Int, plan: StudyPlan, tables: Tables, time: Timestamps
+    _ o: ParticipantOutcome, variant: String, v: Int, replication r: Int, plan: StudyPlan, tables: Tables, time study: Timestamps
   ) throws {
+    // The participant's own clock.
+    let time = study.in(plan.timeZones[o.zone].zone)
     if let f = tables.prompts {
       let proto = plan.protocolPlan
       let names = proto.schedules.indices.map { proto.survey(ofSchedule: $0).id }
@@ -276,7 +278,9 @@ public enum StudyRun {
       var single = StudyAccumulator(plan: plan, detailParticipants: 0, heatParticipants: 0)
       single.add(o)
       for pr in single.participantRows {
-        let row = Rows.participant(pr, variant: variant, replication: r, device: plan.devices[o.device].profile.name)
+        let row = Rows.participant(
+          pr, variant: variant, replication: r, device: plan.devices[o.device].profile.name,
+          timeZone: plan.timeZones[o.zone].zone.name)
         try f.row(row)
         try tables.sqlite?.insert("participants", row)
       }

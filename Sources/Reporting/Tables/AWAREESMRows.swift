@@ -34,7 +34,7 @@ public enum AWAREESMRows {
       nextId += 1
       let answer = p.status == .answered ? Self.answer(item, state: p.reported) : ""
       out.append([
-        String(nextId), deviceId, String(time.unix(record)), "0", "iOS", "1", "esmsim",
+        String(nextId), deviceId, String(time.unix(record)), String(time.offsetHours(record)), "iOS", "1", "esmsim",
         survey.id, item.id, String(item.type), item.title, item.instructions, answer,
         p.status == .answered ? String(time.unix(p.submitted)) : "0", String(status), String(time.unix(p.delivered)),
       ])

@@ -42,13 +42,15 @@ public enum Rows {
 
   /// `participants.csv`: Mappiness' participant statistics and the bias.
   public static let participantHeader = [
-    "variant", "replication", "participant", "device", "os", "scheduled", "signals", "completed", "response_rate",
+    "variant", "replication", "participant", "device", "os", "time_zone", "scheduled", "signals", "completed", "response_rate",
     "median_response_s", "volunteered", "reported_mean", "true_mean", "bias", "dropped_out",
   ]
 
-  public static func participant(_ r: ParticipantRow, variant: String, replication: Int, device: String) -> [String] {
+  public static func participant(
+    _ r: ParticipantRow, variant: String, replication: Int, device: String, timeZone: String
+  ) -> [String] {
     [
-      variant, String(replication), String(r.participant), device, r.os.rawValue, String(r.scheduled), String(r.signals),
+      variant, String(replication), String(r.participant), device, r.os.rawValue, timeZone, String(r.scheduled), String(r.signals),
       String(r.completed), cell(r.responseRate, 4), cell(r.medianResponseSeconds, 1), String(r.volunteered),
       cell(r.reportedMean, 3), cell(r.trueMean, 3), cell(r.reportedMean - r.trueMean, 3), r.droppedOut ? "1" : "0",
     ]

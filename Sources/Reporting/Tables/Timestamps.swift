@@ -1,21 +1,43 @@
 import Scenarios
 import SimKernel
+import StudyModel
 
-/// Simulated times as text: ISO local date-times from the study's start date, and Unix
-/// milliseconds for the AWARE and Beiwe formats (the simulated phones keep UTC).
+/// Simulated times as text: ISO local date-times from the study's start date (the
+/// participant's wall clock), and Unix milliseconds for the AWARE and Beiwe formats (the
+/// instant, from the participant's time zone).
 public struct Timestamps: Sendable {
-  /// Milliseconds since the Unix epoch at the study's first midnight.
+  /// Milliseconds since the Unix epoch at the study's first midnight in UTC.
   public let origin: Int64
   let originDays: Int
+  /// The participant's time zone.
+  public let zone: ZoneOffsets
 
-  /// Times of a study starting on `date`.
-  public init(start date: CalendarDate) {
+  /// Times of a study starting on `date`, for a participant in `zone`.
+  public init(start date: CalendarDate, zone: ZoneOffsets = .utc) {
     origin = date.epochMilliseconds
     originDays = date.daysSinceEpoch
+    self.zone = zone
   }
 
-  /// Unix milliseconds.
-  public func unix(_ t: SimTime) -> Int64 { origin + t }
+  /// The same study's times for a participant in `zone`.
+  public func `in`(_ zone: ZoneOffsets) -> Timestamps {
+    Timestamps(origin: origin, originDays: originDays, zone: zone)
+  }
+
+  private init(origin: Int64, originDays: Int, zone: ZoneOffsets) {
+    self.origin = origin
+    self.originDays = originDays
+    self.zone = zone
+  }
+
+  /// Unix milliseconds of a wall-clock time.
+  public func unix(_ t: SimTime) -> Int64 { origin + (zone.isUTC ? t : zone.instant(ofWall: t)) }
+
+  /// The zone's offset from UTC in whole hours at wall-clock time `t` (AWARE's `timezone`
+  /// column: the iOS client's seconds from GMT / 3600, an integer division).
+  public func offsetHours(_ t: SimTime) -> Int {
+    zone.isUTC ? 0 : Int(zone.offset(atInstant: zone.instant(ofWall: t)) / Tick.hour)
+  }
 
   /// `YYYY-MM-DDTHH:MM:SS.mmm`, or "" for a time that did not happen (negative).
   public func iso(_ t: SimTime) -> String {

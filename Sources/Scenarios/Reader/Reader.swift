@@ -160,19 +160,27 @@ final class Reader {
 
   /// A mapping of names to shares that sum to 1; names must be among `names`.
   func shares(_ key: String, names: [String], default d: [(String, Double)]) throws(ScenarioError) -> [(String, Double)] {
+    try shares(key, default: d, example: names[0], accepts: names.contains) {
+      "unknown name; expected one of \(names.joined(separator: ", "))"
+    }
+  }
+
+  /// A mapping of names to shares that sum to 1; `accepts` says which names are valid,
+  /// `unknown` what to say of another.
+  func shares(
+    _ key: String, default d: [(String, Double)], example: String, accepts: (String) -> Bool, unknown: () -> String
+  ) throws(ScenarioError) -> [(String, Double)] {
     guard let v = raw(key) else {
       record(key, .mapping(d.map { ($0.0, .scalar(Units.format($0.1), nil), nil) }, nil))
       return d
     }
     guard case .mapping(let pairs, let l) = v, !pairs.isEmpty else {
-      throw error(key, v.location, "expected shares by name, for example {\(names[0]): 1}")
+      throw error(key, v.location, "expected shares by name, for example {\(example): 1}")
     }
     var out: [(String, Double)] = []
     for (name, value, at) in pairs {
-      guard names.contains(name) else {
-        throw ScenarioError(
-          file: file, key: keyPath(key) + "." + name, at: at,
-          context + "unknown name; expected one of \(names.joined(separator: ", "))")
+      guard accepts(name) else {
+        throw ScenarioError(file: file, key: keyPath(key) + "." + name, at: at, context + unknown())
       }
       guard case .scalar(let s, _) = value, let x = Units.number(s), x >= 0, x <= 1 else {
         throw ScenarioError(

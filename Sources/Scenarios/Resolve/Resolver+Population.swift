@@ -21,6 +21,7 @@ extension ScenarioResolver {
     plan.devices = devices.map { name, share in (profiles.first { $0.name == name }!, share) }
     let systems = try r.shares("os", names: OperatingSystem.allCases.map(\.rawValue), default: [("ios", 1)])
     plan.systems = systems.map { (OperatingSystem(rawValue: $0.0)!, $0.1) }
+    plan.timeZones = try timeZones(r, days: plan.days)
 
     let life = try r.section("daily_life")
     try dailyLife(life, into: &plan.dailyLife)

@@ -70,6 +70,13 @@ extension ScenarioResolver {
     let defaultChannel: (String, ChannelPlan) =
       imported.map { ($0.channelPreset, ChannelPlan.preset($0.channelPreset)!) } ?? ("ios_local", .iosLocal)
     p.channel = try channel(r, default: defaultChannel)
+    p.serverZone = try serverZone(r, plan: plan, imported: imported?.serverTimeZone)
+    if r.has("server_time_zone") && p.channel.kind == .local {
+      let w = ScenarioWarning(
+        file: file, key: r.keyPath("server_time_zone"),
+        message: r.context + "local notifications fire by the phone's clock: the server's time zone changes nothing")
+      if !warnings.contains(w) { warnings.append(w) }
+    }
     // An expiry given in the scenario applies to every schedule, imported ones too.
     let ownExpiry = r.has("expiry")
     p.expiry = try expiry(r, default: imported?.expiry ?? .after(15 * Tick.minute))

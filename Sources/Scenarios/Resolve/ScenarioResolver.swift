@@ -18,6 +18,7 @@ public struct ScenarioResolver {
   /// its algorithm, a channel's on its kind, and shares must sum to 1 on their own.
   public static let replacedWhole: Set<String> = [
     "protocol.schedule", "protocol.window", "protocol.channel", "protocol.survey", "population.devices", "population.os",
+    "population.time_zones",
   ]
 
   /// Reads and resolves a scenario file.

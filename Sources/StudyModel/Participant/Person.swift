@@ -23,6 +23,8 @@ public struct Person: Sendable {
   public let dropoutDay: Int
   /// Phone checks (screen on) per waking hour with the phone at hand.
   public let checksPerHour: Double
+  /// Index into the plan's time zones.
+  public let zone: Int
 
   /// Ringer modes when a notification arrives (Mehrotra et al., n = 20, grade C:
   /// silent 25.5 %, vibrate 21.5 %, sound or sound + vibrate 53 %), and the chance each is
@@ -35,8 +37,10 @@ public struct Person: Sendable {
   /// notifications a day).
   static let checksPerHour = 6.0
 
-  /// Draws a person.
-  public init(plan: StudyPlan, stream s: inout RandomStream) {
+  /// Draws a person; their time zone from `zones` (a stream of its own, drawn only when the
+  /// population lives in several zones, so that adding zones leaves every other trait alone).
+  public init(plan: StudyPlan, stream s: inout RandomStream, zones: inout RandomStream) {
+    zone = plan.timeZones.count > 1 ? zones.index(cumulative: plan.timeZones.map(\.share).cumulativeSums) : 0
     device = s.index(cumulative: plan.devices.map(\.share).cumulativeSums)
     os = plan.systems[s.index(cumulative: plan.systems.map(\.share).cumulativeSums)].os
     let c = plan.compliance

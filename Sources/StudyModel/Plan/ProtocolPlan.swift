@@ -9,6 +9,9 @@ public struct ProtocolPlan: Sendable, Equatable {
   public var schedules: [SchedulePart]
   /// How prompts reach the phone.
   public var channel: ChannelPlan
+  /// The zone whose clock a push server schedules by (its schedules' times are the
+  /// server's wall-clock times; local notifications keep the phone's). Default UTC.
+  public var serverZone: ZoneOffsets = .utc
   /// How long a prompt can be answered.
   public var expiry: ExpiryPolicy
   /// Reminders for a prompt not yet answered (ESMira: n reminders at set intervals).

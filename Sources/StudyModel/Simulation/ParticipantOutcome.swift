@@ -9,6 +9,8 @@ public struct ParticipantOutcome: Sendable {
   public var device: Int
   /// Their phone's operating system.
   public var os: OperatingSystem
+  /// Index of their time zone in the plan.
+  public var zone = 0
   /// Every prompt, in time order.
   public var prompts: [PromptRecord]
   /// Answers volunteered with no prompt pending (excluded from analysis).
@@ -88,7 +90,7 @@ extension ParticipantSimulation {
       enrolledUntil: end, lastSync: lastSync ?? 0, checks: checks, batteryTrace: sim.batteryTrace, keepRows: keepRows,
       heatHours: heatHours)
     return ParticipantOutcome(
-      participant: Int(participant), device: sim.person.device, os: sim.person.os, prompts: prompts,
+      participant: Int(participant), device: sim.person.device, os: sim.person.os, zone: sim.person.zone, prompts: prompts,
       volunteered: volunteered, tallies: coverage.tallies, coverageRows: coverage.rows, yield: coverage.yield,
       heat: coverage.heat, trueMean: sim.trueWakingMean, enrolledUntil: end, lastSync: lastSync,
       scheduleFailed: sim.scheduleFailed, samplingWindows: sim.samplingWindows, batteryTrace: sim.batteryTrace,

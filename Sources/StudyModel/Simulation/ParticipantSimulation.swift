@@ -89,7 +89,8 @@ public struct ParticipantSimulation: EventHandler {
     expiries = plan.protocolPlan.schedules.indices.map { plan.protocolPlan.expiry(ofSchedule: $0) }
     reminderIntervals = plan.protocolPlan.schedules.indices.map { plan.protocolPlan.reminders(ofSchedule: $0).interval }
     var traits = stream(.traits)
-    person = Person(plan: plan, stream: &traits)
+    var zones = stream(Purpose.traits.indexed(2))
+    person = Person(plan: plan, stream: &traits, zones: &zones)
     profile = plan.devices[person.device].profile
     noticing = Noticing(person: person)
     var dayStream = stream(.day)

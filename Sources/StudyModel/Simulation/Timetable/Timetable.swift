@@ -231,6 +231,24 @@ struct Timetable {
         }
       }
     }
+    // A push server schedules by its own clock: its times, on the participant's clock, move by
+    // the difference of the zones' offsets (an hour when one of them has changed to summer
+    // time and the other not), and can cross into another day or out of the study.
+    let local = plan.timeZones[person.zone].zone
+    if proto.channel.kind == .push && proto.serverZone.name != local.name {
+      var kept = 0
+      for i in times.indices {
+        let t = local.wall(ofInstant: proto.serverZone.instant(ofWall: times[i]))
+        guard t >= 0 && t < studyEnd else { continue }
+        times[kept] = t
+        days[kept] = Int32(t / Tick.day)
+        scheduleOf[kept] = scheduleOf[i]
+        kept += 1
+      }
+      times.removeSubrange(kept...)
+      days.removeSubrange(kept...)
+      scheduleOf.removeSubrange(kept...)
+    }
     // Several parts, or windows crossing midnight, can leave times out of order.
     if zip(times, times.dropFirst()).contains(where: { $0 > $1 }) {
       let order = times.indices.sorted { times[$0] < times[$1] || (times[$0] == times[$1] && $0 < $1) }
