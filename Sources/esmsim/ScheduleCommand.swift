@@ -3,6 +3,7 @@ import Foundation
 import Measures
 import Reporting
 import Schedules
+import StudyModel
 
 /// `esmsim schedule`: draw a signal schedule, or compare every algorithm.
 struct ScheduleCommand: ParsableCommand {
@@ -31,6 +32,10 @@ struct ScheduleOptions: ParsableArguments {
   @Option(help: "Chain: the largest random lag in minutes (default 30).") var randomLag: Double?
   @Option(help: "Buffered blocks: share of each block excluded at each end (default 0.10).")
   var buffer: Double?
+  @Option(help: "Only these weekdays, for example mon,tue,wed,thu,fri (day 0 is --first-weekday).")
+  var weekdays: String?
+  @Option(help: "Only every N days, counted from day 0.") var everyDays = 1
+  @Option(help: "The weekday of day 0 (mon … sun).") var firstWeekday = "mon"
   @Option(help: "Days to draw.") var days = 7
   @Option(help: "Master seed.") var seed: UInt64 = 1
 
@@ -69,8 +74,27 @@ struct ScheduleOptions: ParsableArguments {
     }
   }
 
+  /// Whether the schedule runs on day `d` (weekdays and every N days, as in a scenario's
+  /// `schedule.weekdays` and `schedule.every_days`).
+  func activeDays() throws -> (Int) -> Bool {
+    let names = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+    func weekday(_ text: Substring, _ flag: String) throws -> Int {
+      guard let d = names.firstIndex(of: text.lowercased().trimmingCharacters(in: .whitespaces)) else {
+        throw ValidationError("\(flag): expected weekday names mon, tue, wed, thu, fri, sat, sun, got '\(text)'")
+      }
+      return d
+    }
+    let first = try weekday(Substring(firstWeekday), "--first-weekday")
+    guard everyDays >= 1 && everyDays <= 365 else { throw ValidationError("--every-days: 1 to 365") }
+    let part = SchedulePart(
+      ScheduleChoice(.fixedTimes), window: .fixed(weekday: try parsedWindow(), weekend: try parsedWindow()),
+      everyDays: everyDays, weekdays: try weekdays.map { Set(try $0.split(separator: ",").map { try weekday($0, "--weekdays") }) })
+    return { d in part.isActive(day: d, weekday: (first + d) % 7) }
+  }
+
   func validate() throws {
     guard days >= 1 else { throw ValidationError("--days: at least 1 day") }
+    _ = try activeDays()
     guard days <= 10_000_000 else { throw ValidationError("--days: at most 10,000,000 days") }
     _ = try parsedWindow()
     _ = try parameters()
@@ -107,11 +131,13 @@ extension ScheduleCommand {
       let text: String
       switch format {
       case .csv, .json:
-        let signals = ScheduleRun.signals(scheduler, window: window, days: options.days, seed: options.seed)
+        let signals = ScheduleRun.signals(
+          scheduler, window: window, days: options.days, seed: options.seed, active: try options.activeDays())
         text = format == .csv ? ScheduleText.csv(signals) : ScheduleText.json(signals)
       case .timeline:
         var lines = [ScheduleText.timelineHeader(window)]
-        ScheduleRun.days(scheduler, window: window, days: options.days, seed: options.seed) { day, times in
+        ScheduleRun.days(scheduler, window: window, days: options.days, seed: options.seed, active: try options.activeDays()) {
+          day, times in
           lines.append(ScheduleText.timeline(day: day, times: times, window: window))
         }
         text = lines.joined(separator: "\n") + "\n"
@@ -124,6 +150,7 @@ extension ScheduleCommand {
     static let configuration = CommandConfiguration(
       abstract: "Run every algorithm (fixed blocks once per gap method) on the same days and measure each.",
       discussion: """
+        Only the days --weekdays and --every-days allow are drawn and measured. \
         Columns: intensity min/max (1 is flat), Kolmogorov-Smirnov D and p against uniform, \
         gaps (minutes), share of days with no signal, predictability (bits per signal and per day \
         on held-out days, share of forced signals, largest hazard). fixed-times uses --times, or \
@@ -156,7 +183,12 @@ extension ScheduleCommand {
         }
         do {
           let s = try opts.scheduler(name)
-          rows.append((s, ScheduleRun.measure(s, window: window, days: options.days, seed: options.seed, slotMinutes: slot)))
+          rows.append(
+            (
+              s,
+              ScheduleRun.measure(
+                s, window: window, days: options.days, seed: options.seed, slotMinutes: slot, active: try options.activeDays())
+            ))
         } catch let error as ValidationError {
           let label = name.rawValue + (method.map { " (\($0.rawValue))" } ?? "")
           FileHandle.standardError.write(Data("esmsim: \(label) skipped: \(error.message)\n".utf8))

@@ -21,6 +21,22 @@ struct ScheduleCommandTests {
     #expect(try ESMSimBinary.run(args.dropLast() + ["6"]).stdout != a.stdout)
   }
 
+  @Test("--weekdays and --every-days: signals only on those days; compare over every other day of 2N days measures the N days drawn")
+  func days() throws {
+    let base = ["schedule", "--algorithm", "fixed-blocks", "--per-day", "3", "--window", "08:00-20:00", "--days", "14"]
+    let weekdays = try ESMSimBinary.run(base + ["--weekdays", "mon,wed,fri", "--first-weekday", "tue"])
+    #expect(weekdays.status == 0, "\(weekdays.stderr)")
+    // Day 0 is a Tuesday: Wednesday, Friday and Monday are days 1, 3, 6, 8, 10, 13.
+    let days = Set(weekdays.stdout.split(separator: "\n").dropFirst().map { Int($0.split(separator: ",")[0])! })
+    #expect(days == [1, 3, 6, 8, 10, 13])
+    let compare = ["schedule", "compare", "--per-day", "4", "--window", "09:00-21:00"]
+    let every = try ESMSimBinary.run(compare + ["--every-days", "2", "--days", "800"])
+    let plain = try ESMSimBinary.run(compare + ["--days", "400"])
+    #expect(every.status == 0 && every.stdout == plain.stdout)
+    let bad = try ESMSimBinary.run(base + ["--weekdays", "mon,funday"])
+    #expect(bad.status != 0 && bad.stderr.contains("--weekdays"))
+  }
+
   @Test("json and timeline formats, and --output writes the file")
   func otherFormats() throws {
     let base = ["schedule", "generate", "--algorithm", "fixed-blocks", "--per-day", "3", "--window", "08:00-20:00", "--days", "4"]
