@@ -117,11 +117,13 @@ public struct StudyAccumulator: Sendable {
     var signals = 0
     var counted = 0
     var deliveredHere = 0
-    // Prompts a day, over all schedules and by questionnaire.
+    // Prompts a day, over all schedules and by questionnaire: the prompts come in day order,
+    // so each day's count is a run (days without prompts add nothing to the sums).
     let enrolledDays = Int(o.enrolledUntil / Tick.day)
     var overall = QuestionnaireTally(days: enrolledDays)
     var byQuestionnaire = Array(repeating: overall, count: questionnaireOfSchedule.isEmpty ? 0 : questionnaireCount)
-    var perDay = [Int](repeating: 0, count: enrolledDays * (1 + byQuestionnaire.count))
+    var run = DayRun()
+    var runs = Array(repeating: DayRun(), count: byQuestionnaire.count)
     for p in o.prompts {
       statusCounts[p.status.position] += 1
       reasonCounts[p.reason.position] += 1
@@ -132,8 +134,8 @@ public struct StudyAccumulator: Sendable {
       counted += 1
       let q = byQuestionnaire.isEmpty ? -1 : questionnaireOfSchedule[min(p.schedule, questionnaireOfSchedule.count - 1)]
       if p.day < enrolledDays {
-        perDay[p.day] += 1
-        if q >= 0 { perDay[(1 + q) * enrolledDays + p.day] += 1 }
+        run.add(day: p.day, to: &overall)
+        if q >= 0 { runs[q].add(day: p.day, to: &byQuestionnaire[q]) }
       }
       if q >= 0 { byQuestionnaire[q].counted += 1 }
       if p.delivered >= 0 {
@@ -157,8 +159,8 @@ public struct StudyAccumulator: Sendable {
         reports.add(p.reported)
       }
     }
-    overall.addDays(perDay[0..<enrolledDays])
-    for q in byQuestionnaire.indices { byQuestionnaire[q].addDays(perDay[(1 + q) * enrolledDays..<(2 + q) * enrolledDays]) }
+    run.end(&overall)
+    for q in byQuestionnaire.indices { runs[q].end(&byQuestionnaire[q]) }
     volunteered += o.volunteered.count
     if let windows = o.samplingWindows {
       addTimes(o.prompts, windows: windows, detailed: detailed)
@@ -290,12 +292,26 @@ public struct QuestionnaireTally: Sendable, Equatable {
 
   /// A tally over `days` enrolled days.
   public init(days: Int) { self.days = days }
+}
 
-  /// Adds the prompt counts of the enrolled days.
-  mutating func addDays(_ counts: ArraySlice<Int>) {
-    for c in counts {
-      perDaySum += c
-      perDaySquares += c * c
+/// The prompts of the current day, added to a tally's sums when the day changes.
+struct DayRun {
+  var day = -1
+  var count = 0
+
+  /// Counts a prompt of `day` (days come in order), closing the previous day's run.
+  mutating func add(day d: Int, to tally: inout QuestionnaireTally) {
+    if d != day {
+      end(&tally)
+      day = d
     }
+    count += 1
+  }
+
+  /// Adds the current day's count to the sums.
+  mutating func end(_ tally: inout QuestionnaireTally) {
+    tally.perDaySum += count
+    tally.perDaySquares += count * count
+    count = 0
   }
 }

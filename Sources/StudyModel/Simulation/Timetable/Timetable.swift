@@ -110,24 +110,17 @@ struct Timetable {
     return awakeChange
   }
 
-  /// How a schedule draws its prompts for this participant: an algorithm built for their
-  /// weekday and weekend windows, or events in those windows.
-  private enum Built {
-    case signals(weekday: (AnyScheduler, Window), weekend: (AnyScheduler, Window))
-    case events(weekday: Window, weekend: Window)
+  /// How one schedule draws its prompts for this participant: its windows on a weekday and a
+  /// weekend day, and the algorithm built for each (none for event-contingent prompts).
+  private struct Built {
+    var windows: [Window]
+    var schedulers: [AnyScheduler]
 
-    func window(weekend: Bool) -> Window {
-      switch self {
-      case .signals(let wd, let we): weekend ? we.1 : wd.1
-      case .events(let wd, let we): weekend ? we : wd
-      }
-    }
-
-    /// The part of the window sampled, in minutes after midnight.
+    /// The part of the window sampled on a weekday or weekend day, in minutes after midnight.
     func sampling(weekend: Bool) -> Block {
-      let w = window(weekend: weekend)
-      guard case .signals(let wd, let we) = self else { return Block(start: w.start.minutes, end: w.start.minutes + w.length) }
-      let sampling = (weekend ? we.0 : wd.0).samplingWindow(for: w)
+      let w = windows[weekend ? 1 : 0]
+      guard !schedulers.isEmpty else { return Block(start: w.start.minutes, end: w.start.minutes + w.length) }
+      let sampling = schedulers[weekend ? 1 : 0].samplingWindow(for: w)
       return Block(start: w.start.minutes + sampling.start, end: w.start.minutes + sampling.end)
     }
   }
@@ -162,11 +155,10 @@ struct Timetable {
           schedulers.append(scheduler)
         }
       }
+      built.append(Built(windows: windows, schedulers: schedulers))
       if let trigger = part.trigger {
-        built.append(.events(weekday: windows[0], weekend: windows[1]))
         events.append(EventPrompts(trigger, timeline: life.timeline, checks: checks))
       } else {
-        built.append(.signals(weekday: (schedulers[0], windows[0]), weekend: (schedulers[1], windows[1])))
         events.append(nil)
       }
     }
@@ -179,7 +171,7 @@ struct Timetable {
     var minutes: [Double] = []
     change = proto.settingsChange
     if change == nil, let rule = proto.ownSettingsChanges, parts.count == 1, parts[0].choice?.algorithm == .mappiness {
-      change = Self.ownChange(rule, window: built[0].window(weekend: false), days: plan.days, stream: &settings)
+      change = Self.ownChange(rule, window: built[0].windows[0], days: plan.days, stream: &settings)
     }
     let change = self.change
     let changed = change.map { Mappiness(perDay: $0.perDay) }
@@ -198,10 +190,11 @@ struct Timetable {
       let weekend = plan.isWeekend(d)
       let weekday = (plan.startWeekday + d) % 7
       let midnight = SimTime(d) * Tick.day
-      for (k, part) in parts.enumerated() where part.isActive(day: d, weekday: weekday) {
-        guard case .signals(let wd, let we) = built[k] else {
+      for k in parts.indices where parts[k].isActive(day: d, weekday: weekday) {
+        let w = weekend ? 1 : 0
+        var window = built[k].windows[w]
+        guard !built[k].schedulers.isEmpty else {
           // Event-contingent: the day's events in the window.
-          let window = built[k].window(weekend: weekend)
           let start = midnight + Tick.minutes(window.start.minutes)
           let end = min(start + Tick.minutes(window.length), studyEnd)
           for t in events[k]!.prompts(from: start, to: end, before: studyEnd, using: &streams[k]) {
@@ -211,7 +204,7 @@ struct Timetable {
           }
           continue
         }
-        var (scheduler, window) = weekend ? we : wd
+        var scheduler = built[k].schedulers[w]
         if let change, let changed, d > change.day {
           (scheduler, window) = (.mappiness(changed), change.window)
         }
