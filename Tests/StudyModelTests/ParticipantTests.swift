@@ -49,6 +49,7 @@ struct ParticipantTests {
       p.compliance.personSD = 0.05
       p.compliance.missPersistence = 0
       p.compliance.declinePerDay = 0.02
+      p.compliance.declineLimit = 0.4
       p.compliance.hourMultipliers = hours
       p.compliance.dropoutPerDay = 0
       p.dailyLife.conditions = neutralConditions()
@@ -63,9 +64,12 @@ struct ParticipantTests {
     }
     let (day0, se0) = rate { $0.day == 0 && !(8..<12).contains($0.hour) }
     #expect(abs(day0 - 0.8) < 4 * se0 + 0.01)  // plus the person-level Beta's own shrinkage
-    // Decline: the rate on day 9 is 1 − 0.02·9 = 0.82 of day 0's.
+    // Decline: the rate on day 9 is 1 − L(1 − e^(−0.02·9/L)) of day 0's (L = 0.4: 0.86,
+    // against 0.82 for a straight line).
     let (day9, se9) = rate { $0.day == 9 && !(8..<12).contains($0.hour) }
-    #expect(abs(day9 / day0 - 0.82) < 4 * (se9 / day0 + se0 * day9 / (day0 * day0)) + 0.01)
+    let expected = 1 - 0.4 * (1 - exp(-0.02 * 9 / 0.4))
+    #expect(abs(Compliance.dayMultiplier(plan.compliance, day: 9) - expected) < 1e-12)
+    #expect(abs(day9 / day0 - expected) < 4 * (se9 / day0 + se0 * day9 / (day0 * day0)) + 0.01)
     // Time of day: 08–12 at 0.7 of the rest, same days.
     let (low, seLow) = rate { $0.day < 3 && (8..<12).contains($0.hour) }
     let (rest, seRest) = rate { $0.day < 3 && !(8..<12).contains($0.hour) }
@@ -80,6 +84,24 @@ struct ParticipantTests {
     // Wrzus & Neubauer 2023: 79 %. The tolerance is the model's calibration band, not sampling
     // error (that is about 0.003 here).
     #expect(abs(share - 0.79) < 0.03, "answered share \(share)")
+  }
+
+  @Test("long studies: a 28-day study answers within 8 points of a 7-day one; day 5 of a 6-day, 10-a-day study within Rintala 2019's 68-77 %")
+  func longStudies() {
+    func share(_ prompts: [PromptRecord]) -> Double {
+      let due = prompts.filter { $0.status != .droppedOut && $0.status != .ignored }
+      return Double(due.filter { $0.status == .answered }.count) / Double(due.count)
+    }
+    let week = share(outcomes(testPlan(days: 7, participants: 300, devices: [(.nonControlled, 1)], expiry: .after(Tick.hour))).allPrompts)
+    let month = share(outcomes(testPlan(days: 28, participants: 300, devices: [(.nonControlled, 1)], expiry: .after(Tick.hour))).allPrompts)
+    // A straight decline of 1.6 % a day would put the month about 12 points below the week.
+    #expect(week - month < 0.08 && week - month > 0, "7 days \(week), 28 days \(month)")
+    let rintala = testPlan(
+      days: 6, participants: 300, devices: [(.nonControlled, 1)], schedule: ScheduleChoice(.fixedBlocks, ScheduleParameters(perDay: 10)),
+      expiry: .after(Tick.hour))
+    let day5 = share(outcomes(rintala).allPrompts.filter { $0.day == 4 })
+    // 300 × 10 prompts: sampling sd under 1 point; the interval is the published one.
+    #expect(day5 >= 0.68 && day5 <= 0.77, "day 5: \(day5)")
   }
 
   @Test("misses cluster: declining one prompt makes declining the next more likely")

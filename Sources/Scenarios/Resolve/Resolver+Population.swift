@@ -103,6 +103,7 @@ extension ScenarioResolver {
     c.answerProbability = try r.share("answer_probability", default: d.answerProbability)
     c.personSD = try r.number("person_sd", default: d.personSD, range: 0...0.5)
     c.declinePerDay = try r.number("decline_per_day", default: d.declinePerDay, range: 0...0.5)
+    c.declineLimit = try r.share("decline_limit", default: d.declineLimit)
     if let list = try r.list("hour_multipliers") {
       guard list.count == 24 else {
         throw r.error("hour_multipliers", list.first?.1, "give 24 multipliers, one per hour from 00 to 23 (found \(list.count))")

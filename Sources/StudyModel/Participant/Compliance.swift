@@ -22,7 +22,7 @@ public enum Compliance {
       let k = plan.missPersistence
       p = missed ? level * (1 - k) : level * (1 - k) + k
     }
-    p *= max(1 - plan.declinePerDay * Double(day), declineFloor)
+    p *= dayMultiplier(plan, day: day)
     p *= plan.hourMultipliers[min(max(hour, 0), 23)]
     p *= context
     p = min(max(p, 0), 1)
@@ -30,8 +30,14 @@ public enum Compliance {
     return plan.stateDependence != 0 ? plan.stateShift.probability(p, z: stateZ) : p
   }
 
-  /// The decline over study days stops at half the first day's probability (assumption, D).
-  static let declineFloor = 0.5
+  /// The decline over study days: 1 − L·(1 − e^(−r·day/L)) with r the initial rate
+  /// (``CompliancePlan/declinePerDay``) and L the share it levels off at
+  /// (``CompliancePlan/declineLimit``).
+  public static func dayMultiplier(_ plan: CompliancePlan, day: Int) -> Double {
+    let (r, l) = (plan.declinePerDay, plan.declineLimit)
+    guard r > 0, l > 0 else { return 1 }
+    return 1 - l * (1 - exp(-r * Double(day) / l))
+  }
 
   /// Mean seconds from declining a prompt to dismissing it, for those who dismiss
   /// (assumption, D).

@@ -12,15 +12,23 @@ public struct CompliancePlan: Sendable, Equatable {
   /// and can answer does answer. Default 0.97: chosen so that the whole prompt life (delivery,
   /// noticing, expiry) gives the 79 % of prompts answered of the typical study (Wrzus &
   /// Neubauer 2023 meta-analysis: 6 a day for 7 days), here with a 60-minute answer window on
-  /// phones in ordinary use (78 %); shorter windows answer less (30 minutes: 72 %, 15: 63 %).
+  /// phones in ordinary use (78 %); shorter windows answer less (30 minutes: 72 %, 15: 62 %).
   /// `docs/validation.md` shows the calibration and what each step of a prompt's life takes.
   public var answerProbability: Double = 0.97
   /// Person-to-person sd of that probability. Default 0.08 (assumption; Martinez et al. 2021
   /// find large differences between people).
   public var personSD: Double = 0.08
-  /// Relative decline per study day (multiplier 1 − d·day, floored at 0.5). Default 0.016:
-  /// Rintala et al. 2019, 78 % falling to 73 % by day 5 (−1.25 points a day).
+  /// The decline over study days at its start, relative per day. Default 0.016: Rintala et
+  /// al. 2019, 78 % falling to 73 % by day 5 (−1.25 points a day in the first days).
   public var declinePerDay: Double = 0.016
+  /// How far the decline goes: it levels off at this share below the first day's
+  /// probability (multiplier 1 − L·(1 − e^(−r·day/L)), starting at the rate r =
+  /// ``declinePerDay``). Default 0.15 (assumption, D, bounded by the meta-analyses: Jones et
+  /// al. 2019 over 126 studies and Vachon et al. 2019 over 79 find no association of
+  /// compliance with study length, Ottenstein & Werner 2022 over 488 a negative one; a
+  /// linear decline would put a 28-day study 15 points below a 7-day one; [@Jones2019],
+  /// [@Vachon2019], [@Ottenstein2022]).
+  public var declineLimit: Double = 0.15
   /// Multipliers by hour of day (0…23), relative to the day's mean. Default: Rintala et al.
   /// 2019, lowest 07:30–09:00 (56 % against 78 %: 0.72), highest 12:00–13:30 (83 %: 1.06);
   /// lower in the evening (Rintala et al. 2020; 0.95 is an assumption); scaled so that they
