@@ -6,16 +6,19 @@ import Testing
 
 @testable import Scenarios
 
+/// A scenario starting 2026-01-05 whose protocol is `protocolLine` (an imported file among
+/// the fixtures), with `population` and `duration`.
+func importing(_ protocolLine: String, population: String, duration: String) throws(ScenarioError) -> Scenario {
+  let file = fixtures.appendingPathComponent("s.yaml").path
+  let text = "name: t\nstart_date: 2026-01-05\nduration: \(duration)\npopulation: \(population)\nprotocol: \(protocolLine)\n"
+  return try ScenarioResolver.resolve(ScenarioLoader.parse(Data(text.utf8), file: file), file: file)
+}
+
 /// Beiwe study exports as beiwe-backend writes them ([@BeiweBackend]).
 @Suite("Beiwe study exports")
 struct BeiweImportTests {
   static func scenario(_ protocolLine: String, zone: String = "America/New_York") throws(ScenarioError) -> Scenario {
-    let file = fixtures.appendingPathComponent("s.yaml").path
-    return try ScenarioResolver.resolve(
-      ScenarioLoader.parse(
-        Data("name: t\nstart_date: 2026-01-05\nduration: 14d\npopulation: {size: 20, time_zones: {\(zone): 1}}\nprotocol: \(protocolLine)\n".utf8),
-        file: file),
-      file: file)
+    try importing(protocolLine, population: "{size: 20, time_zones: {\(zone): 1}}", duration: "14d")
   }
 
   @Test("weekly timings (Sunday first) on their weekdays, absolute timings on their day, pushed, never expiring; warnings by key")

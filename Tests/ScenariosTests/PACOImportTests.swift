@@ -9,11 +9,8 @@ import Testing
 /// PACO experiments as PACO's model and `EsmGenerator2` define them ([@PACO]).
 @Suite("PACO experiments")
 struct PACOImportTests {
-  static func scenario(_ protocolLine: String, duration: String = "28d") throws(ScenarioError) -> Scenario {
-    let file = fixtures.appendingPathComponent("s.yaml").path
-    return try ScenarioResolver.resolve(
-      ScenarioLoader.parse(Data("name: t\nstart_date: 2026-01-05\nduration: \(duration)\npopulation: {size: 40}\nprotocol: \(protocolLine)\n".utf8), file: file),
-      file: file)
+  static func scenario(_ protocolLine: String) throws(ScenarioError) -> Scenario {
+    try importing(protocolLine, population: "{size: 40}", duration: "28d")
   }
 
   /// A PACO experiment with `groups` as JSON text, read for a 14-day study.
