@@ -112,7 +112,7 @@ enum AWAREScheduleImport {
     }
     func int(_ k: String, default d: Int, range: ClosedRange<Int>) throws(ScenarioError) -> Int {
       guard let (text, l) = try scalar(k) else { return d }
-      guard let x = Units.number(text), x == x.rounded(), range.contains(Int(x)) else {
+      guard let x = Units.number(text), x == x.rounded(), abs(x) < 1e15, range.contains(Int(x)) else {
         throw fail("\(base).\(k)", l, "expected a whole number in \(range.lowerBound)…\(range.upperBound), found '\(text)'")
       }
       return Int(x)
@@ -123,7 +123,7 @@ enum AWAREScheduleImport {
     }
     var hours: [Int] = []
     for h in hourValues {
-      guard case .scalar(let text, let l) = h, let x = Units.number(text), x == x.rounded(), (0...23).contains(Int(x)) else {
+      guard case .scalar(let text, let l) = h, let x = Units.number(text), x == x.rounded(), (0...23).contains(x) else {
         throw fail("\(base).hours", h.location ?? hoursAt, "hours are whole numbers from 0 to 23")
       }
       _ = l
@@ -191,7 +191,7 @@ enum AWAREScheduleImport {
           if case .scalar(let t, _)? = esm[k] { return t }
           return ""
         }
-        guard let type = Units.number(text("esm_type")), type == type.rounded(), (1...16).contains(Int(type)) else {
+        guard let type = Units.number(text("esm_type")), type == type.rounded(), (1...16).contains(type) else {
           throw fail("\(base).esms[\(i)].esm.esm_type", esm["esm_type"]?.location ?? esm.location, "esm_type is a whole number from 1 to 16")
         }
         var options: [String] = []
@@ -203,8 +203,10 @@ enum AWAREScheduleImport {
         let trigger = text("esm_trigger")
         // The numeric range: likert 1…esm_likert_max, scale esm_scale_min…esm_scale_max.
         var scale: ClosedRange<Int>?
-        if Int(type) == 4, let m = Units.number(text("esm_likert_max")), m >= 1 { scale = 1...Int(m) }
-        if Int(type) == 6, let lo = Units.number(text("esm_scale_min")), let hi = Units.number(text("esm_scale_max")), hi > lo {
+        // Bounds beyond ±10⁹ are not scales a participant answers on: they are left at the default.
+        func bounded(_ key: String) -> Double? { Units.number(text(key)).flatMap { abs($0) < 1e9 ? $0 : nil } }
+        if Int(type) == 4, let m = bounded("esm_likert_max"), m >= 1 { scale = 1...Int(m) }
+        if Int(type) == 6, let lo = bounded("esm_scale_min"), let hi = bounded("esm_scale_max"), hi > lo {
           scale = Int(lo)...Int(hi)
         }
         if let threshold = esm["esm_expiration_threshold"], case .scalar(let t, _) = threshold, (Units.number(t) ?? 0) > 0 {
