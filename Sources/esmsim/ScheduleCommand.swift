@@ -77,19 +77,16 @@ struct ScheduleOptions: ParsableArguments {
   /// Whether the schedule runs on day `d` (weekdays and every N days, as in a scenario's
   /// `schedule.weekdays` and `schedule.every_days`).
   func activeDays() throws -> (Int) -> Bool {
-    let names = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
     func weekday(_ text: Substring, _ flag: String) throws -> Int {
-      guard let d = names.firstIndex(of: text.lowercased().trimmingCharacters(in: .whitespaces)) else {
+      guard let d = Weekdays.index(of: text.trimmingCharacters(in: .whitespaces)) else {
         throw ValidationError("\(flag): expected weekday names mon, tue, wed, thu, fri, sat, sun, got '\(text)'")
       }
       return d
     }
     let first = try weekday(Substring(firstWeekday), "--first-weekday")
     guard everyDays >= 1 && everyDays <= 365 else { throw ValidationError("--every-days: 1 to 365") }
-    let part = SchedulePart(
-      ScheduleChoice(.fixedTimes), window: .fixed(weekday: try parsedWindow(), weekend: try parsedWindow()),
-      everyDays: everyDays, weekdays: try weekdays.map { Set(try $0.split(separator: ",").map { try weekday($0, "--weekdays") }) })
-    return { d in part.isActive(day: d, weekday: (first + d) % 7) }
+    let weekdays = try weekdays.map { Set(try $0.split(separator: ",").map { try weekday($0, "--weekdays") }) }
+    return { [everyDays] d in SchedulePart.runs(onDay: d, weekday: (first + d) % 7, everyDays: everyDays, weekdays: weekdays) }
   }
 
   func validate() throws {
@@ -128,16 +125,15 @@ extension ScheduleCommand {
     func run() throws {
       let scheduler = try options.scheduler(algorithm)
       let window = try options.parsedWindow()
+      let active = try options.activeDays()
       let text: String
       switch format {
       case .csv, .json:
-        let signals = ScheduleRun.signals(
-          scheduler, window: window, days: options.days, seed: options.seed, active: try options.activeDays())
+        let signals = ScheduleRun.signals(scheduler, window: window, days: options.days, seed: options.seed, active: active)
         text = format == .csv ? ScheduleText.csv(signals) : ScheduleText.json(signals)
       case .timeline:
         var lines = [ScheduleText.timelineHeader(window)]
-        ScheduleRun.days(scheduler, window: window, days: options.days, seed: options.seed, active: try options.activeDays()) {
-          day, times in
+        ScheduleRun.days(scheduler, window: window, days: options.days, seed: options.seed, active: active) { day, times in
           lines.append(ScheduleText.timeline(day: day, times: times, window: window))
         }
         text = lines.joined(separator: "\n") + "\n"
@@ -171,6 +167,7 @@ extension ScheduleCommand {
 
     func run() throws {
       let window = try options.parsedWindow()
+      let active = try options.activeDays()
       var rows: [(AnyScheduler, ScheduleSummary)] = []
       for (name, method) in AnyScheduler.comparisonLineUp {
         var opts = options
@@ -183,12 +180,9 @@ extension ScheduleCommand {
         }
         do {
           let s = try opts.scheduler(name)
-          rows.append(
-            (
-              s,
-              ScheduleRun.measure(
-                s, window: window, days: options.days, seed: options.seed, slotMinutes: slot, active: try options.activeDays())
-            ))
+          let measured = ScheduleRun.measure(
+            s, window: window, days: options.days, seed: options.seed, slotMinutes: slot, active: active)
+          rows.append((s, measured))
         } catch let error as ValidationError {
           let label = name.rawValue + (method.map { " (\($0.rawValue))" } ?? "")
           FileHandle.standardError.write(Data("esmsim: \(label) skipped: \(error.message)\n".utf8))

@@ -115,15 +115,10 @@ public struct StudyAccumulator: Sendable {
     var reports = Moments()
     var latencies: [Double] = []
     var signals = 0
-    var counted = 0
-    var deliveredHere = 0
-    // Prompts a day, over all schedules and by questionnaire: the prompts come in day order,
-    // so each day's count is a run (days without prompts add nothing to the sums).
+    // The prompts over all schedules and by questionnaire, with the prompts of each enrolled day.
     let enrolledDays = Int(o.enrolledUntil / Tick.day)
-    var overall = QuestionnaireTally(days: enrolledDays)
-    var byQuestionnaire = Array(repeating: overall, count: questionnaireOfSchedule.isEmpty ? 0 : questionnaireCount)
-    var run = DayRun()
-    var runs = Array(repeating: DayRun(), count: byQuestionnaire.count)
+    var all = QuestionnaireTally(days: enrolledDays)
+    var byQuestionnaire = Array(repeating: all, count: questionnaireOfSchedule.isEmpty ? 0 : questionnaireCount)
     for p in o.prompts {
       statusCounts[p.status.position] += 1
       reasonCounts[p.reason.position] += 1
@@ -131,17 +126,10 @@ public struct StudyAccumulator: Sendable {
       // Mappiness does not count ignored signals; prompts after a dropout were never due.
       if p.status == .ignored || p.status == .droppedOut { continue }
       scheduled += 1
-      counted += 1
-      let q = byQuestionnaire.isEmpty ? -1 : questionnaireOfSchedule[min(p.schedule, questionnaireOfSchedule.count - 1)]
-      if p.day < enrolledDays {
-        run.add(day: p.day, to: &overall)
-        if q >= 0 { runs[q].add(day: p.day, to: &byQuestionnaire[q]) }
-      }
-      if q >= 0 { byQuestionnaire[q].counted += 1 }
+      all.add(p)
+      if !byQuestionnaire.isEmpty { byQuestionnaire[questionnaireOfSchedule[p.schedule]].add(p) }
       if p.delivered >= 0 {
         delivered += 1
-        deliveredHere += 1
-        if q >= 0 { byQuestionnaire[q].delivered += 1 }
         let hour = Int((p.delivered % Tick.day) / Tick.hour)
         deliveredByHour[hour] += 1
         deliveredByDay[min(p.day, plan.days - 1)] += 1
@@ -151,7 +139,6 @@ public struct StudyAccumulator: Sendable {
         }
       }
       if p.status == .answered {
-        if q >= 0 { byQuestionnaire[q].completed += 1 }
         answered += 1
         if p.received { answersReceived += 1 }
         latency.add(p.responseSeconds)
@@ -159,8 +146,8 @@ public struct StudyAccumulator: Sendable {
         reports.add(p.reported)
       }
     }
-    run.end(&overall)
-    for q in byQuestionnaire.indices { runs[q].end(&byQuestionnaire[q]) }
+    all.endDay()
+    for q in byQuestionnaire.indices { byQuestionnaire[q].endDay() }
     volunteered += o.volunteered.count
     if let windows = o.samplingWindows {
       addTimes(o.prompts, windows: windows, detailed: detailed)
@@ -169,13 +156,12 @@ public struct StudyAccumulator: Sendable {
     yield.add(o.yield)
     participantRows.append(
       ParticipantRow(
-        participant: o.participant, device: o.device, os: o.os, scheduled: o.prompts.count, counted: counted,
-        delivered: deliveredHere, signals: signals,
+        participant: o.participant, device: o.device, os: o.os, scheduled: o.prompts.count, signals: signals,
         completed: reports.count, volunteered: o.volunteered.count,
         responseRate: signals == 0 ? .nan : Double(reports.count) / Double(signals),
         medianResponseSeconds: Moments.median(selecting: &latencies),
         reportedMean: reports.count > 0 ? reports.mean : .nan, trueMean: o.trueMean,
-        droppedOut: o.enrolledUntil < SimTime(plan.days) * Tick.day, tallies: o.tallies, promptsPerDay: overall,
+        droppedOut: o.enrolledUntil < SimTime(plan.days) * Tick.day, tallies: o.tallies, prompts: all,
         questionnaires: byQuestionnaire))
     if o.participant < heatParticipants { heat.append(o.heat) }
   }
@@ -259,9 +245,6 @@ public struct ParticipantRow: Sendable, Equatable {
   public var device: Int
   public var os: OperatingSystem
   public var scheduled: Int
-  /// The prompts counted in compliance (not ignored, not after a dropout) and delivered.
-  public var counted: Int
-  public var delivered: Int
   public var signals: Int
   public var completed: Int
   public var volunteered: Int
@@ -272,15 +255,18 @@ public struct ParticipantRow: Sendable, Equatable {
   public var droppedOut: Bool
   /// The sensors' tallies of this participant, in the protocol's order.
   public var tallies: [SensorTally]
-  /// Prompts counted a day, over every schedule (counts of prompts and answers unused).
-  public var promptsPerDay: QuestionnaireTally
+  /// The prompts counted in compliance over every schedule (not ignored, not after a dropout).
+  public var prompts: QuestionnaireTally
   /// Each questionnaire's prompts, when the study has more than one (else empty).
   public var questionnaires: [QuestionnaireTally]
+  /// The prompts counted in compliance, and those delivered.
+  public var counted: Int { prompts.counted }
+  public var delivered: Int { prompts.delivered }
 }
 
-/// One participant's prompts of one questionnaire: counted (as in compliance), delivered,
-/// answered, and the prompts counted on each enrolled day (their sum and sum of squares, in
-/// integers, so that pooling over participants is exact in any grouping).
+/// One participant's prompts of one questionnaire (or of all): counted (as in compliance),
+/// delivered, answered, and the prompts counted on each enrolled day (their sum and sum of
+/// squares, in integers, so that pooling over participants is exact in any grouping).
 public struct QuestionnaireTally: Sendable, Equatable {
   public var counted = 0
   public var delivered = 0
@@ -289,29 +275,31 @@ public struct QuestionnaireTally: Sendable, Equatable {
   public var days: Int
   public var perDaySum = 0
   public var perDaySquares = 0
+  /// The day being counted and its prompts so far (prompts come in day order, so each day's
+  /// count is a run; days without prompts add nothing to the sums).
+  private var day = -1
+  private var today = 0
 
   /// A tally over `days` enrolled days.
   public init(days: Int) { self.days = days }
-}
 
-/// The prompts of the current day, added to a tally's sums when the day changes.
-struct DayRun {
-  var day = -1
-  var count = 0
-
-  /// Counts a prompt of `day` (days come in order), closing the previous day's run.
-  mutating func add(day d: Int, to tally: inout QuestionnaireTally) {
-    if d != day {
-      end(&tally)
-      day = d
+  /// Counts a prompt due (in day order).
+  mutating func add(_ p: PromptRecord) {
+    counted += 1
+    if p.delivered >= 0 { delivered += 1 }
+    if p.status == .answered { completed += 1 }
+    guard p.day < days else { return }
+    if p.day != day {
+      endDay()
+      day = p.day
     }
-    count += 1
+    today += 1
   }
 
   /// Adds the current day's count to the sums.
-  mutating func end(_ tally: inout QuestionnaireTally) {
-    tally.perDaySum += count
-    tally.perDaySquares += count * count
-    count = 0
+  mutating func endDay() {
+    perDaySum += today
+    perDaySquares += today * today
+    today = 0
   }
 }

@@ -253,12 +253,12 @@ public enum StudyRun {
     // The participant's own clock.
     let time = study.in(plan.timeZones[o.zone].zone)
     if let f = tables.prompts {
-      let proto = plan.protocolPlan
-      let names = proto.schedules.indices.map { proto.survey(ofSchedule: $0).id }
+      let names = plan.protocolPlan.surveyIDs
       for p in o.prompts + o.volunteered {
+        // Volunteered answers without a schedule open the protocol's survey.
         let row = Rows.prompt(
           p, variant: variant, replication: r, participant: o.participant,
-          questionnaire: p.schedule < names.count ? names[p.schedule] : proto.survey.id, time: time)
+          questionnaire: p.schedule < names.count ? names[p.schedule] : plan.protocolPlan.survey.id, time: time)
         try f.row(row)
         try tables.sqlite?.insert("prompts", row)
       }

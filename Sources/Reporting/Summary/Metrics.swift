@@ -24,7 +24,7 @@ public enum Metrics {
     var out: [(String, Estimate)] = [
       ("participants", plain(Double(a.participants))),
       ("signals_per_day", plain(a.participantDays > 0 ? Double(a.scheduled) / a.participantDays : .nan)),
-      ("signals_per_day_sd", plain(perDaySD(rows.map(\.promptsPerDay)))),
+      ("signals_per_day_sd", plain(perDaySD(rows.map(\.prompts)))),
       ("delivered_share", ratio(\.delivered, \.counted)),
       ("compliance", ratio(\.completed, \.counted)),
       ("response_rate", ratio(\.completed, \.delivered)),

@@ -20,8 +20,6 @@ enum BeiweStudyImport {
     try read(ScenarioLoader.load(path: path), file: path, startDate: startDate, days: days)
   }
 
-  static let weekdayOfColumn = [6, 0, 1, 2, 3, 4, 5]  // Beiwe's Sunday-first columns as esmsim's Monday = 0
-
   /// Reads a study's tree (`file` names it in errors) for a study of `days` days from
   /// `startDate`.
   static func read(_ root: ScenarioValue, file path: String, startDate: CalendarDate, days: Int) throws(ScenarioError)
@@ -63,7 +61,7 @@ enum BeiweStudyImport {
         own.append(
           SchedulePart(
             ScheduleChoice(.fixedTimes, ScheduleParameters(times: times.sorted { $0.minutes < $1.minutes })),
-            window: .fixed(weekday: day, weekend: day), weekdays: [weekdayOfColumn[column]]))
+            window: .fixed(weekday: day, weekend: day), weekdays: [Weekdays.fromSundayFirst(column)]))
       }
       // Absolute timings: one date and time each.
       for (ai, a) in try json.list(survey["absolute_timings"], k + ".absolute_timings").enumerated() {

@@ -111,8 +111,7 @@ enum ESMiraStudyImport {
           let sk = "\(tk).schedules[\(si)]"
           let every = try json.number(schedule["dailyRepeatRate"], sk + ".dailyRepeatRate", default: 1, range: 1...365)
           let mask = Int(try json.number(schedule["weekdays"], sk + ".weekdays", default: 0, range: 0...127))
-          // ESMira: Sunday = 1, Monday = 2, … Saturday = 64; esmsim: Monday = 0 … Sunday = 6.
-          let weekdays: Set<Int>? = mask == 0 ? nil : Set((0..<7).filter { mask & (1 << (($0 + 1) % 7)) != 0 })
+          let weekdays: Set<Int>? = mask == 0 ? nil : Weekdays.fromSundayFirstMask(mask)
           for (ti2, signal) in try json.list(schedule["signalTimes"], sk + ".signalTimes").enumerated() {
             let k = "\(sk).signalTimes[\(ti2)]"
             if json.flag(signal["randomFixed"]) {

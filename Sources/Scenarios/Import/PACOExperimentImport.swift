@@ -122,7 +122,7 @@ enum PACOExperimentImport {
       let weekends = json.flag(s["esmWeekends"])
       return [
         SchedulePart(
-          ScheduleChoice(.fixedBlocks, p), window: .fixed(weekday: window, weekend: window), weekdays: weekends ? nil : [0, 1, 2, 3, 4])
+          ScheduleChoice(.fixedBlocks, p), window: .fixed(weekday: window, weekend: window), weekdays: weekends ? nil : Weekdays.workdays)
       ]
     case 0, 1, 2:
       var times: [ClockTime] = []
@@ -141,14 +141,13 @@ enum PACOExperimentImport {
       var every = 1
       switch type {
       case 0: every = repeatRate
-      case 1: weekdays = [0, 1, 2, 3, 4]
+      case 1: weekdays = Weekdays.workdays
       default:
         guard repeatRate == 1 else {
           throw json.fail(k + ".repeatRate", s["repeatRate"]?.location, "a weekly schedule repeating every \(repeatRate) weeks is not simulated")
         }
         let mask = Int(try json.number(s["weekDaysScheduled"], k + ".weekDaysScheduled", default: 0, range: 1...127))
-        // PACO: Sunday = 1, Monday = 2, … Saturday = 64; esmsim: Monday = 0 … Sunday = 6.
-        weekdays = Set((0..<7).filter { mask & (1 << (($0 + 1) % 7)) != 0 })
+        weekdays = Weekdays.fromSundayFirstMask(mask)
       }
       let window = try! Window(start: ClockTime(minutes: 0), length: 1440)
       return [
@@ -188,7 +187,7 @@ enum PACOExperimentImport {
     let weekends = t["weekends"] == nil || json.flag(t["weekends"])
     let trigger = EventTrigger(
       event: .phoneUnlock, delay: SimTime(delay), minGap: Tick.minutes(gap), maxPerDay: 200)
-    return [SchedulePart(.events(trigger), window: .fixed(weekday: window, weekend: window), weekdays: weekends ? nil : [0, 1, 2, 3, 4])]
+    return [SchedulePart(.events(trigger), window: .fixed(weekday: window, weekend: window), weekdays: weekends ? nil : Weekdays.workdays)]
   }
 
   /// The trigger's first notification to participate: expiry, reminders, and its delay (ms).

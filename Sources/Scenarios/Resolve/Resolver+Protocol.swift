@@ -4,64 +4,19 @@ import SimKernel
 import StudyModel
 
 /// The `protocol` section: schedule, window, channel, expiry, reminders, pushes, upload, and
-/// imported AWARE or ESMira protocols (sensors and questionnaire: `Resolver+Sensing.swift`;
+/// imported AWARE, ESMira, PACO or Beiwe protocols (sensors and questionnaire: `Resolver+Sensing.swift`;
 /// Mappiness settings changes: `Resolver+Settings.swift`).
 extension ScenarioResolver {
   mutating func protocolSection(_ r: Reader, into plan: inout StudyPlan) throws(ScenarioError) {
     var p = plan.protocolPlan
     // A preset's keys are already in the tree (ProtocolPresets.expand); its name is recorded.
     if let (name, at) = try r.scalar("preset") { r.record("preset", .scalar(name, at)) }
-    let importsAWARE = r.has("aware_schedule")
-    let importsESMira = r.has("esmira_study")
-    let importsPACO = r.has("paco_experiment")
-    let importsBeiwe = r.has("beiwe_study")
-    let importKeys = ["aware_schedule", "esmira_study", "paco_experiment", "beiwe_study"].filter { r.has($0) }
-    if importKeys.count > 1 {
-      throw r.error(
-        importKeys[1], nil,
-        "give one of aware_schedule, esmira_study, paco_experiment and beiwe_study, not \(importKeys.joined(separator: " and "))")
-    }
-    if let key = importKeys.first, r.has("schedule") {
-      throw r.error("schedule", nil, "the imported file (\(key)) is the schedule; remove schedule")
-    }
-    if r.has("questionnaires") {
-      for key in ["schedule", "survey"] + importKeys where r.has(key) {
-        throw r.error(key, r.raw(key)?.location, "with questionnaires, each questionnaire has its own schedule and survey; move \(key) into them")
-      }
-    }
-    var imported: ImportedProtocol?
-    if importsAWARE {
-      let (file, at) = try r.scalar("aware_schedule")!
-      r.record("aware_schedule", .scalar(file, at))
-      imported = try AWAREScheduleImport.load(path: relative(file), startDate: startDate, days: plan.days, key: r.keyPath("aware_schedule"))
-      let id = try r.scalar("aware_schedule_id")
-      if let (wanted, l) = id {
-        guard let i = imported?.alternatives.firstIndex(where: { $0 == wanted }) else {
-          throw r.error("aware_schedule_id", l, "no schedule '\(wanted)' in \(file) (it has \(imported?.alternatives.joined(separator: ", ") ?? ""))")
-        }
-        imported = try AWAREScheduleImport.load(
-          path: relative(file), startDate: startDate, days: plan.days, key: r.keyPath("aware_schedule"), pick: i)
-        r.record("aware_schedule_id", .scalar(wanted, l))
-      }
-    } else if importsESMira {
-      let (file, at) = try r.scalar("esmira_study")!
-      r.record("esmira_study", .scalar(file, at))
-      imported = try ESMiraStudyImport.load(path: relative(file), key: r.keyPath("esmira_study"), days: plan.days)
-    } else if importsPACO {
-      let (file, at) = try r.scalar("paco_experiment")!
-      r.record("paco_experiment", .scalar(file, at))
-      imported = try PACOExperimentImport.load(path: relative(file), startDate: startDate, days: plan.days)
-    } else if importsBeiwe {
-      let (file, at) = try r.scalar("beiwe_study")!
-      r.record("beiwe_study", .scalar(file, at))
-      imported = try BeiweStudyImport.load(path: relative(file), startDate: startDate, days: plan.days)
-    }
-
+    let imported = try importedProtocol(r, plan: plan)
     let window = try windowPlan(r)
     if let imported {
       p.schedules = imported.parts
       p.survey = imported.survey
-      warnings += imported.warnings.filter { !warnings.contains($0) }
+      for w in imported.warnings { warn(w) }
     } else if r.has("questionnaires") {
       p.schedules = try questionnaires(r, window: window, plan: plan)
     } else {
@@ -72,22 +27,17 @@ extension ScenarioResolver {
     p.channel = try channel(r, default: defaultChannel)
     p.serverZone = try serverZone(r, plan: plan, imported: imported?.serverTimeZone)
     if r.has("server_time_zone") && p.channel.kind == .local {
-      let w = ScenarioWarning(
-        file: file, key: r.keyPath("server_time_zone"),
-        message: r.context + "local notifications fire by the phone's clock: the server's time zone changes nothing")
-      if !warnings.contains(w) { warnings.append(w) }
+      warn(
+        ScenarioWarning(
+          file: file, key: r.keyPath("server_time_zone"),
+          message: r.context + "local notifications fire by the phone's clock: the server's time zone changes nothing"))
     }
     // An expiry given in the scenario applies to every schedule, imported ones too.
     let ownExpiry = r.has("expiry")
     p.expiry = try expiry(r, default: imported?.expiry ?? .after(15 * Tick.minute))
     if ownExpiry && imported != nil { for k in p.schedules.indices { p.schedules[k].expiry = nil } }
     let ownReminders = r.has("reminders")
-    let rem = try r.section("reminders")
-    let dr = imported?.reminders ?? Reminders()
-    p.reminders.count = try rem.integer("count", default: dr.count, range: 0...20)
-    p.reminders.interval = try rem.duration("interval", default: dr.interval, range: Tick.minute...(Tick.day))
-    try rem.finish()
-    r.attach("reminders", rem)
+    p.reminders = try reminders(r, default: imported?.reminders ?? Reminders())
     if ownReminders && imported != nil { for k in p.schedules.indices { p.schedules[k].reminders = nil } }
     p.silentPushEvery = try optionalDuration(r, "silent_push", range: Tick.minute...(Tick.day))
     p.appOpensPerDay = try r.number("app_opens_per_day", default: 0, range: 0...100)
@@ -104,6 +54,60 @@ extension ScenarioResolver {
       r.attach("survey", survey)
     }
     plan.protocolPlan = p
+  }
+
+  /// The protocol of the file an import key names (`aware_schedule`, with `aware_schedule_id`
+  /// to pick one of its schedules; `esmira_study`; `paco_experiment`; `beiwe_study`), or nil
+  /// without one; two import keys, or one beside a schedule or questionnaires, are refused.
+  func importedProtocol(_ r: Reader, plan: StudyPlan) throws(ScenarioError) -> ImportedProtocol? {
+    let importKeys = ["aware_schedule", "esmira_study", "paco_experiment", "beiwe_study"].filter { r.has($0) }
+    if importKeys.count > 1 {
+      throw r.error(
+        importKeys[1], nil,
+        "give one of aware_schedule, esmira_study, paco_experiment and beiwe_study, not \(importKeys.joined(separator: " and "))")
+    }
+    if let key = importKeys.first, r.has("schedule") {
+      throw r.error("schedule", nil, "the imported file (\(key)) is the schedule; remove schedule")
+    }
+    if r.has("questionnaires") {
+      for key in ["schedule", "survey"] + importKeys where r.has(key) {
+        throw r.error(key, r.raw(key)?.location, "with questionnaires, each questionnaire has its own schedule and survey; move \(key) into them")
+      }
+    }
+    guard let key = importKeys.first, let (file, at) = try r.scalar(key) else { return nil }
+    r.record(key, .scalar(file, at))
+    let path = relative(file)
+    switch key {
+    case "aware_schedule":
+      var imported = try AWAREScheduleImport.load(path: path, startDate: startDate, days: plan.days, key: r.keyPath(key))
+      if let (wanted, l) = try r.scalar("aware_schedule_id") {
+        guard let i = imported.alternatives.firstIndex(of: wanted) else {
+          throw r.error("aware_schedule_id", l, "no schedule '\(wanted)' in \(file) (it has \(imported.alternatives.joined(separator: ", ")))")
+        }
+        imported = try AWAREScheduleImport.load(path: path, startDate: startDate, days: plan.days, key: r.keyPath(key), pick: i)
+        r.record("aware_schedule_id", .scalar(wanted, l))
+      }
+      return imported
+    case "esmira_study": return try ESMiraStudyImport.load(path: path, key: r.keyPath(key), days: plan.days)
+    case "paco_experiment": return try PACOExperimentImport.load(path: path, startDate: startDate, days: plan.days)
+    default: return try BeiweStudyImport.load(path: path, startDate: startDate, days: plan.days)
+    }
+  }
+
+  /// Reminders (`count`, `interval`) of a section, `d` where it leaves them out.
+  func reminders(_ r: Reader, default d: Reminders) throws(ScenarioError) -> Reminders {
+    let rem = try r.section("reminders")
+    let out = Reminders(
+      count: try rem.integer("count", default: d.count, range: 0...20),
+      interval: try rem.duration("interval", default: d.interval, range: Tick.minute...(Tick.day)))
+    try rem.finish()
+    r.attach("reminders", rem)
+    return out
+  }
+
+  /// Records a warning once.
+  mutating func warn(_ w: ScenarioWarning) {
+    if !warnings.contains(w) { warnings.append(w) }
   }
 
   /// A path in the scenario relative to the scenario file's folder.

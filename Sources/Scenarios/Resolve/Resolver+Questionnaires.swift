@@ -30,14 +30,7 @@ extension ScenarioResolver {
         throw q.error("schedule", item["schedule"]?.location, "a questionnaire needs a schedule (not none)")
       }
       if q.has("expiry") { part.expiry = try expiry(q, default: .after(15 * Tick.minute)) }
-      if q.has("reminders") {
-        let rem = try q.section("reminders")
-        part.reminders = Reminders(
-          count: try rem.integer("count", default: 0, range: 0...20),
-          interval: try rem.duration("interval", default: 10 * Tick.minute, range: Tick.minute...(Tick.day)))
-        try rem.finish()
-        q.attach("reminders", rem)
-      }
+      if q.has("reminders") { part.reminders = try reminders(q, default: Reminders()) }
       let survey = try q.section("survey")
       part.survey = try surveyPlan(survey, id: name)
       try survey.finish()
@@ -56,12 +49,12 @@ extension ScenarioResolver {
     var part = part
     part.everyDays = try s.integer("every_days", default: 1, range: 1...365)
     guard let list = try s.list("weekdays") else {
-      s.record("weekdays", .sequence(Self.weekdayNames.map { .scalar($0, nil) }, nil))
+      s.record("weekdays", .sequence(Weekdays.names.map { .scalar($0, nil) }, nil))
       return part
     }
     var set = Set<Int>()
     for (text, l) in list {
-      guard let d = Self.weekdayNames.firstIndex(of: String(text.lowercased().prefix(3))), text.count >= 3 else {
+      guard let d = Weekdays.index(of: text) else {
         throw s.error("weekdays", l, "expected weekday names (mon, tue, wed, thu, fri, sat, sun), found '\(text)'")
       }
       set.insert(d)
@@ -70,8 +63,6 @@ extension ScenarioResolver {
     part.weekdays = set.count == 7 ? nil : set
     return part
   }
-
-  static let weekdayNames = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 
   /// An event-contingent schedule's trigger: `trigger` (`phone_unlock`, `leaving_CONTEXT`,
   /// `entering_CONTEXT`), `delay`, `probability`, `min_gap`, `max_per_day`.

@@ -9,7 +9,7 @@ extension ScenarioResolver {
   /// The zone named `name` over a study of `days` days from `start` (its changes from two
   /// days before to two days after), or nil for a name the database does not know.
   static func zone(_ name: String, start: CalendarDate, days: Int) -> ZoneOffsets? {
-    guard name.count <= 100, let tz = TimeZone(identifier: name) else { return nil }
+    guard knows(name), let tz = TimeZone(identifier: name) else { return nil }
     let origin = Date(timeIntervalSince1970: Double(start.epochMilliseconds) / 1000)
     let from = origin.addingTimeInterval(-2 * 86_400)
     let to = origin.addingTimeInterval(Double(days + 2) * 86_400)
@@ -25,15 +25,16 @@ extension ScenarioResolver {
     return ZoneOffsets(name: name, offsets: offsets, changes: changes)
   }
 
+  /// Whether the IANA database has a zone of this name.
+  static func knows(_ name: String) -> Bool { name.count <= 100 && TimeZone(identifier: name) != nil }
+
   /// `population.time_zones`: IANA names and the share of participants living in each
   /// (default: everyone in UTC).
   func timeZones(_ r: Reader, days: Int) throws(ScenarioError) -> [(zone: ZoneOffsets, share: Double)] {
-    let start = startDate
     let names = try r.shares(
-      "time_zones", default: [("UTC", 1)], example: "Europe/London",
-      accepts: { Self.zone($0, start: start, days: 1) != nil },
+      "time_zones", default: [("UTC", 1)], example: "Europe/London", accepts: Self.knows,
       unknown: { "not a time zone of the IANA database (for example Europe/London, America/New_York, UTC)" })
-    return names.map { (Self.zone($0.0, start: start, days: days)!, $0.1) }
+    return names.map { (Self.zone($0.0, start: startDate, days: days)!, $0.1) }
   }
 
   /// `protocol.server_time_zone`: the zone a push server schedules by (default: an imported
@@ -41,7 +42,9 @@ extension ScenarioResolver {
   func serverZone(_ r: Reader, plan: StudyPlan, imported: String?) throws(ScenarioError) -> ZoneOffsets {
     let given = r.has("server_time_zone")
     let name = try r.string("server_time_zone", default: imported ?? plan.timeZones[0].zone.name, maxLength: 100)
-    guard let zone = Self.zone(name, start: startDate, days: plan.days) else {
+    // The population's own zone when the server shares it.
+    guard let zone = plan.timeZones.first(where: { $0.zone.name == name })?.zone ?? Self.zone(name, start: startDate, days: plan.days)
+    else {
       let key = given ? r.keyPath("server_time_zone") : "study_time_zone"
       throw ScenarioError(
         file: file, key: key, at: r.raw("server_time_zone")?.location,

@@ -52,14 +52,16 @@ public struct ProtocolPlan: Sendable, Equatable {
   /// first use them): one for a study with a single questionnaire.
   public var questionnaires: [String] {
     var names: [String] = []
-    for k in schedules.indices where !names.contains(survey(ofSchedule: k).id) { names.append(survey(ofSchedule: k).id) }
+    for id in surveyIDs where !names.contains(id) { names.append(id) }
     return names.isEmpty ? [survey.id] : names
   }
   /// The questionnaire (index in ``questionnaires``) each schedule's prompts open.
   public var questionnaireOfSchedule: [Int] {
     let names = questionnaires
-    return schedules.indices.map { k in names.firstIndex(of: survey(ofSchedule: k).id) ?? 0 }
+    return surveyIDs.map { names.firstIndex(of: $0)! }
   }
+  /// The id of the survey each schedule opens.
+  public var surveyIDs: [String] { schedules.indices.map { survey(ofSchedule: $0).id } }
   /// The most reminders any schedule's prompt has (the notifications a prompt takes on iOS).
   public var mostReminders: Int { max(reminders.count, schedules.compactMap { $0.reminders?.count }.max() ?? 0) }
   /// The answers each participant should give (the study's target, for the share of

@@ -58,8 +58,39 @@ public struct SchedulePart: Sendable, Equatable {
 
   /// Whether it signals on study day `day` whose weekday is `weekday`.
   public func isActive(day: Int, weekday: Int) -> Bool {
+    Self.runs(onDay: day, weekday: weekday, everyDays: everyDays, weekdays: weekdays, days: days)
+  }
+
+  /// The rule of the days a schedule runs on: inside `days` (nil: all), every `everyDays`
+  /// days counted from day 0, on `weekdays` (nil: all).
+  public static func runs(
+    onDay day: Int, weekday: Int, everyDays: Int, weekdays: Set<Int>?, days: ClosedRange<Int>? = nil
+  ) -> Bool {
     (days?.contains(day) ?? true) && day % max(everyDays, 1) == 0 && (weekdays?.contains(weekday) ?? true)
   }
+}
+
+/// Weekdays as esmsim numbers them: 0 Monday … 6 Sunday.
+public enum Weekdays {
+  /// Their short names, Monday first.
+  public static let names = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+  /// Monday to Friday.
+  public static let workdays: Set<Int> = [0, 1, 2, 3, 4]
+
+  /// The weekday a name gives by its first three letters, in any case (`Mon`, `monday`); nil
+  /// for a name shorter than three letters or of no weekday.
+  public static func index(of name: String) -> Int? {
+    name.count >= 3 ? names.firstIndex(of: String(name.lowercased().prefix(3))) : nil
+  }
+
+  /// The weekdays of a bitmask counted from Sunday (Sunday = 1, Monday = 2, … Saturday = 64),
+  /// as PACO and ESMira store them.
+  public static func fromSundayFirstMask(_ mask: Int) -> Set<Int> {
+    Set((0..<7).filter { mask & (1 << (($0 + 1) % 7)) != 0 })
+  }
+
+  /// The weekday of the `k`-th column of a week listed from Sunday (Beiwe's timings).
+  public static func fromSundayFirst(_ k: Int) -> Int { (k + 6) % 7 }
 }
 
 /// A scheduling algorithm by name with its parameters; built into a scheduler for each

@@ -11,11 +11,15 @@ import SimKernel
 /// database (Foundation's `TimeZone`).
 public struct ZoneOffsets: Sendable, Equatable {
   /// The IANA name (`Europe/London`).
-  public var name: String
+  public let name: String
   /// The offset (ms, wall minus UTC) before the first change, and each change: from the
   /// instant `changes[k]` on, `offsets[k + 1]` holds.
-  public var offsets: [SimTime]
-  public var changes: [SimTime]
+  public let offsets: [SimTime]
+  public let changes: [SimTime]
+  /// The distinct offsets, largest first (the candidates for a wall-clock time's instant).
+  private let candidates: [SimTime]
+  /// Whether the zone never changes and is UTC (no conversion needed).
+  public let isUTC: Bool
 
   /// A zone with the given offsets and changes (`offsets.count == changes.count + 1`).
   public init(name: String, offsets: [SimTime], changes: [SimTime]) {
@@ -23,6 +27,8 @@ public struct ZoneOffsets: Sendable, Equatable {
     self.name = name
     self.offsets = offsets
     self.changes = changes
+    candidates = Set(offsets).sorted(by: >)
+    isUTC = changes.isEmpty && offsets == [0]
   }
 
   /// UTC, without changes.
@@ -42,13 +48,10 @@ public struct ZoneOffsets: Sendable, Equatable {
   /// in the hour skipped in spring, the instant the clock would show had it not changed
   /// (`w` under the offset before the change), as calendar alarms fire an hour late then.
   public func instant(ofWall w: SimTime) -> SimTime {
-    for o in offsets.sorted(by: >) where offset(atInstant: w - o) == o { return w - o }
+    for o in candidates where offset(atInstant: w - o) == o { return w - o }
     // A skipped wall time: the offset before the change that skipped it.
     var k = 0
     while k < changes.count && changes[k] + offsets[k] <= w { k += 1 }
     return w - offsets[max(k - 1, 0)]
   }
-
-  /// Whether the zone never changes and is UTC (no conversion needed).
-  public var isUTC: Bool { changes.isEmpty && offsets == [0] }
 }

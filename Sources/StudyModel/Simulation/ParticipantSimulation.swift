@@ -26,16 +26,18 @@ public struct ParticipantSimulation: EventHandler {
   // MARK: Inputs
   let plan: StudyPlan
   let proto: ProtocolPlan
-  /// Each schedule's expiry and reminder interval, looked up once (a schedule is copied whole
-  /// when read from the plan).
+  /// Each schedule's expiry and reminders, looked up once (a schedule is copied whole when
+  /// read from the plan).
   let expiries: [ExpiryPolicy]
-  let reminderIntervals: [SimTime]
+  let reminders: [Reminders]
   let profile: DeviceProfile
   /// The participant's traits.
   public let person: Person
   /// Their days and contexts.
   public let life: DailyLife
   let studyEnd: SimTime
+  /// When the participant leaves: the start of their dropout day, or the study's end.
+  let leaves: SimTime
 
   // MARK: Streams
   // Each purpose has its own stream, so that variants share what they do not change
@@ -87,7 +89,7 @@ public struct ParticipantSimulation: EventHandler {
     self.plan = plan
     proto = plan.protocolPlan
     expiries = plan.protocolPlan.schedules.indices.map { plan.protocolPlan.expiry(ofSchedule: $0) }
-    reminderIntervals = plan.protocolPlan.schedules.indices.map { plan.protocolPlan.reminders(ofSchedule: $0).interval }
+    reminders = plan.protocolPlan.schedules.indices.map { plan.protocolPlan.reminders(ofSchedule: $0) }
     var traits = stream(.traits)
     var zones = stream(Purpose.traits.indexed(2))
     person = Person(plan: plan, stream: &traits, zones: &zones)
@@ -100,6 +102,7 @@ public struct ParticipantSimulation: EventHandler {
       plan: plan, person: person, dayCount: person.dropoutDay < plan.days ? person.dropoutDay + 1 : nil,
       days: &dayStream, contexts: &contextStream)
     studyEnd = SimTime(plan.days) * Tick.day
+    leaves = person.dropoutDay < plan.days ? SimTime(person.dropoutDay) * Tick.day : studyEnd
     enrolledUntil = studyEnd
     responseStream = stream(.response)
     phoneStream = stream(.phone)
@@ -114,7 +117,7 @@ public struct ParticipantSimulation: EventHandler {
     // start or the study's end: the participant's, not the protocol's).
     truth = GroundTruth(
       plan: plan.dailyLife.state, conditions: plan.dailyLife.conditions, personLevel: person.stateLevel,
-      first: .asleep, end: person.dropoutDay < plan.days ? SimTime(person.dropoutDay) * Tick.day : studyEnd,
+      first: .asleep, end: leaves,
       pathStream: stream(Purpose.state.indexed(1)))
     // Each schedule draws from its own stream (the first from the schedule kind's first).
     var scheduleStreams = proto.schedules.indices.map { stream(Purpose.schedule.indexed(UInt32($0))) }
@@ -126,7 +129,7 @@ public struct ParticipantSimulation: EventHandler {
         ? Self.phoneChecks(seed: seed, replication: replication, participant: participant, life: life, person: person, until: studyEnd)
         : PhoneChecks(),
       settings: &settingsStream, streams: &scheduleStreams)
-    promptLife = PromptLife(timetable, protocol: proto)
+    promptLife = PromptLife(timetable, reminders: reminders)
   }
 
   /// The participant's phone checks until `end`, from streams of their own (the same
@@ -151,8 +154,7 @@ public struct ParticipantSimulation: EventHandler {
     start(&sim)
     // A participant who drops out leaves at the start of that day: nothing after it counts,
     // so the simulation stops there and the later prompts are settled without events.
-    let leaves = person.dropoutDay < plan.days ? SimTime(person.dropoutDay) * Tick.day : studyEnd
-    eventsHandled = sim.run(until: min(leaves, studyEnd), &self)
+    eventsHandled = sim.run(until: leaves, &self)
     handedOver = sim.eventsHandedOver
     if droppedOut {
       let now = sim.now

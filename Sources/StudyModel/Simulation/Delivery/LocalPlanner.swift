@@ -41,13 +41,10 @@ public struct LocalPlanner: Sendable {
     if let r = channel.repetitions {
       // ESMira: the next r occurrences of each time of day, fewer when r would pass the cap.
       let perPromptCap = channel.cap / notificationsPerPrompt
+      let ends = Self.occurrenceEnds(most: r, from: first, days: days, parts: parts)
       var count = r
-      var upTo = Self.occurrences(count, from: first, days: days, parts: parts)
-      while count > 1 && upTo - first > perPromptCap {
-        count -= 1
-        upTo = Self.occurrences(count, from: first, days: days, parts: parts)
-      }
-      wanted = min(wanted, upTo)
+      while count > 1 && ends[count - 1] - first > perPromptCap { count -= 1 }
+      wanted = min(wanted, ends[count - 1])
     }
     let capEnd = first + channel.cap / notificationsPerPrompt
     let newEnd = min(wanted, capEnd)
@@ -60,19 +57,31 @@ public struct LocalPlanner: Sendable {
   /// Monday-only one a week apart), in time order: the plan stops at the first prompt past
   /// its schedule's `r`-th occurrence.
   static func occurrences(_ r: Int, from first: Int, days: [Int32], parts: [UInt8]) -> Int {
+    occurrenceEnds(most: r, from: first, days: days, parts: parts)[r - 1]
+  }
+
+  /// ``occurrences(_:from:days:parts:)`` for every r from 1 to `most` (entry r − 1), in one
+  /// walk: the plan of r occurrences ends at the first prompt that starts some schedule's
+  /// (r + 1)-th, and these come in order of r.
+  static func occurrenceEnds(most: Int, from first: Int, days: [Int32], parts: [UInt8]) -> [Int] {
+    var ends = [Int](repeating: days.count, count: most)
+    var found = 0
     var seen = [Int32](repeating: -1, count: 256)  // each schedule's last occurrence day counted
     var counted = [Int](repeating: 0, count: 256)
     var i = first
-    while i < days.count {
+    while i < days.count && found < most {
       let p = Int(parts[i])
       if days[i] != seen[p] {
-        if counted[p] == r { break }
+        if counted[p] == found + 1 {
+          ends[found] = i
+          found += 1
+        }
         counted[p] += 1
         seen[p] = days[i]
       }
       i += 1
     }
-    return i
+    return ends
   }
 
   /// Everything planned at once (Android alarms: no practical cap, re-armed when each fires).

@@ -38,7 +38,7 @@ extension ParticipantSimulation {
       break
     }
     if promptLife.remindersLeft[i] > 0 {
-      sim.schedule(at: t + reminderIntervals[schedule], kind: EventKind.reminder.rawValue, payload: Int32(i))
+      sim.schedule(at: t + reminders[schedule].interval, kind: EventKind.reminder.rawValue, payload: Int32(i))
     }
     if app.mode == .foreground {
       sim.schedule(at: t, kind: EventKind.promptNoticed.rawValue, payload: Noticed.payload(i, reminded: false))
@@ -152,7 +152,7 @@ extension ParticipantSimulation {
     }
     if promptLife.remindersLeft[i] > 0 {
       sim.schedule(
-        at: now + reminderIntervals[promptLife.records[i].schedule], kind: EventKind.reminder.rawValue,
+        at: now + reminders[promptLife.records[i].schedule].interval, kind: EventKind.reminder.rawValue,
         payload: Int32(i))
     }
   }

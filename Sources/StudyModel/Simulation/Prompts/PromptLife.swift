@@ -42,8 +42,8 @@ struct PromptLife {
   /// The last delivered prompt still answerable under "until the next signal" (-1: none).
   var openUntilNext = -1
 
-  /// Every prompt of `timetable`, waiting, each with its schedule's reminders.
-  init(_ timetable: Timetable, protocol proto: ProtocolPlan) {
+  /// Every prompt of `timetable`, waiting, each with its schedule's `reminders`.
+  init(_ timetable: Timetable, reminders: [Reminders]) {
     let n = timetable.count
     records = timetable.times.indices.map {
       var r = PromptRecord(index: $0, day: Int(timetable.days[$0]), scheduled: timetable.times[$0])
@@ -52,8 +52,7 @@ struct PromptLife {
     }
     stage = Array(repeating: .waiting, count: n)
     expiresAt = Array(repeating: .max, count: n)
-    let reminders = proto.schedules.indices.map { proto.reminders(ofSchedule: $0).count }
-    remindersLeft = timetable.scheduleOf.map { reminders.isEmpty ? 0 : reminders[Int($0)] }
+    remindersLeft = timetable.scheduleOf.map { reminders[Int($0)].count }
     deliveredAsleep = Array(repeating: false, count: n)
     submitAt = Array(repeating: .max, count: n)
   }

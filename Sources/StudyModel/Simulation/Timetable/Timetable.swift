@@ -175,15 +175,29 @@ struct Timetable {
     }
     let change = self.change
     let changed = change.map { Mappiness(perDay: $0.perDay) }
+    // A push server schedules by its own clock: its times, on the participant's clock, move by
+    // the difference of the zones' offsets (an hour when one of them has changed to summer
+    // time and the other not), and can cross into another day or out of the study.
+    let local = plan.timeZones[person.zone].zone
+    let serverClock = proto.channel.kind == .push && proto.serverZone.name != local.name
+    // Adds a prompt at `t` of day `d` and schedule `k` (on the server's clock when it sends).
+    func append(_ t: SimTime, day d: Int, schedule k: Int) {
+      var (t, d) = (t, d)
+      if serverClock {
+        t = local.wall(ofInstant: proto.serverZone.instant(ofWall: t))
+        guard t >= 0 && t < studyEnd else { return }
+        d = Int(t / Tick.day)
+      }
+      times.append(t)
+      days.append(Int32(d))
+      scheduleOf.append(UInt8(k))
+    }
     // Adds the drawn `minutes` after `start` that fall before `end`, as prompts of day `d`
     // and schedule `k`.
     func add(from start: SimTime, before end: SimTime, day d: Int, schedule k: Int) {
       for m in minutes {
         let t = start + Tick.minutes(m)
-        guard t < end else { continue }
-        times.append(t)
-        days.append(Int32(d))
-        scheduleOf.append(UInt8(k))
+        if t < end { append(t, day: d, schedule: k) }
       }
     }
     for d in 0..<plan.days {
@@ -198,9 +212,7 @@ struct Timetable {
           let start = midnight + Tick.minutes(window.start.minutes)
           let end = min(start + Tick.minutes(window.length), studyEnd)
           for t in events[k]!.prompts(from: start, to: end, before: studyEnd, using: &streams[k]) {
-            times.append(t)
-            days.append(Int32(d))
-            scheduleOf.append(UInt8(k))
+            append(t, day: d, schedule: k)
           }
           continue
         }
@@ -223,24 +235,6 @@ struct Timetable {
           add(from: newStart, before: studyEnd, day: d, schedule: k)
         }
       }
-    }
-    // A push server schedules by its own clock: its times, on the participant's clock, move by
-    // the difference of the zones' offsets (an hour when one of them has changed to summer
-    // time and the other not), and can cross into another day or out of the study.
-    let local = plan.timeZones[person.zone].zone
-    if proto.channel.kind == .push && proto.serverZone.name != local.name {
-      var kept = 0
-      for i in times.indices {
-        let t = local.wall(ofInstant: proto.serverZone.instant(ofWall: times[i]))
-        guard t >= 0 && t < studyEnd else { continue }
-        times[kept] = t
-        days[kept] = Int32(t / Tick.day)
-        scheduleOf[kept] = scheduleOf[i]
-        kept += 1
-      }
-      times.removeSubrange(kept...)
-      days.removeSubrange(kept...)
-      scheduleOf.removeSubrange(kept...)
     }
     // Several parts, or windows crossing midnight, can leave times out of order.
     if zip(times, times.dropFirst()).contains(where: { $0 > $1 }) {
