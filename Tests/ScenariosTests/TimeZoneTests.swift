@@ -110,6 +110,30 @@ struct TimeZoneTests {
     #expect(abs(newYork - 100) < 35, "\(newYork)")
   }
 
+  @Test("event-contingent prompts follow the phone's clock whatever the server's: 5 minutes after leaving home across the change to summer time")
+  func eventsKeepThePhoneClock() throws {
+    let s = try resolve(
+      """
+      name: t
+      start_date: 2026-03-23
+      duration: 14d
+      population: {size: 20, time_zones: {Europe/London: 1}}
+      protocol:
+        schedule: {algorithm: event, trigger: leaving_home, delay: 5m, max_per_day: 200}
+        window: "00:00-23:59"
+      variants:
+        - name: local
+        - name: utc server
+          protocol: {channel: push, server_time_zone: UTC}
+      """)
+    for k in 0..<20 {
+      let prompts = s.variants.map {
+        ParticipantSimulation.outcome(plan: $0.plan, seed: 1, replication: 0, participant: UInt32(k)).prompts.map(\.scheduled)
+      }
+      #expect(!prompts[0].isEmpty && prompts[0] == prompts[1], "participant \(k)")
+    }
+  }
+
   @Test("an unknown zone is refused by key; a server zone with local notifications is warned about")
   func mistakes() throws {
     #expect(problem("name: t\npopulation: {time_zones: {Mars/Olympus_Mons: 1}}")?.key == "population.time_zones.Mars/Olympus_Mons")

@@ -180,10 +180,11 @@ struct Timetable {
     // time and the other not), and can cross into another day or out of the study.
     let local = plan.timeZones[person.zone].zone
     let serverClock = proto.channel.kind == .push && proto.serverZone.name != local.name
-    // Adds a prompt at `t` of day `d` and schedule `k` (on the server's clock when it sends).
-    func append(_ t: SimTime, day d: Int, schedule k: Int) {
+    // Adds a prompt at `t` of day `d` and schedule `k`; a time the server drew (`drawn`) is on
+    // its clock when it sends, an event's is the phone's own.
+    func append(_ t: SimTime, day d: Int, schedule k: Int, drawn: Bool = true) {
       var (t, d) = (t, d)
-      if serverClock {
+      if serverClock && drawn {
         t = local.wall(ofInstant: proto.serverZone.instant(ofWall: t))
         guard t >= 0 && t < studyEnd else { return }
         d = Int(t / Tick.day)
@@ -212,7 +213,7 @@ struct Timetable {
           let start = midnight + Tick.minutes(window.start.minutes)
           let end = min(start + Tick.minutes(window.length), studyEnd)
           for t in events[k]!.prompts(from: start, to: end, before: studyEnd, using: &streams[k]) {
-            append(t, day: d, schedule: k)
+            append(t, day: d, schedule: k, drawn: false)
           }
           continue
         }
