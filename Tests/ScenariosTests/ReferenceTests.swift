@@ -10,9 +10,11 @@ func keyPaths(_ v: ScenarioValue, _ prefix: String = "", into out: inout Set<Str
   switch v {
   case .mapping(let pairs, _):
     // Share tables (devices, os) are documented as one key.
-    if prefix.hasSuffix("population.devices") || prefix.hasSuffix("population.os") || prefix.hasSuffix("population.time_zones") {
-      return
-    }
+    let shareTables = [
+      "population.devices", "population.os", "population.time_zones", "phones.ios_location", "phones.android_location",
+      "phones.manufacturers",
+    ]
+    if shareTables.contains(where: prefix.hasSuffix) { return }
     for (key, value, _) in pairs {
       let name: String
       if prefix.hasSuffix("daily_life.contexts") {

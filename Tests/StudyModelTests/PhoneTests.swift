@@ -292,3 +292,58 @@ struct PhoneTests {
     #expect(found > 1_000 && beyond > 1_000)  // both sides of the limit were tried
   }
 }
+
+@Suite("Own phones: Doze, standby buckets, permissions, makers, removal")
+struct OwnPhoneTests {
+  @Test("Doze: an hour after the quiet starts, dozing 1 h, 2 h, 4 h, 6 h, 6 h … between windows of 5, 10, 10 … minutes; the phase agrees with the stretches")
+  func dozeCycle() {
+    let q: SimTime = 1000
+    let dozing = Doze.dozing(in: Intervals([(q, q + 20 * Tick.hour)]))
+    let m = Tick.minute
+    let h = Tick.hour
+    let starts = [q + h, q + 2 * h + 5 * m, q + 4 * h + 15 * m, q + 8 * h + 25 * m, q + 14 * h + 35 * m]
+    #expect(dozing.spans.map(\.start) == starts)
+    #expect(dozing.spans.map { $0.end - $0.start } == [h, 2 * h, 4 * h, 6 * h, 20 * h - (14 * h + 35 * m)])
+    for t in stride(from: q, to: q + 20 * h, by: Int(7 * m)) {
+      #expect(Doze.phase(at: t, quietSince: q).dozing == dozing.contains(t))
+    }
+  }
+
+  @Test("App Standby: active under 12 h, working set, frequent after 24 h, rare after 48 h, restricted after 8 days")
+  func buckets() {
+    #expect(StandbyBucket(idle: 11 * Tick.hour) == .active)
+    #expect(StandbyBucket(idle: 13 * Tick.hour) == .workingSet)
+    #expect(StandbyBucket(idle: 25 * Tick.hour) == .frequent)
+    #expect(StandbyBucket(idle: 3 * Tick.day) == .rare)
+    #expect(StandbyBucket(idle: 9 * Tick.day) == .restricted)
+    #expect(StandbyBucket.restricted.alarmGap == Tick.day && StandbyBucket.rare.alarmGap == 0)
+  }
+
+  func plan(_ os: OperatingSystem, _ edit: (inout StudyPlan) -> Void) -> StudyPlan {
+    testPlan(
+      days: 14, participants: 40, devices: [(.nonControlled, 1)], systems: [(os, 1)],
+      sensors: [SensorPlan.defaults(named: "location")], configure: edit)
+  }
+
+  func outcomes(_ plan: StudyPlan) -> [ParticipantOutcome] { StudyModelTests.outcomes(plan, seed: 5) }
+
+  @Test("a denied location permission records no location; the default population is every phone as its condition")
+  func permission() {
+    let denied = outcomes(plan(.ios) { $0.phones.iosLocation = [0, 0, 1] })
+    #expect(denied.allSatisfy { $0.tallies[0].collected == 0 })
+    let given = outcomes(plan(.ios) { _ in })
+    #expect(given.allSatisfy { $0.tallies[0].collected > 0 })
+  }
+
+  @Test("Huawei's kills stop the app's alarms: prompts are lost as app_stopped; a removed app's as app_removed")
+  func makersAndRemoval() {
+    let huawei = Manufacturer.builtIn.first { $0.name == "huawei" }!
+    let stopped = outcomes(plan(.android) { $0.phones.manufacturers = [(huawei, 1)] })
+    let lost = stopped.flatMap(\.prompts).filter { $0.reason == .appStopped }.count
+    #expect(lost > 0)
+    let stock = outcomes(plan(.android) { _ in })
+    #expect(stock.flatMap(\.prompts).allSatisfy { $0.reason != .appStopped })
+    let removing = outcomes(plan(.ios) { $0.phones.appRemovalPerDay = 0.2 })
+    #expect(removing.flatMap(\.prompts).contains { $0.reason == .appRemoved })
+  }
+}

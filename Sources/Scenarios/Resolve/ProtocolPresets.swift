@@ -46,28 +46,39 @@ enum ProtocolPresets {
       """,
   ]
 
-  /// The protocol tree of a preset, or nil for an unknown name.
-  static func tree(_ name: String) -> ScenarioValue? {
-    guard let text = text[name] else { return nil }
+  /// `tree` with its `protocol.preset` expanded (``Presets/expand(_:section:texts:reader:)``).
+  static func expand(_ tree: ScenarioValue, reader r: Reader) throws(ScenarioError) -> ScenarioValue {
+    try Presets.expand(tree, section: "protocol", texts: text, reader: r)
+  }
+}
+
+/// Presets of a section (`protocol`, `population`), as scenario text.
+enum Presets {
+  /// The tree of a preset, or nil for an unknown name.
+  static func tree(_ name: String, texts: [String: String]) -> ScenarioValue? {
+    guard let text = texts[name] else { return nil }
     return try? ScenarioLoader.parse(Data(text.utf8), file: "preset \(name)")
   }
 
-  /// `tree` with its `protocol.preset` expanded: the preset's keys under the file's own (a
+  /// `tree` with its `SECTION.preset` expanded: the preset's keys under the file's own (a
   /// preset's mapping is replaced whole where a variant would replace it). The `preset` key
   /// stays, for the record.
-  static func expand(_ tree: ScenarioValue, reader r: Reader) throws(ScenarioError) -> ScenarioValue {
-    guard let proto = tree["protocol"], let node = proto["preset"] else { return tree }
-    let known = text.keys.sorted().joined(separator: ", ")
+  static func expand(
+    _ tree: ScenarioValue, section: String, texts: [String: String], reader r: Reader
+  ) throws(ScenarioError) -> ScenarioValue {
+    guard let part = tree[section], let node = part["preset"] else { return tree }
+    let known = texts.keys.sorted().joined(separator: ", ")
+    let key = section + ".preset"
     guard case .scalar(let name, let at) = node else {
-      throw ScenarioError(file: r.file, key: "protocol.preset", at: node.location, r.context + "expected one of \(known)")
+      throw ScenarioError(file: r.file, key: key, at: node.location, r.context + "expected one of \(known)")
     }
-    guard let preset = Self.tree(name) else {
-      throw ScenarioError(file: r.file, key: "protocol.preset", at: at, r.context + "expected one of \(known), found '\(name)'")
+    guard let preset = Self.tree(name, texts: texts) else {
+      throw ScenarioError(file: r.file, key: key, at: at, r.context + "expected one of \(known), found '\(name)'")
     }
-    let own = ScenarioValue.mapping(proto.pairs.filter { $0.key != "preset" }, proto.location)
-    let merged = ScenarioValue.mapping([("protocol", preset, nil)], nil)
-      .overlaid(with: .mapping([("protocol", own, nil)], nil), wholes: ScenarioResolver.replacedWhole)
-    let expanded = ScenarioValue.mapping([("preset", .scalar(name, at), at)] + (merged["protocol"]?.pairs ?? []), proto.location)
-    return .mapping(tree.pairs.map { $0.key == "protocol" ? ($0.key, expanded, $0.at) : $0 }, tree.location)
+    let own = ScenarioValue.mapping(part.pairs.filter { $0.key != "preset" }, part.location)
+    let merged = ScenarioValue.mapping([(section, preset, nil)], nil)
+      .overlaid(with: .mapping([(section, own, nil)], nil), wholes: ScenarioResolver.replacedWhole)
+    let expanded = ScenarioValue.mapping([("preset", .scalar(name, at), at)] + (merged[section]?.pairs ?? []), part.location)
+    return .mapping(tree.pairs.map { $0.key == section ? ($0.key, expanded, $0.at) : $0 }, tree.location)
   }
 }

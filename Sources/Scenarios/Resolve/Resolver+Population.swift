@@ -22,6 +22,12 @@ extension ScenarioResolver {
     let systems = try r.shares("os", names: OperatingSystem.allCases.map(\.rawValue), default: [("ios", 1)])
     plan.systems = systems.map { (OperatingSystem(rawValue: $0.0)!, $0.1) }
     plan.timeZones = try timeZones(r, days: plan.days)
+    // A preset's keys are already in the tree (Presets.expand); its name is recorded.
+    if let (name, at) = try r.scalar("preset") { r.record("preset", .scalar(name, at)) }
+    let phones = try r.section("phones")
+    plan.phones = try phonePopulation(phones)
+    try phones.finish()
+    r.attach("phones", phones)
 
     let life = try r.section("daily_life")
     try dailyLife(life, into: &plan.dailyLife)
@@ -58,7 +64,30 @@ extension ScenarioResolver {
     p.drainAwake = try r.number("battery_drain_awake", default: base.drainAwake, range: 0...100)
     p.drainAsleep = try r.number("battery_drain_asleep", default: base.drainAsleep, range: 0...100)
     p.drainApp = try r.number("battery_drain_app", default: base.drainApp, range: 0...100)
+    p.chargeNightly = try r.share("charge_nightly", default: base.chargeNightly)
     try r.finish()
+    return p
+  }
+
+  /// `population.phones`: how participants' own phones differ (``PhonePopulation``).
+  func phonePopulation(_ r: Reader) throws(ScenarioError) -> PhonePopulation {
+    var p = PhonePopulation()
+    let names = LocationPermission.names
+    func permissions(_ key: String, _ d: [Double]) throws(ScenarioError) -> [Double] {
+      let given = try r.shares(key, names: names, default: zip(names, d).filter { $0.1 > 0 }.map { ($0.0, $0.1) })
+      return names.map { n in given.first { $0.0 == n }?.1 ?? 0 }
+    }
+    p.iosLocation = try permissions("ios_location", p.iosLocation)
+    p.androidLocation = try permissions("android_location", p.androidLocation)
+    p.backgroundRefreshOff = try r.share("background_refresh_off", default: p.backgroundRefreshOff)
+    p.lowPowerHabit = try r.share("low_power_habit", default: p.lowPowerHabit)
+    p.forceQuitters = try r.share("force_quitters", default: p.forceQuitters)
+    p.forceQuitterPerDay = try r.number("force_quits_per_day", default: p.forceQuitterPerDay, range: 0...100)
+    p.appRemovalPerDay = try r.share("app_removal_per_day", default: p.appRemovalPerDay)
+    let makers = try r.shares("manufacturers", names: Manufacturer.builtIn.map(\.name), default: [("stock", 1)])
+    p.manufacturers = makers.map { name, share in (Manufacturer.builtIn.first { $0.name == name }!, share) }
+    p.exactAlarms = try r.share("exact_alarms", default: p.exactAlarms)
+    p.doze = try r.bool("doze", default: p.doze)
     return p
   }
 

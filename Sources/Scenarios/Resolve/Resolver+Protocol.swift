@@ -41,6 +41,11 @@ extension ScenarioResolver {
     if ownReminders && imported != nil { for k in p.schedules.indices { p.schedules[k].reminders = nil } }
     p.silentPushEvery = try optionalDuration(r, "silent_push", range: Tick.minute...(Tick.day))
     p.appOpensPerDay = try r.number("app_opens_per_day", default: 0, range: 0...100)
+    let design = AppDesign()
+    p.appDesign.kind = try r.choice("app_design", default: design.kind)
+    p.appDesign.every = try r.duration("wake_every", default: design.every, range: (15 * Tick.minute)...Tick.day)
+    p.appDesign.exactAlarms = try r.bool("exact_alarms", default: design.exactAlarms)
+    p.appDesign.pushPriority = try r.choice("push_priority", default: design.pushPriority)
     p.answersTarget = try r.integer("answers_target", default: 30, range: 1...1_000_000)
     p.volunteered = try r.bool("volunteered", default: false)
     p.upload = try r.choice("upload", default: UploadPolicy.wifiWhileCharging)

@@ -18,7 +18,8 @@ public struct ScenarioResolver {
   /// its algorithm, a channel's on its kind, and shares must sum to 1 on their own.
   public static let replacedWhole: Set<String> = [
     "protocol.schedule", "protocol.window", "protocol.channel", "protocol.survey", "population.devices", "population.os",
-    "population.time_zones",
+    "population.time_zones", "population.phones.ios_location", "population.phones.android_location",
+    "population.phones.manufacturers",
   ]
 
   /// Reads and resolves a scenario file.
@@ -115,7 +116,9 @@ public struct ScenarioResolver {
 
   /// Resolves the study keys (duration, population, protocol) of a tree.
   mutating func plan(_ given: ScenarioValue, context: String) throws(ScenarioError) -> (StudyPlan, ScenarioValue) {
-    let tree = try ProtocolPresets.expand(given, reader: Reader(file: file, path: "", node: given, context: context))
+    let top = try Reader(file: file, path: "", node: given, context: context)
+    let tree = try Presets.expand(
+      ProtocolPresets.expand(given, reader: top), section: "population", texts: PopulationPresets.text, reader: top)
     let r = try Reader(file: file, path: "", node: tree, context: context)
     let duration = try r.duration("duration", default: 14 * Tick.day, range: Tick.day...(3_650 * Tick.day))
     guard duration % Tick.day == 0 else {

@@ -36,6 +36,10 @@ public struct DeviceProfile: Sendable, Equatable {
   public var drainAsleep: Double
   /// Extra drain while the study app runs (sensing), percent per hour.
   public var drainApp: Double
+  /// Chance the phone is plugged in overnight, each night (assumption, D: charging is
+  /// "nightly, typically"; the own-phones population lowers it, calibrated to Beukenhorst et
+  /// al. 2021's night deficit).
+  public var chargeNightly = 0.95
 
   /// Seconds a background wake without the anchor lets the app run. 30 s: Apple's limit for a
   /// background notification ([@AppleBackgroundUpdates], A); the AWARE paper saw the heavy
@@ -43,9 +47,6 @@ public struct DeviceProfile: Sendable, Equatable {
   public static let wakeRunSeconds = 30.0
   /// Charging speed, percent per hour (assumption).
   public static let chargePerHour = 40.0
-  /// Chance a participant plugs the phone in overnight (assumption; charging is "nightly,
-  /// typically").
-  public static let chargeNightly = 0.95
   /// Chance a participant who is awake when the battery reaches the low-battery warning
   /// (20 %) charges it soon, within how many minutes (uniformly), and for how long, minutes
   /// (assumptions, grade D).

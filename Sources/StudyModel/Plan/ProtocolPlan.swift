@@ -19,6 +19,8 @@ public struct ProtocolPlan: Sendable, Equatable {
   /// A silent push every this many milliseconds (nil: none). AWARE's server notes a
   /// 30-minute interval (`tetujin/aware-push`).
   public var silentPushEvery: SimTime?
+  /// How the app keeps itself running in the background (default: it keeps itself alive).
+  public var appDesign = AppDesign()
   /// Spontaneous openings of the study app per day (the AWARE case study's ESM condition:
   /// three a day). Default 0.
   public var appOpensPerDay: Double
@@ -223,6 +225,10 @@ public struct SensorPlan: Sendable, Equatable {
     self.coprocessor = coprocessor
     self.bytesPerRow = bytesPerRow
   }
+
+  /// Whether the sensor records the phone's location, and so needs the location permission
+  /// (``LocationPermission``): a sensor named `location` or `gps`.
+  public var usesLocation: Bool { name == "location" || name == "gps" }
 
   /// The samples expected in an hour (periodic sensors).
   public var expectedPerHour: Int {

@@ -15,6 +15,8 @@ public struct StudyPlan: Sendable, Equatable {
   public var devices: [(profile: DeviceProfile, share: Double)]
   /// Operating systems and their shares.
   public var systems: [(os: OperatingSystem, share: Double)]
+  /// How participants' own phones differ (default: every phone as its device condition has it).
+  public var phones = PhonePopulation()
   /// The participants' time zones and their shares (default: everyone in UTC).
   public var timeZones: [(zone: ZoneOffsets, share: Double)] = [(.utc, 1)]
   /// Their days.
@@ -45,7 +47,7 @@ public struct StudyPlan: Sendable, Equatable {
     a.days == b.days && a.startWeekday == b.startWeekday && a.participants == b.participants
       && a.devices.map(\.profile) == b.devices.map(\.profile) && a.devices.map(\.share) == b.devices.map(\.share)
       && a.systems.map(\.os) == b.systems.map(\.os) && a.systems.map(\.share) == b.systems.map(\.share)
-      && a.timeZones.map(\.zone) == b.timeZones.map(\.zone) && a.timeZones.map(\.share) == b.timeZones.map(\.share)
+      && a.phones == b.phones && a.timeZones.map(\.zone) == b.timeZones.map(\.zone) && a.timeZones.map(\.share) == b.timeZones.map(\.share)
       && a.dailyLife == b.dailyLife && a.compliance == b.compliance && a.protocolPlan == b.protocolPlan
   }
 

@@ -42,6 +42,11 @@ public enum MissReason: String, Sendable, CaseOrdered {
   case busy
   /// The participant had dropped out.
   case droppedOut = "dropped_out"
+  /// The participant had removed the app.
+  case appRemoved = "app_removed"
+  /// Android: the phone maker's battery manager had force-stopped the app (its alarms
+  /// cancelled) and the participant had not opened it since.
+  case appStopped = "app_stopped"
 }
 
 /// One prompt's whole life.

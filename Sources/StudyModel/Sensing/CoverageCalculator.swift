@@ -62,6 +62,7 @@ public struct CoverageCalculator {
   /// - Parameters:
   ///   - sensors: the protocol's sensors.
   ///   - runs: when the app ran; `phoneOn`: when the phone was on.
+  ///   - locationRuns: when the app could record the location (nil: whenever it ran).
   ///   - networkUsable: when the app could use the network in the background
   ///     (``Upload/backgroundNetwork(timeline:lowPower:foreground:until:)``; only read when
   ///     a sensor needs the network).
@@ -71,7 +72,8 @@ public struct CoverageCalculator {
   ///   - checks: the participant's phone checks (screen events).
   ///   - batteryTrace: the battery level at every change of its rate (battery events).
   public init(
-    sensors: [SensorPlan], runs: Intervals, phoneOn: Intervals, networkUsable usable: Intervals, timeline: Timeline,
+    sensors: [SensorPlan], runs: Intervals, locationRuns: Intervals? = nil, phoneOn: Intervals,
+    networkUsable usable: Intervals, timeline: Timeline,
     enrolledUntil: SimTime, lastSync: SimTime, checks: PhoneChecks = PhoneChecks(),
     batteryTrace: [(SimTime, Double)], keepRows: Bool, heatHours: Int = 0
   ) {
@@ -85,8 +87,10 @@ public struct CoverageCalculator {
     // every minute between their first and last sample of a run stretch; the fastest of them
     // stands for all, and hours it fills need no other sensor's grid marked.
     var mask = [UInt64](repeating: 0, count: hours)
+    // A sensor that needs the location permission runs on stretches of its own.
+    func ownRuns(_ s: SensorPlan) -> Bool { s.usesLocation && locationRuns != nil }
     let minPeriod = sensors.compactMap { s -> SimTime? in
-      if case .periodic(let p) = s.kind, !s.coprocessor, !s.needsNetwork, p <= Tick.minute { return p }
+      if case .periodic(let p) = s.kind, !s.coprocessor, !s.needsNetwork, !ownRuns(s), p <= Tick.minute { return p }
       return nil
     }.min()
     if let p = minPeriod { Self.markRuns(&mask, runs: runs, period: p, end: end) }
@@ -105,7 +109,7 @@ public struct CoverageCalculator {
         // The fast sensor's minutes (markRuns) already hold every sample of a sensor that
         // samples on the same run stretches from their starts at a multiple of its period
         // (its grid points are the fast sensor's); fast sensors themselves are in the mask.
-        let implied = minPeriod.map { !sensor.coprocessor && periodTicks % $0 == 0 } ?? false
+        let implied = minPeriod.map { !sensor.coprocessor && !ownRuns(sensor) && periodTicks % $0 == 0 } ?? false
         let marks = (sensor.needsNetwork || sensor.coprocessor || periodTicks > Tick.minute) && !implied
         if sensor.coprocessor {
           for r in phoneOn.spans where r.start < end {
@@ -126,7 +130,7 @@ public struct CoverageCalculator {
             }
           }
         } else {
-          for r in runs.spans where r.start < end {
+          for r in (ownRuns(sensor) ? locationRuns! : runs).spans where r.start < end {
             Self.addStretch(
               origin: r.start, period: period, from: r.start, to: min(r.end, end), lastSync: lastSync, marks: marks,
               &counts, &mask)

@@ -46,6 +46,11 @@ enum EventKind: UInt16, CaseOrdered {
   case dropout
   /// A charger is plugged in (payload 1) or out (payload 0) during the day.
   case charger
+  /// An Android app's own periodic alarm, or a push from the study's server, fires (payload:
+  /// ``WakeSource``; deferred by Doze to a maintenance window unless exempt).
+  case androidWake
+  /// The participant removes the app.
+  case appRemoved
 }
 
 extension EventKind {
@@ -60,7 +65,7 @@ extension EventKind {
 
   /// The last case (a constant, where a stored count would be checked for its
   /// initialisation at every event: tested to be the last).
-  static var last: EventKind { .charger }
+  static var last: EventKind { .appRemoved }
 }
 
 /// Cancellation slots of the participant's simulator.

@@ -60,11 +60,15 @@ extension ParticipantSimulation {
     sim.run()
     let end = sim.enrolledUntil
     sim.closeRecords(at: end)
-    let (runs, foreground, phoneOn) = (sim.runs, sim.foreground, sim.phoneOn)
     let (lowPower, charging) = (sim.lowPowerSpans, sim.chargingSpans)
+    let (foreground, phoneOn) = (sim.foreground, sim.phoneOn)
+    // What the app's runs recorded: on Android, nothing while the phone dozed but the runs
+    // an exemption let through; the location only as the permission allows.
+    let runs = sim.sensingRuns(until: end)
+    let sensors = plan.protocolPlan.sensors
+    let locationRuns = sensors.contains(where: \.usesLocation) ? sim.locationRuns(runs, until: end) : nil
     // When the network works for the app in the background: for uploads and for the
     // sensors that need the network, computed once.
-    let sensors = plan.protocolPlan.sensors
     let networkUsable =
       sim.proto.upload != .wifiWhileCharging || sensors.contains(where: \.needsNetwork)
       ? Upload.backgroundNetwork(timeline: sim.life.timeline, lowPower: lowPower, foreground: foreground, until: end)
@@ -86,7 +90,7 @@ extension ParticipantSimulation {
         seed: seed, replication: replication, participant: participant, life: sim.life, person: sim.person, until: end)
     }
     let coverage = CoverageCalculator(
-      sensors: sensors, runs: runs, phoneOn: phoneOn, networkUsable: networkUsable, timeline: sim.life.timeline,
+      sensors: sensors, runs: runs, locationRuns: locationRuns, phoneOn: phoneOn, networkUsable: networkUsable, timeline: sim.life.timeline,
       enrolledUntil: end, lastSync: lastSync ?? 0, checks: checks, batteryTrace: sim.batteryTrace, keepRows: keepRows,
       heatHours: heatHours)
     return ParticipantOutcome(
@@ -98,6 +102,32 @@ extension ParticipantSimulation {
       phoneEvents: phoneEvents
         ? PhoneEvents(
           runs: runs, timeline: sim.life.timeline, charging: charging, batteryTrace: sim.batteryTrace, checks: checks) : nil)
+  }
+}
+
+extension ParticipantSimulation {
+  /// The stretches in which the app ran and could record, after the run: on Android with
+  /// Doze, the runs less the dozing stretches (``Doze``), plus the runs an exact alarm or a
+  /// high-priority push let through.
+  func sensingRuns(until end: SimTime) -> Intervals {
+    guard person.os == .android, plan.phones.doze else { return app.runs }
+    let quiet = Doze.quietSpans(
+      timeline: life.timeline, charging: power.chargingSpans, foreground: app.foreground, phoneOn: power.phoneOn,
+      until: end)
+    let dozing = Doze.dozing(in: quiet)
+    guard !dozing.spans.isEmpty else { return app.runs }
+    return app.runs.intersection(dozing.complement(from: 0, to: end)).union(app.exemptRuns)
+  }
+
+  /// The stretches in which the app could record the location (``LocationPermission``):
+  /// with "Always" whenever it ran; "While using" in the foreground and while location
+  /// updates started there went on, not in a background wake; denied never.
+  func locationRuns(_ runs: Intervals, until end: SimTime) -> Intervals? {
+    switch phone.location {
+    case .always: return nil
+    case .whileUsing: return runs.intersection(app.wakeRuns.complement(from: 0, to: end))
+    case .denied: return Intervals()
+    }
   }
 }
 

@@ -31,8 +31,11 @@ public struct ParticipantSimulation: EventHandler {
   let expiries: [ExpiryPolicy]
   let reminders: [Reminders]
   let profile: DeviceProfile
-  /// The participant's traits.
+  /// The participant's traits, and their own phone's.
   public let person: Person
+  let phone: PhoneTraits
+  /// Their phone's maker (Android).
+  let maker: Manufacturer
   /// Their days and contexts.
   public let life: DailyLife
   let studyEnd: SimTime
@@ -94,6 +97,11 @@ public struct ParticipantSimulation: EventHandler {
     var zones = stream(Purpose.traits.indexed(2))
     person = Person(plan: plan, stream: &traits, zones: &zones)
     profile = plan.devices[person.device].profile
+    var phoneTraits = stream(Purpose.traits.indexed(3))
+    phone =
+      plan.phones.isUniform
+      ? PhoneTraits() : PhoneTraits(plan.phones, os: person.os, days: plan.days, stream: &phoneTraits)
+    maker = plan.phones.manufacturers[phone.manufacturer].maker
     noticing = Noticing(person: person)
     var dayStream = stream(.day)
     var contextStream = stream(.context)
@@ -112,7 +120,7 @@ public struct ParticipantSimulation: EventHandler {
     phoneLifeStream = stream(Purpose.phone.indexed(3))
     delivery = Delivery(channel: proto.channel, os: person.os, reminders: proto.mostReminders)
     power = Power(
-      profile: profile, level: phoneStream.uniform(Power.startLevels.low, Power.startLevels.high), traces: traceBattery)
+      profile: profile, lowPowerHabit: phone.lowPowerHabit, level: phoneStream.uniform(Power.startLevels.low, Power.startLevels.high), traces: traceBattery)
     // The truth's path from a stream of its own, to the end of enrolment (the dropout day's
     // start or the study's end: the participant's, not the protocol's).
     truth = GroundTruth(
@@ -172,20 +180,27 @@ public struct ParticipantSimulation: EventHandler {
   }
 
   /// The study starts at midnight with the participant asleep, the app running and the
-  /// phone on (charging overnight with ``DeviceProfile/chargeNightly``).
+  /// phone on (charging overnight with the profile's ``DeviceProfile/chargeNightly``).
   mutating func start(_ sim: inout Simulator) {
     // Room for 72 run stretches a day (a silent push every half hour and a wake an hour;
     // more grow the array, and pages never touched cost nothing).
     app.runs.reserveCapacity(72 * plan.days)
-    app.runs.begin(at: 0)
+    if canAnchor(fromForeground: true) {
+      app.runs.begin(at: 0)
+    } else {
+      // Opened at enrolment and left: the app waits for its first wake.
+      app.mode = person.os == .ios ? .suspended : .notRunning
+    }
     if delivery.plansOnPhone {
       refillPlan(at: 0)
     } else {
       delivery.planner.planAll(count: timetable.count)
     }
-    if phoneLifeStream.bernoulli(DeviceProfile.chargeNightly) { power.chargingSpans.begin(at: 0) }
+    if phoneLifeStream.bernoulli(profile.chargeNightly) { power.chargingSpans.begin(at: 0) }
     updateBattery(&sim)
     armAppTimer(&sim)
+    if app.isStopped { armWake(&sim) }
+    startPhoneHabits(&sim)
     sim.schedule(at: 0, kind: EventKind.dayStarts.rawValue, payload: 0, priority: .urgent)
     if let every = proto.channel.backgroundTaskEvery, delivery.plansOnPhone {
       sim.schedule(at: every, kind: EventKind.backgroundTask.rawValue)
@@ -219,6 +234,8 @@ public struct ParticipantSimulation: EventHandler {
     case .backgroundTask: backgroundTask(&sim)
     case .dropout: dropout(&sim)
     case .charger: charger(plugged: i == 1, &sim)
+    case .androidWake: androidWake(event.payload, &sim)
+    case .appRemoved: removeApp(&sim)
     }
   }
 

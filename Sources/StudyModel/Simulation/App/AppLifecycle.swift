@@ -15,11 +15,50 @@ extension ParticipantSimulation {
 
   /// The app stops running in the background; suspended or terminated, it waits for a wake.
   mutating func stopRunning(_ newMode: AppState.Mode, _ sim: inout Simulator) {
-    app.runs.end(at: sim.now)
+    endRuns(at: sim.now)
     app.mode = newMode
     sim.cancel(slot: Slot.app)
     updateBattery(&sim)
     if app.isStopped { armWake(&sim) }
+  }
+
+  /// Closes the app's run (and its wake's) at `t`.
+  mutating func endRuns(at t: SimTime) {
+    app.runs.end(at: t)
+    app.wakeRuns.end(at: t)
+    app.exemptRuns.end(at: t)
+  }
+
+  /// Whether the app can run on its anchor now: only an app designed to keep itself alive
+  /// (``AppDesign/Kind/keepAlive``); on iOS the anchor is continuous location, which needs
+  /// the location permission: started in the foreground with either permission, from the
+  /// background only with "Always" ([@AppleLocation], A).
+  func canAnchor(fromForeground: Bool) -> Bool {
+    guard proto.appDesign.keepsAlive, !app.removed else { return false }
+    guard person.os == .ios else { return true }
+    return phone.location == .always || (fromForeground && phone.location == .whileUsing)
+  }
+
+  /// A stopped app's code runs: on its anchor where it can, otherwise for a bounded time.
+  mutating func resume(exempt: Bool, _ sim: inout Simulator) {
+    if canAnchor(fromForeground: false) { return startRunning(sim.now, &sim) }
+    runBriefly(exempt: exempt, &sim)
+  }
+
+  /// The app runs for ``DeviceProfile/wakeRunSeconds`` and stops again (Android: exempt from
+  /// Doze when an exact alarm or a high-priority push woke it).
+  mutating func runBriefly(exempt: Bool, _ sim: inout Simulator) {
+    let now = sim.now
+    guard !app.isRunning else { return }
+    sim.cancel(slot: Slot.wake)
+    app.runs.begin(at: now)
+    app.wakeRuns.begin(at: now)
+    if exempt { app.exemptRuns.begin(at: now) }
+    app.mode = .bounded
+    sim.schedule(
+      at: now + Tick.seconds(DeviceProfile.wakeRunSeconds), kind: EventKind.appTimer.rawValue,
+      payload: AppTimer.runEnds.rawValue, slot: Slot.app)
+    updateBattery(&sim)
   }
 
   /// The participant opens the app: it runs in the foreground, and a planning app tops up
@@ -31,15 +70,26 @@ extension ParticipantSimulation {
     if !app.isRunning { app.runs.begin(at: now) }
     app.mode = .foreground
     app.forceQuit = false
+    app.forceStopped = false
     app.foreground.begin(at: now)
     if delivery.plansOnPhone { refillPlan(at: now) }
     updateBattery(&sim)
   }
 
   /// The participant leaves the app: it goes on in the background on its anchor.
+  /// An app that cannot keep itself alive runs on for ``DeviceProfile/wakeRunSeconds`` and
+  /// stops.
   mutating func leaveForeground(_ sim: inout Simulator) {
     guard app.mode == .foreground else { return }
     app.foreground.end(at: sim.now)
+    guard canAnchor(fromForeground: true) else {
+      app.mode = .bounded
+      app.wakeRuns.begin(at: sim.now)
+      sim.schedule(
+        at: sim.now + Tick.seconds(DeviceProfile.wakeRunSeconds), kind: EventKind.appTimer.rawValue,
+        payload: AppTimer.runEnds.rawValue, slot: Slot.app)
+      return updateBattery(&sim)
+    }
     app.mode = .anchored
     armAppTimer(&sim)
     updateBattery(&sim)
@@ -47,14 +97,19 @@ extension ParticipantSimulation {
 
   /// Draws the next thing that stops the app running on its anchor in the background (the
   /// operating system's ``StopRates``: all while the participant is awake and using the phone,
-  /// for what other apps do is what pushes the study app out). The earliest of these
+  /// for what other apps do is what pushes the study app out; an Android maker's battery
+  /// manager around the clock). The earliest of these
   /// competing clocks is the only one scheduled; drawn for after the next wake or bedtime, it
   /// is not queued: the app is then anchored and the timer drawn afresh (``setAwake(_:_:)``),
   /// or has left that mode, which cancels it.
   mutating func armAppTimer(_ sim: inout Simulator) {
     sim.cancel(slot: Slot.app)
-    guard app.mode == .anchored, awake else { return }
-    let rates = person.os == .ios ? IOSRules.stopRates(profile, lowPower: power.lowPower) : AndroidRules.stopRates(profile)
+    guard app.mode == .anchored else { return }
+    var rates =
+      person.os == .ios
+      ? IOSRules.stopRates(profile, lowPower: power.lowPower, ownForceQuits: phone.forceQuitPerDay)
+      : AndroidRules.stopRates(profile, maker: maker)
+    if !awake { rates = StopRates(makerKill: rates.makerKill) }
     var best = SimTime.max
     var which = AppTimer.suspend
     func consider(_ perHour: Double, _ kind: AppTimer, _ s: inout RandomStream) {
@@ -68,6 +123,7 @@ extension ParticipantSimulation {
     consider(rates.suspend, .suspend, &phoneStream)
     consider(rates.kill, .kill, &phoneStream)
     consider(rates.forceQuit, .forceQuit, &phoneStream)
+    consider(rates.makerKill, .makerKill, &phoneStream)
     guard best < .max else { return }
     sim.schedule(
       at: best, kind: EventKind.appTimer.rawValue, payload: which.rawValue, slot: Slot.app,
@@ -79,12 +135,12 @@ extension ParticipantSimulation {
     switch kind {
     case .suspend, .runEnds:
       guard app.isInBackground else { return }
-      stopRunning(.suspended, &sim)
+      stopRunning(person.os == .ios ? .suspended : .notRunning, &sim)
     case .kill:
       guard app.isInBackground else { return }
       app.killedAt = sim.now
       stopRunning(.notRunning, &sim)
-      if person.os == .android && profile.wakeRestoresAnchor {
+      if person.os == .android && profile.wakeRestoresAnchor && proto.appDesign.keepsAlive {
         sim.schedule(
           at: sim.now + AndroidRules.stickyRestartDelay, kind: EventKind.appTimer.rawValue,
           payload: AppTimer.androidRestart.rawValue, slot: Slot.app)
@@ -95,8 +151,13 @@ extension ParticipantSimulation {
       app.killedAt = sim.now
       stopRunning(.notRunning, &sim)
     case .androidRestart:
-      guard app.mode == .notRunning, power.phoneIsOn, !droppedOut else { return }
+      guard app.mode == .notRunning, power.phoneIsOn, !droppedOut, !app.forceStopped, !app.removed else { return }
       startRunning(sim.now, &sim)
+    case .makerKill:
+      guard app.isInBackground else { return }
+      app.killedAt = sim.now
+      app.forceStopped = maker.stopsAlarms
+      stopRunning(.notRunning, &sim)
     }
   }
 
@@ -107,13 +168,8 @@ extension ParticipantSimulation {
     let now = sim.now
     if source == .locationChange { app.lastLocationWake = now }
     if delivery.plansOnPhone && proto.channel.refillInBackground { refillPlan(at: now) }
-    if profile.wakeRestoresAnchor { return startRunning(now, &sim) }
-    app.runs.begin(at: now)
-    app.mode = .bounded
-    sim.schedule(
-      at: now + Tick.seconds(DeviceProfile.wakeRunSeconds), kind: EventKind.appTimer.rawValue,
-      payload: AppTimer.runEnds.rawValue, slot: Slot.app)
-    updateBattery(&sim)
+    if profile.wakeRestoresAnchor && canAnchor(fromForeground: false) { return startRunning(now, &sim) }
+    runBriefly(exempt: false, &sim)
   }
 
   /// The app stops at once, foreground or background, and nothing is set to wake it: the
@@ -121,7 +177,7 @@ extension ParticipantSimulation {
   mutating func halt(_ newMode: AppState.Mode, _ sim: inout Simulator) {
     if app.isRunning {
       if app.mode == .foreground { app.foreground.end(at: sim.now) }
-      app.runs.end(at: sim.now)
+      endRuns(at: sim.now)
     }
     app.mode = newMode
     sim.cancel(slot: Slot.app)

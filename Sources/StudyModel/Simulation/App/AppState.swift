@@ -39,9 +39,23 @@ struct AppState {
   var killedAt: SimTime = -1
   /// The last significant location change that woke the app.
   var lastLocationWake: SimTime = -Tick.hour
+  /// Android: the app is in the stopped state (its maker's battery manager force-stopped it):
+  /// its alarms are cancelled and no push reaches it until the participant opens it.
+  var forceStopped = false
+  /// The participant removed the app.
+  var removed = false
+  /// Android: the last periodic alarm let through (App Standby's limit), and the day and
+  /// count of high-priority pushes spent (its quota).
+  var lastAlarm: SimTime = -Tick.day
+  var pushDay = -1
+  var highPushes = 0
   /// Stretches in which the app ran, and in which it was in the foreground.
   var runs = Intervals()
   var foreground = Intervals()
+  /// Runs of a background wake without the anchor (a subset of ``runs``), and those of them
+  /// an Android exemption let run while the phone dozed (an exact alarm, a high-priority push).
+  var wakeRuns = Intervals()
+  var exemptRuns = Intervals()
 
   /// Whether the app runs code now.
   var isRunning: Bool { mode == .anchored || mode == .bounded || mode == .foreground }
@@ -54,17 +68,19 @@ struct AppState {
   mutating func close(at t: SimTime) {
     runs.end(at: t)
     foreground.end(at: t)
+    wakeRuns.end(at: t)
+    exemptRuns.end(at: t)
   }
 }
 
 /// What the app's lifecycle timer means when it fires.
 enum AppTimer: Int32 {
-  case suspend, kill, forceQuit, runEnds, androidRestart
+  case suspend, kill, forceQuit, runEnds, androidRestart, makerKill
 }
 
 /// What woke the app.
 enum WakeSource: Int32 {
-  case silentPush, locationChange, backgroundRefresh
+  case silentPush, locationChange, backgroundRefresh, androidAlarm, androidPush
 }
 
 /// The rates of the competing clocks that stop an app running on its anchor in the
@@ -73,4 +89,6 @@ struct StopRates {
   var suspend = 0.0
   var kill = 0.0
   var forceQuit = 0.0
+  /// The phone maker's battery manager (Android; around the clock, not only while awake).
+  var makerKill = 0.0
 }

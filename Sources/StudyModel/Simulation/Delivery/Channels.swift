@@ -5,8 +5,12 @@ extension ParticipantSimulation {
   /// A prompt falls due: a planned local notification fires (or is lost: not planned, phone
   /// off), or the server sends its push (held by APNs while the phone is offline, the newest
   /// only, for ``ChannelPlan/storeFor``; an older one is replaced: [@AppleAPNs], A).
+  /// A removed app gets nothing; nor does an Android app its maker force-stopped (its alarms
+  /// are cancelled and pushes do not reach a stopped app) until the participant opens it.
   mutating func send(_ i: Int, from here: Episode, _ sim: inout Simulator) {
     let now = sim.now
+    if app.removed { return promptLife.settle(i, .undelivered, .appRemoved, at: now) }
+    if app.forceStopped { return promptLife.settle(i, .undelivered, .appStopped, at: now) }
     switch proto.channel.kind {
     case .local:
       guard delivery.planner.isPlanned(i) else {

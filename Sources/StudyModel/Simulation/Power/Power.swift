@@ -44,17 +44,19 @@ struct Power {
   /// parameter).
   static let reached = 0.0001
 
-  init(profile: DeviceProfile, level: Double, traces: Bool) {
+  /// - Parameter lowPowerHabit: the participant keeps Low Power Mode on throughout
+  ///   (``PhoneTraits/lowPowerHabit``), as the Low Power Mode condition does.
+  init(profile: DeviceProfile, lowPowerHabit: Bool = false, level: Double, traces: Bool) {
     drain = (
       Battery.perTick(profile.drainAwake), Battery.perTick(profile.drainAsleep), Battery.perTick(profile.drainApp),
       Battery.perTick(DeviceProfile.chargePerHour)
     )
-    lowPowerThroughout = profile.lowPowerMode
+    lowPowerThroughout = profile.lowPowerMode || lowPowerHabit
     battery = Battery(level: level)
     self.traces = traces
     // The study starts with the phone on, in Low Power Mode if that is the condition.
     phoneOn.begin(at: 0)
-    if profile.lowPowerMode { lowPowerSpans.begin(at: 0) }
+    if lowPowerThroughout { lowPowerSpans.begin(at: 0) }
   }
 
   /// The battery's rate now, percent per tick (negative: draining).

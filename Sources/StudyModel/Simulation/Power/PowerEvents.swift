@@ -108,9 +108,9 @@ extension ParticipantSimulation {
     guard !power.phoneIsOn else { return }
     power.phoneOn.begin(at: sim.now)
     app.mode = .notRunning
-    app.forceQuit = false
-    if person.os == .android && AndroidRules.bootRestartsService && !droppedOut {
-      startRunning(sim.now, &sim)
+    app.forceQuit = app.removed
+    if person.os == .android && AndroidRules.bootRestartsService && !droppedOut && !app.forceStopped && !app.removed {
+      resume(exempt: true, &sim)
     } else {
       updateBattery(&sim)
       armWake(&sim)

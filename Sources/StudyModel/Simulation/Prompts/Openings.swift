@@ -16,7 +16,7 @@ extension ParticipantSimulation {
   /// is recorded when none is pending.
   mutating func spontaneousOpen(volunteer: Bool, _ sim: inout Simulator) {
     let now = sim.now
-    guard awake, power.phoneIsOn, !droppedOut, app.sessionUntil <= now, canAnswer(at: now) else { return }
+    guard awake, power.phoneIsOn, !droppedOut, !app.removed, app.sessionUntil <= now, canAnswer(at: now) else { return }
     var pending = false
     let times = timetable.times
     for i in stride(from: times.count - 1, through: 0, by: -1) where times[i] <= now {

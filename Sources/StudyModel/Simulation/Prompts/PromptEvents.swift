@@ -11,8 +11,10 @@ extension ParticipantSimulation {
     let here = life.timeline.episodes[timelineCursor]
     promptLife.records[i].context = here.context
     if droppedOut { return promptLife.settle(i, .droppedOut, .droppedOut, at: now) }
-    if person.os == .android && AndroidRules.alarmRestartsService && app.mode == .notRunning && !app.forceQuit {
-      startRunning(now, &sim)
+    if person.os == .android && AndroidRules.alarmRestartsService && app.mode == .notRunning && !app.forceQuit
+      && !app.forceStopped
+    {
+      resume(exempt: true, &sim)
     }
     send(i, from: here, &sim)
   }

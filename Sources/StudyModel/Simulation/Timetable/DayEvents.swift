@@ -59,12 +59,12 @@ extension ParticipantSimulation {
   }
 
   /// The participant wakes (the night's charger comes out) or goes to bed (the phone is
-  /// plugged in overnight with ``DeviceProfile/chargeNightly``).
+  /// plugged in overnight with the profile's ``DeviceProfile/chargeNightly``).
   mutating func setAwake(_ isAwake: Bool, _ sim: inout Simulator) {
     awake = isAwake
     if isAwake {
       power.chargingSpans.end(at: sim.now)
-    } else if phoneLifeStream.bernoulli(DeviceProfile.chargeNightly) {
+    } else if phoneLifeStream.bernoulli(profile.chargeNightly) {
       power.chargingSpans.begin(at: sim.now)
       if !power.phoneIsOn && !droppedOut { sim.schedule(at: sim.now, kind: EventKind.phoneOn.rawValue) }
     }

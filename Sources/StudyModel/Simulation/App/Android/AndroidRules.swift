@@ -1,14 +1,14 @@
 import SimKernel
 
 /// Android's rules for a study app, each with its source and grade of evidence
-/// (`docs/sources.md`). Doze, App Standby buckets and manufacturers' battery killers are not
-/// modelled yet (`docs/model.md`).
+/// (`docs/sources.md`). Doze and App Standby buckets: ``Doze``, ``StandbyBucket``; the
+/// app's own alarm and pushes: `AndroidWakes.swift`.
 enum AndroidRules {
-  /// What stops the app's service while the participant is awake: memory-pressure kills only
-  /// (a foreground service is not suspended: [@AndroidServices], A; the rates are the device
-  /// condition's, D).
-  static func stopRates(_ profile: DeviceProfile) -> StopRates {
-    StopRates(kill: profile.killPerHour)
+  /// What stops the app's service: memory-pressure kills while the participant is awake (a
+  /// foreground service is not suspended: [@AndroidServices], A; the rates are the device
+  /// condition's, D), and the maker's battery manager around the clock (``Manufacturer``).
+  static func stopRates(_ profile: DeviceProfile, maker: Manufacturer) -> StopRates {
+    StopRates(kill: profile.killPerHour, makerKill: maker.killsPerDay / 24)
   }
 
   /// A killed sticky service (`START_STICKY`) is restarted by the system

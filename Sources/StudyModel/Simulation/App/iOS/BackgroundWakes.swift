@@ -9,7 +9,9 @@ extension ParticipantSimulation {
   /// by none of them (``IOSRules/forceQuitBlocksWakes``).
   mutating func armWake(_ sim: inout Simulator) {
     sim.cancel(slot: Slot.wake)
-    guard person.os == .ios, !(app.forceQuit && IOSRules.forceQuitBlocksWakes), power.phoneIsOn, !droppedOut else {
+    guard person.os == .ios, !(app.forceQuit && IOSRules.forceQuitBlocksWakes), power.phoneIsOn, !droppedOut,
+      !app.removed
+    else {
       return
     }
     let now = sim.now
@@ -26,12 +28,14 @@ extension ParticipantSimulation {
     // Only a location change before the push can win: the search stops there. (Each arming
     // draws afresh whether a trip's change relaunches the app, so the changes it does not
     // reach need no draw: the law of the first wake is the same.) Low Power Mode stops
-    // location-change wakes and background refresh ([@AppleLowPower], A).
-    if profile.significantChangeWake && !power.lowPower, let t = nextLocationWake(after: now, in: here, before: best) {
+    // location-change wakes and background refresh ([@AppleLowPower], A); location changes
+    // relaunch the app only with the "Always" permission ([@AppleLocation], A), background
+    // refresh only while its switch is on.
+    if profile.significantChangeWake && !power.lowPower && phone.location == .always, let t = nextLocationWake(after: now, in: here, before: best) {
       best = t
       source = .locationChange
     }
-    if profile.backgroundRefreshPerDay > 0 && !power.lowPower {
+    if profile.backgroundRefreshPerDay > 0 && !power.lowPower && phone.backgroundRefresh {
       let t = now + Tick.minutes(phoneStream.exponential(mean: 1440 / profile.backgroundRefreshPerDay))
       if t < best {
         best = t

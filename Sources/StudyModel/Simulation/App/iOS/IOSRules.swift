@@ -7,12 +7,13 @@ enum IOSRules {
   /// What stops an app running in the background while the participant is awake: the OS
   /// suspending it (rates per device condition: calibrated, D; a phone that went into Low Power
   /// Mode mid-study is suspended as the Low Power Mode condition's), memory-pressure kills
-  /// (jetsam: [@AppleJetsam], A for the mechanism, D for the rates) and force-quits.
-  static func stopRates(_ profile: DeviceProfile, lowPower: Bool) -> StopRates {
+  /// (jetsam: [@AppleJetsam], A for the mechanism, D for the rates) and force-quits (the
+  /// device condition's and the participant's own habit, ``PhoneTraits/forceQuitPerDay``).
+  static func stopRates(_ profile: DeviceProfile, lowPower: Bool, ownForceQuits: Double = 0) -> StopRates {
     StopRates(
       suspend: lowPower && !profile.lowPowerMode ? DeviceProfile.lowPower.suspendPerHour : profile.suspendPerHour,
       kill: profile.killPerHour,
-      forceQuit: profile.forceQuitPerDay / forceQuitHoursPerDay)
+      forceQuit: (profile.forceQuitPerDay + ownForceQuits) / forceQuitHoursPerDay)
   }
 
   /// Force-quits happen while the participant uses the phone: a day's rate is spread over
@@ -27,10 +28,11 @@ enum IOSRules {
   /// last one that woke the app (Core Location coalesces them; assumption, D).
   static let locationChangeGap = 5 * Tick.minute
 
-  /// Share of trips' starts and ends that relaunch the app: commutes are well over the 500 m
-  /// threshold ([@AppleLocation], A); at 750 m only half are seen ([@LocationField2010], C); 0.9
-  /// is an assumption (D).
-  static let locationRelaunchChance = 0.9
+  /// Share of trips' starts and ends that relaunch the app: the change must pass 500 m
+  /// ([@AppleLocation], A); at 750 m only half are seen, at 2.5 km 95 % ([@LocationField2010],
+  /// C). 0.5, the short trip's figure, is calibrated to Beukenhorst et al. 2021's iPhones
+  /// (their night odds ratio; [@Beukenhorst2021]) (D).
+  static let locationRelaunchChance = 0.5
 
   /// How far ahead the search for the next location wake looks: a wake further away is
   /// drawn afresh when something changes first (numerical, not a model parameter).

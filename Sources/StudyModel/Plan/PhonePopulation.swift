@@ -1,0 +1,100 @@
+import SimKernel
+
+/// How participants' own phones differ, drawn per participant so that a cohort is a mixture
+/// (``PhoneTraits``): the location permission, settings and habits of iPhone users, and the
+/// manufacturer and exact-alarm permission of Android phones. Each default names its source
+/// in `docs/sources.md`; the defaults leave every phone as the device condition has it (a
+/// study-provided phone set up by staff), and the presets (``PopulationPreset``) give own
+/// phones.
+public struct PhonePopulation: Sendable, Equatable {
+  /// Shares of iPhone users by location permission (always, while using, denied).
+  public var iosLocation: [Double] = [1, 0, 0]
+  /// The same for Android phones.
+  public var androidLocation: [Double] = [1, 0, 0]
+  /// Share of iPhone users with Background App Refresh off for the app (or for all apps).
+  public var backgroundRefreshOff = 0.0
+  /// Share of iPhone users who keep Low Power Mode on throughout.
+  public var lowPowerHabit = 0.0
+  /// Share of participants who habitually force-quit apps, and how often they do, per day.
+  public var forceQuitters = 0.0
+  public var forceQuitterPerDay = 1.0
+  /// Chance per study day that a participant removes the app (and does not reinstall it).
+  public var appRemovalPerDay = 0.0
+  /// Android manufacturers and their shares.
+  public var manufacturers: [(maker: Manufacturer, share: Double)] = [(.stock, 1)]
+  /// Share of Android phones on which the app may set exact alarms (`SCHEDULE_EXACT_ALARM`).
+  public var exactAlarms = 1.0
+  /// Whether Android's Doze and App Standby buckets apply ([@AndroidDoze], A). On by default:
+  /// every Android phone since 6.0 (Doze) and 9 (buckets) has them.
+  public var doze = true
+
+  /// Creates the default population (every phone as its device condition has it).
+  public init() {}
+
+  public static func == (a: PhonePopulation, b: PhonePopulation) -> Bool {
+    a.iosLocation == b.iosLocation && a.androidLocation == b.androidLocation
+      && a.backgroundRefreshOff == b.backgroundRefreshOff && a.lowPowerHabit == b.lowPowerHabit
+      && a.forceQuitters == b.forceQuitters && a.forceQuitterPerDay == b.forceQuitterPerDay
+      && a.appRemovalPerDay == b.appRemovalPerDay && a.manufacturers.map(\.maker) == b.manufacturers.map(\.maker)
+      && a.manufacturers.map(\.share) == b.manufacturers.map(\.share) && a.exactAlarms == b.exactAlarms
+      && a.doze == b.doze
+  }
+
+  /// Whether every phone is as its device condition has it (no trait to draw).
+  public var isUniform: Bool {
+    iosLocation == [1, 0, 0] && androidLocation == [1, 0, 0] && backgroundRefreshOff == 0 && lowPowerHabit == 0
+      && forceQuitters == 0 && appRemovalPerDay == 0 && manufacturers.count == 1
+      && manufacturers[0].maker.killsPerDay == 0 && exactAlarms == 1
+  }
+}
+
+/// The location permission a participant gave the app.
+public enum LocationPermission: Int, Sendable, CaseIterable {
+  /// "Always" (iOS) or "Allow all the time" (Android 10+): location in the background, and
+  /// on iOS significant location changes relaunch the app ([@AppleLocation], A).
+  case always
+  /// "While using the app": location while the app is in use, and while location updates
+  /// started in the foreground go on; no relaunch by location changes ([@AppleLocation],
+  /// [@AndroidLocation], A).
+  case whileUsing
+  /// No location at all.
+  case denied
+
+  /// The names in scenario files.
+  public static let names = ["always", "while_using", "denied"]
+}
+
+/// An Android phone maker's battery management beyond Android's own: how often it kills a
+/// study app running in the background, and whether its kill also cancels the app's alarms
+/// (a force-stop: nothing but the participant opening the app brings it back, and no
+/// notification is shown until then).
+public struct Manufacturer: Sendable, Equatable {
+  /// The maker's name in scenario files.
+  public var name: String
+  /// Kills of the background app per day (around the clock; assumptions, D, ordered as
+  /// dontkillmyapp.com ranks the makers, [@DontKillMyApp], C).
+  public var killsPerDay: Double
+  /// Whether a kill cancels the app's alarms (seed 002: Huawei and Oppo "close apps without
+  /// any warning making them unable to issue notifications anymore", [@ESMiraNotes], B).
+  public var stopsAlarms: Bool
+
+  /// Creates a maker.
+  public init(name: String, killsPerDay: Double, stopsAlarms: Bool) {
+    self.name = name
+    self.killsPerDay = killsPerDay
+    self.stopsAlarms = stopsAlarms
+  }
+
+  /// Stock Android (Pixel, Android One): Android's own rules only.
+  public static let stock = Manufacturer(name: "stock", killsPerDay: 0, stopsAlarms: false)
+  /// The makers esmsim knows by name.
+  public static let builtIn: [Manufacturer] = [
+    .stock,
+    Manufacturer(name: "samsung", killsPerDay: 0.2, stopsAlarms: false),
+    Manufacturer(name: "xiaomi", killsPerDay: 0.5, stopsAlarms: false),
+    Manufacturer(name: "oneplus", killsPerDay: 0.5, stopsAlarms: false),
+    Manufacturer(name: "huawei", killsPerDay: 0.5, stopsAlarms: true),
+    Manufacturer(name: "oppo", killsPerDay: 0.5, stopsAlarms: true),
+    Manufacturer(name: "other", killsPerDay: 0.1, stopsAlarms: false),
+  ]
+}

@@ -1,0 +1,95 @@
+import SimKernel
+
+// What runs an Android app that does not keep itself alive: its own periodic alarm
+// (``AppDesign/Kind/osWoken``) or the study server's pushes (``AppDesign/Kind/pushDriven``),
+// each held back by Doze unless exempt, and by App Standby's limits. Also the phone habits
+// that end the app: its removal.
+extension ParticipantSimulation {
+  /// Arms what the participant's own phone does from the start: the Android app's first
+  /// periodic wake, and the app's removal.
+  mutating func startPhoneHabits(_ sim: inout Simulator) {
+    if person.os == .android, let (every, source) = androidWakeEvery {
+      sim.schedule(at: every, kind: EventKind.androidWake.rawValue, payload: source.rawValue)
+    }
+    if phone.removesAppAt < leaves {
+      sim.schedule(at: phone.removesAppAt, kind: EventKind.appRemoved.rawValue)
+    }
+  }
+
+  /// How often the Android app is woken, and by what (nil: it keeps itself alive).
+  var androidWakeEvery: (SimTime, WakeSource)? {
+    switch proto.appDesign.kind {
+    case .keepAlive: return nil
+    case .osWoken: return (proto.appDesign.every, .androidAlarm)
+    case .pushDriven: return (proto.silentPushEvery ?? proto.appDesign.every, .androidPush)
+    }
+  }
+
+  /// The app's alarm fires, or the server's push arrives (at a maintenance window when Doze
+  /// deferred it): the app runs briefly. Exempt from Doze: an exact alarm, with the
+  /// permission (`setExactAndAllowWhileIdle`), and a high-priority push within the standby
+  /// bucket's quota ([@AndroidDoze], A). A restricted app's alarms are let through once a
+  /// day. A force-stopped app has no alarm and receives no push.
+  mutating func androidWake(_ payload: Int32, _ sim: inout Simulator) {
+    let now = sim.now
+    let source = WakeSource(rawValue: payload & 0xff)!
+    let deferred = payload & Self.deferredWake != 0
+    if !deferred, let (every, _) = androidWakeEvery, now + every < leaves {
+      sim.schedule(at: now + every, kind: EventKind.androidWake.rawValue, payload: source.rawValue)
+    }
+    guard power.phoneIsOn, !droppedOut, !app.removed, !app.forceStopped else { return }
+    let bucket = StandbyBucket(idle: now - lastUse(before: now))
+    var exempt: Bool
+    switch source {
+    case .androidAlarm:
+      guard now - app.lastAlarm >= bucket.alarmGap else { return }
+      exempt = proto.appDesign.exactAlarms && phone.exactAlarms
+    default:
+      guard episode(at: now).network != .unreachable else { return }
+      let day = Int(now / Tick.day)
+      if day != app.pushDay {
+        app.pushDay = day
+        app.highPushes = 0
+      }
+      exempt = proto.appDesign.pushPriority == .high && app.highPushes < bucket.highPriorityPushesPerDay
+      if exempt { app.highPushes += 1 }
+    }
+    if !deferred && !exempt && plan.phones.doze, let (dozing, window) = dozePhase(at: now), dozing {
+      // Held to the next maintenance window.
+      return sim.schedule(at: window, kind: EventKind.androidWake.rawValue, payload: source.rawValue | Self.deferredWake)
+    }
+    if source == .androidAlarm { app.lastAlarm = now }
+    resume(exempt: exempt, &sim)
+  }
+
+  /// The androidWake payload's flag for a wake Doze deferred (not one of the periodic series).
+  static let deferredWake: Int32 = 0x100
+
+  /// When the participant last used the app (the foreground), or the study's start.
+  func lastUse(before t: SimTime) -> SimTime {
+    app.foreground.isOpen ? t : app.foreground.lastEnd(before: t + 1) ?? 0
+  }
+
+  /// Doze's phase at `t` (``Doze/phase(at:quietSince:)``), or nil when the phone is not
+  /// quiet: in use, charging, off, or moving.
+  mutating func dozePhase(at t: SimTime) -> (dozing: Bool, until: SimTime)? {
+    guard !app.foreground.isOpen, !power.charging, power.phoneIsOn else { return nil }
+    let episodes = life.timeline.episodes
+    var k = life.timeline.index(at: t, from: timelineCursor)
+    func still(_ e: Episode) -> Bool { (e.context == .asleep || !e.phoneAtHand) && !e.context.involvesTravel }
+    guard still(episodes[k]) else { return nil }
+    while k > 0 && still(episodes[k - 1]) { k -= 1 }
+    var since = episodes[k].start
+    if let f = app.foreground.lastEnd(before: t + 1) { since = max(since, f) }
+    if let c = power.chargingSpans.lastEnd(before: t + 1) { since = max(since, c) }
+    return Doze.phase(at: t, quietSince: since)
+  }
+
+  /// The participant removes the app: it stops for good, and no prompt reaches them.
+  mutating func removeApp(_ sim: inout Simulator) {
+    guard !droppedOut else { return }
+    halt(.notRunning, &sim)
+    app.removed = true
+    app.forceQuit = true
+  }
+}
