@@ -148,6 +148,13 @@ public struct RandomStream: Sendable {
     uniform() < p
   }
 
+  /// The failures before the first success of trials that each succeed with chance `p`
+  /// (a geometric draw by inverse CDF, `log u / log(1 − p)`, with `p` capped just below 1),
+  /// as a real number: its whole part is the count. Infinite never, huge when `p` is tiny.
+  public mutating func geometricFailures(_ p: Double) -> Double {
+    log(openUniform()) / log1p(-min(p, 0.999_999))
+  }
+
   /// A uniform integer in `0..<bound`, without bias (Lemire's multiply-and-reject method).
   ///
   /// - Precondition: `bound > 0`.

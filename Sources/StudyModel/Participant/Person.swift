@@ -53,7 +53,7 @@ public struct Person: Sendable {
     stateLevel = s.normal(sd: life.state.personSD)
     if c.dropoutPerDay > 0 {
       // The first day with a dropout: geometric, by inverse CDF.
-      let day = log(s.openUniform()) / log1p(-min(c.dropoutPerDay, 0.999_999))
+      let day = s.geometricFailures(c.dropoutPerDay)
       dropoutDay = day < Double(Int.max / 2) ? Int(day) + 1 : Int.max
     } else {
       dropoutDay = .max
@@ -81,9 +81,3 @@ extension Array where Element == Double {
     }
   }
 }
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif

@@ -2,25 +2,23 @@ import SimKernel
 
 /// One participant's own phone (``PhonePopulation``), drawn once from a stream of its own, so
 /// that a population that differs only in its phones has the same people, days and answers
-/// (common random numbers).
+/// (common random numbers). The default population gives every phone "Always", Background App
+/// Refresh on, no habits, the stock maker and exact alarms: as its device condition has it.
 public struct PhoneTraits: Sendable {
   /// The location permission given to the app.
-  public var location = LocationPermission.always
+  public let location: LocationPermission
   /// Background App Refresh is on for the app (iOS).
-  public var backgroundRefresh = true
+  public let backgroundRefresh: Bool
   /// Low Power Mode is kept on throughout (iOS).
-  public var lowPowerHabit = false
+  public let lowPowerHabit: Bool
   /// The participant's own force-quits of the app per day, beyond the device condition's.
-  public var forceQuitPerDay = 0.0
+  public let forceQuitPerDay: Double
   /// When the participant removes the app (`.max`: never).
-  public var removesAppAt = SimTime.max
+  public let removesAppAt: SimTime
   /// Index into the population's manufacturers (Android).
-  public var manufacturer = 0
+  public let manufacturer: Int
   /// The app may set exact alarms (Android).
-  public var exactAlarms = true
-
-  /// Every phone as its device condition has it.
-  public init() {}
+  public let exactAlarms: Bool
 
   /// Draws a participant's phone.
   public init(_ p: PhonePopulation, os: OperatingSystem, days: Int, stream s: inout RandomStream) {
@@ -29,19 +27,14 @@ public struct PhoneTraits: Sendable {
     backgroundRefresh = !(os == .ios && s.bernoulli(p.backgroundRefreshOff))
     lowPowerHabit = os == .ios && s.bernoulli(p.lowPowerHabit)
     forceQuitPerDay = s.bernoulli(p.forceQuitters) ? p.forceQuitterPerDay : 0
+    var removal = SimTime.max
     if p.appRemovalPerDay > 0 {
-      // The day of removal: geometric, by inverse CDF; at a uniform moment of it.
-      let day = log(s.openUniform()) / log1p(-min(p.appRemovalPerDay, 0.999_999))
-      let at = (day + s.uniform()) * Double(Tick.day)
-      removesAppAt = at < Double(days) * Double(Tick.day) ? SimTime(at) : .max
+      // The day of removal (geometric), at a uniform moment of it.
+      let at = (s.geometricFailures(p.appRemovalPerDay) + s.uniform()) * Double(Tick.day)
+      if at < Double(days) * Double(Tick.day) { removal = SimTime(at) }
     }
+    removesAppAt = removal
     manufacturer = os == .android ? s.index(cumulative: p.manufacturers.map(\.share).cumulativeSums) : 0
     exactAlarms = os == .ios || s.bernoulli(p.exactAlarms)
   }
 }
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif

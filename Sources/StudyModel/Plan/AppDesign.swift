@@ -13,7 +13,7 @@ public struct AppDesign: Sendable, Equatable {
     /// Each wake lets it run ``DeviceProfile/wakeRunSeconds`` and record once.
     case osWoken = "os_woken"
     /// The app runs when the study's server wakes it with a push (Beiwe's iOS app): iOS
-    /// silent pushes, Android FCM data messages, every `protocol.silent_push_every`; also
+    /// silent pushes, Android FCM data messages, every `protocol.silent_push`; also
     /// woken as ``osWoken`` is.
     case pushDriven = "push_driven"
   }

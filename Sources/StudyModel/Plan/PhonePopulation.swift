@@ -4,8 +4,8 @@ import SimKernel
 /// (``PhoneTraits``): the location permission, settings and habits of iPhone users, and the
 /// manufacturer and exact-alarm permission of Android phones. Each default names its source
 /// in `docs/sources.md`; the defaults leave every phone as the device condition has it (a
-/// study-provided phone set up by staff), and the presets (``PopulationPreset``) give own
-/// phones.
+/// study-provided phone set up by staff), and the `own_phones` population preset
+/// (`docs/populations.md`) gives participants' own phones.
 public struct PhonePopulation: Sendable, Equatable {
   /// Shares of iPhone users by location permission (always, while using, denied).
   public var iosLocation: [Double] = [1, 0, 0]
@@ -38,13 +38,6 @@ public struct PhonePopulation: Sendable, Equatable {
       && a.appRemovalPerDay == b.appRemovalPerDay && a.manufacturers.map(\.maker) == b.manufacturers.map(\.maker)
       && a.manufacturers.map(\.share) == b.manufacturers.map(\.share) && a.exactAlarms == b.exactAlarms
       && a.doze == b.doze
-  }
-
-  /// Whether every phone is as its device condition has it (no trait to draw).
-  public var isUniform: Bool {
-    iosLocation == [1, 0, 0] && androidLocation == [1, 0, 0] && backgroundRefreshOff == 0 && lowPowerHabit == 0
-      && forceQuitters == 0 && appRemovalPerDay == 0 && manufacturers.count == 1
-      && manufacturers[0].maker.killsPerDay == 0 && exactAlarms == 1
   }
 }
 

@@ -98,9 +98,7 @@ public struct ParticipantSimulation: EventHandler {
     person = Person(plan: plan, stream: &traits, zones: &zones)
     profile = plan.devices[person.device].profile
     var phoneTraits = stream(Purpose.traits.indexed(3))
-    phone =
-      plan.phones.isUniform
-      ? PhoneTraits() : PhoneTraits(plan.phones, os: person.os, days: plan.days, stream: &phoneTraits)
+    phone = PhoneTraits(plan.phones, os: person.os, days: plan.days, stream: &phoneTraits)
     maker = plan.phones.manufacturers[phone.manufacturer].maker
     noticing = Noticing(person: person)
     var dayStream = stream(.day)

@@ -39,17 +39,18 @@ extension ParticipantSimulation {
     return phone.location == .always || (fromForeground && phone.location == .whileUsing)
   }
 
-  /// A stopped app's code runs: on its anchor where it can, otherwise for a bounded time.
+  /// A stopped app's code runs (nothing changes for one that runs): on its anchor where it
+  /// can, otherwise for a bounded time.
   mutating func resume(exempt: Bool, _ sim: inout Simulator) {
+    guard !app.isRunning else { return }
     if canAnchor(fromForeground: false) { return startRunning(sim.now, &sim) }
     runBriefly(exempt: exempt, &sim)
   }
 
-  /// The app runs for ``DeviceProfile/wakeRunSeconds`` and stops again (Android: exempt from
-  /// Doze when an exact alarm or a high-priority push woke it).
+  /// The app runs on for ``DeviceProfile/wakeRunSeconds`` in the background and stops
+  /// (Android: exempt from Doze when an exact alarm or a high-priority push woke it).
   mutating func runBriefly(exempt: Bool, _ sim: inout Simulator) {
     let now = sim.now
-    guard !app.isRunning else { return }
     sim.cancel(slot: Slot.wake)
     app.runs.begin(at: now)
     app.wakeRuns.begin(at: now)
@@ -82,14 +83,7 @@ extension ParticipantSimulation {
   mutating func leaveForeground(_ sim: inout Simulator) {
     guard app.mode == .foreground else { return }
     app.foreground.end(at: sim.now)
-    guard canAnchor(fromForeground: true) else {
-      app.mode = .bounded
-      app.wakeRuns.begin(at: sim.now)
-      sim.schedule(
-        at: sim.now + Tick.seconds(DeviceProfile.wakeRunSeconds), kind: EventKind.appTimer.rawValue,
-        payload: AppTimer.runEnds.rawValue, slot: Slot.app)
-      return updateBattery(&sim)
-    }
+    guard canAnchor(fromForeground: true) else { return runBriefly(exempt: false, &sim) }
     app.mode = .anchored
     armAppTimer(&sim)
     updateBattery(&sim)

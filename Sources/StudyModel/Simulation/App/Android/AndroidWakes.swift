@@ -76,9 +76,8 @@ extension ParticipantSimulation {
     guard !app.foreground.isOpen, !power.charging, power.phoneIsOn else { return nil }
     let episodes = life.timeline.episodes
     var k = life.timeline.index(at: t, from: timelineCursor)
-    func still(_ e: Episode) -> Bool { (e.context == .asleep || !e.phoneAtHand) && !e.context.involvesTravel }
-    guard still(episodes[k]) else { return nil }
-    while k > 0 && still(episodes[k - 1]) { k -= 1 }
+    guard Doze.isStill(episodes[k]) else { return nil }
+    while k > 0 && Doze.isStill(episodes[k - 1]) { k -= 1 }
     var since = episodes[k].start
     if let f = app.foreground.lastEnd(before: t + 1) { since = max(since, f) }
     if let c = power.chargingSpans.lastEnd(before: t + 1) { since = max(since, c) }

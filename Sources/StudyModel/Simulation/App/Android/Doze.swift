@@ -25,46 +25,56 @@ enum Doze {
   static let firstWindow = 5 * Tick.minute
   static let maxWindow = 10 * Tick.minute
 
-  /// Whether the phone dozes at `t` in a quiet stretch that began at `q`, and until when
-  /// that lasts (dozing: the next maintenance window; not dozing: the next dozing stretch).
-  static func phase(at t: SimTime, quietSince q: SimTime) -> (dozing: Bool, until: SimTime) {
+  /// The dozing stretches of a quiet stretch that began at `q`, in order, handed to `body`
+  /// until it returns false: the cycle both ``phase(at:quietSince:)`` and ``dozing(in:)`` walk.
+  static func stretches(quietSince q: SimTime, _ body: (_ start: SimTime, _ end: SimTime) -> Bool) {
     var cursor = q + onset
-    if t < cursor { return (false, cursor) }
     var idle = firstIdle
     var window = firstWindow
-    while true {
-      if t < cursor + idle { return (true, cursor + idle) }
-      cursor += idle
-      if t < cursor + window { return (false, cursor + window) }
-      cursor += window
+    while body(cursor, cursor + idle) {
+      cursor += idle + window
       idle = min(2 * idle, maxIdle)
       window = min(2 * window, maxWindow)
     }
+  }
+
+  /// Whether the phone dozes at `t` in a quiet stretch that began at `q`, and until when
+  /// that lasts (dozing: the next maintenance window; not dozing: the next dozing stretch).
+  static func phase(at t: SimTime, quietSince q: SimTime) -> (dozing: Bool, until: SimTime) {
+    var answer = (dozing: false, until: SimTime.max)
+    stretches(quietSince: q) { start, end in
+      guard t >= end else {
+        answer = t < start ? (false, start) : (true, end)
+        return false
+      }
+      return true
+    }
+    return answer
   }
 
   /// The dozing stretches of the quiet stretches `quiet`.
   static func dozing(in quiet: Intervals) -> Intervals {
     var out: [(SimTime, SimTime)] = []
     for span in quiet.spans {
-      var cursor = span.start + onset
-      var idle = firstIdle
-      var window = firstWindow
-      while cursor < span.end {
-        out.append((cursor, min(cursor + idle, span.end)))
-        cursor += idle + window
-        idle = min(2 * idle, maxIdle)
-        window = min(2 * window, maxWindow)
+      stretches(quietSince: span.start) { start, end in
+        guard start < span.end else { return false }
+        out.append((start, min(end, span.end)))
+        return true
       }
     }
     return Intervals(out)
   }
 
-  /// The stretches in which the phone is still (the participant asleep, or away from the
-  /// phone, and not travelling), unplugged, on and not in use by the app, until `end`.
+  /// Whether the phone lies still in an episode: the participant asleep or away from it, and
+  /// not travelling.
+  static func isStill(_ e: Episode) -> Bool { (e.context == .asleep || !e.phoneAtHand) && !e.context.involvesTravel }
+
+  /// The stretches in which the phone is still (``isStill(_:)``), unplugged, on and not in
+  /// use by the app, until `end`.
   static func quietSpans(
     timeline: Timeline, charging: Intervals, foreground: Intervals, phoneOn: Intervals, until end: SimTime
   ) -> Intervals {
-    let still = timeline.spans { ($0.context == .asleep || !$0.phoneAtHand) && !$0.context.involvesTravel }
+    let still = timeline.spans(where: isStill)
     return still.intersection(phoneOn).intersection(charging.complement(from: 0, to: end))
       .intersection(foreground.complement(from: 0, to: end))
   }
