@@ -160,7 +160,8 @@ struct RunCommandTests {
   func showAndValidate() throws {
     let show = try ESMSimBinary.run(["show", "scenarios/quickstart.yaml"])
     #expect(show.status == 0)
-    #expect(show.stdout.contains("answer_probability: 0.97"))
+    #expect(show.stdout.contains("answer_probability: 0.96"))
+    #expect(show.stdout.contains("ringer:\n      silent: 0.255\n      vibrate: 0.215\n      sound: 0.53\n"))
     #expect(show.stdout.contains("end_margin: 10m"))
     let validate = try ESMSimBinary.run(["validate", "scenarios/aware-ios-case-study.yaml"])
     #expect(validate.status == 0 && validate.stdout.contains("4 variant(s)"))

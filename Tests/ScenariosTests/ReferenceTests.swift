@@ -12,7 +12,7 @@ func keyPaths(_ v: ScenarioValue, _ prefix: String = "", into out: inout Set<Str
     // Share tables (devices, os) are documented as one key.
     let shareTables = [
       "population.devices", "population.os", "population.time_zones", "phones.ios_location", "phones.android_location",
-      "phones.manufacturers",
+      "phones.manufacturers", "phones.ringer",
     ]
     if shareTables.contains(where: prefix.hasSuffix) { return }
     for (key, value, _) in pairs {

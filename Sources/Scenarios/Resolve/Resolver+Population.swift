@@ -72,13 +72,13 @@ extension ScenarioResolver {
   /// `population.phones`: how participants' own phones differ (``PhonePopulation``).
   func phonePopulation(_ r: Reader) throws(ScenarioError) -> PhonePopulation {
     var p = PhonePopulation()
-    let names = LocationPermission.names
-    func permissions(_ key: String, _ d: [Double]) throws(ScenarioError) -> [Double] {
+    // Shares by name, returned in the order of `names` (0 for a name not given).
+    func shares(_ key: String, _ names: [String], _ d: [Double]) throws(ScenarioError) -> [Double] {
       let given = try r.shares(key, names: names, default: zip(names, d).filter { $0.1 > 0 }.map { ($0.0, $0.1) })
       return names.map { n in given.first { $0.0 == n }?.1 ?? 0 }
     }
-    p.iosLocation = try permissions("ios_location", p.iosLocation)
-    p.androidLocation = try permissions("android_location", p.androidLocation)
+    p.iosLocation = try shares("ios_location", LocationPermission.names, p.iosLocation)
+    p.androidLocation = try shares("android_location", LocationPermission.names, p.androidLocation)
     p.backgroundRefreshOff = try r.share("background_refresh_off", default: p.backgroundRefreshOff)
     p.lowPowerHabit = try r.share("low_power_habit", default: p.lowPowerHabit)
     p.forceQuitters = try r.share("force_quitters", default: p.forceQuitters)
@@ -88,6 +88,7 @@ extension ScenarioResolver {
     p.manufacturers = makers.map { name, share in (Manufacturer.builtIn.first { $0.name == name }!, share) }
     p.exactAlarms = try r.share("exact_alarms", default: p.exactAlarms)
     p.doze = try r.bool("doze", default: p.doze)
+    p.ringer = try shares("ringer", RingerMode.names, p.ringer)
     return p
   }
 

@@ -1,5 +1,13 @@
 import SimKernel
 
+/// The ringer mode of a participant's phone ([@Mehrotra2016]).
+public enum RingerMode: Int, Sendable, CaseIterable {
+  case silent, vibrate, sound
+
+  /// The names in scenario files (`population.phones.ringer`).
+  public static let names = ["silent", "vibrate", "sound"]
+}
+
 /// A participant's traits, drawn once from the `traits` stream (so every variant of a
 /// scenario has the same people: common random numbers).
 public struct Person: Sendable {
@@ -15,8 +23,8 @@ public struct Person: Sendable {
   public let worksOutside: Bool
   /// Travels by public transport (otherwise drives).
   public let usesTransit: Bool
-  /// The ringer mode: the chance an alert is heard in a quiet place.
-  public let alertHeard: Double
+  /// The ringer mode the phone is in when prompts arrive.
+  public let ringer: RingerMode
   /// The person's own level of the latent state, added to every context mean.
   public let stateLevel: Double
   /// The study day on which the person drops out (`Int.max`: never).
@@ -26,12 +34,6 @@ public struct Person: Sendable {
   /// Index into the plan's time zones.
   public let zone: Int
 
-  /// Ringer modes when a notification arrives (Mehrotra et al., n = 20, grade C:
-  /// silent 25.5 %, vibrate 21.5 %, sound or sound + vibrate 53 %), and the chance each is
-  /// heard in a quiet place (assumption: silent never, vibrate 0.7, sound 0.85; missed rates
-  /// of 15–24 % in the same study).
-  static let ringerShares = [0.255, 0.215, 0.53]
-  static let ringerHeard = [0.0, 0.7, 0.85]
   /// Phone checks per waking hour: about 90 over a 15-hour day (assumption, D;
   /// [@Pielot2014] find notifications typically viewed within minutes, with 56–63
   /// notifications a day).
@@ -49,7 +51,7 @@ public struct Person: Sendable {
     sleepOffset = s.normal(sd: Tick.inMinutes(life.personSD))
     worksOutside = s.bernoulli(life.worksOutside)
     usesTransit = s.bernoulli(life.transitShare)
-    alertHeard = Person.ringerHeard[s.index(cumulative: Person.ringerShares.cumulativeSums)]
+    ringer = RingerMode(rawValue: s.index(cumulative: plan.phones.ringer.cumulativeSums))!
     stateLevel = s.normal(sd: life.state.personSD)
     if c.dropoutPerDay > 0 {
       // The first day with a dropout: geometric, by inverse CDF.

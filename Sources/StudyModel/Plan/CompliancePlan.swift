@@ -9,12 +9,13 @@ import SimKernel
 /// sources: [@Wrzus2023], [@Rintala2019], [@Rintala2020]; `docs/model.md`.
 public struct CompliancePlan: Sendable, Equatable {
   /// The mean probability, on the first study day, that a participant who noticed a prompt
-  /// and can answer does answer. Default 0.97: chosen so that the whole prompt life (delivery,
+  /// and can answer does answer. Default 0.96: chosen so that the whole prompt life (delivery,
   /// noticing, expiry) gives the 79 % of prompts answered of the typical study (Wrzus &
   /// Neubauer 2023 meta-analysis: 6 a day for 7 days), here with a 60-minute answer window on
-  /// phones in ordinary use (78 %); shorter windows answer less (30 minutes: 72 %, 15: 62 %).
+  /// phones in ordinary use (78 %), and day 5 of a 10-a-day study within Rintala et al. 2019's
+  /// 68–77 %; shorter windows answer less (30 minutes: 72 %, 15: 65 %).
   /// `docs/validation.md` shows the calibration and what each step of a prompt's life takes.
-  public var answerProbability: Double = 0.97
+  public var answerProbability: Double = 0.96
   /// Person-to-person sd of that probability. Default 0.08 (assumption; Martinez et al. 2021
   /// find large differences between people).
   public var personSD: Double = 0.08

@@ -27,6 +27,9 @@ public struct PhonePopulation: Sendable, Equatable {
   /// Whether Android's Doze and App Standby buckets apply ([@AndroidDoze], A). On by default:
   /// every Android phone since 6.0 (Doze) and 9 (buckets) has them.
   public var doze = true
+  /// Shares of participants by the ringer mode their phone is in when a prompt arrives
+  /// (silent, vibrate, sound; [@Mehrotra2016], C: 25.5 %, 21.5 %, 53 % of notifications).
+  public var ringer: [Double] = [0.255, 0.215, 0.53]
 
   /// Creates the default population (every phone as its device condition has it).
   public init() {}
@@ -37,7 +40,7 @@ public struct PhonePopulation: Sendable, Equatable {
       && a.forceQuitters == b.forceQuitters && a.forceQuitterPerDay == b.forceQuitterPerDay
       && a.appRemovalPerDay == b.appRemovalPerDay && a.manufacturers.map(\.maker) == b.manufacturers.map(\.maker)
       && a.manufacturers.map(\.share) == b.manufacturers.map(\.share) && a.exactAlarms == b.exactAlarms
-      && a.doze == b.doze
+      && a.doze == b.doze && a.ringer == b.ringer
   }
 }
 
