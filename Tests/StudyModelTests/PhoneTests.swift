@@ -346,4 +346,24 @@ struct OwnPhoneTests {
     let removing = outcomes(plan(.ios) { $0.phones.appRemovalPerDay = 0.2 })
     #expect(removing.flatMap(\.prompts).contains { $0.reason == .appRemoved })
   }
+
+  @Test("Huawei force-stops an app the OS or pushes wake too: prompts lost as app_stopped, and location hours far fewer than on stock Android", arguments: [AppDesign.Kind.osWoken, .pushDriven])
+  func makerStopsWokenApps(_ kind: AppDesign.Kind) {
+    let huawei = Manufacturer.builtIn.first { $0.name == "huawei" }!
+    func run(_ makers: [(maker: Manufacturer, share: Double)]) -> (lost: Int, located: Double) {
+      let o = outcomes(plan(.android) {
+        $0.phones.manufacturers = makers
+        $0.protocolPlan.appDesign = AppDesign(kind: kind)
+      })
+      let lost = o.flatMap(\.prompts).filter { $0.reason == .appStopped }.count
+      return (lost, Double(o.map { $0.tallies[0].collected }.reduce(0, +)))
+    }
+    let stopped = run([(huawei, 1)])
+    let stock = run([(.stock, 1)])
+    #expect(stopped.lost > 0)
+    #expect(stock.lost == 0)
+    // 0.5 force-stops a day: most of two weeks is spent stopped until a prompt's or the
+    // participant's own opening of the app (which a stopped app's lost prompts do not bring).
+    #expect(stopped.located < 0.7 * stock.located, "Huawei \(stopped.located), stock \(stock.located)")
+  }
 }

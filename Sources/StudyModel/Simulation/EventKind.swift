@@ -51,6 +51,8 @@ enum EventKind: UInt16, CaseOrdered {
   case androidWake
   /// The participant removes the app.
   case appRemoved
+  /// An Android maker's battery manager force-stops an app that does not keep itself alive.
+  case makerStop
 }
 
 extension EventKind {
@@ -65,7 +67,7 @@ extension EventKind {
 
   /// The last case (a constant, where a stored count would be checked for its
   /// initialisation at every event: tested to be the last).
-  static var last: EventKind { .appRemoved }
+  static var last: EventKind { .makerStop }
 }
 
 /// Cancellation slots of the participant's simulator.

@@ -56,6 +56,8 @@ public struct ParticipantSimulation: EventHandler {
   /// The phone's own life (charging at night, reboots): draws at the day's start and at
   /// bedtime only, whatever the protocol does.
   var phoneLifeStream: RandomStream
+  /// An Android maker's force-stops of an app that does not keep itself alive.
+  var makerStream: RandomStream
 
   // MARK: Rooms
   var timetable: Timetable
@@ -116,6 +118,7 @@ public struct ParticipantSimulation: EventHandler {
     stateStream = stream(.state)
     habitStream = stream(Purpose.response.indexed(1))
     phoneLifeStream = stream(Purpose.phone.indexed(3))
+    makerStream = stream(Purpose.phone.indexed(4))
     delivery = Delivery(channel: proto.channel, os: person.os, reminders: proto.mostReminders)
     power = Power(
       profile: profile, lowPowerHabit: phone.lowPowerHabit, level: phoneStream.uniform(Power.startLevels.low, Power.startLevels.high), traces: traceBattery)
@@ -234,6 +237,7 @@ public struct ParticipantSimulation: EventHandler {
     case .charger: charger(plugged: i == 1, &sim)
     case .androidWake: androidWake(event.payload, &sim)
     case .appRemoved: removeApp(&sim)
+    case .makerStop: makerStop(&sim)
     }
   }
 

@@ -14,6 +14,31 @@ extension ParticipantSimulation {
     if phone.removesAppAt < leaves {
       sim.schedule(at: phone.removesAppAt, kind: EventKind.appRemoved.rawValue)
     }
+    if makerStopsApp { scheduleMakerStop(&sim) }
+  }
+
+  /// Whether the maker's battery manager force-stops this app around the clock, running or
+  /// not: a maker whose kills cancel alarms (Huawei's, Oppo's: seed 002, [@ESMiraNotes], B),
+  /// and an app that does not keep itself alive (a keep-alive app's kills come while it runs
+  /// on its anchor, ``armAppTimer(_:)``).
+  var makerStopsApp: Bool {
+    person.os == .android && maker.stopsAlarms && maker.killsPerDay > 0 && !proto.appDesign.keepsAlive
+  }
+
+  /// Schedules the maker's next force-stop (at ``Manufacturer/killsPerDay``).
+  mutating func scheduleMakerStop(_ sim: inout Simulator) {
+    let t = sim.now + Tick.minutes(makerStream.exponential(mean: 1440 / maker.killsPerDay))
+    if t < leaves { sim.schedule(at: t, kind: EventKind.makerStop.rawValue) }
+  }
+
+  /// The maker's battery manager force-stops the app unless it is in the foreground: its
+  /// alarms are cancelled and pushes do not reach it until the participant opens it.
+  mutating func makerStop(_ sim: inout Simulator) {
+    scheduleMakerStop(&sim)
+    guard power.phoneIsOn, !droppedOut, !app.removed, app.mode != .foreground else { return }
+    if app.isRunning { stopRunning(.notRunning, &sim) }
+    app.killedAt = sim.now
+    app.forceStopped = true
   }
 
   /// How often the Android app is woken, and by what (nil: it keeps itself alive).
@@ -81,6 +106,7 @@ extension ParticipantSimulation {
     var since = episodes[k].start
     if let f = app.foreground.lastEnd(before: t + 1) { since = max(since, f) }
     if let c = power.chargingSpans.lastEnd(before: t + 1) { since = max(since, c) }
+    if let on = power.phoneOn.openSince { since = max(since, on) }  // the phone came back on
     return Doze.phase(at: t, quietSince: since)
   }
 
