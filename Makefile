@@ -8,7 +8,7 @@ ESMSIM := .build/release/esmsim
 CPU ?= $(shell bash scripts/cpu-target.sh)
 RELEASE_FLAGS := $(if $(CPU),-Xswiftc -target-cpu -Xswiftc $(CPU))
 
-.PHONY: all deps deps-test build release demo test test-slurm fuzz sanitize notebooks validate bench bench-simpy clean
+.PHONY: all deps deps-test build release demo test test-r test-slurm fuzz sanitize notebooks validate bench bench-simpy clean
 VENV := .venv
 
 all: release
@@ -17,7 +17,7 @@ all: release
 deps:
 	@bash scripts/install-deps.sh
 
-## deps-test: also headless Chromium (report test) and Python with venv (notebooks).
+## deps-test: also headless Chromium (report test), Python with venv (notebooks), R and its packages (r/esmsim).
 deps-test:
 	@bash scripts/install-deps.sh test
 
@@ -29,10 +29,15 @@ release: deps
 demo: release
 	$(ESMSIM) run scenarios/quickstart.yaml --output demo-results --force
 
-## test: every test: swift test, then the notebooks, headless, in .venv/.
+## test: every test: swift test, the R package's tests, then the notebooks, headless, in .venv/.
 test: deps-test
 	$(SWIFT) test
+	$(MAKE) --no-print-directory test-r
 	$(MAKE) --no-print-directory notebooks
+
+## test-r: the R package's testthat suite (r/esmsim) against the release build.
+test-r: release
+	ESMSIM=$(CURDIR)/$(ESMSIM) Rscript -e 'testthat::test_local("r/esmsim", stop_on_failure = TRUE)'
 
 ## test-slurm: a sweep as a real Slurm job array on this machine (installs Slurm and munge).
 test-slurm: release

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what esmsim needs to build (and, with the argument `test`, to run every test:
-# headless Chromium for the report test, Python with venv for the notebooks), and nothing when
+# headless Chromium for the report test, Python with venv for the notebooks, R with the R
+# package's imports and testthat), and nothing when
 # it is all there. Idempotent and quiet when nothing is missing. Debian/Ubuntu: apt-get;
 # elsewhere it says what to install and stops.
 set -euo pipefail
@@ -25,6 +26,16 @@ if $for_tests; then
   command -v chromium >/dev/null 2>&1 || need_pkgs+=(chromium)
   if ! command -v python3 >/dev/null 2>&1 || ! python3 -c "import venv, ensurepip" >/dev/null 2>&1; then
     need_pkgs+=(python3 python3-venv)
+  fi
+  # R and the packages r/esmsim imports and tests with (Debian's builds: CRAN is not needed).
+  r_pkgs=(processx jsonlite tibble testthat withr pkgload lme4)
+  if ! command -v Rscript >/dev/null 2>&1; then
+    need_pkgs+=(r-base-core)
+    for p in "${r_pkgs[@]}"; do need_pkgs+=("r-cran-$p"); done
+  else
+    for p in "${r_pkgs[@]}"; do
+      Rscript -e "quit(status = !requireNamespace('$p', quietly = TRUE))" >/dev/null 2>&1 || need_pkgs+=("r-cran-$p")
+    done
   fi
 fi
 

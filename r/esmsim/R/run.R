@@ -1,0 +1,92 @@
+#' Run a scenario
+#'
+#' Runs `esmsim run` on a scenario and reads its results folder ([esm_read()]).
+#'
+#' @param scenario A scenario file (YAML or JSON), or the scenario as an R list
+#'   (written to a temporary JSON file, which esmsim reads): for example
+#'   `list(name = "pilot", duration = "7d", population = list(size = 100))`.
+#'   Files a list names (a PACO experiment, an AWARE schedule) must be given
+#'   with absolute paths.
+#' @param output The results folder to create. By default a new folder in
+#'   [tempdir()]: nothing is written elsewhere unless asked.
+#' @param participants,duration,replications,seed Override the scenario's
+#'   population size, length (for example `"7d"`), replications and master seed.
+#' @param threads Worker threads (results do not depend on it).
+#' @param force Replace `output` if it exists.
+#' @param quiet Do not pass esmsim's output (its summary and warnings) through.
+#' @return An `esm_results` list of tibbles (see [esm_read()]).
+#' @section Errors: a problem in the scenario raises a condition of class
+#'   `esmsim_scenario_error` (and `esmsim_error`) with the fields `key` (the
+#'   key path, for example `"population.size"`), `file`, `line`, `column`,
+#'   and, for a list, `element` (for example `"scenario$population$size"`).
+#'   Any other failure raises `esmsim_run_error`.
+#' @examples
+#' \dontrun{
+#' r <- esm_run("scenarios/quickstart.yaml", participants = 50)
+#' r$summary
+#' table(r$prompts$status)
+#' }
+#' @export
+esm_run <- function(scenario, output = NULL, participants = NULL, duration = NULL,
+                    replications = NULL, seed = NULL, threads = NULL, force = FALSE,
+                    quiet = FALSE) {
+  source <- scenario_file(scenario)
+  if (is.null(output)) output <- tempfile("esmsim-results-")
+  args <- c("run", source$file, "--output", output)
+  add <- function(flag, value) if (!is.null(value)) args <<- c(args, flag, as.character(value))
+  add("--participants", participants)
+  add("--duration", duration)
+  add("--replications", replications)
+  add("--seed", seed)
+  add("--threads", threads)
+  if (isTRUE(force)) args <- c(args, "--force")
+  esm_exec(args, echo = !quiet, scenario = source, call = sys.call())
+  esm_read(output)
+}
+
+# A scenario given as a file stays one; a list is written as JSON to a temporary file.
+scenario_file <- function(scenario) {
+  if (is.character(scenario) && length(scenario) == 1) {
+    if (!file.exists(scenario)) {
+      esm_abort(sprintf("esmsim: no scenario file %s", scenario), "esmsim_run_error")
+    }
+    return(list(file = scenario, list = NULL))
+  }
+  if (!is.list(scenario)) {
+    esm_abort("esmsim: a scenario is a file name or a list", "esmsim_run_error")
+  }
+  file <- tempfile("esmsim-scenario-", fileext = ".json")
+  jsonlite::write_json(scenario, file, auto_unbox = TRUE, digits = NA, null = "null")
+  list(file = file, list = scenario)
+}
+
+#' Compare signal schedules
+#'
+#' Runs `esmsim schedule compare`: every algorithm drawn on the same days and
+#' measured (intensity, gaps, Kolmogorov-Smirnov against uniform, predictability).
+#'
+#' @param per_day Signals per day.
+#' @param window The signalling window, `"HH:MM-HH:MM"`.
+#' @param days Days to draw.
+#' @param min_gap Fixed blocks: the minimum gap between signals, minutes.
+#' @param seed Master seed.
+#' @param ... Further options of `esmsim schedule compare`, by their names with
+#'   `_` for `-` (for example `end_margin = 10`, `times = "09:00,17:00"`).
+#' @return A tibble, one row per algorithm (and gap method).
+#' @export
+esm_compare_schedules <- function(per_day, window, days = 7, min_gap = NULL, seed = 1, ...) {
+  options <- c(list(per_day = per_day, window = window, days = days, min_gap = min_gap, seed = seed), list(...))
+  options <- options[!vapply(options, is.null, TRUE)]
+  args <- c("schedule", "compare", "--format", "json")
+  for (name in names(options)) {
+    args <- c(args, paste0("--", gsub("_", "-", name)), as.character(options[[name]]))
+  }
+  out <- esm_exec(args, call = sys.call())
+  rows <- jsonlite::fromJSON(out$stdout, simplifyDataFrame = TRUE)
+  # Measures are numbers even where every value is whole or missing.
+  for (column in setdiff(names(rows), c("algorithm", "gap_method", "held_out_days", "predictability_stable"))) {
+    rows[[column]] <- as.numeric(rows[[column]])
+  }
+  rows$held_out_days <- as.integer(rows$held_out_days)
+  tibble::as_tibble(rows)
+}

@@ -1,0 +1,4 @@
+library(testthat)
+library(esmsim)
+
+test_check("esmsim")

@@ -1,0 +1,93 @@
+test_that("the option comes before the environment variable", {
+  skip_without_esmsim()
+  real <- esmsim_path()
+  withr::local_envvar(ESMSIM = file.path(tempdir(), "no-such-esmsim"))
+  withr::local_options(esmsim.path = real)
+  expect_equal(esmsim_path(), real)
+  expect_s3_class(esm_version(), "package_version")
+  expect_true(esm_version() >= "0.1.0")
+})
+
+test_that("the quickstart returns typed tibbles, written only under tempdir()", {
+  skip_without_esmsim()
+  r <- esm_run(repository_file("scenarios", "quickstart.yaml"), participants = 20, duration = "3d", quiet = TRUE)
+  expect_s3_class(r, "esm_results")
+  expect_true(startsWith(r$folder, normalizePath(tempdir())))
+  for (t in c("summary", "prompts", "participants", "coverage_summary")) expect_s3_class(r[[t]], "tbl_df")
+  p <- r$prompts
+  expect_s3_class(p$scheduled, "POSIXct")
+  expect_s3_class(p$submitted, "POSIXct")
+  expect_type(p$participant, "integer")
+  expect_type(p$day, "integer")
+  expect_type(p$received, "logical")
+  expect_type(p$reported_state, "double")
+  # Two variants x 2 replications x 20 participants x 3 days x 5 prompts.
+  expect_equal(nrow(p), 2 * 2 * 20 * 3 * 5)
+  expect_true(all(p$status %in% c("answered", "dismissed", "expired", "ignored", "undelivered", "dropped_out")))
+  # Answered prompts have their times in order; the others have no submission.
+  a <- p[p$status == "answered", ]
+  expect_true(all(a$scheduled <= a$delivered & a$delivered <= a$noticed & a$noticed <= a$submitted))
+  expect_true(all(is.na(p$submitted[p$status != "answered"])))
+  expect_type(r$participants$completed, "integer")
+  expect_type(r$participants$dropped_out, "logical")
+  # The participants' answers add up to the prompts answered.
+  expect_equal(sum(r$participants$completed), sum(p$status == "answered" & !p$volunteered))
+  expect_type(r$summary$mean, "double")
+  expect_true("compliance" %in% r$summary$metric)
+})
+
+test_that("a scenario given as a list runs, with the overrides applied", {
+  skip_without_esmsim()
+  r <- esm_run(small_study(), quiet = TRUE)
+  expect_equal(length(unique(r$participants$participant)), 30)
+  expect_equal(nrow(r$prompts), 30 * 3 * 4)
+  r2 <- esm_run(small_study(), participants = 10, seed = 99, quiet = TRUE)
+  expect_equal(nrow(r2$participants), 10)
+  expect_false(identical(r$folder, r2$folder))
+})
+
+test_that("a malformed list raises esmsim_scenario_error naming the key and the list element", {
+  skip_without_esmsim()
+  e <- expect_error(esm_run(small_study(population = list(size = -5)), quiet = TRUE), class = "esmsim_scenario_error")
+  expect_s3_class(e, "esmsim_error")
+  expect_equal(e$key, "population.size")
+  expect_equal(e$element, "scenario$population$size")
+  expect_true(is.na(e$file))
+  expect_match(conditionMessage(e), "scenario\\$population\\$size: must be between")
+  bad_variant <- small_study(variants = list(list(name = "base"), list(name = "late", protocol = list(expiry = "soon"))))
+  e <- expect_error(esm_run(bad_variant, quiet = TRUE), class = "esmsim_scenario_error")
+  expect_equal(e$key, "variants[late].protocol.expiry")
+  expect_equal(e$element, "scenario$variants[[2]]$protocol$expiry")
+})
+
+test_that("a malformed file raises esmsim_scenario_error naming the file, key and line; nothing is left behind", {
+  skip_without_esmsim()
+  out <- file.path(tempdir(), "never-written")
+  e <- expect_error(esm_run(test_path("fixtures", "bad-ringer.yaml"), output = out, quiet = TRUE), class = "esmsim_scenario_error")
+  expect_equal(e$key, "population.phones.ringer.silent")
+  expect_equal(e$line, 5L)
+  expect_equal(e$file, test_path("fixtures", "bad-ringer.yaml"))
+  expect_false(file.exists(out))
+})
+
+test_that("an existing results folder is not replaced unless forced", {
+  skip_without_esmsim()
+  out <- tempfile("esmsim-kept-")
+  esm_run(small_study(), output = out, quiet = TRUE)
+  e <- expect_error(esm_run(small_study(), output = out, quiet = TRUE), class = "esmsim_run_error")
+  expect_match(conditionMessage(e), "already exists")
+  expect_s3_class(esm_run(small_study(), output = out, force = TRUE, quiet = TRUE), "esm_results")
+})
+
+test_that("schedule comparison: one row per algorithm, measures as numbers", {
+  skip_without_esmsim()
+  s <- esm_compare_schedules(per_day = 5, window = "08:00-22:00", days = 30, min_gap = 60)
+  expect_s3_class(s, "tbl_df")
+  expect_true(all(c("mappiness", "fixed-blocks", "bernoulli") %in% s$algorithm))
+  expect_type(s$ks_d, "double")
+  expect_type(s$held_out_days, "integer")
+  # Fixed blocks with a gap rule keep their signals an hour apart; the unconstrained ones need not.
+  expect_gte(min(s$min_gap[s$algorithm == "fixed-blocks" & s$gap_method == "truncation"]), 60)
+  e <- expect_error(esm_compare_schedules(per_day = 5, window = "25:00-26:00"), class = "esmsim_run_error")
+  expect_match(conditionMessage(e), "window")
+})
