@@ -96,6 +96,8 @@ public enum StudyRun {
   /// The per-row outputs of a run, open while it runs.
   final class Tables {
     var prompts: CSVFile?
+    /// Whether prompts.csv has the company columns (some variant records company).
+    var company = false
     var coverage: CSVFile?
     var participants: CSVFile?
     var aware: CSVFile?
@@ -122,7 +124,10 @@ public enum StudyRun {
       files.append(f)
       return (dir as NSString).appendingPathComponent(f)
     }
-    if out.prompts { tables.prompts = try CSVFile(path: path("prompts.csv"), header: Rows.promptHeader) }
+    tables.company = scenario.variants.contains { $0.plan.dailyLife.state.company.isOn }
+    if out.prompts {
+      tables.prompts = try CSVFile(path: path("prompts.csv"), header: Rows.promptHeader(company: tables.company))
+    }
     if out.coverage { tables.coverage = try CSVFile(path: path("coverage.csv"), header: Rows.coverageHeader) }
     if out.participants { tables.participants = try CSVFile(path: path("participants.csv"), header: Rows.participantHeader) }
     if out.awareESM { tables.aware = try CSVFile(path: path("aware_esm.csv"), header: AWAREESMRows.header) }
@@ -133,7 +138,7 @@ public enum StudyRun {
     if out.sqlite {
       let db = try SQLiteDatabase(path: path("results.sqlite"))
       tables.sqlite = db
-      if out.prompts { try db.createTable("prompts", SQLiteColumns.prompts) }
+      if out.prompts { try db.createTable("prompts", SQLiteColumns.prompts(company: tables.company)) }
       if out.coverage { try db.createTable("coverage", SQLiteColumns.coverage) }
       if out.participants { try db.createTable("participants", SQLiteColumns.participants) }
       if out.awareESM { try db.createTable("aware_esm", SQLiteColumns.aware) }
@@ -258,7 +263,8 @@ public enum StudyRun {
         // Volunteered answers without a schedule open the protocol's survey.
         let row = Rows.prompt(
           p, variant: variant, replication: r, participant: o.participant,
-          questionnaire: p.schedule < names.count ? names[p.schedule] : plan.protocolPlan.survey.id, time: time)
+          questionnaire: p.schedule < names.count ? names[p.schedule] : plan.protocolPlan.survey.id, time: time,
+          company: tables.company)
         try f.row(row)
         try tables.sqlite?.insert("prompts", row)
       }
@@ -348,9 +354,12 @@ enum SQLiteColumns {
   static func typed(_ header: [String], integer: Set<String>, real: Set<String>) -> [SQLiteDatabase.Column] {
     header.map { ($0, integer.contains($0) ? "INTEGER" : (real.contains($0) ? "REAL" : "TEXT")) }
   }
-  static let prompts = typed(
-    Rows.promptHeader, integer: ["replication", "participant", "prompt", "day", "received", "volunteered"],
-    real: ["latency_s", "true_state", "reported_state"])
+  static func prompts(company: Bool) -> [SQLiteDatabase.Column] {
+    typed(
+      Rows.promptHeader(company: company),
+      integer: ["replication", "participant", "prompt", "day", "received", "volunteered", "with_others", "due_with_others"],
+      real: ["latency_s", "true_state", "reported_state", "due_state"])
+  }
   static let coverage = typed(
     Rows.coverageHeader, integer: ["replication", "participant", "day", "hour", "expected", "collected", "received"], real: [])
   static let participants = typed(

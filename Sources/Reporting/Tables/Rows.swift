@@ -11,11 +11,20 @@ public enum Rows {
     "submitted", "status", "reason", "latency_s", "context", "true_state", "reported_state", "received", "volunteered",
   ]
 
-  /// A prompt's row; `questionnaire` names the questionnaire its schedule opens.
+  /// The columns a run adds when a variant records company (`population.state.company`):
+  /// with others at the state's moment, and the true state and company when the prompt fell due.
+  public static let companyHeader = ["with_others", "due_state", "due_with_others"]
+
+  /// The header of `prompts.csv`, with the company columns or without.
+  public static func promptHeader(company: Bool) -> [String] { promptHeader + (company ? companyHeader : []) }
+
+  /// A prompt's row; `questionnaire` names the questionnaire its schedule opens; `company`
+  /// adds the company columns.
   public static func prompt(
-    _ p: PromptRecord, variant: String, replication: Int, participant: Int, questionnaire: String, time: Timestamps
+    _ p: PromptRecord, variant: String, replication: Int, participant: Int, questionnaire: String, time: Timestamps,
+    company: Bool = false
   ) -> [String] {
-    [
+    let row = [
       variant, String(replication), String(participant), String(p.index), String(p.day), questionnaire,
       time.iso(p.scheduled),
       time.iso(p.delivered), time.iso(p.noticed), time.iso(p.opened), time.iso(p.submitted), p.status.rawValue,
@@ -23,7 +32,12 @@ public enum Rows {
       cell(p.trueState, 3), cell(p.reported, 3), p.status == .answered ? (p.received ? "1" : "0") : "",
       p.volunteered ? "1" : "0",
     ]
+    guard company else { return row }
+    return row + [flag(p.withOthers), cell(p.dueState, 3), flag(p.dueWithOthers)]
   }
+
+  /// A 0/1 flag, empty when unknown (negative).
+  static func flag(_ x: Int8) -> String { x < 0 ? "" : String(x) }
 
   /// `coverage.csv`: one row per participant-hour and sensor.
   public static let coverageHeader = [

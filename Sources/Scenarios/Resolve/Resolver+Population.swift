@@ -40,6 +40,13 @@ extension ScenarioResolver {
     plan.dailyLife.state.sd = try state.number("sd", default: s.sd, range: 0.001...100)
     plan.dailyLife.state.reversion = try state.duration("reversion", default: s.reversion, range: Tick.minute...(30 * Tick.day))
     plan.dailyLife.state.reportNoise = try state.number("report_noise", default: s.reportNoise, range: 0...100)
+    let company = try state.section("company")
+    plan.dailyLife.state.company = CompanyPlan(
+      share: try company.share("share", default: s.company.share),
+      slope: try company.number("slope", default: s.company.slope, range: -100...100),
+      slopeSD: try company.number("slope_sd", default: s.company.slopeSD, range: 0...100))
+    try company.finish()
+    state.attach("company", company)
     try state.finish()
     r.attach("state", state)
 

@@ -83,7 +83,37 @@ public struct StatePlan: Sendable, Equatable {
   /// sd of the noise in a report (the ESM answer) around the true state. Default 5
   /// (assumption).
   public var reportNoise: Double = 5
+  /// A moment-level predictor of the state, recorded with each answer as a questionnaire
+  /// item: whether the participant is with others (``CompanyPlan``). Off by default.
+  public var company = CompanyPlan()
 
   /// Creates the defaults.
   public init() {}
+}
+
+/// Company ("with others") as a within-person predictor of the state, for power analyses:
+/// each waking episode is spent with others with probability ``share``, and while with
+/// others the state is higher by the person's own slope, drawn once from a normal around
+/// ``slope`` with sd ``slopeSD`` (a fixed and a person-level random slope). The effect is
+/// immediate and independent of the contexts' means, so the within-person difference in the
+/// state between moments with and without company is the person's slope: the estimand is
+/// ``slope`` exactly. Assumptions (D) all: off unless asked (share 0), and a scenario that
+/// asks says what effect it plans for.
+public struct CompanyPlan: Sendable, Equatable {
+  /// Share of waking episodes spent with others (0: no company recorded, no draws).
+  public var share = 0.0
+  /// The fixed slope: the mean rise of the state with company (state units).
+  public var slope = 0.0
+  /// The person-to-person sd of the slope (the random slope).
+  public var slopeSD = 0.0
+
+  /// Creates the plan.
+  public init(share: Double = 0, slope: Double = 0, slopeSD: Double = 0) {
+    self.share = share
+    self.slope = slope
+    self.slopeSD = slopeSD
+  }
+
+  /// Whether company is drawn and recorded.
+  public var isOn: Bool { share > 0 }
 }

@@ -82,6 +82,14 @@ public struct PromptRecord: Sendable, Equatable {
   public var received = false
   /// An answer given with no prompt pending (excluded from analysis).
   public var volunteered = false
+  /// With others (``CompanyPlan``) at the moment of ``trueState``: 1 or 0, -1 when not
+  /// looked at or company is off.
+  public var withOthers: Int8 = -1
+  /// The true state when the prompt fell due, and company then (company on only; nan and
+  /// -1 otherwise, and for prompts after a dropout): every prompt's, for an analysis of the
+  /// complete data.
+  public var dueState = Double.nan
+  public var dueWithOthers: Int8 = -1
 
   /// Creates a record of a scheduled prompt.
   /// The schedule it came from (its index in the protocol's schedules; 0 for volunteered).

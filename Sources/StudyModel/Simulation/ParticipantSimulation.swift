@@ -72,6 +72,8 @@ public struct ParticipantSimulation: EventHandler {
   /// The episode of the participant's timeline the last lookup found (searches start there).
   var timelineCursor = 0
   var truth: GroundTruth
+  /// Company ("with others") and the person's slope; empty when the plan has none.
+  let company: Company
   /// Whether the participant declined the last prompt they decided on (nil: none yet).
   var previousMissed: Bool?
   var droppedOut = false
@@ -128,6 +130,12 @@ public struct ParticipantSimulation: EventHandler {
       plan: plan.dailyLife.state, conditions: plan.dailyLife.conditions, personLevel: person.stateLevel,
       first: .asleep, end: leaves,
       pathStream: stream(Purpose.state.indexed(1)))
+    if plan.dailyLife.state.company.isOn {
+      var companyStream = stream(Purpose.context.indexed(1))
+      company = Company(plan.dailyLife.state.company, timeline: life.timeline, stream: &companyStream)
+    } else {
+      company = Company()
+    }
     // Each schedule draws from its own stream (the first from the schedule kind's first).
     var scheduleStreams = proto.schedules.indices.map { stream(Purpose.schedule.indexed(UInt32($0))) }
     var settingsStream = stream(Purpose.traits.indexed(1))
@@ -307,6 +315,27 @@ public struct ParticipantSimulation: EventHandler {
   public var chargingSpans: Intervals { power.chargingSpans }
   /// Battery level over time (time, percent) at every change of rate.
   public var batteryTrace: [(SimTime, Double)] { power.trace }
-  /// The ground truth's waking mean over the participant's time in the study.
-  public var trueWakingMean: Double { truth.wakingMean }
+  /// The ground truth's waking mean over the participant's time in the study (company's
+  /// effect included).
+  public var trueWakingMean: Double {
+    truth.wakingMean + company.slope * company.minutes(before: leaves) / truth.wakingMinutes
+  }
+
+  /// Looks at the true state at `t` (``GroundTruth/advance(to:timeline:stream:)``): its value
+  /// with company's effect, and whether the participant is with others (-1: company off).
+  mutating func lookAtState(_ t: SimTime) -> (value: Double, withOthers: Int8) {
+    truth.advance(to: t, timeline: life.timeline, stream: &stateStream)
+    guard plan.dailyLife.state.company.isOn else { return (truth.value, -1) }
+    let with = company.isWithOthers(at: t)
+    return (truth.value + (with ? company.slope : 0), with ? 1 : 0)
+  }
+
+  /// A report of the state at `t`: the true state (and company) recorded, and the answer
+  /// around it with the report noise.
+  mutating func recordState(_ r: inout PromptRecord, at t: SimTime) {
+    let look = lookAtState(t)
+    r.trueState = look.value
+    r.withOthers = look.withOthers
+    r.reported = look.value + stateStream.normal(sd: plan.dailyLife.state.reportNoise)
+  }
 }

@@ -34,9 +34,7 @@ extension ParticipantSimulation {
       r.noticed = now
       r.opened = now
       r.context = context(at: now)
-      truth.advance(to: now, timeline: life.timeline, stream: &stateStream)
-      r.trueState = truth.value
-      r.reported = truth.value + stateStream.normal(sd: plan.dailyLife.state.reportNoise)
+      recordState(&r, at: now)
       app.sessionUntil = now + completionTime()
       r.submitted = app.sessionUntil
       r.status = .answered

@@ -11,6 +11,9 @@ extension ParticipantSimulation {
     let here = life.timeline.episodes[timelineCursor]
     promptLife.records[i].context = here.context
     if droppedOut { return promptLife.settle(i, .droppedOut, .droppedOut, at: now) }
+    if plan.dailyLife.state.company.isOn {
+      (promptLife.records[i].dueState, promptLife.records[i].dueWithOthers) = lookAtState(now)
+    }
     if person.os == .android && AndroidRules.alarmRestartsService && app.mode == .notRunning && !app.forceQuit
       && !app.forceStopped
     {
@@ -24,8 +27,7 @@ extension ParticipantSimulation {
   mutating func deliver(_ i: Int, at t: SimTime, _ sim: inout Simulator) {
     promptLife.records[i].delivered = t
     promptLife.records[i].context = context(at: t)
-    truth.advance(to: t, timeline: life.timeline, stream: &stateStream)
-    promptLife.records[i].trueState = truth.value
+    (promptLife.records[i].trueState, promptLife.records[i].withOthers) = lookAtState(t)
     promptLife.deliveredAsleep[i] = !awake
     let schedule = promptLife.records[i].schedule
     switch expiries[schedule] {
@@ -66,9 +68,10 @@ extension ParticipantSimulation {
     var z = 0.0
     if plan.compliance.stateDependence != 0 {
       // The state's momentary deviation from the person's level in their context (the
-      // noise: standard normal in sds at any moment the protocol picks).
+      // noise: standard normal in sds at any moment the protocol picks), and company's
+      // effect when the participant is with others: answering depends on the state itself.
       truth.advance(to: now, timeline: life.timeline, stream: &stateStream)
-      z = truth.noise / plan.dailyLife.state.sd
+      z = (truth.noise + company.effect(at: now)) / plan.dailyLife.state.sd
     }
     let p = Compliance.probability(
       plan.compliance, level: person.answerLevel, previousMissed: previousMissed, day: Int(timetable.days[i]),
@@ -113,9 +116,9 @@ extension ParticipantSimulation {
     }
     promptLife.stage[i] = .opened
     promptLife.records[i].opened = now
-    truth.advance(to: now, timeline: life.timeline, stream: &stateStream)
-    promptLife.records[i].trueState = truth.value
-    promptLife.records[i].reported = truth.value + stateStream.normal(sd: plan.dailyLife.state.reportNoise)
+    var record = promptLife.records[i]
+    recordState(&record, at: now)
+    promptLife.records[i] = record
     app.sessionUntil = now + completionTime()
     promptLife.submitAt[i] = app.sessionUntil
     enterForeground(&sim)
