@@ -8,7 +8,7 @@ ESMSIM := .build/release/esmsim
 CPU ?= $(shell bash scripts/cpu-target.sh)
 RELEASE_FLAGS := $(if $(CPU),-Xswiftc -target-cpu -Xswiftc $(CPU))
 
-.PHONY: all deps deps-test build release demo test test-r test-slurm fuzz sanitize notebooks validate bench bench-simpy clean
+.PHONY: all deps deps-test build release demo test test-r power test-slurm fuzz sanitize notebooks validate bench bench-simpy clean
 VENV := .venv
 
 all: release
@@ -38,6 +38,10 @@ test: deps-test
 ## test-r: the R package's testthat suite (r/esmsim) against the release build.
 test-r: release
 	ESMSIM=$(CURDIR)/$(ESMSIM) Rscript -e 'testthat::test_local("r/esmsim", stop_on_failure = TRUE)'
+
+## power: the power grid of docs/power.md (9 designs x 200 replications, twice; minutes), printed.
+power: release
+	ESMSIM=$(CURDIR)/$(ESMSIM) Rscript scripts/power-grid.R
 
 ## test-slurm: a sweep as a real Slurm job array on this machine (installs Slurm and munge).
 test-slurm: release

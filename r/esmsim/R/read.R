@@ -55,8 +55,8 @@ schemas <- list(
     character = c("variant", "questionnaire", "status", "reason", "context"),
     integer = c("replication", "participant", "prompt", "day"),
     time = c("scheduled", "delivered", "noticed", "opened", "submitted"),
-    double = c("latency_s", "true_state", "reported_state"),
-    logical = c("received", "volunteered")
+    double = c("latency_s", "true_state", "reported_state", "due_state"),
+    logical = c("received", "volunteered", "with_others", "due_with_others")
   ),
   participants = list(
     character = c("variant", "device", "os", "time_zone"),

@@ -1,0 +1,232 @@
+#' Power under simulated missingness
+#'
+#' Runs a grid of designs (participants x days x prompts a day x schedule), each
+#' over `replications` simulated studies, and fits the within-person effect of
+#' company on the state (`population.state.company`) with `lme4::lmer`
+#' (`y ~ x + (1 + x | participant)`, x centred within person) three ways:
+#'
+#' - `answered`: the answers the simulated study got (`reported_state`,
+#'   `with_others`);
+#' - `complete`: every prompt up to a dropout answered (`due_state` plus report
+#'   noise, `due_with_others`): the design without missingness;
+#' - `mcar`: as many of the complete data's prompts as were answered, drawn at
+#'   random in each replication: missing completely at random at the same count.
+#'
+#' Every design runs with the same seed: the same participants, days and truth
+#' (common random numbers), so designs differ only by design.
+#'
+#' @param scenario A scenario file (YAML; needs the yaml package) or list with
+#'   `population.state.company` set (a share and a slope).
+#' @param participants,days,per_day Vectors of the designs' sizes; every
+#'   combination is run.
+#' @param schedule Schedule algorithms (`protocol.schedule.algorithm`); `NULL`
+#'   keeps the scenario's.
+#' @param replications Simulated studies per design.
+#' @param alpha The test's level (two-sided Wald z test of the fixed slope).
+#' @param seed Master seed, shared by every design.
+#' @param cores Worker processes for the fits (a socket cluster; 1: none).
+#' @param quiet Do not print progress.
+#' @return A tibble, one row per design and analysis: `power` (share of
+#'   replications that reject at `alpha`) with its Monte Carlo 95 % interval
+#'   (`power_low`, `power_high`, Wilson); `estimate` (mean fixed slope), `bias`
+#'   (against the planned slope) with `bias_se`; `coverage` of the 95 % Wald
+#'   interval with its interval; `answers` (mean prompts analysed per study);
+#'   `singular` (share of fits with a singular random-effects matrix); `seconds`
+#'   (the design's wall time, simulation and fits). Attribute `slope`: the
+#'   planned slope.
+#' @examples
+#' \dontrun{
+#' study <- list(
+#'   name = "plan", duration = "14d",
+#'   population = list(size = 50, state = list(company = list(share = 0.4, slope = 4, slope_sd = 2))),
+#'   protocol = list(window = "08:00-22:00", expiry = "30m",
+#'                   schedule = list(algorithm = "fixed-blocks", per_day = 5)))
+#' esm_power(study, participants = c(30, 60), days = c(7, 14), replications = 100)
+#' }
+#' @export
+esm_power <- function(scenario, participants, days, per_day = NULL, schedule = NULL, replications = 200,
+                      alpha = 0.05, seed = 1, cores = 2, quiet = FALSE) {
+  if (!requireNamespace("lme4", quietly = TRUE)) {
+    esm_abort("esmsim: esm_power() needs the lme4 package", "esmsim_run_error")
+  }
+  base <- scenario_list(scenario)
+  company <- base$population$state$company
+  if (is.null(company$share) || company$share <= 0 || company$share >= 1) {
+    esm_abort(
+      "esmsim: esm_power() needs population.state.company with a share between 0 and 1 (and a slope)",
+      "esmsim_scenario_error",
+      key = "population.state.company", element = "scenario$population$state$company", file = NA_character_
+    )
+  }
+  if (!is.null(base$variants)) {
+    esm_abort(
+      "esmsim: esm_power() runs one protocol: give a scenario without variants (call it once per variant)",
+      "esmsim_scenario_error", key = "variants", element = "scenario$variants", file = NA_character_
+    )
+  }
+  slope <- if (is.null(company$slope)) 0 else company$slope
+  noise <- if (is.null(base$population$state$report_noise)) 5 else base$population$state$report_noise
+  grid <- expand.grid(
+    participants = as.integer(participants), days = as.integer(days),
+    per_day = if (is.null(per_day)) NA else per_day,
+    schedule = if (is.null(schedule)) NA_character_ else schedule,
+    stringsAsFactors = FALSE
+  )
+  fit_all <- fitter(cores)
+  on.exit(fit_all(NULL), add = TRUE)
+  rows <- list()
+  for (g in seq_len(nrow(grid))) {
+    d <- grid[g, ]
+    started <- Sys.time()
+    s <- base
+    s$seed <- seed
+    s$replications <- replications
+    s$population$size <- d$participants
+    s$duration <- paste0(d$days, "d")
+    if (!is.na(d$per_day)) s$protocol$schedule$per_day <- d$per_day
+    if (!is.na(d$schedule)) s$protocol$schedule$algorithm <- d$schedule
+    s$outputs <- list(prompts = TRUE, participants = FALSE, coverage = FALSE, sqlite = FALSE, report = FALSE)
+    if (!quiet) message(sprintf("esm_power: design %d of %d (%s)", g, nrow(grid), design_label(d)))
+    result <- esm_run_prompts(s)
+    by_replication <- split(result, result$replication)
+    tasks <- lapply(seq_along(by_replication), function(r) {
+      list(prompts = by_replication[[r]], seed = seed * 1000003 + r, noise = noise)
+    })
+    fits <- do.call(rbind, fit_all(tasks))
+    seconds <- as.numeric(difftime(Sys.time(), started, units = "secs"))
+    for (a in c("answered", "complete", "mcar")) {
+      f <- fits[fits$analysis == a, ]
+      rows[[length(rows) + 1]] <- summarise_fits(f, d, a, slope, alpha, seconds)
+    }
+  }
+  out <- tibble::as_tibble(do.call(rbind, rows))
+  attr(out, "slope") <- slope
+  out
+}
+
+design_label <- function(d) {
+  parts <- c(sprintf("%d participants", d$participants), sprintf("%d days", d$days))
+  if (!is.na(d$per_day)) parts <- c(parts, sprintf("%s a day", d$per_day))
+  if (!is.na(d$schedule)) parts <- c(parts, d$schedule)
+  paste(parts, collapse = ", ")
+}
+
+# A scenario as a list: a list as it is, a file read as YAML.
+scenario_list <- function(scenario) {
+  if (is.list(scenario)) return(scenario)
+  if (!is.character(scenario) || length(scenario) != 1 || !file.exists(scenario)) {
+    esm_abort("esmsim: a scenario is a file name or a list", "esmsim_run_error")
+  }
+  if (!requireNamespace("yaml", quietly = TRUE)) {
+    esm_abort("esmsim: reading a scenario file in R needs the yaml package; give the scenario as a list", "esmsim_run_error")
+  }
+  yaml::read_yaml(scenario)
+}
+
+# Runs a scenario and reads only the columns an analysis needs from prompts.csv.
+esm_run_prompts <- function(scenario) {
+  source <- scenario_file(scenario)
+  output <- tempfile("esmsim-power-")
+  on.exit(unlink(output, recursive = TRUE), add = TRUE)
+  esm_exec(c("run", source$file, "--output", output), scenario = source, call = sys.call(-1))
+  path <- file.path(output, "prompts.csv")
+  header <- names(utils::read.csv(path, nrows = 1, check.names = FALSE))
+  keep <- c(
+    replication = "integer", participant = "integer", status = "character", volunteered = "integer",
+    reported_state = "numeric", with_others = "integer", due_state = "numeric", due_with_others = "integer"
+  )
+  missing <- setdiff(names(keep), header)
+  if (length(missing)) {
+    esm_abort(sprintf("esmsim: %s has no column %s: is company recorded?", path, missing[[1]]), "esmsim_read_error")
+  }
+  classes <- ifelse(header %in% names(keep), keep[header], "NULL")
+  utils::read.csv(path, colClasses = unname(classes), na.strings = "")
+}
+
+# A function that fits a list of tasks (a replication's prompts, its seed and the report
+# noise) on `cores` worker processes (a socket cluster: forked children would clash with
+# processx's handling of child processes), in order; called with NULL it stops them. Each
+# task seeds R's generator, so the results do not depend on the number of workers.
+fitter <- function(cores) {
+  env <- new.env(parent = globalenv())
+  for (name in c("fit_replication", "fit_slope")) {
+    f <- get(name)
+    environment(f) <- env
+    assign(name, f, envir = env)
+  }
+  job <- function(task) {
+    set.seed(task$seed)
+    fit_replication(task$prompts, task$noise)
+  }
+  environment(job) <- env
+  cluster <- NULL
+  function(tasks) {
+    if (is.null(tasks)) {
+      if (!is.null(cluster)) parallel::stopCluster(cluster)
+      cluster <<- NULL
+      return(invisible(NULL))
+    }
+    if (cores <= 1) return(lapply(tasks, job))
+    if (is.null(cluster)) cluster <<- parallel::makePSOCKcluster(cores)
+    parallel::parLapply(cluster, tasks, job)
+  }
+}
+
+# The three analyses of one replication's prompts: estimate, its standard error, rows used
+# and whether the fit was singular.
+fit_replication <- function(p, noise) {
+  answered <- p[p$status == "answered" & p$volunteered == 0 & !is.na(p$with_others), ]
+  complete <- p[!is.na(p$due_state) & !is.na(p$due_with_others), ]
+  complete_y <- complete$due_state + stats::rnorm(nrow(complete), sd = noise)
+  take <- sample.int(nrow(complete), min(nrow(answered), nrow(complete)))
+  rbind(
+    fit_slope(answered$reported_state, answered$with_others, answered$participant, "answered"),
+    fit_slope(complete_y, complete$due_with_others, complete$participant, "complete"),
+    fit_slope(complete_y[take], complete$due_with_others[take], complete$participant[take], "mcar")
+  )
+}
+
+fit_slope <- function(y, x, person, analysis) {
+  failed <- data.frame(analysis = analysis, estimate = NA_real_, se = NA_real_, n = length(y), singular = NA)
+  if (length(unique(person)) < 3) return(failed)
+  xc <- x - stats::ave(x, person)
+  data <- data.frame(y = y, xc = xc, person = factor(person))
+  fit <- tryCatch(
+    suppressMessages(suppressWarnings(lme4::lmer(
+      y ~ xc + (1 + xc | person), data,
+      control = lme4::lmerControl(calc.derivs = FALSE)
+    ))),
+    error = function(e) NULL
+  )
+  if (is.null(fit)) return(failed)
+  data.frame(
+    analysis = analysis, estimate = unname(lme4::fixef(fit)[["xc"]]),
+    se = sqrt(as.matrix(stats::vcov(fit))["xc", "xc"]), n = length(y), singular = lme4::isSingular(fit)
+  )
+}
+
+wilson <- function(k, n, z = 1.959964) {
+  if (n == 0) return(c(NA_real_, NA_real_))
+  p <- k / n
+  centre <- (p + z^2 / (2 * n)) / (1 + z^2 / n)
+  half <- z * sqrt(p * (1 - p) / n + z^2 / (4 * n^2)) / (1 + z^2 / n)
+  c(centre - half, centre + half)
+}
+
+summarise_fits <- function(f, d, analysis, slope, alpha, seconds) {
+  ok <- f[!is.na(f$estimate), ]
+  n <- nrow(ok)
+  z <- stats::qnorm(1 - alpha / 2)
+  reject <- sum(abs(ok$estimate / ok$se) > z)
+  covered <- sum(abs(ok$estimate - slope) <= stats::qnorm(0.975) * ok$se)
+  p <- wilson(reject, n)
+  c95 <- wilson(covered, n)
+  data.frame(
+    participants = d$participants, days = d$days, per_day = d$per_day, schedule = d$schedule, analysis = analysis,
+    replications = n, power = if (n) reject / n else NA_real_, power_low = p[[1]], power_high = p[[2]],
+    estimate = mean(ok$estimate), bias = mean(ok$estimate) - slope, bias_se = stats::sd(ok$estimate) / sqrt(n),
+    coverage = if (n) covered / n else NA_real_, coverage_low = c95[[1]], coverage_high = c95[[2]],
+    answers = mean(f$n), singular = mean(ok$singular), seconds = seconds,
+    stringsAsFactors = FALSE
+  )
+}
