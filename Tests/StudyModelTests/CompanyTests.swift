@@ -12,30 +12,28 @@ struct CompanyTests {
     }
   }
 
-  @Test("the complete data's within-person difference with and without company is the planned slope, within its standard error")
-  func slopeIsTheEstimand() {
-    // Per participant: the mean true state when the prompts fell due with others minus
-    // without; its average over participants estimates the fixed slope.
-    let differences = outcomes(plan()).compactMap { o -> Double? in
+  /// Per participant: the mean true state when the prompts fell due with others minus
+  /// without (participants with at least 3 of each); their average estimates the fixed slope.
+  static func differences(_ outcomes: [ParticipantOutcome]) -> [Double] {
+    outcomes.compactMap { o -> Double? in
       let due = o.prompts.filter { $0.dueWithOthers >= 0 }
       let with = due.filter { $0.dueWithOthers == 1 }.map(\.dueState)
       let without = due.filter { $0.dueWithOthers == 0 }.map(\.dueState)
       guard with.count >= 3, without.count >= 3 else { return nil }
       return with.reduce(0, +) / Double(with.count) - without.reduce(0, +) / Double(without.count)
     }
+  }
+
+  @Test("the complete data's within-person difference with and without company is the planned slope, within its standard error")
+  func slopeIsTheEstimand() {
+    let differences = Self.differences(outcomes(plan()))
     let mean = differences.reduce(0, +) / Double(differences.count)
     let sd = (differences.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(differences.count - 1)).squareRoot()
     let se = sd / Double(differences.count).squareRoot()
     #expect(differences.count > 180)
     #expect(abs(mean - 6) < 3 * se, "difference \(mean), se \(se)")
     // Without an effect the same difference is zero (the contexts' means do not leak in).
-    let null = outcomes(plan(slope: 0, slopeSD: 0)).compactMap { o -> Double? in
-      let due = o.prompts.filter { $0.dueWithOthers >= 0 }
-      let with = due.filter { $0.dueWithOthers == 1 }.map(\.dueState)
-      let without = due.filter { $0.dueWithOthers == 0 }.map(\.dueState)
-      guard with.count >= 3, without.count >= 3 else { return nil }
-      return with.reduce(0, +) / Double(with.count) - without.reduce(0, +) / Double(without.count)
-    }
+    let null = Self.differences(outcomes(plan(slope: 0, slopeSD: 0)))
     let nullMean = null.reduce(0, +) / Double(null.count)
     #expect(abs(nullMean) < 3 * se, "difference without an effect \(nullMean)")
   }
