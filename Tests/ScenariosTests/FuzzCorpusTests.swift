@@ -15,7 +15,7 @@ struct FuzzCorpusTests {
     return ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted().map { dir.appendingPathComponent($0) }
   }
 
-  @Test("every input is read or refused with an error naming the file", arguments: ["scenario", "aware", "esmira", "paco", "beiwe", "sweep"])
+  @Test("every input is read or refused with an error naming the file", arguments: ["scenario", "aware", "esmira", "paco", "beiwe", "sweep", "pilot"])
   func corpus(reader: String) throws {
     let files = Self.inputs(reader)
     #expect(files.count >= 1, "the corpus of \(reader) is empty")
@@ -34,6 +34,7 @@ struct FuzzCorpusTests {
         case "esmira": try Readers.esmiraStudy(data, file: file)
         case "paco": try Readers.pacoExperiment(data, file: file)
         case "beiwe": try Readers.beiweStudy(data, file: file)
+        case "pilot": try Readers.pilot(data, file: file)
         default: _ = try Readers.sweep(data, file: file)
         }
         read += 1

@@ -1,8 +1,8 @@
 import Foundation
 
 /// Every reader of outside input, from bytes: scenario files (YAML or JSON), AWARE schedule
-/// files, ESMira study files, PACO experiments, Beiwe study exports and sweep
-/// files. Each either returns or throws a
+/// files, ESMira study files, PACO experiments, Beiwe study exports, sweep files and pilot
+/// records (AWARE rows, Beiwe timings). Each either returns or throws a
 /// ``ScenarioError``; none may crash, hang or use unbounded memory on any input. The fuzz
 /// harnesses (`Tests/Fuzz`) call these.
 public enum Readers {
@@ -42,6 +42,17 @@ public enum Readers {
     try BeiweStudyImport.read(
       ScenarioLoader.parse(data, file: file), file: file, startDate: CalendarDate(year: 2026, month: 1, day: 5)!, days: 14
     ).parts.count
+  }
+
+  /// Reads a pilot's records (`esmsim calibrate`): AWARE `esms` rows when the first line
+  /// names `esmStatus`, otherwise Beiwe iOS survey timings; returns the prompts read.
+  @discardableResult
+  public static func pilot(_ data: Data, file: String = "pilot.csv") throws(ScenarioError) -> Int {
+    let header = data.prefix(4096).split(separator: UInt8(ascii: "\n"), maxSplits: 1).first ?? Data()
+    if String(decoding: header, as: UTF8.self).contains("esmStatus") {
+      return try PilotReaders.aware(data, file: file).prompts.count
+    }
+    return try PilotReaders.beiweTimings(data, file: file, participant: "p").prompts.count
   }
 
   /// Reads a sweep file; `file` locates its base scenario.

@@ -1,0 +1,129 @@
+import Foundation
+
+/// A CSV file read for a pilot's records (RFC 4180: fields separated by commas, quoted
+/// with double quotes, a doubled quote inside; LF or CRLF line ends), each field with where
+/// it starts, so that every problem can name its line and column. Bounded: at most
+/// ``maxFields`` fields and ``maxBytes`` bytes.
+struct CSVText {
+  /// A field and where it starts (1-based line and column).
+  struct Field {
+    var text: String
+    var line: Int
+    var column: Int
+  }
+
+  /// The header's names, and the records after it.
+  let header: [String]
+  let records: [[Field]]
+  let file: String
+
+  static let maxBytes = 64 << 20
+  static let maxFields = 20_000_000
+
+  init(_ data: Data, file: String) throws(ScenarioError) {
+    self.file = file
+    guard data.count <= Self.maxBytes else {
+      throw ScenarioError(file: file, "the file has \(data.count) bytes; at most \(Self.maxBytes) are read")
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw ScenarioError(file: file, "the file is not UTF-8 text")
+    }
+    var rows: [[Field]] = []
+    var row: [Field] = []
+    var field = ""
+    var quoted = false
+    var inQuotes = false
+    var line = 1
+    var column = 1
+    var start = (line: 1, column: 1)
+    var fields = 0
+    var chars = Array(text.unicodeScalars)
+    if chars.first == "\u{FEFF}" { chars.removeFirst() }  // a byte-order mark
+    var i = 0
+    func endField() throws(ScenarioError) {
+      fields += 1
+      guard fields <= Self.maxFields else {
+        throw ScenarioError(file: file, at: .init(line: line, column: column), "more than \(Self.maxFields) fields")
+      }
+      row.append(Field(text: field, line: start.line, column: start.column))
+      field = ""
+      quoted = false
+    }
+    while i < chars.count {
+      let c = chars[i]
+      if inQuotes {
+        if c == "\"" {
+          if i + 1 < chars.count && chars[i + 1] == "\"" {
+            field.unicodeScalars.append("\"")
+            i += 2
+            column += 2
+            continue
+          }
+          inQuotes = false
+        } else {
+          field.unicodeScalars.append(c)
+          if c == "\n" {
+            line += 1
+            column = 0
+          }
+        }
+      } else if c == "\"" {
+        guard field.isEmpty && !quoted else {
+          throw ScenarioError(file: file, at: .init(line: line, column: column), "a quote inside an unquoted field")
+        }
+        inQuotes = true
+        quoted = true
+      } else if c == "," {
+        try endField()
+        start = (line, column + 1)
+      } else if c == "\n" || c == "\r" {
+        if c == "\r" && i + 1 < chars.count && chars[i + 1] == "\n" { i += 1 }
+        try endField()
+        rows.append(row)
+        row = []
+        line += 1
+        column = 0
+        start = (line, 1)
+      } else {
+        guard !quoted else {
+          throw ScenarioError(file: file, at: .init(line: line, column: column), "text after a closing quote")
+        }
+        field.unicodeScalars.append(c)
+      }
+      i += 1
+      column += 1
+    }
+    if inQuotes { throw ScenarioError(file: file, at: .init(line: start.line, column: start.column), "a quoted field is not closed") }
+    if !field.isEmpty || quoted || !row.isEmpty {
+      try endField()
+      rows.append(row)
+    }
+    // Blank lines (one empty field) are skipped.
+    rows.removeAll { $0.count == 1 && $0[0].text.isEmpty && !$0[0].text.contains("\"") }
+    guard let first = rows.first else { throw ScenarioError(file: file, "the file is empty: expected a header line") }
+    header = first.map(\.text)
+    records = Array(rows.dropFirst())
+    for r in records where r.count != header.count {
+      throw ScenarioError(
+        file: file, at: .init(line: r[0].line, column: 1),
+        "a record of \(r.count) fields under a header of \(header.count)")
+    }
+  }
+
+  /// The index of a column the format needs.
+  func column(_ name: String) throws(ScenarioError) -> Int {
+    guard let k = header.firstIndex(of: name) else {
+      throw ScenarioError(
+        file: file, key: name, at: .init(line: 1, column: 1), "the header has no column \(name) (it has \(header.joined(separator: ", ")))")
+    }
+    return k
+  }
+
+  /// A field as a whole number.
+  func integer(_ f: Field, _ name: String) throws(ScenarioError) -> Int64 {
+    guard let x = Int64(f.text.trimmingCharacters(in: .whitespaces)) else {
+      throw ScenarioError(file: file, key: name, at: .init(line: f.line, column: f.column), "expected a whole number, found '\(f.text.prefix(40))'")
+    }
+    return x
+  }
+}
