@@ -49,6 +49,8 @@ let package = Package(
     .target(
       name: "Scenarios",
       dependencies: ["SimKernel", "Schedules", "StudyModel", .product(name: "Yams", package: "Yams")]),
+    /// The compliance model estimated from a pilot's records (`esmsim calibrate`).
+    .target(name: "Calibration", dependencies: ["SimKernel", "StudyModel", "Scenarios"]),
     /// Writers: CSV, JSON, SQLite, HTML; files written atomically.
     .target(name: "Reporting", dependencies: ["Measures", "Scenarios", "StudyModel", "Schedules", "SimKernel", "CSQLite"]),
 
@@ -60,7 +62,7 @@ let package = Package(
     .executableTarget(
       name: "esmsim",
       dependencies: [
-        "SimKernel", "Schedules", "StudyModel", "Measures", "Scenarios", "Reporting", "Benchmarks",
+        "SimKernel", "Schedules", "StudyModel", "Measures", "Scenarios", "Reporting", "Benchmarks", "Calibration",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -75,7 +77,7 @@ let package = Package(
     .testTarget(name: "StudyModelTests", dependencies: ["StudyModel", "Schedules", "SimKernel"]),
     .testTarget(
       name: "ScenariosTests", dependencies: ["Scenarios", "StudyModel", "Schedules", "SimKernel"], exclude: ["Fixtures"]),
-    .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Measures", "Scenarios", "StudyModel"]),
+    .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Measures", "Scenarios", "StudyModel", "Calibration"]),
     .testTarget(name: "CLITests", dependencies: ["SimKernel"]),
   ]
 )

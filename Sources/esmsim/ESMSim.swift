@@ -13,7 +13,8 @@ struct ESMSim: ParsableCommand {
       """,
     version: ESMSimVersion.string,
     subcommands: [
-      RunCommand.self, ShowCommand.self, ValidateCommand.self, ScheduleCommand.self, SweepCommand.self, Bench.self, RandomNumbers.self,
+      RunCommand.self, ShowCommand.self, ValidateCommand.self, ScheduleCommand.self, SweepCommand.self, CalibrateCommand.self,
+      Bench.self, RandomNumbers.self,
     ]
   )
 

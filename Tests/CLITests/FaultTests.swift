@@ -69,6 +69,23 @@ struct FaultTests {
     #expect(!FileManager.default.fileExists(atPath: tmp.path("out")))
   }
 
+  @Test("calibrate: a malformed pilot file gets one located error, exit code 1, and no output file")
+  func malformedPilot() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let scenario = try tmp.write("pilot.yaml", "name: pilot\nduration: 3d\npopulation: {size: 10}\n")
+    let header = "id,deviceId,timestamp,timezone,os,jsonVersion,label,scheduleId,esmTrigger,esmType,esmTitle,esmInstructions,esmAnswer,esmAnswerTime,esmStatus,esmNotificationTime\n"
+    let good = "1,a,1767606934708,0,iOS,1,x,esm,mood,6,Mood,,50,1767606934708,1,1767606886037\n"
+    let bad = "2,a,1767616015059,0,iOS,1,x,esm,mood,6,Mood,,56,1767616015059,9,1767614873555\n"
+    let pilot = try tmp.write("esms.csv", header + good + bad)
+    let r = try ESMSimBinary.run(["calibrate", pilot, "--format", "aware", "--scenario", scenario, "--output", tmp.path("block.yaml")])
+    #expect(r.status == 1)
+    #expect(r.stderr == "esmsim: \(pilot): esmStatus (line 3, column 63): expected 0 (new), 1 (answered), 2 (dismissed) or 3 (expired), found 9\n", "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: tmp.path("block.yaml")))
+    let format = try ESMSimBinary.run(["calibrate", pilot, "--format", "mpath", "--scenario", scenario])
+    #expect(format.status != 0 && format.stderr.contains("--format"))
+  }
+
   @Test("a non-UTF-8 file is refused")
   func notUTF8() throws {
     let tmp = try Scratch()
