@@ -35,6 +35,8 @@ public enum Calibrator {
     public var compliance: CompliancePlan
     public var estimates: [Estimate]
     public var hourCounts: [Int: Int]
+    /// The hour multipliers the pilot identifies: hour, value, bootstrap standard error.
+    public var hours: [(hour: Int, value: Double, standardError: Double)]
     public var notIdentified: [String]
   }
 
@@ -162,6 +164,12 @@ public enum Calibrator {
           key: p.key, value: v, low: low, high: high, standardError: sd, pilotMoment: p.moment(pilot),
           simulatedMoment: p.moment(atEstimate)))
     }
-    return Result(compliance: c, estimates: estimates, hourCounts: hourCounts, notIdentified: notIdentified)
+    let hourEstimates = hours.map { h -> (hour: Int, value: Double, standardError: Double) in
+      let xs = refits.map { $0.hourMultipliers[h] }
+      let mean = xs.reduce(0, +) / Double(max(xs.count, 1))
+      let sd = xs.count >= 2 ? (xs.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(xs.count - 1)).squareRoot() : .nan
+      return (h, c.hourMultipliers[h], sd)
+    }
+    return Result(compliance: c, estimates: estimates, hourCounts: hourCounts, hours: hourEstimates, notIdentified: notIdentified)
   }
 }

@@ -86,6 +86,9 @@ struct CalibrateCommand: ParsableCommand {
     for e in r.estimates {
       out += "#   \(e.key): \(number(e.value)) [\(number(e.low)), \(number(e.high))]; moment \(number(e.pilotMoment)) vs \(number(e.simulatedMoment))\n"
     }
+    for h in r.hours {
+      out += "#   hour_multipliers[\(h.hour)]: \(number(h.value)) [\(number(h.value - 1.96 * h.standardError)), \(number(h.value + 1.96 * h.standardError))]; \(r.hourCounts[h.hour] ?? 0) prompts\n"
+    }
     out += "# not identified by this pilot:\n"
     for n in r.notIdentified { out += "#   \(n)\n" }
     let c = r.compliance

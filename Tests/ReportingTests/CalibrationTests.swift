@@ -9,7 +9,7 @@ import Testing
 
 /// The closed loop of `esmsim calibrate`: simulate a pilot with known compliance, write its
 /// records as the platform would (AWARE esms rows, Beiwe iOS timings), read them back,
-/// calibrate from the model's defaults, and recover every identifiable parameter within its
+/// calibrate from the model's defaults (hours flat), and recover every identifiable parameter within its
 /// bootstrap standard error times t(0.995) for the refits' degrees of freedom.
 @Suite("Calibration: a pilot's compliance recovered from its records")
 struct CalibrationTests {
@@ -33,8 +33,11 @@ struct CalibrationTests {
   }
 
   static func recover(_ pilot: Pilot, aware: Bool) throws -> Calibrator.Result {
-    Calibrator.calibrate(
-      pilot: ComplianceMoments(pilot), plan: try plan(""), awareRows: aware, seed: 99, simulatedPeople: 100, bootstrap: 6,
+    // From the defaults, but flat hours: the hour shape has to be found, not kept.
+    var start = try plan("")
+    start.compliance.hourMultipliers = Array(repeating: 1, count: 24)
+    return Calibrator.calibrate(
+      pilot: ComplianceMoments(pilot), plan: start, awareRows: aware, seed: 99, simulatedPeople: 100, bootstrap: 6,
       rounds: 2, iterations: 12)
   }
 
@@ -46,6 +49,18 @@ struct CalibrationTests {
       #expect(abs(e.value - truth) <= 4.03 * e.standardError, "\(e.key): \(e.value) ± \(e.standardError), generated \(truth)")
     }
     #expect(Set(r.estimates.map(\.key)) == Set(generating.keys))
+    // The hours of the window (08–21), against the default shape that generated them.
+    #expect(r.hours.map(\.hour) == Array(8...21))
+    // Jointly: the mean squared standardised deviation over the 14 hours. Each is t with 5
+    // degrees of freedom (mean 5/3, variance 22.2), so the mean of 14 has sd 1.26: at most
+    // 5/3 + 3 × 1.26 = 5.5.
+    let z2 = r.hours.map { h -> Double in
+      let d = (h.value - CompliancePlan.defaultHourMultipliers[h.hour]) / h.standardError
+      return d * d
+    }
+    #expect(z2.reduce(0, +) / Double(z2.count) <= 5.5, "\(r.hours)")
+    // The morning dip is found (generated 0.74 at 08:00 against 1.02 at 09:00–11:00).
+    #expect(r.hours[0].value < 0.9, "08:00: \(r.hours[0].value)")
   }
 
   static func outcomes() throws -> (StudyPlan, [ParticipantOutcome]) {
