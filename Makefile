@@ -8,7 +8,7 @@ ESMSIM := .build/release/esmsim
 CPU ?= $(shell bash scripts/cpu-target.sh)
 RELEASE_FLAGS := $(if $(CPU),-Xswiftc -target-cpu -Xswiftc $(CPU))
 
-.PHONY: all deps deps-test build release demo test test-r power test-slurm fuzz sanitize notebooks validate bench bench-simpy clean
+.PHONY: all deps deps-test build release demo dist test-dist test test-r power test-slurm fuzz sanitize notebooks validate bench bench-simpy clean
 VENV := .venv
 
 all: release
@@ -28,6 +28,14 @@ release: deps
 ## demo: build, then run the quickstart study and print its summary (results in demo-results/).
 demo: release
 	$(ESMSIM) run scenarios/quickstart.yaml --output demo-results --force
+
+## dist: a self-contained esmsim (static Swift runtime, GSL, SQLite; x86-64 baseline) in dist/.
+dist: deps
+	bash scripts/dist.sh
+
+## test-dist: the dist tarball in a bare Debian root: outputs byte-identical to the ordinary build's.
+test-dist: dist release
+	bash scripts/test-dist.sh
 
 ## test: every test: swift test, the R package's tests, then the notebooks, headless, in .venv/.
 test: deps-test

@@ -11,7 +11,7 @@ struct ESMSim: ParsableCommand {
       Try a signal schedule, a device mix and a compliance model on thousands of simulated \
       participants, and see uniformity, predictability, coverage and sampling bias.
       """,
-    version: ESMSimVersion.string,
+    version: ESMSimVersion.string + " " + ESMSimVersion.build,
     subcommands: [
       RunCommand.self, ShowCommand.self, ValidateCommand.self, ScheduleCommand.self, SweepCommand.self, CalibrateCommand.self,
       Bench.self, RandomNumbers.self,
@@ -32,4 +32,10 @@ struct ESMSim: ParsableCommand {
 /// The version printed by `--version` and written into run manifests.
 enum ESMSimVersion {
   static let string = "0.1.0"
+  /// How this binary was built (`esmsim --version` prints it after the version).
+  #if ESMSIM_DIST
+    static let build = "(make dist: Swift runtime, Foundation, GSL and SQLite linked statically; x86-64 baseline)"
+  #else
+    static let build = "(built from source)"
+  #endif
 }

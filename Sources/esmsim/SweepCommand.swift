@@ -145,6 +145,26 @@ extension SweepCommand {
     @Option(help: "CPUs per task (threads per unit).") var cpus = 2
     @Option(help: "The esmsim binary the jobs run (default: this one).") var esmsim: String?
 
+    /// The binary the jobs run without `--esmsim`: this one when it is the self-contained
+    /// build (`make dist`); otherwise the self-contained build unpacked under `dist/` or
+    /// `.build/dist/` of the working folder, when there is one (compute nodes rarely have
+    /// Swift); otherwise this one. Says which on standard error.
+    static func defaultBinary(cwd: String) -> String {
+      let this = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+      if ESMSimVersion.build.hasPrefix("(make dist") { return this }
+      let name = "esmsim-\(ESMSimVersion.string)-linux-x86_64/esmsim"
+      for folder in ["dist", ".build/dist"] {
+        let candidate = (cwd as NSString).appendingPathComponent("\(folder)/\(name)")
+        if FileManager.default.isExecutableFile(atPath: candidate) {
+          FileHandle.standardError.write(Data("slurm-script: the jobs run the self-contained build \(candidate) (make dist); --esmsim to choose another\n".utf8))
+          return candidate
+        }
+      }
+      FileHandle.standardError.write(
+        Data("slurm-script: the jobs run this build, \(this), which needs the Swift runtime on the nodes; make dist builds one that does not\n".utf8))
+      return this
+    }
+
     /// Tasks per array: Slurm's default MaxArraySize is 1001 (indices 0–1000).
     static let arrayLimit = 1000
 
@@ -175,7 +195,7 @@ extension SweepCommand {
       let fm = FileManager.default
       let cwd = fm.currentDirectoryPath
       func absolute(_ p: String) -> String { p.hasPrefix("/") ? p : (cwd as NSString).appendingPathComponent(p) }
-      let binary = esmsim.map(absolute) ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+      let binary = esmsim.map(absolute) ?? Self.defaultBinary(cwd: cwd)
       let dir = absolute(output)
       let scripts = (dir as NSString).appendingPathComponent("slurm")
       let logs = (scripts as NSString).appendingPathComponent("logs")

@@ -1,7 +1,8 @@
 #' Where the esmsim program is
 #'
 #' Looks in this order: the option `esmsim.path`, the environment variable
-#' `ESMSIM`, then `esmsim` on the `PATH`.
+#' `ESMSIM`, `esmsim` on the `PATH`, then the self-contained build (`make dist`)
+#' unpacked into `tools::R_user_dir("esmsim", "data")`.
 #'
 #' @return The program's path. An error of class `esmsim_not_found` when none
 #'   of the three names an executable file.
@@ -24,6 +25,9 @@ esmsim_path <- function() {
   }
   found <- Sys.which("esmsim")
   if (nzchar(found)) return(unname(found))
+  # The self-contained build (make dist), unpacked into the user's data folder.
+  unpacked <- Sys.glob(file.path(tools::R_user_dir("esmsim", "data"), "esmsim-*-linux-x86_64", "esmsim"))
+  if (length(unpacked)) return(unpacked[[length(unpacked)]])
   esm_abort(
     paste(
       "esmsim: the esmsim program was not found.",
@@ -40,7 +44,8 @@ esmsim_path <- function() {
 #' @export
 esm_version <- function() {
   out <- esm_exec(c("--version"))
-  package_version(trimws(out$stdout))
+  # "0.1.0 (built from source)": the version is the first word.
+  package_version(strsplit(trimws(out$stdout), " ", fixed = TRUE)[[1]][[1]])
 }
 
 # Runs esmsim with `args`; on a non-zero exit raises the condition its error
