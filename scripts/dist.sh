@@ -20,6 +20,7 @@ noauto=()
 for lib in gsl gslcblas sqlite3; do
   noauto+=(-Xswiftc -Xfrontend -Xswiftc -disable-autolink-library -Xswiftc -Xfrontend -Xswiftc "$lib")
 done
+rm -f "$BUILD/release/esmsim" "$BUILD/x86_64-unknown-linux-gnu/release/esmsim"  # never package a stale binary
 PKG_CONFIG_PATH="$PWD/$PC" swift build -c release --product esmsim --build-path "$BUILD" --static-swift-stdlib \
   "${noauto[@]}" -Xswiftc -DESMSIM_DIST 2>&1 | grep -E "error|Build" >&2 || true
 binary="$BUILD/release/esmsim"
