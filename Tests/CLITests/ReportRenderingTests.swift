@@ -60,6 +60,11 @@ struct ReportRenderingTests {
     #expect(dom.contains("&lt;script&gt;document.body.setAttribute"))
     #expect(dom.contains("&lt;b onmouseover=alert(1)&gt;bold&lt;/b&gt;\" onload=\"alert(2)"))
     #expect(dom.components(separatedBy: "<svg").count - 1 >= 8)
+    // The headline: each variant's median answers per participant, as participants.csv has them.
+    let rows = try String(contentsOfFile: tmp.path("out/participants.csv"), encoding: .utf8).split(separator: "\n").dropFirst()
+    let plain = rows.filter { $0.hasPrefix("plain,") }.map { Int($0.split(separator: ",")[8])! }.sorted()
+    #expect(dom.contains("At a glance"))
+    #expect(dom.contains("median \(plain[min(plain.count / 2, plain.count - 1)]) of "), "\(plain)")
     // The page as pixels: charts and text, not a blank page.
     let png = tmp.path("page.png")
     let (shot, _) = try runTool(

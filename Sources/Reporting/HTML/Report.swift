@@ -29,6 +29,16 @@ public struct VariantReport: Sendable {
   public var biasRMSE: Double
   /// Coverage shares (comp, incomp, loss) by device and sensor.
   public var coverage: [(device: String, sensor: String, comp: Double, incomp: Double, loss: Double)]
+  /// The headline: answers and prompts scheduled per participant (every replication's
+  /// participants), prompts scheduled and answered, and unanswered prompts by reason.
+  public var answersPerParticipant: [Int] = []
+  public var scheduledPerParticipant: [Int] = []
+  public var scheduled = 0
+  public var answered = 0
+  public var missed: [(reason: String, count: Int)] = []
+  /// The first periodic sensor's name and its share of participant-hours complete, over
+  /// every device (nil without one).
+  public var sensorComplete: (sensor: String, comp: Double)?
 
   public init(
     name: String, intensityScheduled: [Double], intensityAnswered: [Double], bitsPerSignal: Double, forcedShare: Double,
@@ -69,6 +79,9 @@ public enum Report {
     var body = "<h1>\(HTML.escape(title))</h1>"
     if !description.isEmpty { body += "<p class='description'>\(HTML.escape(description))</p>" }
     body += "<dl class='facts'>" + facts.map { "<dt>\(HTML.escape($0.0))</dt><dd>\(HTML.escape($0.1))</dd>" }.joined() + "</dl>"
+    if variants.contains(where: { !$0.answersPerParticipant.isEmpty }) {
+      body += "<h2>At a glance</h2><div class='cards'>" + variants.map(headline).joined() + "</div>"
+    }
 
     if variants.contains(where: { !$0.intensityScheduled.isEmpty }) {
       body += section(
@@ -115,6 +128,30 @@ public enum Report {
       """
   }
 
+  /// A variant's headline card: answers per participant (median, 10th–90th percentile, and
+  /// the share answering at least half their prompts, a common inclusion rule), prompts
+  /// answered, the largest source of loss, and the first sensor's complete hours.
+  static func headline(_ v: VariantReport) -> String {
+    guard !v.answersPerParticipant.isEmpty else { return "" }
+    let answers = v.answersPerParticipant.sorted()
+    func quantile(_ xs: [Int], _ q: Double) -> Int { xs[min(Int(q * Double(xs.count)), xs.count - 1)] }
+    let scheduled = v.scheduledPerParticipant.sorted()
+    let half = zip(v.answersPerParticipant, v.scheduledPerParticipant).filter { $1 > 0 && 2 * $0 >= $1 }.count
+    var rows: [(String, String)] = [
+      ("Answers per participant", "median \(quantile(answers, 0.5)) of \(quantile(scheduled, 0.5)) prompts (10th–90th percentile \(quantile(answers, 0.1))–\(quantile(answers, 0.9)))"),
+      ("Answering at least half", pct(Double(half) / Double(answers.count)) + " of participants"),
+      ("Prompts answered", v.scheduled > 0 ? pct(Double(v.answered) / Double(v.scheduled)) : ""),
+    ]
+    if let top = v.missed.max(by: { $0.count < $1.count }), top.count > 0, v.scheduled > 0 {
+      rows.append(("Largest loss", "\(top.reason.replacingOccurrences(of: "_", with: " ")): \(pct(Double(top.count) / Double(v.scheduled))) of prompts"))
+    }
+    if let s = v.sensorComplete {
+      rows.append(("\(s.sensor.capitalized) hours complete", pct(s.comp)))
+    }
+    return "<div class='card'><h3>\(HTML.escape(v.name))</h3><dl>"
+      + rows.map { "<dt>\(HTML.escape($0.0))</dt><dd>\(HTML.escape($0.1))</dd>" }.joined() + "</dl></div>"
+  }
+
   static let css = """
     body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:24px auto;max-width:1200px;color:#222;padding:0 16px}
     h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ddd}
@@ -127,6 +164,9 @@ public enum Report {
     table{border-collapse:collapse;font-size:.85em}td,th{border:1px solid #ddd;padding:2px 6px;text-align:right}
     th{background:#f4f4f4}td.name,th.name{text-align:left}.heat{image-rendering:pixelated}
     footer{margin-top:2em;color:#777;font-size:.8em}
+    .cards{display:flex;flex-wrap:wrap;gap:16px}.card{border:1px solid #ddd;border-radius:6px;padding:8px 14px;min-width:300px;flex:1}
+    .card h3{margin:.2em 0 .4em;font-size:1.05em}.card dl{display:grid;grid-template-columns:max-content auto;gap:3px 12px;margin:0}
+    .card dt{color:#555}.card dd{margin:0;font-weight:600}
     """
 
   static func section(_ title: String, _ note: String, _ parts: [String]) -> String {

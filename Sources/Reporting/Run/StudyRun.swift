@@ -207,7 +207,7 @@ public enum StudyRun {
         high = biasRow?.participantHigh ?? .nan
       }
       let s = pooledScheduled ?? pooled.scheduledTimes.summary()
-      reports.append(
+      var report =
         VariantReport(
           name: variant.name, intensityScheduled: pooled.scheduled > 0 ? s.intensity : [],
           intensityAnswered: pooled.answered > 0 ? pooled.answeredTimes.intensity : [],
@@ -215,7 +215,22 @@ public enum StudyRun {
           heatSensor: plan.protocolPlan.sensors.first?.name ?? "", heat: plan.protocolPlan.sensors.isEmpty ? [] : firstHeat,
           deliveredByHour: pooled.deliveredByHour, answeredByHour: pooled.answeredByHour,
           deliveredByDay: pooled.deliveredByDay, answeredByDay: pooled.answeredByDay, bias: biasRow?.mean ?? .nan,
-          biasLow: low, biasHigh: high, biasRMSE: pooled.bias.rootMeanSquare, coverage: coverage))
+          biasLow: low, biasHigh: high, biasRMSE: pooled.bias.rootMeanSquare, coverage: coverage)
+      report.answersPerParticipant = pooled.participantRows.map(\.completed)
+      report.scheduledPerParticipant = pooled.participantRows.map(\.scheduled)
+      report.scheduled = pooled.scheduled
+      report.answered = pooled.answered
+      report.missed = MissReason.allCases.filter { $0 != .none }.map {
+        ($0.rawValue, pooled.reasonCounts[$0.position])
+      }
+      if let k = plan.protocolPlan.sensors.firstIndex(where: { if case .periodic = $0.kind { true } else { false } }) {
+        let t = pooled.tallies.map { $0[k] }
+        let hours = t.map(\.hours).reduce(0, +)
+        if hours > 0 {
+          report.sensorComplete = (plan.protocolPlan.sensors[k].name, Double(t.map(\.comp).reduce(0, +)) / Double(hours))
+        }
+      }
+      reports.append(report)
     }
     try tables.close()
 
