@@ -64,6 +64,9 @@ struct ReportRenderingTests {
     let rows = try String(contentsOfFile: tmp.path("out/participants.csv"), encoding: .utf8).split(separator: "\n").dropFirst()
     let plain = rows.filter { $0.hasPrefix("plain,") }.map { Int($0.split(separator: ",")[8])! }.sorted()
     #expect(dom.contains("At a glance"))
+    // Time axes ticked on whole hours.
+    let clockTicks = dom.matches(of: /class="tick"[^>]*>(\d\d):(\d\d)</).map { String($0.output.2) }
+    #expect(!clockTicks.isEmpty && clockTicks.allSatisfy { $0 == "00" }, "\(clockTicks)")
     #expect(dom.contains("median \(plain[min(plain.count / 2, plain.count - 1)]) of "), "\(plain)")
     // The page as pixels: charts and text, not a blank page.
     let png = tmp.path("page.png")

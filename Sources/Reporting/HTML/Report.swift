@@ -183,9 +183,13 @@ public enum Report {
     let n = max(v.intensityScheduled.count, 1)
     let top = max((v.intensityScheduled + v.intensityAnswered).filter(\.isFinite).max() ?? 1, 1.5)
     var c = SVGChart(x: 0...Double(n), y: 0...min(top * 1.05, 30))
-    let step = max(n / 6, 1)
-    let ticks = stride(from: 0, through: n, by: step).map {
-      (Double($0), clock(window.start + Double($0) / Double(n) * window.minutes))
+    // Ticks on whole hours (every two hours across a long window), placed where they fall.
+    let every = window.minutes > 8 * 60 ? 120.0 : 60.0
+    var ticks: [(Double, String)] = []
+    var m = (window.start / every).rounded(.up) * every
+    while m <= window.start + window.minutes + 1e-9 {
+      ticks.append(((m - window.start) / window.minutes * Double(n), clock(m.truncatingRemainder(dividingBy: 1440))))
+      m += every
     }
     c.axes(
       xLabel: "time of day", yLabel: "intensity", xTicks: ticks,
