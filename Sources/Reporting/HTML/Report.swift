@@ -156,8 +156,8 @@ public enum Report {
     body{font-family:system-ui,-apple-system,Segoe UI,Helvetica,Arial,sans-serif;margin:24px auto;max-width:1200px;color:#222;padding:0 16px}
     h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ddd}
     .description{white-space:pre-wrap;color:#444}.facts{display:grid;grid-template-columns:max-content auto;gap:2px 12px}
-    .facts dt{font-weight:600}.facts dd{margin:0}.charts{display:flex;flex-wrap:wrap;gap:16px}
-    figure{margin:0}figcaption{font-weight:600;font-size:.9em}.note{color:#555;font-size:.9em}
+    .facts dt{font-weight:600}.facts dd{margin:0}.charts{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
+    figure{margin:0;flex:1 1 520px;min-width:280px}figcaption{font-weight:600;font-size:.9em}.note{color:#555;font-size:.9em}
     .axis{stroke:#333;stroke-width:1}.grid{stroke:#eee;stroke-width:1}.tick{font-size:10px;fill:#333}.label{font-size:11px;fill:#333}
     .sched{fill:none;stroke:#888;stroke-width:1.5}.answered{fill:none;stroke:#1f6fb4;stroke-width:1.5}
     .bar{fill:#1f6fb4}.bar2{fill:#e08a2c}.whisker{stroke:#333;stroke-width:1.5}.dot{fill:#c0392b}

@@ -96,6 +96,7 @@ struct SVGChart {
   }
 
   var svg: String {
-    "<svg xmlns='http://www.w3.org/2000/svg' width='\(Self.f(width))' height='\(Self.f(height))' viewBox='0 0 \(Self.f(width)) \(Self.f(height))' role='img'>\(body)</svg>"
+    // As wide as its figure (the viewBox keeps the proportions), at most 1.35 times its drawn size.
+    "<svg xmlns='http://www.w3.org/2000/svg' width='100%' viewBox='0 0 \(Self.f(width)) \(Self.f(height))' style='max-width:\(Self.f(1.35 * width))px' role='img'>\(body)</svg>"
   }
 }
