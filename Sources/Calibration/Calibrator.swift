@@ -127,21 +127,21 @@ public enum Calibrator {
     // Rounds over every parameter, the hour multipliers after the level.
     func fit(_ m: ComplianceMoments, from start: CompliancePlan, rounds: Int, iterations: Int) -> CompliancePlan {
       var c = start
+      let observed = m.byHour
       for _ in 0..<rounds {
-        for p in parameters {
-          p.set(&c, solve(p, c, target: p.moment(m), iterations: iterations))
-          guard p.key == "answer_probability", !hours.isEmpty else { continue }
-          // The hour multipliers by ratio of the shares (then the level again, next round).
-          let simulated = simulate(c).byHour
-          for h in hours {
-            guard let s = simulated[h], s.share > 0, let q = m.byHour[h] else { continue }
-            c.hourMultipliers[h] = min(max(c.hourMultipliers[h] * q.share / s.share, 0.05), 5)
-          }
-          // The level carries the mean: the observed hours' multipliers average 1, as the
-          // defaults do over 08:00–22:00.
-          let mean = hours.map { c.hourMultipliers[$0] }.reduce(0, +) / Double(hours.count)
-          for h in hours { c.hourMultipliers[h] /= mean }
+        for p in parameters { p.set(&c, solve(p, c, target: p.moment(m), iterations: iterations)) }
+        guard !hours.isEmpty else { continue }
+        // After the level (the last parameter): the hour multipliers by ratio of the shares
+        // (then the level again, next round).
+        let simulated = simulate(c).byHour
+        for h in hours {
+          guard let s = simulated[h], s.share > 0, let q = observed[h] else { continue }
+          c.hourMultipliers[h] = min(max(c.hourMultipliers[h] * q.share / s.share, 0.05), 5)
         }
+        // The level carries the mean: the observed hours' multipliers average 1, as the
+        // defaults do over 08:00–22:00.
+        let mean = hours.map { c.hourMultipliers[$0] }.reduce(0, +) / Double(hours.count)
+        for h in hours { c.hourMultipliers[h] /= mean }
       }
       return c
     }
@@ -152,10 +152,13 @@ public enum Calibrator {
     let refits = (0..<bootstrap).map { _ in fit(pilot.resampled(&stream), from: c, rounds: 1, iterations: iterations - 5) }
     let atEstimate = simulate(c)
     var estimates: [Estimate] = []
-    for p in parameters {
-      let xs = refits.map(p.get)
+    // The refits' sample sd (nan for fewer than two).
+    func sd(_ xs: [Double]) -> Double {
       let mean = xs.reduce(0, +) / Double(max(xs.count, 1))
-      let sd = xs.count >= 2 ? (xs.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(xs.count - 1)).squareRoot() : .nan
+      return xs.count >= 2 ? (xs.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(xs.count - 1)).squareRoot() : .nan
+    }
+    for p in parameters {
+      let sd = sd(refits.map(p.get))
       let v = p.get(c)
       let low = max(v - 1.96 * sd, p.range.lowerBound)
       let high = min(v + 1.96 * sd, p.range.upperBound)
@@ -164,11 +167,8 @@ public enum Calibrator {
           key: p.key, value: v, low: low, high: high, standardError: sd, pilotMoment: p.moment(pilot),
           simulatedMoment: p.moment(atEstimate)))
     }
-    let hourEstimates = hours.map { h -> (hour: Int, value: Double, standardError: Double) in
-      let xs = refits.map { $0.hourMultipliers[h] }
-      let mean = xs.reduce(0, +) / Double(max(xs.count, 1))
-      let sd = xs.count >= 2 ? (xs.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(xs.count - 1)).squareRoot() : .nan
-      return (h, c.hourMultipliers[h], sd)
+    let hourEstimates = hours.map { h in
+      (hour: h, value: c.hourMultipliers[h], standardError: sd(refits.map { $0.hourMultipliers[h] }))
     }
     return Result(compliance: c, estimates: estimates, hourCounts: hourCounts, hours: hourEstimates, notIdentified: notIdentified)
   }

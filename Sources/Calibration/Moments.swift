@@ -22,9 +22,10 @@ public struct ComplianceMoments: Sendable {
 
   /// Share of shown prompts answered.
   public var rate: Double { share(prompts) }
-  /// Answered share by study day and by local hour (nil where no prompt was shown).
-  public var byDay: [Int: (share: Double, count: Int)] { grouped(\.day) }
-  public var byHour: [Int: (share: Double, count: Int)] { grouped(\.hour) }
+  /// Answered share and prompts shown by local hour (nil where no prompt was shown).
+  public var byHour: [Int: (share: Double, count: Int)] {
+    Dictionary(grouping: prompts, by: \.hour).mapValues { (share($0), $0.count) }
+  }
 
   /// The sd of participants' answered shares beyond what chance gives them (the binomial
   /// variance of each share removed), participants with at least 5 prompts.
@@ -80,10 +81,6 @@ public struct ComplianceMoments: Sendable {
 
   func share(_ ps: [Prompt]) -> Double {
     ps.isEmpty ? .nan : Double(ps.filter(\.answered).count) / Double(ps.count)
-  }
-
-  func grouped(_ key: KeyPath<Prompt, Int>) -> [Int: (share: Double, count: Int)] {
-    Dictionary(grouping: prompts, by: { $0[keyPath: key] }).mapValues { (share($0), $0.count) }
   }
 
   /// A pilot's prompts: study days counted from each participant's first prompt's local date.

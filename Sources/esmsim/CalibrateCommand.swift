@@ -37,22 +37,21 @@ struct CalibrateCommand: ParsableCommand {
       throw ValidationError("--format: expected aware or beiwe, found '\(format)'")
     }
     guard !files.isEmpty else { throw ValidationError("give the pilot's files") }
-    var pilot = Pilot()
+    let pilot: Pilot
     do {
+      var parts: [Pilot] = []
       for f in files {
         guard let data = FileManager.default.contents(atPath: f) else { throw ScenarioError(file: f, "cannot read the file") }
-        let part =
+        parts.append(
           format == "aware"
-          ? try PilotReaders.aware(data, file: f)
-          : try PilotReaders.beiweTimings(data, file: f, participant: Self.beiweParticipant(f), utcOffsetMinutes: utcOffset)
-        pilot.prompts += part.prompts
-        for (k, v) in part.leftOut { pilot.leftOut[k, default: 0] += v }
+            ? try PilotReaders.aware(data, file: f)
+            : try PilotReaders.beiweTimings(data, file: f, participant: Self.beiweParticipant(f), utcOffsetMinutes: utcOffset))
       }
+      pilot = Pilot(merging: parts)
     } catch let error as ScenarioError {
       FileHandle.standardError.write(Data("esmsim: \(error)\n".utf8))
       throw ExitCode(1)
     }
-    pilot.prompts.sort { ($0.participant, $0.shown) < ($1.participant, $1.shown) }
     guard !pilot.prompts.isEmpty else {
       FileHandle.standardError.write(Data("esmsim: \(files[0]): no prompts with an outcome in the pilot's files\n".utf8))
       throw ExitCode(1)

@@ -99,7 +99,7 @@ struct CSVText {
       rows.append(row)
     }
     // Blank lines (one empty field) are skipped.
-    rows.removeAll { $0.count == 1 && $0[0].text.isEmpty && !$0[0].text.contains("\"") }
+    rows.removeAll { $0.count == 1 && $0[0].text.isEmpty }
     guard let first = rows.first else { throw ScenarioError(file: file, "the file is empty: expected a header line") }
     header = first.map(\.text)
     records = Array(rows.dropFirst())

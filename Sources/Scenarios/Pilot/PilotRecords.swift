@@ -46,6 +46,15 @@ public struct Pilot: Sendable {
   mutating func sort() {
     prompts.sort { ($0.participant, $0.shown) < ($1.participant, $1.shown) }
   }
+
+  /// Several files' prompts and what they left out, in order.
+  public init(merging parts: [Pilot]) {
+    for p in parts {
+      prompts += p.prompts
+      for (reason, n) in p.leftOut { leftOut[reason, default: 0] += n }
+    }
+    sort()
+  }
 }
 
 /// The pilot readers.
@@ -88,8 +97,9 @@ public enum PilotReaders {
       let answered = outcome == .answered ? try csv.integer(r[answerAt], "esmAnswerTime") : nil
       let key = r[device].text + "\u{1F}" + String(shown)
       if let k = byPrompt[key] {
-        // Another item of the same prompt: answered wins over dismissed over expired.
-        let order: [PilotPrompt.Outcome] = [.answered, .dismissed, .expired]
+        // Another item of the same prompt: answered wins over dismissed over expired (the
+        // cases' order).
+        let order = PilotPrompt.Outcome.allCases
         if order.firstIndex(of: outcome)! < order.firstIndex(of: pilot.prompts[k].outcome)! {
           pilot.prompts[k].outcome = outcome
         }

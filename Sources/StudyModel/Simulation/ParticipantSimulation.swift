@@ -330,12 +330,10 @@ public struct ParticipantSimulation: EventHandler {
     return (truth.value + (with ? company.slope : 0), with ? 1 : 0)
   }
 
-  /// A report of the state at `t`: the true state (and company) recorded, and the answer
-  /// around it with the report noise.
-  mutating func recordState(_ r: inout PromptRecord, at t: SimTime) {
+  /// An answer about the state at `t`: the true state and company (``lookAtState(_:)``), and
+  /// the report around it with the report noise.
+  mutating func answerState(_ t: SimTime) -> (trueState: Double, withOthers: Int8, reported: Double) {
     let look = lookAtState(t)
-    r.trueState = look.value
-    r.withOthers = look.withOthers
-    r.reported = look.value + stateStream.normal(sd: plan.dailyLife.state.reportNoise)
+    return (look.value, look.withOthers, look.value + stateStream.normal(sd: plan.dailyLife.state.reportNoise))
   }
 }

@@ -2,8 +2,9 @@ import SimKernel
 
 /// Noticing: when the participant sees something that appears on the phone. An alert is
 /// heard at once with the ringer mode's, the context's and the phone's chances (a silent
-/// phone's is seen, if the phone is at hand); otherwise the next look at the phone finds it. Looks come at the person's rate while they are awake
-/// with the phone at hand; after sleep, the first look comes minutes after waking.
+/// phone's is seen, if the phone is at hand); otherwise the next look at the phone finds it.
+/// Looks come at the person's rate while they are awake with the phone at hand; after sleep,
+/// the first look comes minutes after waking.
 struct Noticing {
   /// Phone checks per tick while awake with the phone at hand, and ticks per check.
   let checksPerTick: Double

@@ -34,7 +34,7 @@ extension ParticipantSimulation {
       r.noticed = now
       r.opened = now
       r.context = context(at: now)
-      recordState(&r, at: now)
+      (r.trueState, r.withOthers, r.reported) = answerState(now)
       app.sessionUntil = now + completionTime()
       r.submitted = app.sessionUntil
       r.status = .answered

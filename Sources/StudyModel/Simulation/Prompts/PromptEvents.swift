@@ -116,9 +116,8 @@ extension ParticipantSimulation {
     }
     promptLife.stage[i] = .opened
     promptLife.records[i].opened = now
-    var record = promptLife.records[i]
-    recordState(&record, at: now)
-    promptLife.records[i] = record
+    (promptLife.records[i].trueState, promptLife.records[i].withOthers, promptLife.records[i].reported) =
+      answerState(now)
     app.sessionUntil = now + completionTime()
     promptLife.submitAt[i] = app.sessionUntil
     enterForeground(&sim)
