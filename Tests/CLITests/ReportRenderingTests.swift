@@ -68,6 +68,16 @@ struct ReportRenderingTests {
     let clockTicks = dom.matches(of: /class="tick"[^>]*>(\d\d):(\d\d)</).map { String($0.output.2) }
     #expect(!clockTicks.isEmpty && clockTicks.allSatisfy { $0 == "00" }, "\(clockTicks)")
     #expect(dom.contains("median \(plain[min(plain.count / 2, plain.count - 1)]) of "), "\(plain)")
+    // The share reaching the answers target is summary.csv's.
+    let summary = try String(contentsOfFile: tmp.path("out/summary.csv"), encoding: .utf8).split(separator: "\n")
+    let share = try #require(summary.first { $0.hasPrefix("plain,share_reaching_answers_target,") }).split(separator: ",")[2]
+    let percent = String(format: "%.1f %%", 100 * Double(share)!)
+    #expect(dom.contains("data-k=\"target-share\">\(percent) of participants"), "\(percent)")
+    // Each variant's first participants' weeks, with their prompts; the full table collapsed.
+    #expect(dom.components(separatedBy: "class=\"week\"").count - 1 == 4)
+    #expect(dom.contains("class=\"prompt p-answered\""))
+    let details = try #require(dom.range(of: "<details>"))
+    #expect(dom[details.lowerBound...].contains("share_reaching_answers_target"))
     // The page as pixels: charts and text, not a blank page.
     let png = tmp.path("page.png")
     let (shot, _) = try runTool(

@@ -77,7 +77,7 @@ struct ImportTests {
       let f = dir.appendingPathComponent("a.json")
       try? Data(json.utf8).write(to: f)
       do {
-        _ = try AWAREScheduleImport.load(path: f.path, startDate: CalendarDate(iso: "2026-01-05")!, days: 7, key: "protocol.aware_schedule")
+        _ = try AWAREScheduleImport.load(data: Data(json.utf8), file: f.path, startDate: CalendarDate(iso: "2026-01-05")!, days: 7)
         Issue.record("accepted: \(json)")
       } catch {
         #expect(error.key == key, "\(error)")
@@ -107,7 +107,8 @@ struct ImportTests {
     arguments: ["aware-ios-esm_all_types_sample.json", "aware-ios-readme-daily_mood.json"])
   func realAWAREFiles(name: String) throws {
     let path = sharedExternal.appendingPathComponent(name).path
-    let imported = try AWAREScheduleImport.load(path: path, startDate: CalendarDate(iso: "2026-01-05")!, days: 14, key: "k")
+    let imported = try AWAREScheduleImport.load(
+      data: ScenarioLoader.contents(path: path), file: path, startDate: CalendarDate(iso: "2026-01-05")!, days: 14)
     let p = try #require(imported.parts[0].choice?.parameters)
     #expect(!(p.times ?? []).isEmpty)
     #expect(imported.expiry == .after(30 * Tick.minute))

@@ -91,6 +91,14 @@ struct SVGChart {
     body += "<circle cx='\(Self.f(xx))' cy='\(Self.f(py(mid)))' r='4' class='dot'><title>\(HTML.escape(title))</title></circle>"
   }
 
+  /// A dashed vertical line at `x`, labelled at its top.
+  mutating func vline(x v: Double, label: String) {
+    guard v >= x.lowerBound && v <= x.upperBound else { return }
+    let xx = Self.f(px(v))
+    body += "<line x1='\(xx)' y1='\(Self.f(py(y.lowerBound)))' x2='\(xx)' y2='\(Self.f(py(y.upperBound)))' class='target'/>"
+    body += "<text x='\(xx)' y='\(Self.f(py(y.upperBound) + 10))' class='tick' text-anchor='start' dx='3'>\(HTML.escape(label))</text>"
+  }
+
   mutating func text(_ s: String, x: Double, y: Double, anchor: String = "middle") {
     body += "<text x='\(Self.f(px(x)))' y='\(Self.f(py(y)))' class='tick' text-anchor='\(anchor)'>\(HTML.escape(s))</text>"
   }

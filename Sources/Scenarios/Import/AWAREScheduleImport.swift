@@ -15,11 +15,11 @@ import StudyModel
 enum AWAREScheduleImport {
   static let weekdayNames = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 
-  static func load(path: String, startDate: CalendarDate, days: Int, key: String, pick: Int? = nil) throws(ScenarioError)
+  static func load(data: Data, file path: String, startDate: CalendarDate, days: Int, pick: Int? = nil) throws(ScenarioError)
     -> ImportedProtocol
   {
-    let root = try ScenarioLoader.load(path: path)
-    if let data = FileManager.default.contents(atPath: path) { try checkTypes(data, file: path) }
+    let root = try ScenarioLoader.parse(data, file: path)
+    try checkTypes(data, file: path)
     return try read(root, file: path, startDate: startDate, days: days, pick: pick)
   }
 

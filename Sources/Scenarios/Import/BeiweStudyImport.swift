@@ -1,3 +1,4 @@
+import Foundation
 import Schedules
 import SimKernel
 import StudyModel
@@ -16,8 +17,8 @@ import StudyModel
 /// expiry (a survey stays available until answered: esmsim's `never`, unless the scenario
 /// sets `protocol.expiry`).
 enum BeiweStudyImport {
-  static func load(path: String, startDate: CalendarDate, days: Int) throws(ScenarioError) -> ImportedProtocol {
-    try read(ScenarioLoader.load(path: path), file: path, startDate: startDate, days: days)
+  static func load(data: Data, file path: String, startDate: CalendarDate, days: Int) throws(ScenarioError) -> ImportedProtocol {
+    try read(ScenarioLoader.parse(data, file: path), file: path, startDate: startDate, days: days)
   }
 
   /// Reads a study's tree (`file` names it in errors) for a study of `days` days from

@@ -1,3 +1,4 @@
+import Foundation
 import Schedules
 import SimKernel
 import StudyModel
@@ -20,8 +21,8 @@ import StudyModel
 /// esmsim does not simulate (groups, absolute dates, completion limits) is warned about by
 /// key. Delivered through ESMira's iOS planner.
 enum ESMiraStudyImport {
-  static func load(path: String, key: String, days: Int = 3650) throws(ScenarioError) -> ImportedProtocol {
-    try read(ScenarioLoader.load(path: path), file: path, days: days)
+  static func load(data: Data, file path: String, days: Int = 3650) throws(ScenarioError) -> ImportedProtocol {
+    try read(ScenarioLoader.parse(data, file: path), file: path, days: days)
   }
 
   /// A questionnaire's fields esmsim reads.

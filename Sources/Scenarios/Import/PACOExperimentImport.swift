@@ -1,3 +1,4 @@
+import Foundation
 import Schedules
 import SimKernel
 import StudyModel
@@ -24,8 +25,8 @@ import StudyModel
 /// what it sets that does not change prompts as simulated (other cues, end-of-day groups,
 /// a notification delay on a schedule) is warned about by key.
 enum PACOExperimentImport {
-  static func load(path: String, startDate: CalendarDate, days: Int) throws(ScenarioError) -> ImportedProtocol {
-    try read(ScenarioLoader.load(path: path), file: path, startDate: startDate, days: days)
+  static func load(data: Data, file path: String, startDate: CalendarDate, days: Int) throws(ScenarioError) -> ImportedProtocol {
+    try read(ScenarioLoader.parse(data, file: path), file: path, startDate: startDate, days: days)
   }
 
   /// PACO's defaults ([@PACO], `Schedule`, `PacoNotificationAction`, `Input2`).

@@ -7,8 +7,12 @@ import Foundation
 /// harnesses (`Tests/Fuzz`) call these.
 public enum Readers {
   /// Reads and resolves a scenario.
-  public static func scenario(_ data: Data, file: String = "input.yaml") throws(ScenarioError) -> Scenario {
-    try ScenarioResolver.resolve(ScenarioLoader.parse(data, file: file), file: file)
+  ///
+  /// - Parameter uploads: the files its import keys may name (nil: read from disk).
+  public static func scenario(_ data: Data, file: String = "input.yaml", uploads: [String: Data]? = nil) throws(ScenarioError)
+    -> Scenario
+  {
+    try ScenarioResolver.resolve(ScenarioLoader.parse(data, file: file), file: file, uploads: uploads)
   }
 
   /// Reads an AWARE iOS ESM schedule file for a 14-day study from 2026-01-05 and returns

@@ -81,21 +81,21 @@ extension ScenarioResolver {
     }
     guard let key = importKeys.first, let (file, at) = try r.scalar(key) else { return nil }
     r.record(key, .scalar(file, at))
-    let path = relative(file)
+    let (data, path) = try importedFile(file, key: r.keyPath(key), at: at)
     switch key {
     case "aware_schedule":
-      var imported = try AWAREScheduleImport.load(path: path, startDate: startDate, days: plan.days, key: r.keyPath(key))
+      var imported = try AWAREScheduleImport.load(data: data, file: path, startDate: startDate, days: plan.days)
       if let (wanted, l) = try r.scalar("aware_schedule_id") {
         guard let i = imported.alternatives.firstIndex(of: wanted) else {
           throw r.error("aware_schedule_id", l, "no schedule '\(wanted)' in \(file) (it has \(imported.alternatives.joined(separator: ", ")))")
         }
-        imported = try AWAREScheduleImport.load(path: path, startDate: startDate, days: plan.days, key: r.keyPath(key), pick: i)
+        imported = try AWAREScheduleImport.load(data: data, file: path, startDate: startDate, days: plan.days, pick: i)
         r.record("aware_schedule_id", .scalar(wanted, l))
       }
       return imported
-    case "esmira_study": return try ESMiraStudyImport.load(path: path, key: r.keyPath(key), days: plan.days)
-    case "paco_experiment": return try PACOExperimentImport.load(path: path, startDate: startDate, days: plan.days)
-    default: return try BeiweStudyImport.load(path: path, startDate: startDate, days: plan.days)
+    case "esmira_study": return try ESMiraStudyImport.load(data: data, file: path, days: plan.days)
+    case "paco_experiment": return try PACOExperimentImport.load(data: data, file: path, startDate: startDate, days: plan.days)
+    default: return try BeiweStudyImport.load(data: data, file: path, startDate: startDate, days: plan.days)
     }
   }
 
@@ -113,6 +113,20 @@ extension ScenarioResolver {
   /// Records a warning once.
   mutating func warn(_ w: ScenarioWarning) {
     if !warnings.contains(w) { warnings.append(w) }
+  }
+
+  /// The bytes of the file an import key names, and the name errors give it: read from disk
+  /// relative to the scenario file's folder, or, for a scenario sent to `esmsim serve`, only
+  /// from the files uploaded with it (never from the server's disk).
+  func importedFile(_ name: String, key: String, at: ScenarioValue.Location?) throws(ScenarioError) -> (Data, String) {
+    guard let uploads else { return (try ScenarioLoader.contents(path: relative(name)), relative(name)) }
+    guard let data = uploads[name] else {
+      let have = uploads.keys.sorted().joined(separator: ", ")
+      throw ScenarioError(
+        file: file, key: key, at: at,
+        "no uploaded file named '\(name)'\(have.isEmpty ? "; upload it with the scenario" : " (uploaded: \(have))")")
+    }
+    return (data, name)
   }
 
   /// A path in the scenario relative to the scenario file's folder.

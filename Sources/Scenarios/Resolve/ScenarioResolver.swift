@@ -9,6 +9,9 @@ import StudyModel
 public struct ScenarioResolver {
   let file: String
   var startDate: CalendarDate
+  /// The files an import key may name when the scenario came with its files (`esmsim serve`);
+  /// nil: they are read from disk.
+  var uploads: [String: Data]?
   /// What the readers of imported protocols could not simulate (``ScenarioWarning``).
   var warnings: [ScenarioWarning] = []
 
@@ -28,8 +31,11 @@ public struct ScenarioResolver {
     return try resolve(root, file: path)
   }
 
-  /// Resolves a scenario tree read from `file`.
-  public static func resolve(_ root: ScenarioValue, file: String) throws(ScenarioError) -> Scenario {
+  /// Resolves a scenario tree read from `file`; with `uploads`, the files its import keys
+  /// name are those, by name, and nothing is read from disk.
+  public static func resolve(_ root: ScenarioValue, file: String, uploads: [String: Data]? = nil) throws(ScenarioError)
+    -> Scenario
+  {
     let top = try Reader(file: file, path: "", node: root)
     let name = try top.string("name", maxLength: 200)
     guard !name.isEmpty else { throw top.error("name", root["name"]?.location, "must not be empty") }
@@ -40,7 +46,7 @@ public struct ScenarioResolver {
     guard let startDate = CalendarDate(iso: dateText) else {
       throw top.error("start_date", root["start_date"]?.location, "expected a date YYYY-MM-DD, found '\(dateText)'")
     }
-    var resolver = ScenarioResolver(file: file, startDate: startDate)
+    var resolver = ScenarioResolver(file: file, startDate: startDate, uploads: uploads)
 
     // The base study, then each variant as an overlay of it.
     var base = root

@@ -23,6 +23,12 @@ public enum ScenarioLoader {
   /// - Throws: ``ScenarioError`` naming the file (missing, unreadable, not UTF-8, malformed
   ///   with line and column, or over a limit).
   public static func load(path: String, limits: Limits = Limits()) throws(ScenarioError) -> ScenarioValue {
+    try parse(contents(path: path, limits: limits), file: path, limits: limits)
+  }
+
+  /// A file's bytes, refused (naming the file) when missing, unreadable, a folder or over the
+  /// size limit.
+  public static func contents(path: String, limits: Limits = Limits()) throws(ScenarioError) -> Data {
     let data: Data
     do {
       let attributes = try FileManager.default.attributesOfItem(atPath: path)
@@ -39,7 +45,7 @@ public enum ScenarioLoader {
       let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "does not exist"
       throw ScenarioError(file: path, reason)
     }
-    return try parse(data, file: path, limits: limits)
+    return data
   }
 
   /// Reads text.

@@ -194,11 +194,12 @@ public struct ParticipantSimulation: EventHandler {
     // Room for 72 run stretches a day (a silent push every half hour and a wake an hour;
     // more grow the array, and pages never touched cost nothing).
     app.runs.reserveCapacity(72 * plan.days)
+    if app.trace { app.set(.anchored, at: 0) }
     if canAnchor(fromForeground: true) {
       app.runs.begin(at: 0)
     } else {
       // Opened at enrolment and left: the app waits for its first wake.
-      app.mode = person.os == .ios ? .suspended : .notRunning
+      app.set(person.os == .ios ? .suspended : .notRunning, at: 0)
     }
     if delivery.plansOnPhone {
       refillPlan(at: 0)

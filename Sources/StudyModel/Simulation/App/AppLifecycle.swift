@@ -7,7 +7,7 @@ extension ParticipantSimulation {
   /// The app starts running on its anchor (and nothing is set to wake it any more).
   mutating func startRunning(_ t: SimTime, _ sim: inout Simulator) {
     app.runs.begin(at: t)
-    app.mode = .anchored
+    app.set(.anchored, at: t)
     sim.cancel(slot: Slot.wake)
     armAppTimer(&sim)
     updateBattery(&sim)
@@ -16,7 +16,7 @@ extension ParticipantSimulation {
   /// The app stops running in the background; suspended or terminated, it waits for a wake.
   mutating func stopRunning(_ newMode: AppState.Mode, _ sim: inout Simulator) {
     endRuns(at: sim.now)
-    app.mode = newMode
+    app.set(newMode, at: sim.now)
     sim.cancel(slot: Slot.app)
     updateBattery(&sim)
     if app.isStopped { armWake(&sim) }
@@ -55,7 +55,7 @@ extension ParticipantSimulation {
     app.runs.begin(at: now)
     app.wakeRuns.begin(at: now)
     if exempt { app.exemptRuns.begin(at: now) }
-    app.mode = .bounded
+    app.set(.bounded, at: now)
     sim.schedule(
       at: now + Tick.seconds(DeviceProfile.wakeRunSeconds), kind: EventKind.appTimer.rawValue,
       payload: AppTimer.runEnds.rawValue, slot: Slot.app)
@@ -69,7 +69,7 @@ extension ParticipantSimulation {
     sim.cancel(slot: Slot.app)
     sim.cancel(slot: Slot.wake)
     if !app.isRunning { app.runs.begin(at: now) }
-    app.mode = .foreground
+    app.set(.foreground, at: now)
     app.forceQuit = false
     app.forceStopped = false
     app.foreground.begin(at: now)
@@ -84,7 +84,7 @@ extension ParticipantSimulation {
     guard app.mode == .foreground else { return }
     app.foreground.end(at: sim.now)
     guard canAnchor(fromForeground: true) else { return runBriefly(exempt: false, &sim) }
-    app.mode = .anchored
+    app.set(.anchored, at: sim.now)
     armAppTimer(&sim)
     updateBattery(&sim)
   }
@@ -173,7 +173,7 @@ extension ParticipantSimulation {
       if app.mode == .foreground { app.foreground.end(at: sim.now) }
       endRuns(at: sim.now)
     }
-    app.mode = newMode
+    app.set(newMode, at: sim.now)
     sim.cancel(slot: Slot.app)
     sim.cancel(slot: Slot.wake)
   }

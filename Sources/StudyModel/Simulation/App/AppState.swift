@@ -30,7 +30,16 @@ struct AppState {
     case foreground
   }
 
-  var mode = Mode.anchored
+  private(set) var mode = Mode.anchored
+  /// Every change of mode with its time, when ``trace`` is on (a participant's week).
+  var trace = false
+  private(set) var modes: [(SimTime, Mode)] = []
+
+  /// Changes the mode at `t`.
+  mutating func set(_ m: Mode, at t: SimTime) {
+    mode = m
+    if trace { modes.append((t, m)) }
+  }
   /// The participant force-quit the app: nothing but the participant relaunches it.
   var forceQuit = false
   /// When the current session in the foreground ends (earlier: no session).

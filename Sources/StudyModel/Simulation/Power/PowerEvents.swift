@@ -107,7 +107,7 @@ extension ParticipantSimulation {
   mutating func phoneComesOn(_ sim: inout Simulator) {
     guard !power.phoneIsOn else { return }
     power.phoneOn.begin(at: sim.now)
-    app.mode = .notRunning
+    app.set(.notRunning, at: sim.now)
     app.forceQuit = app.removed
     if person.os == .android && AndroidRules.bootRestartsService && !droppedOut && !app.forceStopped && !app.removed {
       resume(exempt: true, &sim)

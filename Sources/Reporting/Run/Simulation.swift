@@ -1,0 +1,121 @@
+import Foundation
+import Measures
+import Schedules
+import Scenarios
+import SimKernel
+import StudyModel
+
+extension StudyRun {
+  /// What the simulation of every variant and replication gives, before anything is written.
+  public struct Simulated: Sendable {
+    /// The summary rows.
+    public var summary: [SummaryRow]
+    /// coverage_summary.csv's rows (variant, device, sensor, comp, incomp, loss).
+    public var coverageRows: [[String]]
+    /// What report.html shows of each variant.
+    public var reports: [VariantReport]
+    /// Simulated participant-days.
+    public var participantDays: Double
+    /// Simulated events.
+    public var events: Int
+  }
+
+  /// Simulates every variant and replication of `scenario` in memory and measures them;
+  /// `each` receives every participant's outcome (variant and replication indices), in
+  /// participant order. The scenario's `outputs` say which per-row details to keep.
+  public static func simulate(
+    _ scenario: Scenario, options: Options, shouldStop: @escaping @Sendable () -> Bool = { false },
+    each: (ParticipantOutcome, Int, Int) throws -> Void = { _, _, _ in }
+  ) throws -> Simulated {
+    let out = scenario.outputs
+    var summary: [SummaryRow] = []
+    var coverageRows: [[String]] = []
+    var reports: [VariantReport] = []
+    var participantDays = 0.0
+    var events = 0
+    let progress = ProgressBar(enabled: options.progress, total: scenario.variants.count * scenario.replications)
+    for (v, variant) in scenario.variants.enumerated() {
+      let plan = variant.plan
+      var perReplication: [[(String, Estimate)]] = []
+      var pooled: StudyAccumulator?
+      var firstHeat: [[Float]] = []
+      var biasMeans: [Double] = []
+      var pooledScheduled: ScheduleSummary?
+      for r in 0..<scenario.replications {
+        var runOptions = StudyRunner.Options(
+          seed: scenario.seed, threads: options.threads, coverageRows: out.coverage, heatHours: out.report ? out.heatHours : 0,
+          detailParticipants: options.detailParticipants)
+        runOptions.phoneEvents = out.beiwe
+        progress.start(variant: variant.name, replication: r, participants: plan.participants)
+        let acc = try StudyRunner.run(
+          plan, replication: UInt32(r), options: runOptions,
+          each: { o in try each(o, v, r) },
+          progress: { progress.update($0) }, shouldStop: shouldStop)
+        guard let acc else { throw Failure("interrupted; no results were written") }
+        participantDays += acc.participantDays
+        events += acc.events
+        let schedules = ScheduleMeasures.summaries(scheduled: acc.scheduledTimes, answered: acc.answeredTimes)
+        if scenario.replications == 1 { pooledScheduled = schedules.scheduled }
+        perReplication.append(Metrics.values(acc, schedules: schedules))
+        biasMeans.append(acc.bias.meanOrNaN)
+        if r == 0 { firstHeat = acc.heat }
+        if pooled == nil { pooled = acc } else { pooled!.merge(acc) }
+      }
+      progress.finish()
+      let rows = SummaryRow.rows(variant: variant.name, replications: perReplication)
+      summary += rows
+      guard let pooled else { continue }
+      var coverage: [(device: String, sensor: String, comp: Double, incomp: Double, loss: Double)] = []
+      for (d, device) in plan.devices.enumerated() {
+        for (k, sensor) in plan.protocolPlan.sensors.enumerated() {
+          // Comp, Incomp and Loss are the periodic sensors' (AWARE-iOS Fig. 9).
+          guard case .periodic = sensor.kind else { continue }
+          let t = pooled.tallies[d][k]
+          guard t.hours > 0 else { continue }
+          let n = Double(t.hours)
+          let c = (device.profile.name, sensor.name, Double(t.comp) / n, Double(t.incomp) / n, Double(t.loss) / n)
+          coverage.append(c)
+          coverageRows.append([
+            variant.name, c.0, c.1, NumberText.fixed(c.2, 6), NumberText.fixed(c.3, 6), NumberText.fixed(c.4, 6),
+          ])
+        }
+      }
+      // The bias's interval across replications, or from one the interval over participants.
+      let biasRow = rows.first { $0.metric == "bias" }
+      var low = biasRow?.ciLow ?? .nan
+      var high = biasRow?.ciHigh ?? .nan
+      if !low.isFinite {
+        low = biasRow?.participantLow ?? .nan
+        high = biasRow?.participantHigh ?? .nan
+      }
+      let s = pooledScheduled ?? pooled.scheduledTimes.summary()
+      var report =
+        VariantReport(
+          name: variant.name, intensityScheduled: pooled.scheduled > 0 ? s.intensity : [],
+          intensityAnswered: pooled.answered > 0 ? pooled.answeredTimes.intensity : [],
+          bitsPerSignal: s.bitsPerSignal, forcedShare: s.forcedShare, maxHazard: s.maxHazard, heldOutDays: s.heldOutDays,
+          heatSensor: plan.protocolPlan.sensors.first?.name ?? "", heat: plan.protocolPlan.sensors.isEmpty ? [] : firstHeat,
+          deliveredByHour: pooled.deliveredByHour, answeredByHour: pooled.answeredByHour,
+          deliveredByDay: pooled.deliveredByDay, answeredByDay: pooled.answeredByDay, bias: biasRow?.mean ?? .nan,
+          biasLow: low, biasHigh: high, biasRMSE: pooled.bias.rootMeanSquare, coverage: coverage)
+      report.answersPerParticipant = pooled.participantRows.map(\.completed)
+      report.scheduledPerParticipant = pooled.participantRows.map(\.scheduled)
+      report.scheduled = pooled.scheduled
+      report.target = plan.protocolPlan.answersTarget
+      report.summary = Dictionary(rows.map { ($0.metric, $0.mean) }, uniquingKeysWith: { a, _ in a })
+      report.answered = pooled.answered
+      report.missed = MissReason.allCases.filter { $0 != .none }.map {
+        ($0.rawValue, pooled.reasonCounts[$0.position])
+      }
+      if let k = plan.protocolPlan.sensors.firstIndex(where: { if case .periodic = $0.kind { true } else { false } }) {
+        let t = pooled.tallies.map { $0[k] }
+        let hours = t.map(\.hours).reduce(0, +)
+        if hours > 0 {
+          report.sensorComplete = (plan.protocolPlan.sensors[k].name, Double(t.map(\.comp).reduce(0, +)) / Double(hours))
+        }
+      }
+      reports.append(report)
+    }
+    return Simulated(summary: summary, coverageRows: coverageRows, reports: reports, participantDays: participantDays, events: events)
+  }
+}
