@@ -8,7 +8,7 @@ ESMSIM := .build/release/esmsim
 CPU ?= $(shell bash scripts/cpu-target.sh)
 RELEASE_FLAGS := $(if $(CPU),-Xswiftc -target-cpu -Xswiftc $(CPU))
 
-.PHONY: all deps deps-test build release demo dist test-dist test test-r power test-slurm fuzz sanitize notebooks validate bench bench-simpy clean
+.PHONY: all deps deps-test build release demo serve dist test-dist test test-r test-browser power test-slurm fuzz sanitize notebooks validate bench bench-simpy clean
 VENV := .venv
 
 all: release
@@ -29,6 +29,10 @@ release: deps
 demo: release
 	$(ESMSIM) run scenarios/quickstart.yaml --output demo-results --force
 
+## serve: the interactive planner in the browser (prints its URL; Ctrl-C stops it).
+serve: release
+	$(ESMSIM) serve
+
 ## dist: a self-contained esmsim (static Swift runtime, GSL, SQLite; x86-64 baseline) in dist/.
 dist: deps
 	bash scripts/dist.sh
@@ -37,11 +41,21 @@ dist: deps
 test-dist: dist release
 	bash scripts/test-dist.sh
 
-## test: every test: swift test, the R package's tests, then the notebooks, headless, in .venv/.
+## test: every test: swift test, the R package's tests, the planner in a browser, then the notebooks, headless, in .venv/.
 test: deps-test
 	$(SWIFT) test
 	$(MAKE) --no-print-directory test-r
+	$(MAKE) --no-print-directory test-browser
 	$(MAKE) --no-print-directory notebooks
+
+## test-browser: `esmsim serve` in headless Chromium (Selenium, chromium-driver): the form, the export, errors, hostile requests, screenshots.
+test-browser: release $(VENV)/.browser
+	ESMSIM=$(CURDIR)/$(ESMSIM) $(VENV)/bin/python Tests/Browser/test_planner.py
+
+$(VENV)/.browser: Tests/Browser/requirements.txt
+	test -x $(VENV)/bin/python || python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q --disable-pip-version-check -r Tests/Browser/requirements.txt
+	touch $@
 
 ## test-r: the R package's testthat suite (r/esmsim) against the release build.
 test-r: release
@@ -72,7 +86,7 @@ notebooks: release $(VENV)/.installed
 	ESMSIM=$(CURDIR)/$(ESMSIM) $(VENV)/bin/python scripts/run_notebooks.py
 
 $(VENV)/.installed: notebooks/requirements.txt
-	python3 -m venv $(VENV)
+	test -x $(VENV)/bin/python || python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r notebooks/requirements.txt
 	touch $@
 
@@ -90,6 +104,7 @@ bench: release
 	$(ESMSIM) bench case-study --results bench/results.json
 	$(ESMSIM) bench city --results bench/results.json
 	$(ESMSIM) bench scaling --results bench/results.json
+	$(ESMSIM) bench planner --results bench/results.json
 
 clean:
 	rm -rf .build

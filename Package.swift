@@ -13,6 +13,7 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
   ],
   targets: [
     // MARK: - C libraries of the system
@@ -54,6 +55,13 @@ let package = Package(
     /// Writers: CSV, JSON, SQLite, HTML; files written atomically.
     .target(name: "Reporting", dependencies: ["Measures", "Scenarios", "StudyModel", "Schedules", "SimKernel", "CSQLite"]),
 
+    /// The interactive planner's work: a scenario's text in, its figures and calendar out (in memory).
+    .target(name: "Planner", dependencies: ["Reporting", "Scenarios", "StudyModel", "Measures", "Schedules", "SimKernel"]),
+    /// `esmsim serve`: the planner's local web server (Hummingbird) and its page, served offline.
+    .target(
+      name: "Server",
+      dependencies: ["Planner", "Reporting", .product(name: "Hummingbird", package: "hummingbird")]),
+
     // MARK: - Tools
 
     /// Benchmarks printed by `esmsim bench` (figures, never timed tests).
@@ -63,6 +71,7 @@ let package = Package(
       name: "esmsim",
       dependencies: [
         "SimKernel", "Schedules", "StudyModel", "Measures", "Scenarios", "Reporting", "Benchmarks", "Calibration",
+        "Planner", "Server",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -79,5 +88,6 @@ let package = Package(
       name: "ScenariosTests", dependencies: ["Scenarios", "StudyModel", "Schedules", "SimKernel"], exclude: ["Fixtures"]),
     .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Measures", "Scenarios", "StudyModel", "Calibration"]),
     .testTarget(name: "CLITests", dependencies: ["SimKernel"]),
+    .testTarget(name: "PlannerTests", dependencies: ["Planner", "Reporting", "Scenarios"]),
   ]
 )

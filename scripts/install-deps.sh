@@ -24,6 +24,7 @@ fi
 
 if $for_tests; then
   command -v chromium >/dev/null 2>&1 || need_pkgs+=(chromium)
+  command -v chromedriver >/dev/null 2>&1 || need_pkgs+=(chromium-driver)
   if ! command -v python3 >/dev/null 2>&1 || ! python3 -c "import venv, ensurepip" >/dev/null 2>&1; then
     need_pkgs+=(python3 python3-venv)
   fi

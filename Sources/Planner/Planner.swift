@@ -1,0 +1,131 @@
+import Dispatch
+import Foundation
+import Measures
+import Reporting
+import Schedules
+import Scenarios
+import SimKernel
+import StudyModel
+
+/// The interactive planner's work (`esmsim serve`): a scenario's text in, its figures out, in
+/// memory. The numbers are those `esmsim run` writes to `summary.csv` for the same text (the
+/// same simulation, measured the same way); the charts are report.html's.
+public enum Planner {
+  /// What one request may ask for.
+  public struct Limits: Sendable {
+    /// The most participant-days over every variant and replication.
+    public var participantDays: Double
+    /// The most bytes of a scenario or an uploaded file.
+    public var bytes: Int
+    /// The most uploaded files.
+    public var files: Int
+
+    /// Room for 1,000 participants × 28 days × 2 protocols and a few replications.
+    public init(participantDays: Double = 200_000, bytes: Int = 1_000_000, files: Int = 4) {
+      self.participantDays = participantDays
+      self.bytes = bytes
+      self.files = files
+    }
+  }
+
+  /// A request the planner refuses (``PlannerRequest/Refusal``).
+  public typealias Refusal = PlannerRequest.Refusal
+  /// What the page asks for (``PlannerRequest``).
+  public typealias Request = PlannerRequest
+
+  /// Reads a request body (``Readers/plannerRequest(_:maxBytes:maxFiles:)``).
+  public static func request(json data: Data, limits: Limits) throws(Refusal) -> Request {
+    try Readers.plannerRequest(data, maxBytes: limits.bytes, maxFiles: limits.files)
+  }
+
+  /// Reads the request's scenario as `esmsim run` would (its files only from the upload) and
+  /// checks its size against `limits`.
+  public static func scenario(_ request: Request, limits: Limits) throws(Refusal) -> Scenario {
+    let uploads = request.files.mapValues { Data($0.utf8) }
+    let scenario: Scenario
+    do {
+      scenario = try Readers.scenario(Data(request.scenario.utf8), file: "scenario.yaml", uploads: uploads)
+    } catch {
+      throw Refusal(description: error.description, tooLarge: false)
+    }
+    let days = WorkEstimate(scenario, threads: 1).participantDays
+    guard days <= limits.participantDays else {
+      throw Refusal(
+        description: "scenario.yaml: \(Int(days)) participant-days over every variant and replication; the planner runs at most "
+          + "\(Int(limits.participantDays)) per change (fewer participants, days or replications; `esmsim run` has no such limit)",
+        tooLarge: true)
+    }
+    return scenario
+  }
+
+  /// Bits per signal: a chart of the variants (two or more) and the table with the held-out days.
+  static func predictability(_ reports: [VariantReport]) -> String {
+    guard reports.contains(where: { !$0.intensityScheduled.isEmpty }) else { return "" }
+    return (reports.count > 1 ? Report.predictabilityChart(reports) : "") + "<figure><figcaption>Predictability</figcaption>"
+      + Report.predictabilityDays(reports) + "</figure>"
+  }
+
+  /// Simulates `scenario` and returns the page's figures as JSON.
+  public static func run(_ scenario: Scenario, participant: Int = 0, truth: Bool = false, threads: Int = 2) throws -> JSONValue {
+    var scenario = scenario
+    scenario.outputs.heatHours = 0
+    scenario.outputs.coverage = false
+    scenario.outputs.beiwe = false
+    let start = DispatchTime.now()
+    // The answers by hour of the day, for the teaching page's answered picture.
+    var answeredByHour = [[(sum: Double, n: Int)]](
+      repeating: Array(repeating: (0, 0), count: 24), count: truth ? scenario.variants.count : 0)
+    let sim = try StudyRun.simulate(scenario, options: StudyRun.Options(threads: threads), each: { o, v, _ in
+      guard truth else { return }
+      for p in o.prompts where p.status == .answered && p.reported.isFinite {
+        let h = Int((p.opened % Tick.day) / Tick.hour)
+        answeredByHour[v][h].sum += p.reported
+        answeredByHour[v][h].n += 1
+      }
+    })
+    let window = scenario.variants.first?.plan.typicalSamplingWindow() ?? Block(start: 0, end: 1440)
+    let reports = sim.reports
+    let maxAnswers = reports.flatMap(\.answersPerParticipant).max() ?? 0
+    let share = reports.map { Report.histogramTop($0, maxAnswers: maxAnswers) }.max() ?? 0
+    let top = Report.intensityTop(reports)
+    var variants: [JSONValue] = []
+    for (k, v) in reports.enumerated() {
+      let plan = scenario.variants[k].plan
+      let who = min(participant, max(plan.participants - 1, 0))
+      let number: (String) -> JSONValue = { .finite(v.summary[$0] ?? .nan) }
+      variants.append(
+        .object([
+          ("name", .string(v.name)),
+          ("answers_median", number("answers_per_participant_median")),
+          ("answers_p10", number("answers_per_participant_p10")),
+          ("answers_p90", number("answers_per_participant_p90")),
+          ("share_reaching_target", number("share_reaching_answers_target")),
+          ("target", .int(v.target)),
+          ("delivered_share", number("delivered_share")),
+          ("compliance", number("compliance")),
+          ("bits_per_signal", number("bits_per_signal_scheduled")),
+          ("bias", .finite(v.bias)), ("bias_low", .finite(v.biasLow)), ("bias_high", .finite(v.biasHigh)),
+          ("scheduled", .int(v.scheduled)), ("answered", .int(v.answered)),
+          ("missed", .object(v.missed.filter { $0.count > 0 }.map { ($0.reason, .int($0.count)) })),
+          ("headline", .string(Report.headline(v))),
+          ("answers_chart", .string(Report.answersHistogram(v, maxAnswers: maxAnswers, maxShare: share))),
+          ("fate_chart", .string(Report.lossBars(v))),
+          ("uniformity_chart", .string(v.intensityScheduled.isEmpty ? "" : Report.intensityChart(v, window: (window.start, window.length), top: top))),
+          ("week", .string(WeekCalendar.svg(plan: plan, seed: scenario.seed, participant: who))),
+          ("truth_chart", .string(truth ? TruthChart.svg(v, plan: plan, seed: scenario.seed, answered: answeredByHour[k]) : "")),
+        ]))
+    }
+    let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6
+    return .object([
+      ("ok", .bool(true)),
+      ("name", .string(scenario.name)),
+      ("participant_days", .number(sim.participantDays)),
+      ("milliseconds", .number((elapsed * 10).rounded() / 10)),
+      ("warnings", .array(scenario.warnings.map { .string($0.description) })),
+      ("variants", .array(variants)),
+      ("predictability_chart", .string(predictability(reports))),
+      ("bias_chart", .string(reports.contains { !$0.intensityScheduled.isEmpty } ? Report.biasChart(reports) : "")),
+      ("coverage_table", .string(reports.contains { !$0.coverage.isEmpty } ? Report.coverageTable(reports) : "")),
+    ])
+  }
+}

@@ -1,0 +1,30 @@
+import Reporting
+import SimKernel
+import StudyModel
+
+/// The teaching page's chart: the true state by hour of the day over everyone's waking
+/// moments beside the mean of the answers given in each hour, with both means.
+enum TruthChart {
+  /// Participants whose true day is drawn (enough for a smooth line, quick to simulate).
+  static let participants = 100
+
+  static func svg(_ v: VariantReport, plan: StudyPlan, seed: UInt64, answered: [(sum: Double, n: Int)]) -> String {
+    var sum = [Double](repeating: 0, count: 24)
+    var count = [Int](repeating: 0, count: 24)
+    for p in 0..<min(participants, plan.participants) {
+      let day = ParticipantSimulation.trueDay(plan: plan, seed: seed, participant: UInt32(p))
+      for h in 0..<24 {
+        sum[h] += day.sum[h]
+        count[h] += day.count[h]
+      }
+    }
+    let trueHours = (0..<24).map { count[$0] > 0 ? sum[$0] / Double(count[$0]) : .nan }
+    let answeredHours = answered.map { $0.n >= 5 ? $0.sum / Double($0.n) : .nan }
+    let trueMean = sum.reduce(0, +) / Double(max(count.reduce(0, +), 1))
+    let answers = answered.reduce(0) { $0 + $1.n }
+    let esmMean = answered.reduce(0) { $0 + $1.sum } / Double(max(answers, 1))
+    return Report.hourLines(
+      v.name, series: [("truth", "true mood (waking)", trueHours), ("answered", "mean of the answers", answeredHours)],
+      means: [("truth", trueMean), ("answered", answers > 0 ? esmMean : .nan)], yLabel: "mood")
+  }
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// What the planner's page (`esmsim serve`) sends: the scenario's text, the files its import
+/// keys name (uploaded from the user's disk), the participant whose week to draw, and whether
+/// to draw the true day (the teaching page).
+public struct PlannerRequest: Sendable {
+  /// The scenario, YAML or JSON.
+  public var scenario: String
+  /// Files its import keys name (an AWARE schedule, an ESMira study …), by name.
+  public var files: [String: String]
+  /// The participant whose week is drawn (from 0).
+  public var participant: Int
+  /// Also draw the true day beside the answered one (the teaching page).
+  public var truth: Bool
+
+  public init(scenario: String, files: [String: String] = [:], participant: Int = 0, truth: Bool = false) {
+    self.scenario = scenario
+    self.files = files
+    self.participant = participant
+    self.truth = truth
+  }
+
+  /// A request refused: the message names the file and key where it can.
+  public struct Refusal: Error, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public var description: String
+    /// Whether the request was too large (rather than malformed).
+    public var tooLarge: Bool
+
+    public init(description: String, tooLarge: Bool) {
+      self.description = description
+      self.tooLarge = tooLarge
+    }
+  }
+}
+
+extension Readers {
+  /// Reads a request body: `{"scenario": "...", "files": {"name": "..."}, "participant": 0,
+  /// "truth": false}`, each text at most `maxBytes`, at most `maxFiles` files with plain names.
+  public static func plannerRequest(_ data: Data, maxBytes: Int, maxFiles: Int) throws(PlannerRequest.Refusal) -> PlannerRequest {
+    typealias Refusal = PlannerRequest.Refusal
+    guard data.count <= maxBytes * (maxFiles + 1) else {
+      throw Refusal(description: "the request is \(data.count) bytes; at most \(maxBytes * (maxFiles + 1))", tooLarge: true)
+    }
+    guard let object = try? JSONSerialization.jsonObject(with: data), let body = object as? [String: Any] else {
+      throw Refusal(description: "the request is not a JSON object", tooLarge: false)
+    }
+    guard let scenario = body["scenario"] as? String else {
+      throw Refusal(description: "the request has no \"scenario\" text", tooLarge: false)
+    }
+    var files: [String: String] = [:]
+    if let given = body["files"] {
+      guard let map = given as? [String: Any] else { throw Refusal(description: "\"files\" must map names to texts", tooLarge: false) }
+      guard map.count <= maxFiles else {
+        throw Refusal(description: "\(map.count) files uploaded; at most \(maxFiles)", tooLarge: true)
+      }
+      for (name, text) in map {
+        guard let text = text as? String else { throw Refusal(description: "file \(name) must be text", tooLarge: false) }
+        guard name.count <= 200, !name.contains("/"), !name.hasPrefix(".") else {
+          throw Refusal(description: "file name '\(name.prefix(200))' must be a plain name without '/'", tooLarge: false)
+        }
+        guard text.utf8.count <= maxBytes else {
+          throw Refusal(description: "\(name) is \(text.utf8.count) bytes; at most \(maxBytes)", tooLarge: true)
+        }
+        files[name] = text
+      }
+    }
+    let participant = (body["participant"] as? Int) ?? 0
+    guard scenario.utf8.count <= maxBytes else {
+      throw Refusal(description: "the scenario is \(scenario.utf8.count) bytes; at most \(maxBytes)", tooLarge: true)
+    }
+    return PlannerRequest(scenario: scenario, files: files, participant: max(participant, 0), truth: (body["truth"] as? Bool) ?? false)
+  }
+}

@@ -1,0 +1,71 @@
+/// The planner's page: a form on the left, the results on the right (stacked on a phone).
+/// The script (``PlannerScript``) turns the form into a scenario and asks the server to run it.
+enum PlannerPage {
+  static let html = #"""
+    <!DOCTYPE html>
+    <html lang="en"><head><meta charset="utf-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>esmsim planner</title><link rel="stylesheet" href="/app.css"></head>
+    <body data-page="planner">
+    <header><h1>esmsim planner</h1><nav><a href="/" aria-current="page">Planner</a> · <a href="/teach">Teaching: sampling bias</a></nav>
+    <p id="status" role="status">Starting…</p></header>
+    <main>
+    <form id="form" autocomplete="off">
+      <fieldset><legend>Study</legend>
+        <label>Participants <input name="participants" type="number" min="1" max="5000" value="200"></label>
+        <label>Days <input name="days" type="number" min="1" max="365" value="14"></label>
+        <label>Seed <input name="seed" type="number" min="0" value="1"></label>
+      </fieldset>
+      <fieldset id="protocolA"><legend>Protocol</legend>
+        <label>Platform preset <select name="preset"><option value="">none (esmsim's defaults)</option>
+          <option>mappiness</option><option>esmira</option><option>aware</option><option>beiwe</option><option>paco</option></select></label>
+        <div class="imported" hidden><p>Protocol from <b class="import-name"></b> (<span class="import-kind"></span>). <button type="button" class="remove-import">Remove</button></p></div>
+        <div class="schedule-fields"></div>
+      </fieldset>
+      <fieldset><legend>Compare</legend>
+        <label class="check"><input name="compare" type="checkbox"> A second protocol on the same people</label>
+        <div id="protocolB" hidden><div class="schedule-fields"></div></div>
+      </fieldset>
+      <fieldset><legend>Sensors</legend>
+        <label class="check"><input name="sensor_location" type="checkbox" checked> location every 3 min</label>
+        <label class="check"><input name="sensor_accelerometer" type="checkbox"> accelerometer</label>
+        <label class="check"><input name="sensor_battery" type="checkbox"> battery</label>
+      </fieldset>
+      <fieldset><legend>Phones</legend>
+        <label>iPhones <input name="ios" type="range" min="0" max="100" value="60"> <output name="ios_out">60 %</output></label>
+        <label>Ideal <input name="dev_ideal" type="number" min="0" max="1" step="0.05" value="0.25"></label>
+        <label>Ordinary use <input name="dev_non_controlled" type="number" min="0" max="1" step="0.05" value="0.45"></label>
+        <label>Heavy use <input name="dev_heavy" type="number" min="0" max="1" step="0.05" value="0.15"></label>
+        <label>Low Power Mode <input name="dev_low_power" type="number" min="0" max="1" step="0.05" value="0.15"></label>
+      </fieldset>
+      <fieldset><legend>Files from your computer</legend>
+        <label>Scenario (YAML or JSON) <input id="scenarioFile" type="file" accept=".yaml,.yml,.json"></label>
+        <label>AWARE schedule or ESMira study (JSON) <input id="importFile" type="file" accept=".json"></label>
+      </fieldset>
+      <fieldset><legend>Export</legend>
+        <button type="button" id="exportYaml">Download scenario.yaml</button>
+        <button type="button" id="exportResults">Download results (zip)</button>
+        <p class="hint">The YAML is what <code>esmsim run scenario.yaml -o results</code> reads; keep an uploaded schedule beside it.</p>
+      </fieldset>
+      <details id="yamlBox"><summary>The scenario as YAML (edit to run it as written)</summary>
+        <textarea id="yaml" spellcheck="false" rows="18"></textarea>
+        <p class="hint" id="yamlMode"></p></details>
+    </form>
+    <section id="results" aria-live="polite">
+      <div id="error" class="error" hidden></div><div id="warnings" class="warnings" hidden></div>
+      <h2>At a glance</h2><div id="cards" class="cards"></div>
+      <h2>How many answers will each participant give?</h2><div id="answers" class="charts"></div>
+      <h2>What became of the prompts</h2><div id="fate" class="charts"></div>
+      <h2>A participant's week</h2>
+      <p class="note">Participant <button type="button" id="prev" aria-label="previous participant">◀</button>
+        <input id="who" type="number" min="1" value="1" aria-label="participant"> <button type="button" id="next" aria-label="next participant">▶</button>
+        — where they were (top band), what the phone and the app were doing (thin band), each prompt at its time: filled answered, a ring missed (hover for its story).</p>
+      <div id="week" class="charts"></div>
+      <h2>When prompts fall and are answered</h2><div id="uniformity" class="charts"></div>
+      <h2>Predictability and sampling bias</h2><div id="shared" class="charts"></div>
+      <h2>Coverage by device</h2><div id="coverage"></div>
+    </section>
+    </main>
+    <script src="/app.js"></script></body></html>
+    """#
+}

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Planner
+import Server
+
+/// `esmsim serve`: the interactive planner in the browser.
+struct ServeCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "serve",
+    abstract: "Try a protocol in the browser: the interactive planner on a local port.",
+    discussion: """
+      Prints the page's URL. Bound to 127.0.0.1 (this machine only) unless --host says \
+      otherwise. Each change of the form is one simulation, up to --max-participant-days \
+      over every variant and replication. Ctrl-C stops it.
+      """
+  )
+
+  @Option(help: "The address to listen on (a warning unless loopback).") var host = "127.0.0.1"
+  @Option(help: "The port (0: any free port).") var port = 8080
+  @Option(help: "Worker threads of each simulation (default: the processor count).") var threads: Int?
+  @Option(help: "The most participant-days one change may simulate.") var maxParticipantDays = 200_000
+
+  func validate() throws {
+    guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+    guard maxParticipantDays >= 1 else { throw ValidationError("--max-participant-days must be at least 1") }
+    if let threads, threads < 1 || threads > 1024 { throw ValidationError("--threads must be between 1 and 1024") }
+  }
+
+  func run() throws {
+    if !PlannerServer.isLoopback(host) {
+      FileHandle.standardError.write(
+        Data("warning: listening on \(host): anyone who can reach this machine can use the planner and make it simulate\n".utf8))
+    }
+    let options = PlannerServer.Options(
+      host: host, port: port, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
+      limits: Planner.Limits(participantDays: Double(maxParticipantDays)), version: ESMSimVersion.string)
+    let done = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) var failure: Error?
+    Task {
+      do {
+        try await PlannerServer.serve(options) { url in
+          FileHandle.standardOutput.write(Data("esmsim planner: \(url)  (Ctrl-C to stop)\n".utf8))
+        }
+      } catch {
+        failure = error
+      }
+      done.signal()
+    }
+    done.wait()
+    if let failure { throw ValidationError("cannot serve on \(host):\(port): \(failure)") }
+  }
+}

@@ -1,0 +1,244 @@
+"""The planner (`esmsim serve`) in a real browser: Debian's chromium driven by Selenium.
+
+Run by `make test-browser` (part of `make test`): ESMSIM names the binary. Each check prints
+PASS or FAIL; the exit status is the number of failures. Screenshots go to SHOTS (default
+/tmp/esmsim-browser).
+"""
+import csv
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from PIL import Image
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+ESMSIM = os.environ.get("ESMSIM", ".build/release/esmsim")
+SHOTS = os.environ.get("SHOTS", "/tmp/esmsim-browser")
+failures = []
+
+
+def check(name, ok, detail=""):
+    print(("PASS " if ok else "FAIL ") + name + ("" if ok else f": {detail}"), flush=True)
+    if not ok:
+        failures.append(name)
+
+
+def start_server():
+    proc = subprocess.Popen([ESMSIM, "serve", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        line = proc.stdout.readline()
+        if line.startswith("esmsim planner: "):
+            threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()
+            return proc, line.split()[2]
+    proc.kill()
+    raise SystemExit("esmsim serve printed no URL")
+
+
+def browser(width, height, downloads, phone=False):
+    options = webdriver.ChromeOptions()
+    if phone:  # a desktop window is at least 500 px wide: emulate the phone's viewport
+        options.add_experimental_option("mobileEmulation", {"deviceMetrics": {"width": width, "height": height, "pixelRatio": 1}})
+    for arg in ["--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", f"--window-size={width},{height}"]:
+        options.add_argument(arg)
+    options.add_experimental_option("prefs", {"download.default_directory": downloads, "download.prompt_for_download": False})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def wait_ready(driver, previous=None, timeout=60):
+    """Waits until the page shows figures (and, given `previous`, other ones)."""
+    WebDriverWait(driver, timeout).until(
+        lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-state") in ("ready", "error")
+        and d.find_element(By.TAG_NAME, "body").get_attribute("data-answers-median") not in (None, previous))
+    return driver.find_element(By.TAG_NAME, "body").get_attribute("data-answers-median")
+
+
+def non_white_share(png):
+    image = Image.open(png).convert("L")
+    pixels = image.getdata()
+    return sum(1 for p in pixels if p < 240) / len(pixels)
+
+
+def summary_value(folder, variant_index, metric):
+    rows = list(csv.DictReader(open(os.path.join(folder, "summary.csv"))))
+    variants = list(dict.fromkeys(r["variant"] for r in rows))
+    return float(next(r["mean"] for r in rows if r["variant"] == variants[variant_index] and r["metric"] == metric))
+
+
+def planner_checks(url, work):
+    downloads = os.path.join(work, "downloads")
+    os.makedirs(downloads)
+    driver = browser(1400, 1000, downloads)
+    try:
+        driver.get(url)
+        first = wait_ready(driver)
+        check("the page draws figures on load", first not in (None, ""), first)
+        per_day = driver.find_element(By.NAME, "a_per_day")
+        per_day.clear()
+        per_day.send_keys("3")
+        second = wait_ready(driver, previous=first)
+        check("changing prompts a day changes the answers per participant", second != first, f"{first} -> {second}")
+        # Export the scenario as the page does (its download button) and run it on the command line.
+        driver.find_element(By.ID, "exportYaml").click()
+        path = os.path.join(downloads, "scenario.yaml")
+        deadline = time.time() + 10
+        while not os.path.exists(path) and time.time() < deadline:
+            time.sleep(0.1)
+        check("the scenario downloads as YAML", os.path.exists(path))
+        if os.path.exists(path):
+            out = os.path.join(work, "cli")
+            subprocess.run([ESMSIM, "run", path, "--output", out], check=True, stdout=subprocess.DEVNULL)
+            cli = summary_value(out, 0, "answers_per_participant_median")
+            check("the page's figure equals esmsim run of the exported YAML", float(second) == cli, f"page {second}, run {cli}")
+        # A second protocol on the same people.
+        driver.find_element(By.NAME, "compare").click()
+        both = wait_ready(driver, previous=second)
+        check("a second protocol adds a variant side by side", len(both.split(",")) == 2, both)
+        check("each variant draws its participant's week", len(driver.find_elements(By.CSS_SELECTOR, "#week svg.week")) == 2)
+        # Shots of the page at full width, with the calendar and charts drawn.
+        driver.set_window_size(1400, 3200)
+        time.sleep(0.5)
+        shot = os.path.join(SHOTS, "planner-1400.png")
+        driver.save_screenshot(shot)
+        prompts = len(driver.find_elements(By.CSS_SELECTOR, "#week circle.prompt"))
+        bars = len(driver.find_elements(By.CSS_SELECTOR, "#answers rect.bar, #answers rect.bar2"))
+        check("the calendar draws prompts and the histogram bars", prompts > 20 and bars > 5, f"{prompts} prompts, {bars} bars")
+        share = non_white_share(shot)
+        check("the screenshot at 1,400 px is not blank", share > 0.05, f"{share:.3f} non-white")
+        # A malformed scenario: the reader's located error in the page.
+        driver.execute_script("document.getElementById('yamlBox').open = true")
+        box = driver.find_element(By.ID, "yaml")
+        box.clear()
+        box.send_keys("name: broken\nprotocol:\n  expiry: forever\n")
+        WebDriverWait(driver, 30).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-state") == "error")
+        error = driver.find_element(By.ID, "error").text
+        check("a malformed scenario shows the located error", "scenario.yaml" in error and "protocol.expiry" in error and "line 3" in error, error)
+    finally:
+        driver.quit()
+    phone = browser(400, 900, downloads, phone=True)
+    try:
+        phone.get(url)
+        wait_ready(phone)
+        width = phone.execute_script("return document.documentElement.scrollWidth")
+        check("the page fits a phone's 400 px (no sideways scrolling)", width <= 400, f"{width} px wide")
+        shot = os.path.join(SHOTS, "planner-400.png")
+        phone.save_screenshot(shot)
+        check("the screenshot at 400 px is not blank", non_white_share(shot) > 0.05)
+        phone.get(url + "teach")
+        first = wait_ready(phone)
+        truth = len(phone.find_elements(By.CSS_SELECTOR, "#truth polyline.truth"))
+        check("the teaching page draws the true day", truth >= 1, f"{truth} lines")
+        before = phone.find_element(By.ID, "figures").text
+        slider = phone.find_element(By.NAME, "dependence")
+        phone.execute_script("arguments[0].value = 1.5; arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", slider)
+        WebDriverWait(phone, 60).until(lambda d: d.find_element(By.ID, "figures").text != before)
+        check("moving a slider redraws the lesson", phone.find_element(By.ID, "figures").text != before)
+        phone.save_screenshot(os.path.join(SHOTS, "teach-400.png"))
+    finally:
+        phone.quit()
+
+
+def report_checks(work):
+    """report.html (no script) at 1,400 px and on a phone: it draws, and nothing scrolls sideways."""
+    out = os.path.join(work, "report")
+    scenario = os.path.join(os.path.dirname(__file__), "..", "..", "scenarios", "quickstart.yaml")
+    subprocess.run([ESMSIM, "run", scenario, "--output", out, "--participants", "60"], check=True, stdout=subprocess.DEVNULL)
+    page = "file://" + os.path.join(out, "report.html")
+    for width, phone in [(1400, False), (400, True)]:
+        driver = browser(width, 1000 if phone else 1200, work, phone=phone)
+        try:
+            driver.get(page)
+            scroll = driver.execute_script("return document.documentElement.scrollWidth")
+            check(f"the report fits {width} px (no sideways scrolling)", scroll <= width, f"{scroll} px wide")
+            weeks = len(driver.find_elements(By.CSS_SELECTOR, "svg.week"))
+            check(f"the report draws the participants' weeks at {width} px", weeks == 4, f"{weeks} calendars")
+            height = driver.execute_script("return document.documentElement.scrollHeight")
+            driver.set_window_size(width, min(height, 12000)) if not phone else None
+            shot = os.path.join(SHOTS, f"report-{width}.png")
+            driver.save_screenshot(shot)
+            check(f"the report's screenshot at {width} px is not blank", non_white_share(shot) > 0.03)
+        finally:
+            driver.quit()
+
+
+def request(url, method="POST", path="/api/run", body=b"", headers=None):
+    host = url.split("//")[1].rstrip("/")
+    connection = http.client.HTTPConnection(host, timeout=60)
+    connection.request(method, path, body=body, headers=headers or {"Content-Type": "application/json"})
+    reply = connection.getresponse()
+    data = reply.read()
+    connection.close()
+    return reply.status, data
+
+
+def hostile_checks(url):
+    host = url.split("//")[1].rstrip("/")
+    alive = lambda: request(url, "GET", "/")[0] == 200
+    status, _ = request(url, body=b"x" * (20 * 1024 * 1024))
+    check("a 20 MB body is refused (413)", status == 413, status)
+    check("... and the server keeps serving", alive())
+    status, _ = request(url, body=b"{}", headers={"Content-Type": "text/plain"})
+    check("a body that is not JSON's type is refused (415)", status == 415, status)
+    status, data = request(url, body=b"{not json")
+    check("malformed JSON is refused (422)", status == 422 and b"not a JSON object" in data, (status, data[:200]))
+    big = json.dumps({"scenario": "name: x\nduration: 365d\npopulation: {size: 100000}\n"}).encode()
+    status, data = request(url, body=big)
+    check("a study over the work limit is refused (413) with the reason", status == 413 and b"participant-days" in data, (status, data[:200]))
+    deep = json.dumps({"scenario": "a: " + "[" * 5000 + "]" * 5000}).encode()
+    status, _ = request(url, body=deep)
+    check("deeply nested YAML is refused (422)", status == 422, status)
+    upload = json.dumps({"scenario": "name: x\nprotocol: {aware_schedule: /etc/passwd}\n"}).encode()
+    status, data = request(url, body=upload)
+    check("an import naming a server path is refused", status == 422 and b"no uploaded file" in data, (status, data[:200]))
+    status, _ = request(url, body=b"{}", headers={"Content-Type": "application/json", "Host": "evil.example"})
+    check("another Host (DNS rebinding) is refused (403)", status == 403, status)
+    status, _ = request(url, body=b"{}", headers={"Content-Type": "application/json", "Origin": "http://evil.example"})
+    check("another site's Origin is refused (403)", status == 403, status)
+    status, _ = request(url, "GET", "/../../../etc/passwd")
+    check("a path outside the routes is not found", status == 404, status)
+    with socket.create_connection(tuple(host.rsplit(":", 1)[0:1]) + (int(host.rsplit(":", 1)[1]),), timeout=10) as s:
+        s.sendall(b"\x00\xff GARBAGE \r\n\r\n" * 100)
+        try:
+            s.recv(1024)
+        except OSError:
+            pass
+    check("garbage bytes on the socket leave the server serving", alive())
+    results = []
+    body = json.dumps({"scenario": "name: x\npopulation: {size: 300}\nduration: 28d\n"}).encode()
+    threads = [threading.Thread(target=lambda: results.append(request(url, body=body)[0])) for _ in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    check("12 requests at once are served or told busy (503)", sorted(set(results)) in ([200], [200, 503]), results)
+    check("... and the server keeps serving", alive())
+
+
+def main():
+    os.makedirs(SHOTS, exist_ok=True)
+    server, url = start_server()
+    try:
+        check("esmsim serve binds to 127.0.0.1 by default", url.startswith("http://127.0.0.1:"), url)
+        with tempfile.TemporaryDirectory() as work:
+            planner_checks(url, work)
+            report_checks(work)
+        hostile_checks(url)
+        check("the server is still running", server.poll() is None)
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    print(f"{len(failures)} failed" if failures else "all browser checks passed")
+    sys.exit(len(failures))
+
+
+if __name__ == "__main__":
+    main()
