@@ -101,7 +101,7 @@ public enum Report {
         answered.map { answersHistogram($0, maxAnswers: maxAnswers, maxShare: binned) })
       body += section(
         "What became of the prompts",
-        "Each prompt scheduled was answered or missed for one reason (docs/outputs.md lists the reasons), as shares of the prompts scheduled.",
+        "The share of prompts delivered to the phone, then each prompt scheduled answered or missed for one reason (docs/outputs.md lists the reasons), as shares of the prompts scheduled.",
         answered.map(lossBars))
     }
     if variants.contains(where: { !$0.weeks.isEmpty }) {
@@ -174,7 +174,7 @@ public enum Report {
     .target{stroke:#333;stroke-width:1.5;stroke-dasharray:4 3}
     .fate{display:flex;align-items:center;gap:8px;font-size:.85em;margin:2px 0}.fate .what{flex:0 0 8.5em}
     .fate .track{flex:1;background:#f2f2f2;height:12px;min-width:60px}.fate .fill{display:block;height:12px}
-    .fate .ok{background:#1f6fb4}.fate .miss{background:#c0392b}.fate .share{flex:0 0 4.5em;text-align:right}
+    .fate .ok{background:#1f6fb4}.fate .sent{background:#7fa7cc}.fate .miss{background:#c0392b}.fate .share{flex:0 0 4.5em;text-align:right}
     details summary{cursor:pointer;color:#1f6fb4}table{display:block;overflow-x:auto;max-width:100%}
     .cards{display:flex;flex-wrap:wrap;gap:16px}.card{border:1px solid #ddd;border-radius:6px;padding:8px 14px;min-width:300px;flex:1}
     .card h3{margin:.2em 0 .4em;font-size:1.05em}.card dl{display:grid;grid-template-columns:max-content auto;gap:3px 12px;margin:0}

@@ -94,13 +94,15 @@ extension Report {
     return figure(v.name, legend([("bar", "reached the target"), ("bar2", "below it")]) + c.svg)
   }
 
-  /// The prompts' fate: delivered, answered, and each reason a prompt was missed, as shares
+  /// The prompts' fate: delivered (summary.csv's `delivered_share`), answered, and each reason a prompt was missed, as shares
   /// of the prompts scheduled (bars in HTML: they wrap on a phone).
   public static func lossBars(_ v: VariantReport) -> String {
     guard v.scheduled > 0 else { return "" }
     let total = Double(v.scheduled)
     let missed = v.missed.filter { $0.count > 0 }.sorted { $0.count > $1.count }
-    var rows: [(String, Double, String)] = [("answered", Double(v.answered) / total, "ok")]
+    var rows: [(String, Double, String)] = []
+    if let delivered = v.summary["delivered_share"], delivered.isFinite { rows.append(("delivered", delivered, "sent")) }
+    rows.append(("answered", Double(v.answered) / total, "ok"))
     rows += missed.map { ($0.reason.replacingOccurrences(of: "_", with: " "), Double($0.count) / total, "miss") }
     let body = rows.map { r in
       "<div class='fate'><span class='what'>\(HTML.escape(r.0))</span><span class='track'><span class='fill \(r.2)' style='width:\(SVGChart.f(100 * r.1))%'></span></span><span class='share'>\(pct(r.1))</span></div>"

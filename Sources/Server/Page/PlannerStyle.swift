@@ -32,7 +32,7 @@ enum PlannerStyle {
     .key.answered{background:#1f6fb4}.key.truth{background:#2a9d3a}.key.bar{height:10px;background:#1f6fb4}.key.bar2{height:10px;background:#e08a2c}
     .fate{display:flex;align-items:center;gap:8px;font-size:.85em;margin:2px 0}.fate .what{flex:0 0 8.5em}
     .fate .track{flex:1;background:#f2f2f2;height:12px;min-width:60px}.fate .fill{display:block;height:12px}
-    .fate .ok{background:#1f6fb4}.fate .miss{background:#c0392b}.fate .share{flex:0 0 4.5em;text-align:right}
+    .fate .ok{background:#1f6fb4}.fate .sent{background:#7fa7cc}.fate .miss{background:#c0392b}.fate .share{flex:0 0 4.5em;text-align:right}
     @media (max-width:760px){main{display:block;padding:8px}form{position:static;max-height:none;width:100%}.card{min-width:0}figure{flex-basis:100%}.fate .what{flex-basis:6.5em}.card dl{grid-template-columns:auto}}
     """#
 }
