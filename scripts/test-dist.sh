@@ -63,3 +63,21 @@ else
   cat "$work/diff" >&2
   exit 1
 fi
+# The planner from the bare root: `esmsim serve` answers the quickstart with the figure of summary.csv.
+chroot "$root" "$binary" serve --port 0 >"$work/serve.log" 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null || true; cleanup' EXIT
+for _ in $(seq 100); do grep -q "^esmsim planner: " "$work/serve.log" && break; sleep 0.1; done
+url=$(sed -n 's/^esmsim planner: \([^ ]*\).*/\1/p' "$work/serve.log")
+[ -n "$url" ] || { echo "test-dist: esmsim serve printed no URL:" >&2; cat "$work/serve.log" >&2; exit 1; }
+python3 - "$url" "$work/ordinary/quickstart/summary.csv" <<'PY'
+import csv, json, sys, urllib.request
+url, summary = sys.argv[1], sys.argv[2]
+body = json.dumps({"scenario": open("scenarios/quickstart.yaml").read()}).encode()
+reply = json.load(urllib.request.urlopen(urllib.request.Request(url + "api/run", body, {"Content-Type": "application/json"})))
+want = next(float(r["mean"]) for r in csv.DictReader(open(summary)) if r["metric"] == "answers_per_participant_median")
+got = reply["variants"][0]["answers_median"]
+assert reply["ok"] and got == want, (got, want)
+print(f"test-dist: ok: esmsim serve in the bare root answers the quickstart: median {got} answers per participant, as summary.csv")
+PY
+kill $server
