@@ -48,6 +48,9 @@ struct ServeCommand: ParsableCommand {
       done.signal()
     }
     done.wait()
-    if let failure { throw ValidationError("cannot serve on \(host):\(port): \(failure)") }
+    if let failure {
+      FileHandle.standardError.write(Data("esmsim: cannot serve on \(host):\(port): \(failure)\n".utf8))
+      throw ExitCode(1)
+    }
   }
 }

@@ -228,6 +228,10 @@ def main():
     server, url = start_server()
     try:
         check("esmsim serve binds to 127.0.0.1 by default", url.startswith("http://127.0.0.1:"), url)
+        port = url.rstrip("/").rsplit(":", 1)[1]
+        taken = subprocess.run([ESMSIM, "serve", "--port", port], capture_output=True, text=True, timeout=30)
+        check("a port in use is one clear error, exit 1", taken.returncode == 1 and "cannot serve on 127.0.0.1:" + port in taken.stderr,
+              (taken.returncode, taken.stderr))
         with tempfile.TemporaryDirectory() as work:
             planner_checks(url, work)
             report_checks(work)
