@@ -85,8 +85,7 @@ public enum Planner {
     })
     let window = scenario.variants.first?.plan.typicalSamplingWindow() ?? Block(start: 0, end: 1440)
     let reports = sim.reports
-    let maxAnswers = reports.flatMap(\.answersPerParticipant).max() ?? 0
-    let share = reports.map { Report.histogramTop($0, maxAnswers: maxAnswers) }.max() ?? 0
+    let axes = Report.answerAxes(reports)
     let top = Report.intensityTop(reports)
     var variants: [JSONValue] = []
     for (k, v) in reports.enumerated() {
@@ -108,7 +107,7 @@ public enum Planner {
           ("scheduled", .int(v.scheduled)), ("answered", .int(v.answered)),
           ("missed", .object(v.missed.filter { $0.count > 0 }.map { ($0.reason, .int($0.count)) })),
           ("headline", .string(Report.headline(v))),
-          ("answers_chart", .string(Report.answersHistogram(v, maxAnswers: maxAnswers, maxShare: share))),
+          ("answers_chart", .string(Report.answersHistogram(v, maxAnswers: axes.maxAnswers, maxShare: axes.maxShare))),
           ("fate_chart", .string(Report.lossBars(v))),
           ("uniformity_chart", .string(v.intensityScheduled.isEmpty ? "" : Report.intensityChart(v, window: (window.start, window.length), top: top))),
           ("week", .string(WeekCalendar.svg(plan: plan, seed: scenario.seed, participant: who))),

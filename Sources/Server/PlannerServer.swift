@@ -39,7 +39,7 @@ public enum PlannerServer {
     }
 
     /// The largest request body accepted.
-    public var maxBody: Int { limits.bytes * (limits.files + 1) }
+    public var maxBody: Int { PlannerRequest.maxBody(maxBytes: limits.bytes, maxFiles: limits.files) }
   }
 
   /// Whether `host` is a loopback address (only this machine can connect).
@@ -52,10 +52,10 @@ public enum PlannerServer {
     let gate = Gate(waiting: options.queue)
     let router = Router(context: PlannerContext.self)
     router.middlewares.add(Guard(loopback: isLoopback(options.host)))
-    router.get("/") { _, _ in Self.page(PlannerPage.html, type: "text/html; charset=utf-8") }
-    router.get("/teach") { _, _ in Self.page(TeachPage.html, type: "text/html; charset=utf-8") }
-    router.get("/app.js") { _, _ in Self.page(PlannerScript.js, type: "text/javascript; charset=utf-8") }
-    router.get("/app.css") { _, _ in Self.page(PlannerStyle.css, type: "text/css; charset=utf-8") }
+    router.get("/") { _, _ in Self.response(.ok, PlannerPage.html, type: "text/html; charset=utf-8") }
+    router.get("/teach") { _, _ in Self.response(.ok, TeachPage.html, type: "text/html; charset=utf-8") }
+    router.get("/app.js") { _, _ in Self.response(.ok, PlannerScript.js, type: "text/javascript; charset=utf-8") }
+    router.get("/app.css") { _, _ in Self.response(.ok, PlannerStyle.css, type: "text/css; charset=utf-8") }
     router.post("/api/run") { request, context in
       try await Self.api(request, context: context, options: options, gate: gate) { scenario, r in
         let json = try Planner.run(scenario, participant: r.participant, truth: r.truth, threads: options.threads)
@@ -122,8 +122,6 @@ public enum PlannerServer {
   static func refusal(_ status: HTTPResponse.Status, _ message: String) -> Response {
     response(status, JSONValue.object([("ok", .bool(false)), ("error", .string(message))]).text(), type: "application/json")
   }
-
-  static func page(_ text: String, type: String) -> Response { response(.ok, text, type: type) }
 
   static func response(_ status: HTTPResponse.Status, _ text: String, type: String) -> Response {
     var headers = HTTPFields()

@@ -12,7 +12,7 @@ extension Report {
     let scheduled = v.scheduledPerParticipant.sorted()
     var rows: [(String, String, String)] = [
       ("Answers per participant", "median \(whole("answers_per_participant_median"))"
-        + (scheduled.isEmpty ? "" : " of \(scheduled[min(scheduled.count / 2, scheduled.count - 1)]) prompts")
+        + (scheduled.isEmpty ? "" : " of \(scheduled[scheduled.count / 2]) prompts")
         + " (10th–90th percentile \(whole("answers_per_participant_p10"))–\(whole("answers_per_participant_p90")))", "answers-median"),
       ("Reaching \(v.target) answers", pct(s["share_reaching_answers_target"] ?? .nan) + " of participants", "target-share"),
       ("Prompts answered", v.scheduled > 0 ? pct(Double(v.answered) / Double(v.scheduled)) : "", "answered"),

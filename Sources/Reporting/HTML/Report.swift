@@ -93,12 +93,11 @@ public enum Report {
 
     let answered = variants.filter { !$0.answersPerParticipant.isEmpty }
     if !answered.isEmpty {
-      let maxAnswers = answered.flatMap(\.answersPerParticipant).max() ?? 0
-      let binned = answered.map { Report.histogramTop($0, maxAnswers: maxAnswers) }.max() ?? 0
+      let axes = answerAxes(answered)
       body += section(
         "How many answers will each participant give?",
         "Participants by the answers they gave (every replication's participants); the dashed line is the answers target (protocol.answers_target), bars below it in orange. The variants share both axes.",
-        answered.map { answersHistogram($0, maxAnswers: maxAnswers, maxShare: binned) })
+        answered.map { answersHistogram($0, maxAnswers: axes.maxAnswers, maxShare: axes.maxShare) })
       body += section(
         "What became of the prompts",
         "The share of prompts delivered to the phone, then each prompt scheduled answered or missed for one reason (docs/outputs.md lists the reasons), as shares of the prompts scheduled.",

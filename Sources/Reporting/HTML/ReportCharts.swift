@@ -58,9 +58,14 @@ extension Report {
     return figure(title, legend(series.map { ($0.cssClass, $0.label) }) + c.svg)
   }
 
-  /// The largest share of participants in one bin of ``answersHistogram(_:maxAnswers:maxShare:)``.
-  public static func histogramTop(_ v: VariantReport, maxAnswers: Int) -> Double {
-    Double(histogram(v, maxAnswers: maxAnswers).counts.max() ?? 0) / Double(max(v.answersPerParticipant.count, 1))
+  /// The axes the variants' ``answersHistogram(_:maxAnswers:maxShare:)`` share: the most answers
+  /// anyone gave, and the largest share of participants in one bin.
+  public static func answerAxes(_ variants: [VariantReport]) -> (maxAnswers: Int, maxShare: Double) {
+    let maxAnswers = variants.flatMap(\.answersPerParticipant).max() ?? 0
+    let maxShare = variants.map {
+      Double(histogram($0, maxAnswers: maxAnswers).counts.max() ?? 0) / Double(max($0.answersPerParticipant.count, 1))
+    }.max() ?? 0
+    return (maxAnswers, maxShare)
   }
 
   /// Participants by answers, in bins of `width` answers (at most about 30 bins up to `maxAnswers`).

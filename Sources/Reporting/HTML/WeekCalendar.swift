@@ -1,5 +1,6 @@
 import Foundation
 import SimKernel
+import Schedules
 import StudyModel
 
 /// A participant's week as a calendar (SVG): a row per day, midnight to midnight, with where
@@ -39,8 +40,7 @@ public enum WeekCalendar {
     for s in ParticipantWeek.PhoneState.allCases where week.phone.contains(where: { $0.state == s }) {
       legend("phone: " + s.rawValue, phoneColours[s] ?? "#ccc", y: 46)
     }
-    legend("answered", "#1f6fb4", y: 46, ring: false)
-    lx -= 0
+    legend("answered", "#1f6fb4", y: 46)
     legend("missed", "#c0392b", y: 46, ring: true)
     for h in stride(from: 0, through: 24, by: 3) {
       let xx = left + Double(h) / 24 * plot
@@ -102,8 +102,5 @@ public enum WeekCalendar {
     return parts.joined(separator: ", ")
   }
 
-  static func clock(_ t: SimTime) -> String {
-    let m = Int((t % Tick.day) / Tick.minute)
-    return String(format: "%02d:%02d", m / 60, m % 60)
-  }
+  static func clock(_ t: SimTime) -> String { ClockTime(minutes: Tick.inMinutes(t)).description }
 }

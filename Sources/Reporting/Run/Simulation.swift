@@ -39,7 +39,6 @@ extension StudyRun {
       var perReplication: [[(String, Estimate)]] = []
       var pooled: StudyAccumulator?
       var firstHeat: [[Float]] = []
-      var biasMeans: [Double] = []
       var pooledScheduled: ScheduleSummary?
       for r in 0..<scenario.replications {
         var runOptions = StudyRunner.Options(
@@ -57,7 +56,6 @@ extension StudyRun {
         let schedules = ScheduleMeasures.summaries(scheduled: acc.scheduledTimes, answered: acc.answeredTimes)
         if scenario.replications == 1 { pooledScheduled = schedules.scheduled }
         perReplication.append(Metrics.values(acc, schedules: schedules))
-        biasMeans.append(acc.bias.meanOrNaN)
         if r == 0 { firstHeat = acc.heat }
         if pooled == nil { pooled = acc } else { pooled!.merge(acc) }
       }

@@ -150,7 +150,8 @@ public enum StudyRun {
       let variant = scenario.variants[v]
       try writeRows(o, variant: variant.name, v: v, replication: r, plan: variant.plan, tables: tables, time: time)
     }
-    var (summary, coverageRows, reports) = (sim.summary, sim.coverageRows, sim.reports)
+    let (summary, coverageRows) = (sim.summary, sim.coverageRows)
+    var reports = sim.reports
     try tables.close()
 
     let summaryCSV = CSVFile.text(header: SummaryRow.header, rows: summary.map(\.cells))

@@ -20,6 +20,9 @@ public struct PlannerRequest: Sendable {
     self.truth = truth
   }
 
+  /// The largest request body: the scenario and every file at their largest.
+  public static func maxBody(maxBytes: Int, maxFiles: Int) -> Int { maxBytes * (maxFiles + 1) }
+
   /// A request refused: the message names the file and key where it can.
   public struct Refusal: Error, Sendable, CustomStringConvertible {
     /// What is wrong.
@@ -39,8 +42,9 @@ extension Readers {
   /// "truth": false}`, each text at most `maxBytes`, at most `maxFiles` files with plain names.
   public static func plannerRequest(_ data: Data, maxBytes: Int, maxFiles: Int) throws(PlannerRequest.Refusal) -> PlannerRequest {
     typealias Refusal = PlannerRequest.Refusal
-    guard data.count <= maxBytes * (maxFiles + 1) else {
-      throw Refusal(description: "the request is \(data.count) bytes; at most \(maxBytes * (maxFiles + 1))", tooLarge: true)
+    let limit = PlannerRequest.maxBody(maxBytes: maxBytes, maxFiles: maxFiles)
+    guard data.count <= limit else {
+      throw Refusal(description: "the request is \(data.count) bytes; at most \(limit)", tooLarge: true)
     }
     guard let object = try? JSONSerialization.jsonObject(with: data), let body = object as? [String: Any] else {
       throw Refusal(description: "the request is not a JSON object", tooLarge: false)
