@@ -19,12 +19,15 @@ public enum Planner {
     public var bytes: Int
     /// The most uploaded files.
     public var files: Int
+    /// The most variants (each is simulated, measured and drawn: the page shows two).
+    public var variants: Int
 
     /// Room for 1,000 participants × 28 days × 2 protocols and a few replications.
-    public init(participantDays: Double = 200_000, bytes: Int = 1_000_000, files: Int = 4) {
+    public init(participantDays: Double = 200_000, bytes: Int = 1_000_000, files: Int = 4, variants: Int = 8) {
       self.participantDays = participantDays
       self.bytes = bytes
       self.files = files
+      self.variants = variants
     }
   }
 
@@ -47,6 +50,11 @@ public enum Planner {
       scenario = try Readers.scenario(Data(request.scenario.utf8), file: "scenario.yaml", uploads: uploads)
     } catch {
       throw Refusal(description: error.description, tooLarge: false)
+    }
+    guard scenario.variants.count <= limits.variants else {
+      throw Refusal(
+        description: "scenario.yaml: variants: \(scenario.variants.count) variants; the planner runs at most \(limits.variants) per change (`esmsim run` takes up to \(ScenarioLimits.variants))",
+        tooLarge: true)
     }
     let days = WorkEstimate(scenario, threads: 1).participantDays
     guard days <= limits.participantDays else {

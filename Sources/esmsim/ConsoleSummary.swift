@@ -14,12 +14,16 @@ enum ConsoleSummary {
   static func text(_ s: Scenario, _ o: StudyRun.Outcome, directory: String) -> String {
     var rows = [["variant"] + headline.map(\.1)]
     var unstable = false
+    // Each variant's rows by metric, looked up once each (a linear pass, whatever the size).
+    var byVariant: [String: [String: SummaryRow]] = [:]
+    for r in o.summary { byVariant[r.variant, default: [:]][r.metric] = r }
     for v in s.variants {
       var row = [v.name]
+      let summary = byVariant[v.name] ?? [:]
       // Predictability from too few held-out days is overstated: marked, with a note below.
-      let stable = o.summary.first { $0.variant == v.name && $0.metric == "predictability_stable" }.map { $0.mean >= 1 } ?? true
+      let stable = summary["predictability_stable"].map { $0.mean >= 1 } ?? true
       for (metric, _, digits) in headline {
-        let r = o.summary.first { $0.variant == v.name && $0.metric == metric }
+        let r = summary[metric]
         var cell = r.map { $0.mean.isFinite ? NumberText.fixed($0.mean, digits) : "-" } ?? "-"
         if metric == "bits_per_signal_scheduled" && !stable && cell != "-" {
           cell += "*"
@@ -37,7 +41,7 @@ enum ConsoleSummary {
       for v in s.variants {
         var row = [v.name]
         for sensor in sensors {
-          let r = o.summary.first { $0.variant == v.name && $0.metric == "coverage_comp_\(sensor)" }
+          let r = byVariant[v.name]?["coverage_comp_\(sensor)"]
           row.append(r.map { $0.mean.isFinite ? NumberText.fixed($0.mean, 3) : "-" } ?? "-")
         }
         sensorRows.append(row)
@@ -55,7 +59,7 @@ enum ConsoleSummary {
           ("signals_per_day", 2), ("signals_per_day_sd", 2), ("delivered_share", 3), ("compliance", 3),
           ("answers_per_participant", 1),
         ] {
-          let r = o.summary.first { $0.variant == v.name && $0.metric == "\(metric)_\(q)" }
+          let r = byVariant[v.name]?["\(metric)_\(q)"]
           row.append(r.map { $0.mean.isFinite ? NumberText.fixed($0.mean, digits) : "-" } ?? "-")
         }
         questionnaireRows.append(row)

@@ -15,7 +15,7 @@ struct FuzzCorpusTests {
     return ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []).sorted().map { dir.appendingPathComponent($0) }
   }
 
-  @Test("every input is read or refused with an error naming the file", arguments: ["scenario", "aware", "esmira", "paco", "beiwe", "sweep", "pilot"])
+  @Test("every input is read or refused with an error naming the file", arguments: ["scenario", "aware", "esmira", "paco", "beiwe", "sweep", "pilot", "study", "imported"])
   func corpus(reader: String) throws {
     let files = Self.inputs(reader)
     #expect(files.count >= 1, "the corpus of \(reader) is empty")
@@ -35,11 +35,14 @@ struct FuzzCorpusTests {
         case "paco": try Readers.pacoExperiment(data, file: file)
         case "beiwe": try Readers.beiweStudy(data, file: file)
         case "pilot": try Readers.pilot(data, file: file)
+        case "study": try Readers.simulateOneDay(data, file: file)
+        case "imported": try Readers.simulateImported(data)
         default: _ = try Readers.sweep(data, file: file)
         }
         read += 1
       } catch {
-        #expect(error.file == file, "\(error)")
+        // The imported harness names its files itself.
+        #expect(reader == "imported" ? ["imported.json", "scenario.yaml"].contains(error.file) : error.file == file, "\(error)")
         #expect(!error.message.isEmpty)
       }
     }

@@ -148,14 +148,14 @@ struct PhoneTests {
     var planner = LocalPlanner(channel: ChannelPlan(kind: .local, cap: 64), reminders: 0)
     let times = (0..<84).map { SimTime($0 / 6) * Tick.day + 9 * Tick.hour + SimTime($0 % 6) * Tick.hour }
     let days = (0..<84).map { Int32($0 / 6) }
-    planner.refill(at: 0, times: times, days: days, parts: [UInt8](repeating: 0, count: times.count), today: 0)
+    planner.refill(at: 0, times: times, days: days, parts: [UInt16](repeating: 0, count: times.count), schedules: 1, today: 0)
     #expect(planner.end == 64)
     #expect(planner.cutByCap)
     #expect((0..<64).allSatisfy(planner.isPlanned))
     #expect(!planner.isPlanned(64))
     // With two reminders each prompt takes three: 21 prompts fit.
     var withReminders = LocalPlanner(channel: ChannelPlan(kind: .local, cap: 64), reminders: 2)
-    withReminders.refill(at: 0, times: times, days: days, parts: [UInt8](repeating: 0, count: times.count), today: 0)
+    withReminders.refill(at: 0, times: times, days: days, parts: [UInt16](repeating: 0, count: times.count), schedules: 1, today: 0)
     #expect(withReminders.end == 21)
     // End to end: a participant who never opens the app loses the prompts past the cap.
     var p = quietProfile()
@@ -178,16 +178,16 @@ struct PhoneTests {
     let everyOther = (0..<30).map { Int32(2 * ($0 / 2)) }
     var planner = LocalPlanner(channel: .esmira, reminders: 0)
     let t1 = everyOther.enumerated().map { SimTime($1) * Tick.day + 9 * Tick.hour + SimTime($0 % 2) * Tick.hour }
-    planner.refill(at: 0, times: t1, days: everyOther, parts: [UInt8](repeating: 0, count: 30), today: 0)
+    planner.refill(at: 0, times: t1, days: everyOther, parts: [UInt16](repeating: 0, count: 30), schedules: 1, today: 0)
     #expect(Set((0..<30).filter(planner.isPlanned).map { everyOther[$0] }) == [0, 2, 4, 6])
     // One prompt on Mondays (days 0, 7, 14, …).
     let mondays = (0..<10).map { Int32(7 * $0) }
     var weekly = LocalPlanner(channel: .esmira, reminders: 0)
-    weekly.refill(at: 0, times: mondays.map { SimTime($0) * Tick.day + 9 * Tick.hour }, days: mondays, parts: [UInt8](repeating: 0, count: 10), today: 0)
+    weekly.refill(at: 0, times: mondays.map { SimTime($0) * Tick.day + 9 * Tick.hour }, days: mondays, parts: [UInt16](repeating: 0, count: 10), schedules: 1, today: 0)
     #expect(weekly.end == 4)
     // Two schedules, daily at 09:00 (0) and every other day at 20:00 (1): each counts its own.
     var days: [Int32] = []
-    var parts: [UInt8] = []
+    var parts: [UInt16] = []
     for d in 0..<20 {
       days.append(Int32(d))
       parts.append(0)
@@ -207,7 +207,7 @@ struct PhoneTests {
     let days = (0..<120).map { Int32($0 / 4) }
     let times = (0..<120).map { SimTime($0 / 4) * Tick.day + 9 * Tick.hour + SimTime($0 % 4) * 3 * Tick.hour }
     var planner = LocalPlanner(channel: .esmira, reminders: 2)
-    planner.refill(at: 0, times: times, days: days, parts: [UInt8](repeating: 0, count: times.count), today: 0)
+    planner.refill(at: 0, times: times, days: days, parts: [UInt16](repeating: 0, count: times.count), schedules: 1, today: 0)
     #expect(planner.end == 16)
     // The notifications the phone holds, counted from what is planned: 16 prompts × 3 = 48.
     #expect((0..<times.count).filter { planner.isPlanned($0) && times[$0] > 0 }.count * 3 == 48)
@@ -215,7 +215,7 @@ struct PhoneTests {
     let days5 = (0..<150).map { Int32($0 / 5) }
     let times5 = (0..<150).map { SimTime($0 / 5) * Tick.day + 8 * Tick.hour + SimTime($0 % 5) * 2 * Tick.hour }
     var five = LocalPlanner(channel: .esmira, reminders: 2)
-    five.refill(at: 0, times: times5, days: days5, parts: [UInt8](repeating: 0, count: times5.count), today: 0)
+    five.refill(at: 0, times: times5, days: days5, parts: [UInt16](repeating: 0, count: times5.count), schedules: 1, today: 0)
     #expect(five.end == 15)
     // Topping up at random moments never passes 55 pending.
     var s = RandomStream(StreamAddress(seed: 8, purpose: .general))
@@ -223,7 +223,7 @@ struct PhoneTests {
     for _ in 0..<200 {
       t += SimTime(s.integer(below: UInt64(2 * Tick.day)))
       let today = Int(t / Tick.day)
-      five.refill(at: t, times: times5, days: days5, parts: [UInt8](repeating: 0, count: times5.count), today: today)
+      five.refill(at: t, times: times5, days: days5, parts: [UInt16](repeating: 0, count: times5.count), schedules: 1, today: today)
       let pending = (0..<times5.count).filter { five.isPlanned($0) && times5[$0] > t }.count
       #expect(pending * 3 <= 55)
     }

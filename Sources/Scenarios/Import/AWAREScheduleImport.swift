@@ -62,17 +62,21 @@ enum AWAREScheduleImport {
     if let pick, pick >= schedules.count {
       throw ScenarioError(file: path, key: "", at: rootAt, "has no schedule number \(pick)")
     }
+    if pick == nil && schedules.count > ScenarioLimits.schedules {
+      throw ScenarioError(
+        file: path, key: "", at: rootAt,
+        "holds \(schedules.count) schedules; esmsim simulates at most \(ScenarioLimits.schedules) in one protocol (aware_schedule_id picks one)")
+    }
     var parts: [SchedulePart] = []
     var warnings: [ScenarioWarning] = []
-    var ids: [String] = []
+    let ids = scheduleIDs(schedules)
     for k in pick.map({ [$0] }) ?? Array(schedules.indices) {
-      let one = try readOne(root, file: path, startDate: startDate, days: days, pick: k)
+      let one = try readOne(root, file: path, startDate: startDate, days: days, pick: k, ids: ids)
       var part = one.parts[0]
       part.expiry = one.expiry
       part.survey = one.survey
       parts.append(part)
       warnings += one.warnings
-      ids = one.alternatives
     }
     let first = parts[0]
     return ImportedProtocol(
@@ -80,10 +84,18 @@ enum AWAREScheduleImport {
       alternatives: ids, warnings: warnings)
   }
 
-  /// Reads schedule `pick` of a schedule file's tree.
-  static func readOne(_ root: ScenarioValue, file path: String, startDate: CalendarDate, days: Int, pick: Int)
-    throws(ScenarioError) -> ImportedProtocol
-  {
+  /// Each schedule's `schedule_id`, or `#i` where it has none.
+  static func scheduleIDs(_ schedules: [ScenarioValue]) -> [String] {
+    schedules.enumerated().map { i, s in
+      if case .scalar(let id, _)? = s["schedule_id"] { return id }
+      return "#\(i)"
+    }
+  }
+
+  /// Reads schedule `pick` of a schedule file's tree (`ids`: every schedule's id).
+  static func readOne(
+    _ root: ScenarioValue, file path: String, startDate: CalendarDate, days: Int, pick: Int, ids: [String]
+  ) throws(ScenarioError) -> ImportedProtocol {
     func fail(_ k: String, _ at: ScenarioValue.Location?, _ message: String) -> ScenarioError {
       ScenarioError(file: path, key: k, at: at, message)
     }
@@ -91,10 +103,6 @@ enum AWAREScheduleImport {
       throw fail("", root.location, "an AWARE schedule file is a list of schedules")
     }
     guard pick < schedules.count else { throw fail("", rootAt, "has no schedule number \(pick)") }
-    let ids: [String] = schedules.enumerated().map { i, s in
-      if case .scalar(let id, _)? = s["schedule_id"] { return id }
-      return "#\(i)"
-    }
     let s = schedules[pick]
     let base = "[\(pick)]"
     guard case .mapping(let fields, let at) = s else { throw fail(base, s.location, "a schedule is a mapping of fields") }

@@ -97,6 +97,11 @@ enum BeiweStudyImport {
     var imported = ImportedProtocol(
       parts: parts, survey: parts[0].survey ?? surveys[0], channelPreset: "push", expiry: .never, reminders: Reminders(),
       warnings: json.warnings)
+    if let zone = json.text(root["study_time_zone"]), !ScenarioResolver.knows(zone) {
+      throw json.fail(
+        "study_time_zone", root["study_time_zone"]?.location,
+        "'\(zone.prefix(100))' is not a time zone of the IANA database (for example Europe/London, America/New_York, UTC)")
+    }
     imported.serverTimeZone = json.text(root["study_time_zone"])
     return imported
   }

@@ -1,4 +1,5 @@
 import Foundation
+import StudyModel
 
 /// Every reader of outside input, from bytes: scenario files (YAML or JSON), AWARE schedule
 /// files, ESMira study files, PACO experiments, Beiwe study exports, sweep files and pilot
@@ -62,5 +63,35 @@ public enum Readers {
   /// Reads a sweep file; `file` locates its base scenario.
   public static func sweep(_ data: Data, file: String) throws(ScenarioError) -> SweepSpec {
     try SweepSpec.read(ScenarioLoader.parse(data, file: file), file: file)
+  }
+
+  /// Past the reader: reads and resolves a scenario as `esmsim run` would for one participant
+  /// and one day (`--participants 1 --duration 1d`), then simulates that participant-day in
+  /// every variant; returns the prompts. For the fuzz harnesses that look for crashes the
+  /// simulation meets on what a file can ask for (a count a type cannot hold, an index past
+  /// an end), not only the reader.
+  @discardableResult
+  public static func simulateOneDay(_ data: Data, file: String = "input.yaml", uploads: [String: Data]? = nil) throws(ScenarioError)
+    -> Int
+  {
+    let tree = ScenarioOverrides(replications: 1, participants: 1, duration: "1d").applied(
+      to: try ScenarioLoader.parse(data, file: file))
+    let scenario = try ScenarioResolver.resolve(tree, file: file, uploads: uploads)
+    var prompts = 0
+    for (_, plan) in scenario.variants {
+      let one = ParticipantSimulation.outcome(plan: plan, seed: scenario.seed, replication: 0, participant: 0, keepRows: true, phoneEvents: true)
+      prompts += one.prompts.count
+    }
+    return prompts
+  }
+
+  /// An imported protocol file simulated for one participant-day: the first byte chooses the
+  /// format (its value modulo 4: AWARE, ESMira, PACO, Beiwe), the rest is the file.
+  @discardableResult
+  public static func simulateImported(_ data: Data) throws(ScenarioError) -> Int {
+    guard let first = data.first else { return 0 }
+    let key = ["aware_schedule", "esmira_study", "paco_experiment", "beiwe_study"][Int(first % 4)]
+    let scenario = "name: imported\nprotocol: {\(key): imported.json}\n"
+    return try simulateOneDay(Data(scenario.utf8), file: "scenario.yaml", uploads: ["imported.json": data.dropFirst()])
   }
 }

@@ -82,20 +82,33 @@ extension ScenarioResolver {
     guard let key = importKeys.first, let (file, at) = try r.scalar(key) else { return nil }
     r.record(key, .scalar(file, at))
     let (data, path) = try importedFile(file, key: r.keyPath(key), at: at)
+    let imported = try Self.read(key, data: data, path: path, file: file, reader: r, startDate: startDate, days: plan.days)
+    guard imported.parts.count <= ScenarioLimits.schedules else {
+      throw r.error(
+        key, at,
+        "\(file) holds \(imported.parts.count) schedules (signal times, groups or surveys); esmsim simulates at most \(ScenarioLimits.schedules) in one protocol")
+    }
+    return imported
+  }
+
+  /// Reads the imported file `data` of import key `key`.
+  static func read(
+    _ key: String, data: Data, path: String, file: String, reader r: Reader, startDate: CalendarDate, days: Int
+  ) throws(ScenarioError) -> ImportedProtocol {
     switch key {
     case "aware_schedule":
-      var imported = try AWAREScheduleImport.load(data: data, file: path, startDate: startDate, days: plan.days)
+      var imported = try AWAREScheduleImport.load(data: data, file: path, startDate: startDate, days: days)
       if let (wanted, l) = try r.scalar("aware_schedule_id") {
         guard let i = imported.alternatives.firstIndex(of: wanted) else {
           throw r.error("aware_schedule_id", l, "no schedule '\(wanted)' in \(file) (it has \(imported.alternatives.joined(separator: ", ")))")
         }
-        imported = try AWAREScheduleImport.load(data: data, file: path, startDate: startDate, days: plan.days, pick: i)
+        imported = try AWAREScheduleImport.load(data: data, file: path, startDate: startDate, days: days, pick: i)
         r.record("aware_schedule_id", .scalar(wanted, l))
       }
       return imported
-    case "esmira_study": return try ESMiraStudyImport.load(data: data, file: path, days: plan.days)
-    case "paco_experiment": return try PACOExperimentImport.load(data: data, file: path, startDate: startDate, days: plan.days)
-    default: return try BeiweStudyImport.load(data: data, file: path, startDate: startDate, days: plan.days)
+    case "esmira_study": return try ESMiraStudyImport.load(data: data, file: path, days: days)
+    case "paco_experiment": return try PACOExperimentImport.load(data: data, file: path, startDate: startDate, days: days)
+    default: return try BeiweStudyImport.load(data: data, file: path, startDate: startDate, days: days)
     }
   }
 

@@ -10,8 +10,10 @@ extension ScenarioResolver {
   /// own survey (whose id is the questionnaire's name). Keys a questionnaire leaves out
   /// (window, expiry, reminders) are the protocol's.
   func questionnaires(_ r: Reader, window: WindowPlan, plan: StudyPlan) throws(ScenarioError) -> [SchedulePart] {
-    guard let v = r.raw("questionnaires"), case .sequence(let list, let at) = v, !list.isEmpty, list.count <= 50 else {
-      throw r.error("questionnaires", r.raw("questionnaires")?.location, "expected a list of 1 to 50 questionnaires, each {name: …, schedule: …}")
+    guard let v = r.raw("questionnaires"), case .sequence(let list, let at) = v, !list.isEmpty, list.count <= ScenarioLimits.questionnaires else {
+      throw r.error(
+        "questionnaires", r.raw("questionnaires")?.location,
+        "expected a list of 1 to \(ScenarioLimits.questionnaires) questionnaires, each {name: …, schedule: …}")
     }
     var parts: [SchedulePart] = []
     var names: [String] = []

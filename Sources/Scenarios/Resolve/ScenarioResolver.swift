@@ -63,6 +63,9 @@ public struct ScenarioResolver {
       guard case .sequence(let list, _) = v, !list.isEmpty else {
         throw top.error("variants", v.location, "expected a list of variants, each {name: …, and the keys it changes}")
       }
+      guard list.count <= ScenarioLimits.variants else {
+        throw top.error("variants", v.location, "\(list.count) variants; a scenario has at most \(ScenarioLimits.variants)")
+      }
       for (i, item) in list.enumerated() {
         guard case .mapping(let pairs, let at) = item else {
           throw top.error("variants[\(i)]", item.location, "a variant is a mapping: {name: …, and the keys it changes}")

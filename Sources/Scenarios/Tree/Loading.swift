@@ -72,7 +72,17 @@ public enum ScenarioLoader {
     }
     guard let node else { throw ScenarioError(file: file, "is empty") }
     var budget = limits.nodes
-    return try convert(node, file: file, depth: 0, limits: limits, budget: &budget)
+    do {
+      return try convert(node, file: file, depth: 0, limits: limits, budget: &budget)
+    } catch where budget < 0 {
+      // Over the count: say whether aliases multiplied the values or the file simply has that many.
+      let aliases = text.range(of: #"(^|[\s,\[{:-])\*[^\s,\]}]"#, options: .regularExpression) != nil
+      throw ScenarioError(
+        file: file, at: error.location,
+        aliases
+          ? "more than \(limits.nodes) values once its aliases are expanded (are aliases expanding without end?)"
+          : "more than \(limits.nodes) values (keys, entries and scalars); a scenario holds at most \(limits.nodes)")
+    }
   }
 
   static func convert(_ node: Node, file: String, depth: Int, limits: Limits, budget: inout Int) throws(ScenarioError)
@@ -80,9 +90,7 @@ public enum ScenarioLoader {
   {
     budget -= 1
     let at = node.mark.map { ScenarioValue.Location(line: $0.line, column: $0.column) }
-    guard budget >= 0 else {
-      throw ScenarioError(file: file, at: at, "more than \(limits.nodes) values (are aliases expanding without end?)")
-    }
+    guard budget >= 0 else { throw ScenarioError(file: file, at: at, "more than \(limits.nodes) values") }
     guard depth <= limits.depth else {
       throw ScenarioError(file: file, at: at, "nesting deeper than \(limits.depth) levels")
     }

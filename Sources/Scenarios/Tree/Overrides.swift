@@ -26,11 +26,13 @@ public struct ScenarioOverrides: Sendable {
   public func applied(to tree: ScenarioValue) -> ScenarioValue {
     var tree = tree
     var overlay: [(key: String, value: ScenarioValue, at: ScenarioValue.Location?)] = []
-    if let r = replications { overlay.append(("replications", .scalar(String(r), nil), nil)) }
-    if let s = seed { overlay.append(("seed", .scalar(String(s), nil), nil)) }
-    if let d = duration { overlay.append(("duration", .scalar(d, nil), nil)) }
+    // Located as given on the command line, so that an error names the option, not the file.
+    let here = ScenarioValue.Location.commandLine
+    if let r = replications { overlay.append(("replications", .scalar(String(r), here), here)) }
+    if let s = seed { overlay.append(("seed", .scalar(String(s), here), here)) }
+    if let d = duration { overlay.append(("duration", .scalar(d, here), here)) }
     if let n = participants {
-      let population: ScenarioValue = .mapping([("size", .scalar(String(n), nil), nil)], nil)
+      let population: ScenarioValue = .mapping([("size", .scalar(String(n), here), here)], nil)
       overlay.append(("population", population, nil))
       // Variants that set their own size get it too.
       if case .mapping(var pairs, let at) = tree, let i = pairs.firstIndex(where: { $0.key == "variants" }),

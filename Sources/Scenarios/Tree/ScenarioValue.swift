@@ -13,7 +13,9 @@ public indirect enum ScenarioValue: Sendable, Equatable {
       self.line = line
       self.column = column
     }
-    public var description: String { "line \(line), column \(column)" }
+    public var description: String { line == 0 ? "given on the command line" : "line \(line), column \(column)" }
+    /// A value given on the command line (`--duration`, `--participants` …), not in the file.
+    public static let commandLine = Location(line: 0, column: 0)
   }
 
   public static func == (a: ScenarioValue, b: ScenarioValue) -> Bool {

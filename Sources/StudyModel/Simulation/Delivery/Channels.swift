@@ -54,7 +54,8 @@ extension ParticipantSimulation {
   /// Tops up the app's plan of local notifications at `t` (the app runs code).
   mutating func refillPlan(at t: SimTime) {
     delivery.planner.refill(
-      at: t, times: timetable.times, days: timetable.days, parts: timetable.scheduleOf, today: life.day(at: t))
+      at: t, times: timetable.times, days: timetable.days, parts: timetable.scheduleOf,
+      schedules: plan.protocolPlan.schedules.count, today: life.day(at: t))
   }
 
   /// The app's own periodic background task (ESMira's, about every 12 hours), which iOS lets

@@ -26,8 +26,10 @@ public struct LocalPlanner: Sendable {
   }
 
   /// Tops up the plan at time `t`: `times` are every prompt's scheduled times in order,
-  /// `days` their study days, `parts` their schedules, `today` the study day of `t`.
-  public mutating func refill(at t: SimTime, times: [SimTime], days: [Int32], parts: [UInt8], today: Int) {
+  /// `days` their study days, `parts` their schedules (of `schedules`), `today` the study day of `t`.
+  public mutating func refill(
+    at t: SimTime, times: [SimTime], days: [Int32], parts: [UInt16], schedules: Int, today: Int
+  ) {
     // The first prompt still to come.
     var first = end
     while first > 0 && times[first - 1] > t { first -= 1 }
@@ -41,7 +43,7 @@ public struct LocalPlanner: Sendable {
     if let r = channel.repetitions {
       // ESMira: the next r occurrences of each time of day, fewer when r would pass the cap.
       let perPromptCap = channel.cap / notificationsPerPrompt
-      let ends = Self.occurrenceEnds(most: r, from: first, days: days, parts: parts)
+      let ends = Self.occurrenceEnds(most: r, from: first, days: days, parts: parts, schedules: schedules)
       var count = r
       while count > 1 && ends[count - 1] - first > perPromptCap { count -= 1 }
       wanted = min(wanted, ends[count - 1])
@@ -56,18 +58,18 @@ public struct LocalPlanner: Sendable {
   /// prompts (its occurrences: a schedule repeating every 2 days has them 2 days apart, a
   /// Monday-only one a week apart), in time order: the plan stops at the first prompt past
   /// its schedule's `r`-th occurrence.
-  static func occurrences(_ r: Int, from first: Int, days: [Int32], parts: [UInt8]) -> Int {
-    occurrenceEnds(most: r, from: first, days: days, parts: parts)[r - 1]
+  static func occurrences(_ r: Int, from first: Int, days: [Int32], parts: [UInt16]) -> Int {
+    occurrenceEnds(most: r, from: first, days: days, parts: parts, schedules: Int(parts.max() ?? 0) + 1)[r - 1]
   }
 
   /// ``occurrences(_:from:days:parts:)`` for every r from 1 to `most` (entry r − 1), in one
   /// walk: the plan of r occurrences ends at the first prompt that starts some schedule's
-  /// (r + 1)-th, and these come in order of r.
-  static func occurrenceEnds(most: Int, from first: Int, days: [Int32], parts: [UInt8]) -> [Int] {
+  /// (r + 1)-th, and these come in order of r. `parts` are below `schedules`.
+  static func occurrenceEnds(most: Int, from first: Int, days: [Int32], parts: [UInt16], schedules: Int) -> [Int] {
     var ends = [Int](repeating: days.count, count: most)
     var found = 0
-    var seen = [Int32](repeating: -1, count: 256)  // each schedule's last occurrence day counted
-    var counted = [Int](repeating: 0, count: 256)
+    var seen = [Int32](repeating: -1, count: schedules)  // each schedule's last occurrence day counted
+    var counted = [Int](repeating: 0, count: schedules)
     var i = first
     while i < days.count && found < most {
       let p = Int(parts[i])

@@ -11,8 +11,9 @@ struct Timetable {
   /// Every prompt's scheduled time, in time order, and its study day.
   var times: [SimTime] = []
   var days: [Int32] = []
-  /// Each prompt's schedule (its index in the protocol's schedules).
-  var scheduleOf: [UInt8] = []
+  /// Each prompt's schedule (its index in the protocol's schedules, at most
+  /// `ScenarioLimits.schedules`, well inside 16 bits).
+  var scheduleOf: [UInt16] = []
   /// Prompt indices ordered by (day, index), and where each day's run of them begins
   /// (`days + 1` entries), so that a day's prompts are found without a scan.
   var promptsByDay: [Int32] = []
@@ -191,7 +192,7 @@ struct Timetable {
       }
       times.append(t)
       days.append(Int32(d))
-      scheduleOf.append(UInt8(k))
+      scheduleOf.append(UInt16(k))
     }
     // Adds the drawn `minutes` after `start` that fall before `end`, as prompts of day `d`
     // and schedule `k`.
