@@ -25,11 +25,12 @@ enum ESMSimBinary {
       .deletingLastPathComponent()
   }
 
-  /// Runs `esmsim` with `arguments` in `directory` (default: the package root).
-  static func run(_ arguments: [String], in directory: URL? = nil) throws -> CommandResult {
+  /// Runs `esmsim` with `arguments` in `directory` (default: the package root), with `environment` added.
+  static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> CommandResult {
     let process = Process()
     process.executableURL = url
     process.arguments = arguments
+    if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
     process.currentDirectoryURL = directory ?? packageRoot
     let out = Pipe()
     let err = Pipe()

@@ -137,21 +137,23 @@ struct RunCommandTests {
     #expect(usage.status == 64)
   }
 
-  @Test("an existing results folder is not overwritten unless --force")
+  @Test("an existing results folder is replaced only with --force, and only when esmsim wrote it")
   func noOverwrite() throws {
     let tmp = try Scratch()
     defer { tmp.remove() }
     let out = tmp.path("done")
-    try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
-    _ = try tmp.write("done/keep.txt", "mine")
     let args = ["run", "scenarios/quickstart.yaml", "--output", out, "--participants", "3", "--duration", "1d"]
+    #expect(try ESMSimBinary.run(args).status == 0)
     let refused = try ESMSimBinary.run(args)
     #expect(refused.status == 1 && refused.stderr.contains("--force"))
-    #expect(FileManager.default.fileExists(atPath: out + "/keep.txt"))
     let forced = try ESMSimBinary.run(args + ["--force"])
     #expect(forced.status == 0)
-    #expect(!FileManager.default.fileExists(atPath: out + "/keep.txt"))
     #expect(FileManager.default.fileExists(atPath: out + "/manifest.json"))
+    // A file of the user's in it: --force no longer replaces the folder (it removed it before).
+    _ = try tmp.write("done/keep.txt", "mine")
+    let kept = try ESMSimBinary.run(args + ["--force"])
+    #expect(kept.status == 1 && kept.stderr.contains("keep.txt"), "\(kept.stderr)")
+    #expect(FileManager.default.fileExists(atPath: out + "/keep.txt"))
     // Nothing left over beside it.
     #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.url.path).filter { $0.hasPrefix(".") }.isEmpty)
   }

@@ -56,22 +56,12 @@ public enum StudyRun {
     _ scenario: Scenario, to directory: String, options: Options, version: String, shouldStop: @escaping @Sendable () -> Bool = { false }
   ) throws -> Outcome {
     let fm = FileManager.default
-    let dest = URL(fileURLWithPath: directory).standardizedFileURL
+    let folder = try OutputFolder(directory, force: options.force)
+    defer { withExtendedLifetime(folder) {} }  // the lock is held until the folder is in place
+    let dest = folder.url
     let parent = dest.deletingLastPathComponent()
     let name = dest.lastPathComponent
-    var isDir: ObjCBool = false
-    if fm.fileExists(atPath: dest.path, isDirectory: &isDir) && !options.force {
-      throw Failure("\(directory) already exists; choose another folder or add --force to replace it")
-    }
-    guard fm.fileExists(atPath: parent.path, isDirectory: &isDir), isDir.boolValue else {
-      throw Failure("cannot write \(directory): the folder \(parent.path) does not exist")
-    }
-    // Clear what an interrupted earlier run left behind.
-    if let leftovers = try? fm.contentsOfDirectory(atPath: parent.path) {
-      for f in leftovers where f.hasPrefix(".\(name).partial-") {
-        try? fm.removeItem(at: parent.appendingPathComponent(f))
-      }
-    }
+    try checkSpace(scenario, in: parent.path, for: directory)
     let staging = parent.appendingPathComponent(".\(name).partial-\(ProcessInfo.processInfo.processIdentifier)")
     if mkdir(staging.path, 0o755) != 0 {
       throw Failure("cannot write \(directory): \(String(cString: strerror(errno)))")
@@ -90,6 +80,19 @@ public enum StudyRun {
     } catch {
       try? fm.removeItem(at: staging)
       throw error
+    }
+  }
+
+  /// Refuses a run whose files would not fit on the disk that holds `parent` (the estimate's
+  /// output bytes, `copies` times, and a margin, against the space free to this user).
+  public static func checkSpace(_ scenario: Scenario, in parent: String, for directory: String, copies: Double = 1) throws(Failure) {
+    var fs = statvfs()
+    guard statvfs(parent, &fs) == 0 else { return }
+    let free = Double(fs.f_bavail) * Double(fs.f_frsize)
+    let needed = WorkEstimate(scenario, threads: 1).outputBytes * 1.1 * copies
+    if needed > free {
+      throw Failure(
+        "\(directory): the run writes about \(WorkEstimate.size(needed)) of files and \(parent) has \(WorkEstimate.size(free)) free; free some space, choose another disk, or ask for fewer per-row outputs")
     }
   }
 

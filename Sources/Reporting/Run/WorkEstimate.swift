@@ -42,15 +42,23 @@ public struct WorkEstimate: Sendable, Equatable {
       if scenario.outputs.prompts { bytes += pd * perDay * 190 }
       if scenario.outputs.coverage { bytes += pd * 24 * sensors * 70 }
       if scenario.outputs.participants { bytes += Double(plan.participants) * 120 }
+      // AWARE rows (a row per item) and Beiwe files (timings and answers per prompt, a file each).
+      let items = Double(max(plan.protocolPlan.survey.items.count, 1))
+      if scenario.outputs.awareESM { bytes += pd * perDay * items * 260 }
+      if scenario.outputs.beiwe { bytes += pd * perDay * (items * 2 * 90 + 2 * 4096) }
       rows = max(rows, Double(plan.participants))
       largest = max(largest, pd)
     }
+    // The files every run writes: the summaries, the report (its charts and two weeks a
+    // variant), an empty database.
+    let variants = Double(scenario.variants.count)
+    let fixed = 40e3 * variants + (scenario.outputs.report ? 100e3 + 80e3 * variants : 0) + (scenario.outputs.sqlite ? 50e3 : 0)
     let r = Double(scenario.replications)
     participantDays = days * r
     self.prompts = prompts * r
     seconds = participantDays / (Self.ratePerCore * Double(max(threads, 1)))
     memoryBytes = 150e6 + Double(max(threads, 1)) * 20e6 + rows * 2 * Double(MemoryLayout<ParticipantRow>.stride)
-    outputBytes = bytes * r * (scenario.outputs.sqlite ? 2 : 1)
+    outputBytes = bytes * r * (scenario.outputs.sqlite ? 2 : 1) + fixed
   }
 
   /// Whether the run needs confirming.
