@@ -89,5 +89,6 @@ let package = Package(
     .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Measures", "Scenarios", "StudyModel", "Calibration"]),
     .testTarget(name: "CLITests", dependencies: ["SimKernel"]),
     .testTarget(name: "PlannerTests", dependencies: ["Planner", "Reporting", "Scenarios"]),
+    .testTarget(name: "ServerTests", dependencies: ["Server", "Planner"]),
   ]
 )

@@ -28,34 +28,58 @@ public enum PlannerServer {
     public var queue: Int
     /// The version written into exported results.
     public var version: String
+    /// Where each request's log line goes (method, path, status, milliseconds, and a refusal's
+    /// reason); nil: nowhere (`--quiet`).
+    public var log: (@Sendable (String) -> Void)?
 
-    public init(host: String = "127.0.0.1", port: Int = 8080, threads: Int = 2, limits: Planner.Limits = .init(), queue: Int = 4, version: String) {
+    public init(
+      host: String = "127.0.0.1", port: Int = 8080, threads: Int = 2, limits: Planner.Limits = .init(), queue: Int = 4,
+      version: String, log: (@Sendable (String) -> Void)? = nil
+    ) {
       self.host = host
       self.port = port
       self.threads = threads
       self.limits = limits
       self.queue = queue
       self.version = version
+      self.log = log
     }
 
     /// The largest request body accepted.
     public var maxBody: Int { PlannerRequest.maxBody(maxBytes: limits.bytes, maxFiles: limits.files) }
   }
 
-  /// Whether `host` is a loopback address (only this machine can connect).
+  /// Whether `host` is a loopback address (only this machine can connect): `127.0.0.1` and
+  /// the rest of 127.0.0.0/8 written as four numbers, `localhost`, `::1`.
   public static func isLoopback(_ host: String) -> Bool {
-    host == "127.0.0.1" || host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    if host == "localhost" || host == "::1" { return true }
+    let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+    return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { p in UInt8(p) != nil && p.allSatisfy(\.isASCII) }
   }
 
-  /// Serves until interrupted; `ready` receives the URL once the port is bound.
-  public static func serve(_ options: Options, ready: @escaping @Sendable (String) -> Void) async throws {
+  /// The pages: path, content and type.
+  static let pages: [(path: String, body: String, type: String)] = [
+    ("/", PlannerPage.html, "text/html; charset=utf-8"), ("/teach", TeachPage.html, "text/html; charset=utf-8"),
+    ("/app.js", PlannerScript.js, "text/javascript; charset=utf-8"), ("/app.css", PlannerStyle.css, "text/css; charset=utf-8"),
+  ]
+
+  /// Builds the router: the pages, the API, and the guards in front of them.
+  static func router(_ options: Options, port: BoundPort) -> Router<PlannerContext> {
     let gate = Gate(waiting: options.queue)
     let router = Router(context: PlannerContext.self)
-    router.middlewares.add(Guard(loopback: isLoopback(options.host)))
-    router.get("/") { _, _ in Self.response(.ok, PlannerPage.html, type: "text/html; charset=utf-8") }
-    router.get("/teach") { _, _ in Self.response(.ok, TeachPage.html, type: "text/html; charset=utf-8") }
-    router.get("/app.js") { _, _ in Self.response(.ok, PlannerScript.js, type: "text/javascript; charset=utf-8") }
-    router.get("/app.css") { _, _ in Self.response(.ok, PlannerStyle.css, type: "text/css; charset=utf-8") }
+    if let log = options.log { router.middlewares.add(RequestLog(log: log)) }
+    router.middlewares.add(Methods(allowed: Dictionary(uniqueKeysWithValues: pages.map { ($0.path, "GET, HEAD") } + [
+      ("/api/run", "POST"), ("/api/results", "POST"),
+    ])))
+    router.middlewares.add(Guard(loopback: isLoopback(options.host), port: port, maxBody: options.maxBody))
+    for page in pages {
+      router.get(RouterPath(page.path)) { _, _ in Self.response(.ok, page.body, type: page.type) }
+      router.head(RouterPath(page.path)) { _, _ in
+        var r = Self.response(.ok, "", type: page.type)
+        r.headers[.contentLength] = String(page.body.utf8.count)
+        return r
+      }
+    }
     router.post("/api/run") { request, context in
       try await Self.api(request, context: context, options: options, gate: gate) { scenario, r in
         let json = try Planner.run(scenario, participant: r.participant, truth: r.truth, threads: options.threads)
@@ -67,20 +91,46 @@ public enum PlannerServer {
         let zip = try ResultsArchive.zip(scenario, threads: options.threads, version: options.version)
         var r = Self.response(.ok, "", type: "application/zip")
         r.headers[.contentDisposition] = "attachment; filename=\"esmsim-results.zip\""
-        r.body = .init(byteBuffer: ByteBuffer(bytes: zip))
+        r.body = ResponseBody(contentLength: zip.size) { writer in
+          // Read in 1 MB pieces: the archive is never in memory whole.
+          var at = 0
+          while at < zip.size {
+            var piece = ByteBuffer()
+            let n = min(1 << 20, zip.size - at)
+            let got = piece.writeWithUnsafeMutableBytes(minimumWritableBytes: n) { pread(zip.fd, $0.baseAddress, n, off_t(at)) }
+            guard got > 0 else { throw ResultsArchive.ReadFailure() }
+            try await writer.write(piece)
+            at += got
+          }
+          try await writer.finish(nil)
+        }
         return r
       }
     }
-    let app = Application(
-      router: router,
+    return router
+  }
+
+  /// Serves until interrupted; `ready` receives the URL once the port is bound.
+  public static func serve(_ options: Options, ready: @escaping @Sendable (String) -> Void) async throws {
+    ResultsArchive.removeStale()
+    try await application(options, ready: ready).runService()
+  }
+
+  /// The server, ready to run (``serve(_:ready:)`` runs it; the tests run it on any port).
+  public static func application(
+    _ options: Options, ready: @escaping @Sendable (String) -> Void
+  ) -> Application<RouterResponder<PlannerContext>> {
+    let port = BoundPort()
+    return Application(
+      router: router(options, port: port),
       server: .http1(configuration: .init(idleTimeout: .seconds(60))),
       configuration: .init(address: .hostname(options.host, port: options.port), serverName: "esmsim"),
       onServerRunning: { channel in
-        let port = channel.localAddress?.port ?? options.port
+        let bound = channel.localAddress?.port ?? options.port
+        port.value.store(bound, ordering: .relaxed)
         let host = options.host.contains(":") ? "[\(options.host)]" : options.host
-        ready("http://\(host):\(port)/")
+        ready("http://\(host):\(bound)/")
       })
-    try await app.runService()
   }
 
   /// Reads the request, checks it, and runs `work` on a thread of its own, one at a time;
@@ -89,7 +139,7 @@ public enum PlannerServer {
     _ request: Request, context: PlannerContext, options: Options, gate: Gate,
     work: @escaping @Sendable (Scenario, Planner.Request) throws -> Response
   ) async throws -> Response {
-    guard request.headers[.contentType]?.hasPrefix("application/json") == true else {
+    guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
       return refusal(.unsupportedMediaType, "send the request as application/json")
     }
     let body: ByteBuffer
@@ -120,7 +170,9 @@ public enum PlannerServer {
   }
 
   static func refusal(_ status: HTTPResponse.Status, _ message: String) -> Response {
-    response(status, JSONValue.object([("ok", .bool(false)), ("error", .string(message))]).text(), type: "application/json")
+    var r = response(status, JSONValue.object([("ok", .bool(false)), ("error", .string(message))]).text(), type: "application/json")
+    r.headers[.init(RequestLog.reason)!] = String(message.prefix(300).map { $0.isASCII && !$0.isNewline ? $0 : "?" })
+    return r
   }
 
   static func response(_ status: HTTPResponse.Status, _ text: String, type: String) -> Response {
@@ -139,25 +191,6 @@ public struct PlannerContext: RequestContext {
   public var coreContext: CoreRequestContextStorage
   public init(source: Source) { coreContext = .init(source: source) }
   public var maxUploadSize: Int { 8 * 1024 * 1024 }
-}
-
-/// Refuses what a page on another site could send: on a loopback server, a Host header
-/// that is not this machine (DNS rebinding); any request with an Origin of another host.
-struct Guard: RouterMiddleware {
-  let loopback: Bool
-  func handle(_ request: Request, context: PlannerContext, next: (Request, PlannerContext) async throws -> Response) async throws
-    -> Response
-  {
-    let host = request.head.authority ?? ""
-    let name = host.hasPrefix("[") ? String(host.prefix { $0 != "]" }.dropFirst()) : String(host.prefix { $0 != ":" })
-    if loopback && !(name == "localhost" || PlannerServer.isLoopback(name)) {
-      return PlannerServer.refusal(.forbidden, "this planner answers only to localhost and 127.0.0.1")
-    }
-    if let origin = request.headers[.origin], !origin.hasSuffix("://" + host) {
-      return PlannerServer.refusal(.forbidden, "requests from another site are refused")
-    }
-    return try await next(request, context)
-  }
 }
 
 /// One simulation at a time, at most `waiting` more queued.

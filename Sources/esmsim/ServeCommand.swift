@@ -20,6 +20,7 @@ struct ServeCommand: ParsableCommand {
   @Option(help: "The port (0: any free port).") var port = 8080
   @Option(help: "Worker threads of each simulation (default: the processor count).") var threads: Int?
   @Option(help: "The most participant-days one change may simulate.") var maxParticipantDays = 200_000
+  @Flag(help: "No log line per request on standard error.") var quiet = false
 
   func validate() throws {
     guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
@@ -27,14 +28,22 @@ struct ServeCommand: ParsableCommand {
     if let threads, threads < 1 || threads > 1024 { throw ValidationError("--threads must be between 1 and 1024") }
   }
 
+  /// A request's log line, on standard error.
+  @Sendable static func log(_ line: String) {
+    let text = Array(("esmsim serve: " + line + "\n").utf8)
+    _ = text.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+  }
+
   func run() throws {
     if !PlannerServer.isLoopback(host) {
       FileHandle.standardError.write(
         Data("warning: listening on \(host): anyone who can reach this machine can use the planner and make it simulate\n".utf8))
     }
+    let log: (@Sendable (String) -> Void)? = quiet ? nil : Self.log
     let options = PlannerServer.Options(
       host: host, port: port, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
-      limits: Planner.Limits(participantDays: Double(maxParticipantDays)), version: ESMSimVersion.string)
+      limits: Planner.Limits(participantDays: Double(maxParticipantDays)), version: ESMSimVersion.string,
+      log: log)
     let done = DispatchSemaphore(value: 0)
     nonisolated(unsafe) var failure: Error?
     Task {

@@ -14,6 +14,7 @@ import sys
 import tempfile
 import threading
 import time
+import zipfile
 
 from PIL import Image
 from selenium import webdriver
@@ -212,6 +213,35 @@ def hostile_checks(url):
         except OSError:
             pass
     check("garbage bytes on the socket leave the server serving", alive())
+    # Found by the reliability test of 9d0c160, each of which killed or held the server.
+    status, _ = request(url, body=b"{}", headers={"Content-Type": "application/json", "Host": "127.attacker.example:" + host.rsplit(":", 1)[1]})
+    check("a Host that only starts with 127. is refused (403)", status == 403, status)
+    check("... and the server keeps serving", alive())
+    times = ",".join('{"startTimeOfDay": %d, "random": false}' % (21600000 + i * 60000) for i in range(257))
+    study = ('{"id": 1, "title": "Many", "questionnaires": [{"title": "Mood", "pages": [{"inputs": [{"name": "mood", '
+             '"text": "How?", "responseType": "likert"}]}], "actionTriggers": [{"actions": [{"type": 1, "msgText": "Now", '
+             '"timeout": 30}], "schedules": [{"dailyRepeatRate": 1, "weekdays": 0, "signalTimes": [' + times + ']}]}]}]}')
+    body = json.dumps({"scenario": "name: x\npopulation: {size: 1}\nduration: 1d\nprotocol: {esmira_study: s.json}\n",
+                       "files": {"s.json": study}}).encode()
+    status, _ = request(url, body=body)
+    check("an ESMira study of 257 signal times is simulated (200)", status == 200, status)
+    check("... and the server keeps serving", alive())
+    variants = "".join("  - {name: v%d}\n" % i for i in range(8000))
+    started = time.time()
+    status, data = request(url, body=json.dumps({"scenario": "name: x\npopulation: {size: 1}\nduration: 1d\nvariants:\n" + variants}).encode())
+    check("8,000 one-day variants are refused at once", status in (413, 422) and time.time() - started < 10, (status, data[:200]))
+    check("... and the server keeps serving", alive())
+    body = json.dumps({"scenario": "name: x\npopulation: {size: 2600}\nduration: 20d\noutputs: {beiwe: true}\n"}).encode()
+    status, data = request(url, path="/api/results", body=body)
+    names = []
+    if status == 200:
+        with tempfile.NamedTemporaryFile(suffix=".zip") as f:
+            f.write(data)
+            f.flush()
+            with zipfile.ZipFile(f.name) as z:
+                names = z.namelist()
+    check("a results zip past 65,535 files is a valid ZIP64 archive", len(names) > 65535, (status, len(names)))
+    check("... and the server keeps serving", alive())
     results = []
     body = json.dumps({"scenario": "name: x\npopulation: {size: 300}\nduration: 28d\n"}).encode()
     threads = [threading.Thread(target=lambda: results.append(request(url, body=body)[0])) for _ in range(12)]
