@@ -98,7 +98,8 @@ for _ in $(seq 60); do
 done
 sinfo -h -o %t | grep -q idle || { echo "test-slurm: the node never became idle" >&2; cat "$WORK/log/"*.log >&2; exit 1; }
 
-# 4. A small sweep: 2 points × 3 replications, as 3 shards and a merge job.
+# 4. A small sweep: 2 points × 3 replications, as 3 shards and a merge job, into a folder
+# whose name has a space (the #SBATCH --output line quotes it).
 cat > "$WORK/base.yaml" <<'EOF'
 name: slurm test
 seed: 3
@@ -114,8 +115,8 @@ replications: 3
 grid:
   protocol.expiry: [15m, until_next]
 EOF
-"$ESMSIM" sweep slurm-script "$WORK/sweep.yaml" --output "$WORK/cluster" --shards 3 --max-concurrent 2 --time 00:10:00 --cpus 1 >/dev/null
-SUBMITTED=$(bash "$WORK/cluster/slurm/submit.sh")
+"$ESMSIM" sweep slurm-script "$WORK/sweep.yaml" --output "$WORK/the cluster" --shards 3 --max-concurrent 2 --time 00:10:00 --cpus 1 >/dev/null
+SUBMITTED=$(bash "$WORK/the cluster/slurm/submit.sh")
 echo "test-slurm: $SUBMITTED" >&2
 MERGE=${SUBMITTED##* }
 for _ in $(seq 300); do
@@ -124,20 +125,20 @@ for _ in $(seq 300); do
     COMPLETED) break ;;
     FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY)
       echo "test-slurm: the merge job ended $state" >&2
-      cat "$WORK/cluster/slurm/logs/"* >&2 || true
+      cat "$WORK/the cluster/slurm/logs/"* >&2 || true
       exit 1 ;;
   esac
   sleep 1
 done
 [ "$state" = COMPLETED ] || { echo "test-slurm: the merge job did not finish in 5 minutes (state ${state:-unknown})" >&2; squeue >&2; exit 1; }
-SHARDS=$(ls "$WORK/cluster/slurm/logs" | grep -c '^shard-')
+SHARDS=$(ls "$WORK/the cluster/slurm/logs" | grep -c '^shard-')
 
 # 5. The same sweep in one process.
 "$ESMSIM" sweep run "$WORK/sweep.yaml" --output "$WORK/local" --merge >/dev/null
-if cmp -s "$WORK/cluster/summary.csv" "$WORK/local/summary.csv"; then
+if cmp -s "$WORK/the cluster/summary.csv" "$WORK/local/summary.csv"; then
   echo "test-slurm: ok — $SHARDS array tasks and a dependent merge job on Slurm $(sinfo -V | cut -d' ' -f2); summary.csv identical to a single-process run ($(wc -l < "$WORK/local/summary.csv") lines)"
 else
   echo "test-slurm: FAILED — the merged summary differs from a single-process run" >&2
-  diff "$WORK/cluster/summary.csv" "$WORK/local/summary.csv" | head >&2
+  diff "$WORK/the cluster/summary.csv" "$WORK/local/summary.csv" | head >&2
   exit 1
 fi

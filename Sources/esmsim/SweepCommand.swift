@@ -40,15 +40,15 @@ struct SweepCommand: ParsableCommand {
 
     func run() throws {
       let spec = try SweepCommand.load(sweep)
-      let plan = spec.points[0].scenario.variants[0].plan
-      let participantDays = spec.points.reduce(0) { total, p in
-        total + p.scenario.variants.reduce(0) { $0 + $1.plan.participants * $1.plan.days }
-      } * spec.replications
+      let first = try SweepCommand.reporting { try spec.point(0).scenario }
+      let plan = first.variants[0].plan
+      // Every point resolved in turn (none kept): a bad value anywhere is reported here.
+      let participantDays = try SweepCommand.reporting { try spec.checkPoints() } * spec.replications
       print("sweep: \(spec.name)")
       print("spec: \(spec.hash)")
       print("parameters: \(spec.parameters.joined(separator: ", "))")
-      print("points: \(spec.points.count), replications: \(spec.replications), units: \(spec.unitCount)")
-      print("variants per point: \(spec.points[0].scenario.variants.count); first point: \(plan.participants) participants × \(plan.days) days")
+      print("points: \(spec.pointCount) (every one checked), replications: \(spec.replications), units: \(spec.unitCount)")
+      print("variants per point: \(first.variants.count); first point: \(plan.participants) participants × \(plan.days) days")
       print("participant-days in all: \(participantDays)")
       let suggestions = SlurmScript.suggestedShards(units: spec.unitCount, participantDays: participantDays)
       print("suggested shards: \(suggestions.map(String.init).joined(separator: ", ")) (a few minutes of work each at about 100,000 participant-days a second per 2 cores)")
@@ -73,14 +73,31 @@ struct SweepCommand: ParsableCommand {
 
     func run() throws {
       let env = ProcessInfo.processInfo.environment
-      let k = numShards ?? env["SLURM_ARRAY_TASK_COUNT"].flatMap { Int($0) } ?? 1
-      let i = shard ?? env["SLURM_ARRAY_TASK_ID"].flatMap { Int($0) } ?? 0
+      // Slurm's variables, when they stand in for the options, must be whole numbers.
+      func fromSlurm(_ name: String) throws -> Int? {
+        guard let text = env[name] else { return nil }
+        guard let n = Int(text) else { throw ValidationError("\(name) is '\(text.prefix(40))', not a whole number; give --shard and --num-shards") }
+        return n
+      }
+      let k = try numShards ?? fromSlurm("SLURM_ARRAY_TASK_COUNT") ?? 1
+      let i = try shard ?? fromSlurm("SLURM_ARRAY_TASK_ID") ?? 0
       guard k >= 1 else { throw ValidationError("--num-shards must be at least 1 (found \(k))") }
       guard i >= 0 && i < k else { throw ValidationError("--shard must be between 0 and \(k - 1) (found \(i))") }
       let spec = try SweepCommand.load(sweep)
       let cores = execution.threadCount
       let block = spec.units(shard: i, of: k)
-      let days = block.reduce(0.0) { $0 + WorkEstimate(spec.points[spec.unit($1).point].scenario, threads: cores).participantDays }
+      // The shard's points, each resolved once (units run point by point).
+      var days = 0.0
+      var lastPoint = -1
+      var pointDays = 0.0
+      for u in block {
+        let p = spec.unit(u).point
+        if p != lastPoint {
+          pointDays = try SweepCommand.reporting { WorkEstimate(try spec.point(p).scenario, threads: cores).participantDays }
+          lastPoint = p
+        }
+        days += pointDays
+      }
       if days > WorkEstimate.limit && !execution.allowLarge {
         FileHandle.standardError.write(
           Data(
@@ -119,7 +136,7 @@ struct SweepCommand: ParsableCommand {
     func run() throws {
       let s = try SweepCommand.load(spec)
       let files = try SweepCommand.reporting { try SweepRun.merge(s, directory: directory) }
-      print("merged \(s.unitCount) units (\(s.points.count) points × \(s.replications) replications) into \(directory)/ (\(files.joined(separator: ", ")))")
+      print("merged \(s.unitCount) units (\(s.pointCount) points × \(s.replications) replications) into \(directory)/ (\(files.joined(separator: ", ")))")
     }
   }
 }
@@ -199,11 +216,16 @@ extension SweepCommand {
       let dir = absolute(output)
       let scripts = (dir as NSString).appendingPathComponent("slurm")
       let logs = (scripts as NSString).appendingPathComponent("logs")
+      // sbatch reads #SBATCH lines with double quotes around a value; a path it cannot take
+      // that way (a quote, a backslash, a newline, or % which starts its file patterns) is refused.
+      guard !logs.contains(where: { "\"\\%\n\r".contains($0) }) else {
+        throw ValidationError("--output: \(dir) has a character sbatch's --output cannot take (\", \\, % or a line break); choose another folder")
+      }
       try SweepCommand.reporting { try fm.createDirectory(atPath: logs, withIntermediateDirectories: true) }
       func q(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
       let jobName = "esmsim-" + String(spec.name.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "-" }.prefix(30))
       let header = { (name: String, log: String) -> String in
-        var h = "#!/bin/bash\n#SBATCH --job-name=\(name)\n#SBATCH --time=\(time)\n#SBATCH --output=\(logs)/\(log)\n"
+        var h = "#!/bin/bash\n#SBATCH --job-name=\(name)\n#SBATCH --time=\(time)\n#SBATCH --output=\"\(logs)/\(log)\"\n"
         if let partition { h += "#SBATCH --partition=\(partition)\n" }
         return h
       }

@@ -66,9 +66,9 @@ struct SweepTests {
     defer { f.remove() }
     let spec = try SweepSpec.load(path: f.path("sweep.yaml"))
     #expect(spec.parameters == ["protocol.schedule.per_day", "protocol.expiry"])
-    #expect(spec.points.map(\.values) == [["2", "15m"], ["2", "until_next"], ["4", "15m"], ["4", "until_next"]])
+    #expect((0..<spec.pointCount).map(spec.values) == [["2", "15m"], ["2", "until_next"], ["4", "15m"], ["4", "until_next"]])
     #expect(spec.unitCount == 12)
-    #expect(spec.points[2].scenario.variants[0].plan.protocolPlan.schedules[0].choice?.parameters.perDay == 4)
+    #expect(try spec.point(2).scenario.variants[0].plan.protocolPlan.schedules[0].choice?.parameters.perDay == 4)
     // Every unit in exactly one shard, for any K.
     for k in [1, 3, 5, 7, 12] {
       let all = (0..<k).flatMap { Array(spec.units(shard: $0, of: k)) }
@@ -151,6 +151,78 @@ struct SweepTests {
     #expect(throws: SweepRun.Failure.self) {
       _ = try SweepRun.run(other, directory: f.path("done"), shard: 0, of: 1, threads: 1, version: "test")
     }
+  }
+
+  /// Rewrites a unit file's rows with `change` and, unless `keepChecksum`, a checksum that
+  /// matches them (a unit from a faulty program, not a damaged one).
+  func rewrite(_ path: String, keepChecksum: Bool = false, _ change: ([[String]]) -> [[String]]) throws {
+    var o = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as! [String: Any]
+    let rows = change(o["rows"] as! [[String]])
+    o["rows"] = rows
+    if !keepChecksum { o["rows_sha256"] = SweepRun.rowsHash(JSONValue.array(rows.map { .array($0.map { .string($0) }) }).text()) }
+    try JSONSerialization.data(withJSONObject: o).write(to: URL(fileURLWithPath: path))
+  }
+
+  @Test("the merge refuses units of the wrong shape by name: fewer rows (a crash before), an extra variant, a metric twice, a changed value")
+  func mergeChecksUnits() throws {
+    let f = try SweepFixture()
+    defer { f.remove() }
+    let spec = try SweepSpec.load(path: f.path("sweep.yaml"))
+    _ = try f.runSharded(spec, shards: 1, into: "done")
+    let unit = f.path("done/units/u0000004.json")
+    let saved = try Data(contentsOf: URL(fileURLWithPath: unit))
+    func mergeError() -> String? {
+      do {
+        _ = try SweepRun.merge(spec, directory: f.path("done"))
+        return nil
+      } catch { return "\(error)" }
+    }
+    let cases: [(String, Bool, ([[String]]) -> [[String]])] = [
+      ("differ from replication 1", false, { Array($0.dropLast(3)) }),
+      ("variants local, push, extra", false, { $0 + [["extra", "compliance", "0.5", "nan", "0"]] }),
+      ("appears twice", false, { $0 + [$0[0]] }),
+      ("checksum", true, { rows in rows.map { $0[1] == "compliance" ? [$0[0], $0[1], "nan", $0[3], $0[4]] : $0 } }),
+      ("damaged row", false, { rows in rows.map { $0[1] == "compliance" ? [$0[0], $0[1], "inf", $0[3], $0[4]] : $0 } }),
+    ]
+    for (expected, keep, change) in cases {
+      try rewrite(unit, keepChecksum: keep, change)
+      let error = mergeError()
+      #expect(error?.contains("u0000004.json") == true && error?.contains(expected) == true, "\(expected): \(String(describing: error))")
+      try saved.write(to: URL(fileURLWithPath: unit))
+    }
+    #expect(mergeError() == nil)
+  }
+
+  @Test("a merge that cannot write results.sqlite leaves no summary.csv either")
+  func mergeIsWhole() throws {
+    let f = try SweepFixture()
+    defer { f.remove() }
+    let spec = try SweepSpec.load(path: f.path("sweep.yaml"))
+    for i in 0..<2 { _ = try SweepRun.run(spec, directory: f.path("done"), shard: i, of: 2, threads: 2, version: "test") }
+    // results.sqlite cannot be replaced: a folder with a file in it stands in its place.
+    try FileManager.default.createDirectory(atPath: f.path("done/results.sqlite"), withIntermediateDirectories: false)
+    try "x".write(toFile: f.path("done/results.sqlite/x"), atomically: true, encoding: .utf8)
+    #expect(throws: (any Error).self) { try SweepRun.merge(spec, directory: f.path("done")) }
+    let left = try FileManager.default.contentsOfDirectory(atPath: f.path("done")).sorted()
+    #expect(left == ["results.sqlite", "sweep.json", "units"], "\(left)")
+  }
+
+  @Test("a grid is resolved point by point as it runs; its limits are stated as they are")
+  func lazyGrid() throws {
+    let f = try SweepFixture()
+    defer { f.remove() }
+    // Every value of each parameter is checked at load (with the others at their first) ...
+    let bad = try f.write("bad-corner.yaml", "scenario: base.yaml\ngrid: {protocol.schedule.per_day: [2, 9]}\n")
+    #expect(throws: ScenarioError.self) { try SweepSpec.load(path: bad) }
+    // ... but no point is kept: a point is resolved when asked for.
+    let spec = try SweepSpec.load(path: f.path("sweep.yaml"))
+    #expect(try spec.point(3).values == ["4", "until_next"])
+    #expect(try spec.checkPoints() == 4 * 2 * 12 * 2)
+    let huge = try f.write(
+      "huge.yaml", "scenario: base.yaml\ngrid:\n  protocol.expiry: [" + (1...400).map { "\($0)m" }.joined(separator: ", ") + "]\n  seed: ["
+        + (1...251).map(String.init).joined(separator: ", ") + "]\n")
+    let error = #expect(throws: ScenarioError.self) { try SweepSpec.load(path: huge) }
+    #expect(error?.message.contains("more than 100000 points") == true, "\(String(describing: error))")
   }
 
   @Test("bad sweep files: one error naming the key", arguments: [

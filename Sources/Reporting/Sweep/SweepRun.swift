@@ -40,6 +40,8 @@ public enum SweepRun {
     try prepare(spec, directory: directory, version: version)
     var ran = 0
     var skipped = 0
+    // Units run point by point: a point's scenario is resolved once for its replications.
+    var current: (point: Int, scenario: Scenario)?
     for u in spec.units(shard: shard, of: shards) {
       if shouldStop() { return nil }
       let path = unitFile(directory, u)
@@ -51,7 +53,8 @@ public enum SweepRun {
         continue
       }
       let (p, r) = spec.unit(u)
-      let scenario = spec.points[p].scenario
+      if current?.point != p { current = (p, try spec.point(p).scenario) }
+      let scenario = current!.scenario
       var rows: [JSONValue] = []
       for (name, plan) in scenario.variants {
         let options = StudyRunner.Options(seed: scenario.seed, threads: threads, heatHours: 0)
@@ -68,6 +71,7 @@ public enum SweepRun {
       let record = JSONValue.object([
         ("spec", .string(spec.hash)), ("unit", .int(u)), ("point", .int(p)), ("replication", .int(r)),
         ("shard", .string("\(shard)/\(shards)")), ("esmsim", .string(version)), ("rows", .array(rows)),
+        ("rows_sha256", .string(rowsHash(JSONValue.array(rows).text()))),
       ])
       try AtomicFile.write(record.text() + "\n", to: path)
       ran += 1
@@ -100,27 +104,66 @@ public enum SweepRun {
     }
     let record = JSONValue.object([
       ("spec", .string(spec.hash)), ("name", .string(spec.name)), ("file", .string(spec.file)),
-      ("parameters", .array(spec.parameters.map { .string($0) })), ("points", .int(spec.points.count)),
+      ("parameters", .array(spec.parameters.map { .string($0) })), ("points", .int(spec.pointCount)),
       ("replications", .int(spec.replications)), ("units", .int(spec.unitCount)), ("esmsim", .string(version)),
     ])
     try AtomicFile.write(record.text(indent: 2) + "\n", to: meta)
   }
 
-  /// Reads one unit file.
+  /// The checksum a unit file carries of its rows (their JSON text as written).
+  static func rowsHash(_ text: String) -> String { SHA256.hex(Array(text.utf8)) }
+
+  /// Reads one unit file: its rows must match their checksum, and each be a variant, a
+  /// metric, a value (a number or nan, never infinite), its standard error (not negative) and
+  /// its degrees of freedom (not negative).
   static func read(_ path: String) throws -> UnitResult {
     guard let data = FileManager.default.contents(atPath: path) else { throw Failure("cannot read \(path)") }
     guard let o = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let spec = o["spec"] as? String,
       let unit = o["unit"] as? Int, let point = o["point"] as? Int, let replication = o["replication"] as? Int,
-      let rows = o["rows"] as? [[String]]
-    else { throw Failure("\(path) is not a unit result (damaged or from another program)") }
+      let rows = o["rows"] as? [[String]], let checksum = o["rows_sha256"] as? String
+    else { throw Failure("\(path) is not a unit result (damaged, from an older esmsim or from another program)") }
+    let text = JSONValue.array(rows.map { .array($0.map { .string($0) }) }).text()
+    guard rowsHash(text) == checksum else { throw Failure("\(path): its rows do not match their checksum (the file was changed or damaged)") }
     var out: [(String, String, Estimate)] = []
     for row in rows {
-      guard row.count == 5, let value = Double(row[2]), let se = Double(row[3]), let degrees = Int(row[4]) else {
-        throw Failure("\(path): a damaged row \(row)")
+      guard row.count == 5, let value = Double(row[2]), !value.isInfinite, let se = Double(row[3]), !(se < 0), !se.isInfinite,
+        let degrees = Int(row[4]), degrees >= 0
+      else {
+        throw Failure("\(path): a damaged row \(row.prefix(5).map { String($0.prefix(40)) })")
       }
       out.append((row[0], row[1], Estimate(value, standardError: se, degrees: degrees)))
     }
     return UnitResult(unit: unit, point: point, replication: replication, spec: spec, rows: out)
+  }
+
+  /// Checks that every replication of every point has the same rows: the sweep's variants in
+  /// order, each with the same metrics, none twice. Refuses, naming the unit file, otherwise.
+  static func checkShapes(_ spec: SweepSpec, _ results: [Int: UnitResult], variants: [String], directory dir: String) throws {
+    for p in 0..<spec.pointCount {
+      var expected: [String]?
+      for r in 0..<spec.replications {
+        let unit = results[p * spec.replications + r]!
+        let name = (unitFile(dir, unit.unit) as NSString).lastPathComponent
+        var seen = Set<String>()
+        var order: [String] = []
+        for row in unit.rows {
+          guard seen.insert(row.variant + "\u{1F}" + row.metric).inserted else {
+            throw Failure("\(name): metric \(row.metric) of variant \(row.variant) appears twice")
+          }
+          if order.last != row.variant { order.append(row.variant) }
+        }
+        guard order == variants else {
+          throw Failure(
+            "\(name): variants \(order.joined(separator: ", ")), but the sweep's scenario has \(variants.joined(separator: ", "))")
+        }
+        let keys = unit.rows.map { $0.variant + "\u{1F}" + $0.metric }
+        if let expected, keys != expected {
+          throw Failure(
+            "\(name): \(keys.count) metric rows that differ from replication 1 of the same point (\(expected.count) rows); the unit is damaged or from another run: remove it and rerun its shard")
+        }
+        expected = keys
+      }
+    }
   }
 
   /// Checks that every unit of `spec` is in `directory` exactly once, with the spec's hash,
@@ -168,10 +211,12 @@ public enum SweepRun {
       throw Failure("\(missing.count) of \(spec.unitCount) unit(s) missing in \(dir): \(list)\(missing.count > 10 ? ", …" : ""); run the shards that hold them")
     }
 
+    try checkShapes(spec, results, variants: try spec.point(0).scenario.variants.map(\.name), directory: dir)
+
     // Summaries per point and variant, replications in order.
     let header = ["point"] + spec.parameters + SummaryRow.header
     var rows: [[String]] = []
-    for p in spec.points.indices {
+    for p in 0..<spec.pointCount {
       var variants: [String] = []
       var perVariant: [String: [[(String, Estimate)]]] = [:]
       for r in 0..<spec.replications {
@@ -185,27 +230,34 @@ public enum SweepRun {
       }
       for v in variants {
         for s in SummaryRow.rows(variant: v, replications: perVariant[v] ?? []) {
-          rows.append([String(p + 1)] + spec.points[p].values + s.cells)
+          rows.append([String(p + 1)] + spec.values(p) + s.cells)
         }
       }
     }
+    // Both files are written under temporary names first and renamed only when both are
+    // complete: a failure (a full disk) leaves neither half of a merge.
     let summaryPath = (directory as NSString).appendingPathComponent("summary.csv")
-    try AtomicFile.write(CSVFile.text(header: header, rows: rows), to: summaryPath)
-    // The same table in SQLite, built under a temporary name and renamed.
     let dbPath = (directory as NSString).appendingPathComponent("results.sqlite")
-    let temporary = (directory as NSString).appendingPathComponent(".results.sqlite.tmp-\(ProcessInfo.processInfo.processIdentifier)")
-    try? FileManager.default.removeItem(atPath: temporary)
+    let pid = ProcessInfo.processInfo.processIdentifier
+    let summaryTemporary = (directory as NSString).appendingPathComponent(".summary.csv.tmp-\(pid)")
+    let dbTemporary = (directory as NSString).appendingPathComponent(".results.sqlite.tmp-\(pid)")
+    try? FileManager.default.removeItem(atPath: dbTemporary)
     do {
-      let db = try SQLiteDatabase(path: temporary)
+      try AtomicFile.write(CSVFile.text(header: header, rows: rows), to: summaryTemporary)
+      let db = try SQLiteDatabase(path: dbTemporary)
       let columns: [SQLiteDatabase.Column] = header.map { name in
         (name, name == "point" || name == "n" ? "INTEGER" : (["mean", "sd", "ci_low", "ci_high"].contains(name) ? "REAL" : "TEXT"))
       }
       try db.createTable("summary", columns)
       for row in rows { try db.insert("summary", row) }
       try db.close()
-      guard rename(temporary, dbPath) == 0 else { throw Failure("cannot write \(dbPath): \(String(cString: strerror(errno)))") }
+      guard rename(dbTemporary, dbPath) == 0 else { throw Failure("cannot write \(dbPath): \(String(cString: strerror(errno)))") }
+      guard rename(summaryTemporary, summaryPath) == 0 else {
+        throw Failure("cannot write \(summaryPath): \(String(cString: strerror(errno)))")
+      }
     } catch {
-      try? FileManager.default.removeItem(atPath: temporary)
+      try? FileManager.default.removeItem(atPath: dbTemporary)
+      try? FileManager.default.removeItem(atPath: summaryTemporary)
       throw error
     }
     return ["summary.csv", "results.sqlite"]

@@ -28,22 +28,44 @@ public struct SweepSpec: Sendable {
     public var scenario: Scenario
   }
 
+  /// A point as the sweep file gives it: each parameter's value and where it was written.
+  struct Setting: Sendable {
+    var key: String
+    var value: ScenarioValue
+    var at: ScenarioValue.Location?
+  }
+
+  /// The most points of a sweep, and the most work units (points × replications).
+  public static let maxPoints = 100_000
+  public static let maxUnits = 10_000_000
+
   /// The sweep file.
   public var file: String
   /// The sweep's name.
   public var name: String
   /// The key paths that vary, in order.
   public var parameters: [String]
-  /// The points, in order.
-  public var points: [Point]
+  /// Each point's settings, in order; a point's scenario is resolved when it is asked for
+  /// (``point(_:)``), so a shard resolves only the points it runs.
+  let settings: [[Setting]]
+  /// A grid's number of values of each parameter (nil: a list of points).
+  let valueCounts: [Int]?
+  /// The base scenario's tree (with the sweep's `set` and `seed`) and its file.
+  let tree: ScenarioValue
+  let base: String
+  /// The base scenario file as the sweep file names it.
+  let scenarioPath: String
   /// Replications of every point.
   public var replications: Int
-  /// SHA-256 of everything that decides the results (the resolved scenario of every point
-  /// and the replication count): unit results and merges must carry the same.
+  /// SHA-256 of everything that decides the results (the resolved base scenario, the
+  /// parameters, every point's values and the replication count): unit results and merges
+  /// must carry the same.
   public var hash: String
 
+  /// Points in all.
+  public var pointCount: Int { settings.count }
   /// Work units in all.
-  public var unitCount: Int { points.count * replications }
+  public var unitCount: Int { settings.count * replications }
 
   /// The point and replication of a unit.
   public func unit(_ u: Int) -> (point: Int, replication: Int) { (u / replications, u % replications) }
@@ -54,10 +76,61 @@ public struct SweepSpec: Sendable {
     return (i * n / k)..<((i + 1) * n / k)
   }
 
-  /// Reads and resolves a sweep file: every point's scenario is resolved, so a bad key or
-  /// value is reported before anything runs.
+  /// Point `p`'s values, as text.
+  public func values(_ p: Int) -> [String] { settings[p].map(\.value.flowText) }
+
+  /// Point `p`, its scenario resolved; a bad key or value is located in the sweep file.
+  public func point(_ p: Int) throws(ScenarioError) -> Point {
+    let combo = settings[p]
+    var t = tree
+    for s in combo {
+      t = try Self.overlay(t, key: s.key, value: s.value, sweepFile: file, sweepKey: "grid.\(s.key)", at: s.at)
+    }
+    let scenario: Scenario
+    do {
+      scenario = try ScenarioResolver.resolve(t, file: base)
+    } catch {
+      let values = combo.map { "\($0.key) = \($0.value.flowText)" }.joined(separator: ", ")
+      throw ScenarioError(file: file, key: "", at: nil, "at the point \(values): \(error)")
+    }
+    // A key that resolves to nothing was never part of the study.
+    for s in combo where scenario.resolved.value(atPath: s.key) == nil {
+      throw ScenarioError(
+        file: file, key: "grid.\(s.key)", at: s.at,
+        "the scenario has no key \(s.key) (set to \(s.value.flowText)); `esmsim show \(scenarioPath)` lists its keys")
+    }
+    return Point(values: values(p), scenario: scenario)
+  }
+
+  /// The points that vary one parameter from the first point (a grid, whose parameters
+  /// have `valueCounts` values, the last varying fastest: each value with the others at their
+  /// first), or a list's first 100.
+  func axisPoints() -> [Int] {
+    guard let counts = valueCounts else { return Array(0..<min(settings.count, 100)) }
+    var out: [Int] = [0]
+    var stride = settings.count
+    for n in counts {
+      stride /= n
+      for v in 1..<n { out.append(v * stride) }
+    }
+    return out
+  }
+
+  /// Reads and resolves a sweep file: its first point's scenario is resolved, so that a bad
+  /// key or value of the base is reported before anything runs (``checkPoints()`` resolves
+  /// every point).
   public static func load(path: String) throws(ScenarioError) -> SweepSpec {
     try read(ScenarioLoader.load(path: path), file: path)
+  }
+
+  /// Resolves every point in turn (keeping none), so that a bad value anywhere in the grid is
+  /// reported; returns the participant-days of one replication of every point.
+  public func checkPoints() throws(ScenarioError) -> Int {
+    var days = 0
+    for p in settings.indices {
+      days += try point(p).scenario.variants.reduce(0) { $0 + $1.plan.participants * $1.plan.days }
+    }
+    return days
   }
 
   /// Reads a sweep file's tree; `path` names it in errors and locates the base scenario.
@@ -87,7 +160,8 @@ public struct SweepSpec: Sendable {
     }
     // The points: a grid or a list.
     var parameters: [String] = []
-    var combos: [[(String, ScenarioValue, ScenarioValue.Location?)]] = []
+    var combos: [[Setting]] = []
+    var valueCounts: [Int]?
     switch (r.raw("grid"), r.raw("points")) {
     case (.some, .some):
       throw r.error("points", r.raw("points")?.location, "give either grid or points, not both")
@@ -95,18 +169,30 @@ public struct SweepSpec: Sendable {
       guard case .mapping(let pairs, _) = grid, !pairs.isEmpty else {
         throw r.error("grid", grid.location, "the grid is empty: give key paths with lists of values")
       }
-      combos = [[]]
+      var count = 1
       for (key, value, kat) in pairs {
-        guard case .sequence(let values, let lat) = value, !values.isEmpty else {
+        guard case .sequence(let values, _) = value, !values.isEmpty else {
           throw r.error("grid.\(key)", kat, "expected a non-empty list of values")
         }
-        _ = lat
+        count = count.multipliedReportingOverflow(by: values.count).overflow ? Int.max : count * values.count
+        guard count <= maxPoints else {
+          throw r.error("grid", grid.location, "the grid has more than \(maxPoints) points (every combination of its values); a sweep has at most \(maxPoints)")
+        }
+      }
+      combos = [[]]
+      valueCounts = []
+      for (key, value, kat) in pairs {
+        guard case .sequence(let values, _) = value else { continue }
         parameters.append(key)
-        combos = combos.flatMap { c in values.map { c + [(key, $0, kat)] } }
+        valueCounts!.append(values.count)
+        combos = combos.flatMap { c in values.map { c + [Setting(key: key, value: $0, at: kat)] } }
       }
     case (nil, .some(let list)):
       guard case .sequence(let items, _) = list, !items.isEmpty else {
         throw r.error("points", list.location, "the list of points is empty")
+      }
+      guard items.count <= maxPoints else {
+        throw r.error("points", list.location, "\(items.count) points; a sweep has at most \(maxPoints)")
       }
       for (i, item) in items.enumerated() {
         guard case .mapping(let pairs, let at) = item, !pairs.isEmpty else {
@@ -116,43 +202,36 @@ public struct SweepSpec: Sendable {
         guard pairs.map(\.key) == parameters else {
           throw r.error("points[\(i)]", at, "every point sets the same keys, in the same order (\(parameters.joined(separator: ", ")))")
         }
-        combos.append(pairs.map { ($0.key, $0.value, $0.at) })
+        combos.append(pairs.map { Setting(key: $0.key, value: $0.value, at: $0.at) })
       }
     case (nil, nil):
       throw r.error("grid", nil, "give a grid (key paths with lists of values) or a list of points")
     }
-    guard combos.count <= 100_000, combos.count * replications <= 10_000_000 else {
-      throw r.error("grid", nil, "\(combos.count) points × \(replications) replications is too many work units (at most 10,000,000)")
+    guard combos.count * replications <= maxUnits else {
+      throw r.error(
+        "replications", nil,
+        "\(combos.count) points × \(replications) replications is \(combos.count * replications) work units; a sweep has at most \(maxUnits)")
     }
     let name = try r.string("name", default: "", maxLength: 200)
     try r.finish()
 
-    var points: [Point] = []
-    var hashText = "esmsim sweep 1\nreplications \(replications)\nparameters \(parameters.joined(separator: " "))\n"
-    for combo in combos {
-      var t = tree
-      for (key, value, at) in combo {
-        t = try overlay(t, key: key, value: value, sweepFile: path, sweepKey: "grid.\(key)", at: at)
-      }
-      let scenario: Scenario
-      do {
-        scenario = try ScenarioResolver.resolve(t, file: base)
-      } catch {
-        let values = combo.map { "\($0.0) = \($0.1.flowText)" }.joined(separator: ", ")
-        throw ScenarioError(file: path, key: "", at: nil, "at the point \(values): \(error)")
-      }
-      // A key that resolves to nothing was never part of the study.
-      for (key, value, at) in combo where scenario.resolved.value(atPath: key) == nil {
-        throw ScenarioError(
-          file: path, key: "grid.\(key)", at: at,
-          "the scenario has no key \(key) (set to \(value.flowText)); `esmsim show \(scenarioPath)` lists its keys")
-      }
-      points.append(Point(values: combo.map { $0.1.flowText }, scenario: scenario))
-      hashText += "point\n" + scenario.resolved.yaml()
-    }
-    return SweepSpec(
-      file: path, name: name.isEmpty ? points[0].scenario.name : name, parameters: parameters, points: points,
-      replications: replications, hash: SHA256.hex(Array(hashText.utf8)))
+    // The hash: the base tree, the first point resolved (every default, as this esmsim fills
+    // them in) and every point's values.
+    var spec = SweepSpec(
+      file: path, name: name, parameters: parameters, settings: combos, valueCounts: valueCounts, tree: tree, base: base,
+      scenarioPath: scenarioPath,
+      replications: replications, hash: "")
+    let first = try spec.point(0)
+    if spec.name.isEmpty { spec.name = first.scenario.name }
+    // Checked before anything runs, without resolving the whole grid: every value of each
+    // parameter with the first values of the others (points of the grid: every combination
+    // is one), or a list's first points. `checkPoints()` checks them all.
+    for p in spec.axisPoints() where p != 0 { _ = try spec.point(p) }
+    var hashText = "esmsim sweep 2\nreplications \(replications)\nparameters \(parameters.joined(separator: " "))\n"
+    hashText += "base\n\(tree.yaml())first point\n\(first.scenario.resolved.yaml())"
+    for combo in combos { hashText += "point " + combo.map(\.value.flowText).joined(separator: "\u{1F}") + "\n" }
+    spec.hash = SHA256.hex(Array(hashText.utf8))
+    return spec
   }
 
   /// The tree with `value` at the key path `key` (dots separate keys): mappings on the way
