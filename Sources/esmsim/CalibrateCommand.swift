@@ -28,6 +28,12 @@ struct CalibrateCommand: ParsableCommand {
   @Option(help: "Master seed of the simulations.") var seed: UInt64 = 1
   @Option(help: "Write the block to this file (atomically) instead of standard output.") var output: String?
 
+  func validate() throws {
+    guard (-14 * 60...14 * 60).contains(utcOffset) else {
+      throw ValidationError("--utc-offset: expected minutes from -840 to 840 (UTC-14 to UTC+14), found \(utcOffset)")
+    }
+  }
+
   func run() throws {
     if format == "esmira" || format == "mpath" {
       throw ValidationError(
@@ -48,6 +54,7 @@ struct CalibrateCommand: ParsableCommand {
             : try PilotReaders.beiweTimings(data, file: f, participant: Self.beiweParticipant(f), utcOffsetMinutes: utcOffset))
       }
       pilot = Pilot(merging: parts)
+      try pilot.checkLimits()
     } catch let error as ScenarioError {
       FileHandle.standardError.write(Data("esmsim: \(error)\n".utf8))
       throw ExitCode(1)

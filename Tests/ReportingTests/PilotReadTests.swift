@@ -93,11 +93,16 @@ struct PilotReadTests {
   }
 
   @Test("malformed pilot files get one located error naming the file, the column and the line", arguments: [
-    ("id,deviceId,timezone,esmStatus,esmNotificationTime,esmAnswerTime\n1,a,0,7,1000,0\n", "esmStatus", 2),
+    ("id,deviceId,timezone,esmStatus,esmNotificationTime,esmAnswerTime\n1,a,0,7,1767600000000,0\n", "esmStatus", 2),
     ("id,deviceId,timezone,esmStatus,esmNotificationTime,esmAnswerTime\n1,a,0,1,soon,0\n", "esmNotificationTime", 2),
     ("id,deviceId,timezone,esmStatus,esmAnswerTime\n1,a,0,1,0\n", "esmNotificationTime", 1),
-    ("id,deviceId,timezone,esmStatus,esmNotificationTime,esmAnswerTime\n1,a,0,1,1000\n", "", 2),
-    ("id,deviceId,timezone,esmStatus,esmNotificationTime,esmAnswerTime\n1,\"a,0,1,1000,0\n", "", 2),
+    ("id,deviceId,timezone,esmStatus,esmNotificationTime,esmAnswerTime\n1,a,0,1,1767600000000\n", "", 2),
+    ("id,deviceId,timezone,esmStatus,esmNotificationTime,esmAnswerTime\n1,\"a,0,1,1767600000000,0\n", "", 2),
+    // Found by the reliability test: impossible records accepted silently before.
+    ("id,deviceId,timezone,esmStatus,esmNotificationTime,esmAnswerTime\n1,a,0,1,1767600000000,1767599000000\n", "esmAnswerTime", 2),
+    ("id,deviceId,timezone,esmStatus,esmNotificationTime,esmAnswerTime\n1,a,0,2,-5000,0\n", "esmNotificationTime", 2),
+    ("id,deviceId,timezone,esmStatus,esmNotificationTime,esmAnswerTime\n1,a,0,2,1767600,0\n", "esmNotificationTime", 2),
+    ("id,deviceId,timezone,esmStatus,esmStatus,esmNotificationTime,esmAnswerTime\n1,a,0,2,2,1767600000000,0\n", "esmStatus", 1),
   ])
   func malformedAWARE(_ text: String, _ key: String, _ line: Int) {
     #expect {
@@ -110,15 +115,32 @@ struct PilotReadTests {
 
   @Test("Beiwe: Android timings (no event column), events before any notification or before their own are refused by name")
   func malformedBeiwe() {
-    let android = "timestamp,question id,question type,question text,question answer options,answer\n1000,,,,,\n"
+    let android = "timestamp,question id,question type,question text,question answer options,answer\n1767600000000,,,,,\n"
     #expect(throws: ScenarioError.self) { try PilotReaders.beiweTimings(Data(android.utf8), file: "t.csv", participant: "a") }
-    let early = "timestamp,question id,question type,question text,question answer options,answer,event\n1000,,,,,,submitted\n"
+    let early = "timestamp,question id,question type,question text,question answer options,answer,event\n1767600000000,,,,,,submitted\n"
     #expect {
       try PilotReaders.beiweTimings(Data(early.utf8), file: "t.csv", participant: "a")
     } throws: { ($0 as? ScenarioError)?.location?.line == 2 && ($0 as? ScenarioError)?.key == "event" }
-    let back = "timestamp,question id,question type,question text,question answer options,answer,event\n2000,,,,,,notified\n1000,,,,,,expired\n"
+    let back = "timestamp,question id,question type,question text,question answer options,answer,event\n1767600002000,,,,,,notified\n1767600001000,,,,,,expired\n"
     #expect {
       try PilotReaders.beiweTimings(Data(back.utf8), file: "t.csv", participant: "a")
     } throws: { ($0 as? ScenarioError)?.key == "timestamp" }
+  }
+
+  @Test("a participant whose prompts span more than 366 days is refused at the line that passes it (one date in 2100 ran for minutes)")
+  func span() throws {
+    let header = "timestamp,question id,question type,question text,question answer options,answer,event\n"
+    let a = try PilotReaders.beiweTimings(Data((header + "1767600000000,,,,,,notified\n").utf8), file: "a.csv", participant: "p")
+    let b = try PilotReaders.beiweTimings(Data((header + "4099680000000,,,,,,notified\n").utf8), file: "b.csv", participant: "p")
+    let pilot = Pilot(merging: [a, b])
+    #expect {
+      try pilot.checkLimits()
+    } throws: { error in
+      guard let e = error as? ScenarioError else { return false }
+      return e.file == "b.csv" && e.location?.line == 2 && e.message.contains("at most 366 days")
+    }
+    // Another participant's dates do not count against this one.
+    let other = try PilotReaders.beiweTimings(Data((header + "4099680000000,,,,,,notified\n").utf8), file: "c.csv", participant: "q")
+    try Pilot(merging: [a, other]).checkLimits()
   }
 }

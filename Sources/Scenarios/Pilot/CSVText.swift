@@ -102,6 +102,9 @@ struct CSVText {
     rows.removeAll { $0.count == 1 && $0[0].text.isEmpty }
     guard let first = rows.first else { throw ScenarioError(file: file, "the file is empty: expected a header line") }
     header = first.map(\.text)
+    for (k, f) in first.enumerated() where header[..<k].contains(f.text) {
+      throw ScenarioError(file: file, key: f.text, at: .init(line: f.line, column: f.column), "the header names column \(f.text.prefix(40)) twice")
+    }
     records = Array(rows.dropFirst())
     for r in records where r.count != header.count {
       throw ScenarioError(
@@ -117,6 +120,17 @@ struct CSVText {
         file: file, key: name, at: .init(line: 1, column: 1), "the header has no column \(name) (it has \(header.joined(separator: ", ")))")
     }
     return k
+  }
+
+  /// A field as a time in milliseconds since 1970 within `range`.
+  func time(_ f: Field, _ name: String, in range: ClosedRange<Int64>) throws(ScenarioError) -> Int64 {
+    let t = try integer(f, name)
+    guard range.contains(t) else {
+      throw ScenarioError(
+        file: file, key: name, at: .init(line: f.line, column: f.column),
+        "\(t) is not a time between 2000 and 2100 in milliseconds since 1970 (UTC)")
+    }
+    return t
   }
 
   /// A field as a whole number.

@@ -22,9 +22,13 @@ public struct PilotPrompt: Sendable, Equatable {
   /// When the survey was first on screen (Beiwe), and when it was submitted; nil if not.
   public var opened: Int64?
   public var submitted: Int64?
+  /// Where the prompt was read: the file and the line of its first record.
+  public var file: String
+  public var line: Int
 
   public init(
-    participant: String, shown: Int64, utcOffsetMinutes: Int, outcome: Outcome, opened: Int64? = nil, submitted: Int64? = nil
+    participant: String, shown: Int64, utcOffsetMinutes: Int, outcome: Outcome, opened: Int64? = nil, submitted: Int64? = nil,
+    file: String = "", line: Int = 0
   ) {
     self.participant = participant
     self.shown = shown
@@ -32,6 +36,8 @@ public struct PilotPrompt: Sendable, Equatable {
     self.outcome = outcome
     self.opened = opened
     self.submitted = submitted
+    self.file = file
+    self.line = line
   }
 }
 
@@ -55,6 +61,44 @@ public struct Pilot: Sendable {
     }
     sort()
   }
+
+  /// The most prompts and participants a pilot may hold, and the longest a participant's
+  /// prompts may span: a pilot, not a cohort (each is simulated several times over).
+  public static let maxPrompts = 2_000_000
+  public static let maxParticipants = 100_000
+  public static let maxSpanDays = 366
+
+  /// Refuses a pilot beyond the limits above, naming the file and line where it passes them.
+  public func checkLimits() throws(ScenarioError) {
+    if prompts.count > Self.maxPrompts {
+      let p = prompts[Self.maxPrompts]
+      throw ScenarioError(file: p.file, at: .init(line: p.line, column: 1), "more than \(Self.maxPrompts) prompts; a pilot has at most that many")
+    }
+    var first = 0
+    var people = 0
+    while first < prompts.count {
+      var last = first
+      while last + 1 < prompts.count && prompts[last + 1].participant == prompts[first].participant { last += 1 }
+      people += 1
+      if people > Self.maxParticipants {
+        throw ScenarioError(
+          file: prompts[first].file, at: .init(line: prompts[first].line, column: 1),
+          "more than \(Self.maxParticipants) participants; a pilot has at most that many")
+      }
+      let (a, b) = (prompts[first], prompts[last])
+      let days = (b.shown - a.shown) / 86_400_000
+      if days >= Self.maxSpanDays {
+        throw ScenarioError(
+          file: b.file, at: .init(line: b.line, column: 1),
+          "participant \(b.participant.prefix(40))'s prompts span \(days) days (from \(a.file) line \(a.line) to this one); a pilot spans at most \(Self.maxSpanDays) days: is a date wrong?")
+      }
+      first = last + 1
+    }
+  }
+
+  /// Timestamps a pilot's records may hold: 2000-01-01 up to 2100-01-01 (milliseconds since
+  /// 1970, UTC): outside, a clock or a unit is wrong.
+  static let times: ClosedRange<Int64> = 946_684_800_000...4_102_444_800_000
 }
 
 /// The pilot readers.
@@ -86,7 +130,7 @@ public enum PilotReaders {
           file: file, key: "esmStatus", at: .init(line: r[status].line, column: r[status].column),
           "expected 0 (new), 1 (answered), 2 (dismissed) or 3 (expired), found \(code)")
       }
-      let shown = try csv.integer(r[shownAt], "esmNotificationTime")
+      let shown = try csv.time(r[shownAt], "esmNotificationTime", in: Pilot.times)
       let z = try csv.integer(r[zone], "timezone")
       guard abs(z) <= 14 * 3600 else {
         throw ScenarioError(
@@ -94,7 +138,12 @@ public enum PilotReaders {
           "expected an offset from UTC in hours (or seconds), found \(z)")
       }
       let offset = abs(z) <= 14 ? Int(z) * 60 : Int(z) / 60
-      let answered = outcome == .answered ? try csv.integer(r[answerAt], "esmAnswerTime") : nil
+      let answered = outcome == .answered ? try csv.time(r[answerAt], "esmAnswerTime", in: Pilot.times) : nil
+      if let a = answered, a < shown {
+        throw ScenarioError(
+          file: file, key: "esmAnswerTime", at: .init(line: r[answerAt].line, column: r[answerAt].column),
+          "answered (\(a)) before its notification (\(shown), esmNotificationTime)")
+      }
       let key = r[device].text + "\u{1F}" + String(shown)
       if let k = byPrompt[key] {
         // Another item of the same prompt: answered wins over dismissed over expired (the
@@ -107,7 +156,9 @@ public enum PilotReaders {
       } else {
         byPrompt[key] = pilot.prompts.count
         pilot.prompts.append(
-          PilotPrompt(participant: r[device].text, shown: shown, utcOffsetMinutes: offset, outcome: outcome, submitted: answered))
+          PilotPrompt(
+            participant: r[device].text, shown: shown, utcOffsetMinutes: offset, outcome: outcome, submitted: answered, file: file,
+            line: r[device].line))
       }
     }
     pilot.sort()
@@ -137,7 +188,7 @@ public enum PilotReaders {
       current = nil
     }
     for r in csv.records {
-      let t = try csv.integer(r[time], "timestamp")
+      let t = try csv.time(r[time], "timestamp", in: Pilot.times)
       // A survey's events follow its notification (a file may hold several surveys, each
       // from its notified on, as esmsim writes them; Beiwe writes one file per survey).
       if r[event].text != "notified", let c = current, t < c.shown {
@@ -148,7 +199,8 @@ public enum PilotReaders {
       switch r[event].text {
       case "notified":
         close()
-        current = PilotPrompt(participant: participant, shown: t, utcOffsetMinutes: utcOffsetMinutes, outcome: .unanswered)
+        current = PilotPrompt(
+          participant: participant, shown: t, utcOffsetMinutes: utcOffsetMinutes, outcome: .unanswered, file: file, line: r[time].line)
       case "present", "changed", "unpresent":
         guard current != nil else {
           throw ScenarioError(
