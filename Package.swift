@@ -50,17 +50,24 @@ let package = Package(
     .target(
       name: "Scenarios",
       dependencies: ["SimKernel", "Schedules", "StudyModel", .product(name: "Yams", package: "Yams")]),
+    /// A study run and measured: the threaded runner, every variant and replication simulated,
+    /// the typed results (metrics by `Metric`), the work estimate. What every presenter shows.
+    .target(name: "Study", dependencies: ["Measures", "Scenarios", "StudyModel", "Schedules", "SimKernel"]),
     /// The compliance model estimated from a pilot's records (`esmsim calibrate`).
-    .target(name: "Calibration", dependencies: ["SimKernel", "StudyModel", "Scenarios"]),
-    /// Writers: CSV, JSON, SQLite, HTML; files written atomically.
-    .target(name: "Reporting", dependencies: ["Measures", "Scenarios", "StudyModel", "Schedules", "SimKernel", "CSQLite"]),
+    .target(name: "Calibration", dependencies: ["SimKernel", "StudyModel", "Scenarios", "Study"]),
+    /// Showing results: HTML and SVG charts (report.html and the planner), numbers as text, JSON.
+    .target(name: "Presentation", dependencies: ["Study", "Measures", "StudyModel", "Schedules", "SimKernel"]),
+    /// Writers of files: CSV, SQLite, the results folder, sweeps; files written atomically.
+    .target(
+      name: "Reporting",
+      dependencies: ["Study", "Presentation", "Measures", "Scenarios", "StudyModel", "Schedules", "SimKernel", "CSQLite"]),
 
     /// The interactive planner's work: a scenario's text in, its figures and calendar out (in memory).
-    .target(name: "Planner", dependencies: ["Reporting", "Scenarios", "StudyModel", "Measures", "Schedules", "SimKernel"]),
+    .target(name: "Planner", dependencies: ["Study", "Presentation", "Scenarios", "StudyModel", "Measures", "Schedules", "SimKernel"]),
     /// `esmsim serve`: the planner's local web server (Hummingbird) and its page, served offline.
     .target(
       name: "Server",
-      dependencies: ["Planner", "Reporting", .product(name: "Hummingbird", package: "hummingbird")]),
+      dependencies: ["Planner", "Reporting", "Presentation", "Study", .product(name: "Hummingbird", package: "hummingbird")]),
 
     // MARK: - Tools
 
@@ -70,8 +77,8 @@ let package = Package(
     .executableTarget(
       name: "esmsim",
       dependencies: [
-        "SimKernel", "Schedules", "StudyModel", "Measures", "Scenarios", "Reporting", "Benchmarks", "Calibration",
-        "Planner", "Server",
+        "SimKernel", "Schedules", "StudyModel", "Measures", "Scenarios", "Study", "Presentation", "Reporting", "Benchmarks",
+        "Calibration", "Planner", "Server",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -86,9 +93,11 @@ let package = Package(
     .testTarget(name: "StudyModelTests", dependencies: ["StudyModel", "Schedules", "SimKernel"]),
     .testTarget(
       name: "ScenariosTests", dependencies: ["Scenarios", "StudyModel", "Schedules", "SimKernel"], exclude: ["Fixtures"]),
-    .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Measures", "Scenarios", "StudyModel", "Calibration"]),
+    .testTarget(name: "StudyTests", dependencies: ["Study", "Measures", "Scenarios", "StudyModel", "SimKernel"]),
+    .testTarget(
+      name: "ReportingTests", dependencies: ["Reporting", "Study", "Presentation", "Measures", "Scenarios", "StudyModel", "Calibration"]),
     .testTarget(name: "CLITests", dependencies: ["SimKernel"]),
-    .testTarget(name: "PlannerTests", dependencies: ["Planner", "Reporting", "Scenarios"]),
+    .testTarget(name: "PlannerTests", dependencies: ["Planner", "Study", "Presentation", "Scenarios", "Reporting"]),
     .testTarget(name: "ServerTests", dependencies: ["Server", "Planner"]),
   ]
 )

@@ -1,7 +1,8 @@
+import Presentation
+import Study
 import Dispatch
 import Foundation
 import Measures
-import Reporting
 import Schedules
 import Scenarios
 import SimKernel
@@ -83,7 +84,7 @@ public enum Planner {
     // The answers by hour of the day, for the teaching page's answered picture.
     var answeredByHour = [[(sum: Double, n: Int)]](
       repeating: Array(repeating: (0, 0), count: 24), count: truth ? scenario.variants.count : 0)
-    let sim = try StudyRun.simulate(scenario, options: StudyRun.Options(threads: threads), each: { o, v, _ in
+    let sim = try StudySimulation.simulate(scenario, options: StudySimulation.Options(threads: threads), each: { o, v, _ in
       guard truth else { return }
       for p in o.prompts where p.status == .answered && p.reported.isFinite {
         let h = Int((p.opened % Tick.day) / Tick.hour)

@@ -1,4 +1,5 @@
-import Reporting
+import Presentation
+import Study
 import SimKernel
 import StudyModel
 

@@ -1,3 +1,5 @@
+import Presentation
+import Study
 import ArgumentParser
 import Calibration
 import Foundation

@@ -1,3 +1,5 @@
+import Presentation
+import Study
 import Foundation
 import Planner
 import Reporting
@@ -22,7 +24,7 @@ import Testing
     let json = try Planner.run(scenario, threads: 2).text()
     let reply = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any]
     let variant = (reply["variants"] as! [[String: Any]])[0]
-    let run = try StudyRun.simulate(scenario, options: .init(threads: 1))
+    let run = try StudySimulation.simulate(scenario, options: .init(threads: 1))
     let median = run.summary.first { $0.metric == "answers_per_participant_median" }!.mean
     #expect(variant["answers_median"] as? Double == median)
     #expect((variant["week"] as! String).contains("<circle"))

@@ -1,3 +1,5 @@
+import Presentation
+import Study
 import Scenarios
 import SimKernel
 import StudyModel

@@ -1,3 +1,5 @@
+import Presentation
+import Study
 import Foundation
 import Scenarios
 import SimKernel

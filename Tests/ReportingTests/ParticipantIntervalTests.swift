@@ -1,3 +1,5 @@
+import Presentation
+import Study
 import Measures
 import Schedules
 import SimKernel

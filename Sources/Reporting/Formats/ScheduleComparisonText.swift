@@ -1,3 +1,5 @@
+import Study
+import Presentation
 import Measures
 import Schedules
 

@@ -3,7 +3,9 @@ import Measures
 import Schedules
 import Scenarios
 import SimKernel
+import Study
 import StudyModel
+import Presentation
 
 /// Runs a scenario and writes its results folder.
 ///
@@ -29,13 +31,15 @@ public enum StudyRun {
       self.progress = progress
       self.detailParticipants = detailParticipants
     }
+
+    /// The simulation's part.
+    var simulation: StudySimulation.Options { .init(threads: threads, progress: progress, detailParticipants: detailParticipants) }
   }
 
   /// A problem with the destination or an interrupted run.
-  public struct Failure: Error, CustomStringConvertible {
-    public var description: String
-    public init(_ description: String) { self.description = description }
-  }
+  public typealias Failure = StudyFailure
+
+
 
   /// What a run produced.
   public struct Outcome: Sendable {
@@ -149,12 +153,16 @@ public enum StudyRun {
       try db.createTable("coverage_summary", SQLiteColumns.coverageSummary)
     }
 
-    let sim = try simulate(scenario, options: options, shouldStop: shouldStop) { o, v, r in
+    let sim = try StudySimulation.simulate(scenario, options: options.simulation, shouldStop: shouldStop) { o, v, r in
       let variant = scenario.variants[v]
       try writeRows(o, variant: variant.name, v: v, replication: r, plan: variant.plan, tables: tables, time: time)
     }
-    let (summary, coverageRows) = (sim.summary, sim.coverageRows)
+    let summary = sim.summary
     var reports = sim.reports
+    // coverage_summary.csv: each variant's shares by device and sensor.
+    let coverageRows = reports.flatMap { v in
+      v.coverage.map { [v.name, $0.device, $0.sensor, NumberText.fixed($0.comp, 6), NumberText.fixed($0.incomp, 6), NumberText.fixed($0.loss, 6)] }
+    }
     try tables.close()
 
     let summaryCSV = CSVFile.text(header: SummaryRow.header, rows: summary.map(\.cells))

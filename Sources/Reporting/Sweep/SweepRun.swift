@@ -1,3 +1,5 @@
+import Study
+import Presentation
 import Foundation
 import Measures
 import Scenarios

@@ -1,3 +1,4 @@
+import Presentation
 import Scenarios
 import SimKernel
 import StudyModel

@@ -1,3 +1,4 @@
+import Presentation
 import SimKernel
 import StudyModel
 

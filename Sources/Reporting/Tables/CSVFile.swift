@@ -1,3 +1,4 @@
+import Presentation
 import Foundation
 
 /// A CSV file written row by row through a buffer, so that per-row outputs stream to disk

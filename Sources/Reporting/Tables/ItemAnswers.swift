@@ -1,3 +1,4 @@
+import Presentation
 import StudyModel
 
 /// An item's answer from the one simulated state (reported, 0–100), on the item's own scale:

@@ -1,77 +1,7 @@
+import Study
 import Measures
 import Schedules
 
-/// What `report.html` shows for one variant.
-public struct VariantReport: Sendable {
-  public var name: String
-  /// Slot intensities of scheduled and of answered prompts (1 is flat).
-  public var intensityScheduled: [Double]
-  public var intensityAnswered: [Double]
-  /// Predictability of the schedule: bits per signal, forced share, largest hazard.
-  public var bitsPerSignal: Double
-  public var forcedShare: Double
-  public var maxHazard: Double
-  /// The days the predictability model scored; below ``ScheduleSummary/stableHeldOutDays``
-  /// the figures are flagged as overstated.
-  public var heldOutDays: Int
-  /// The first sensor's name, and its collected share by participant and study hour.
-  public var heatSensor: String
-  public var heat: [[Float]]
-  /// Delivered and answered prompts by hour of day and by study day.
-  public var deliveredByHour: [Int]
-  public var answeredByHour: [Int]
-  public var deliveredByDay: [Int]
-  public var answeredByDay: [Int]
-  /// Sampling bias: mean, 95 % interval, root mean square over participants.
-  public var bias: Double
-  public var biasLow: Double
-  public var biasHigh: Double
-  public var biasRMSE: Double
-  /// Coverage shares (comp, incomp, loss) by device and sensor.
-  public var coverage: [(device: String, sensor: String, comp: Double, incomp: Double, loss: Double)]
-  /// The headline: answers and prompts scheduled per participant (every replication's
-  /// participants), prompts scheduled and answered, and unanswered prompts by reason.
-  public var answersPerParticipant: [Int] = []
-  public var scheduledPerParticipant: [Int] = []
-  public var scheduled = 0
-  public var answered = 0
-  public var missed: [(reason: String, count: Int)] = []
-  /// The first periodic sensor's name and its share of participant-hours complete, over
-  /// every device (nil without one).
-  public var sensorComplete: (sensor: String, comp: Double)?
-  /// The answers each participant should give (`protocol.answers_target`).
-  public var target = 30
-  /// The variant's summary: each metric's mean over replications (`summary.csv`).
-  public var summary: [String: Double] = [:]
-  /// The participant's-week calendars drawn for this variant (SVG).
-  public var weeks: [String] = []
-
-  public init(
-    name: String, intensityScheduled: [Double], intensityAnswered: [Double], bitsPerSignal: Double, forcedShare: Double,
-    maxHazard: Double, heldOutDays: Int, heatSensor: String, heat: [[Float]], deliveredByHour: [Int], answeredByHour: [Int],
-    deliveredByDay: [Int], answeredByDay: [Int], bias: Double, biasLow: Double, biasHigh: Double, biasRMSE: Double,
-    coverage: [(device: String, sensor: String, comp: Double, incomp: Double, loss: Double)]
-  ) {
-    self.name = name
-    self.intensityScheduled = intensityScheduled
-    self.intensityAnswered = intensityAnswered
-    self.bitsPerSignal = bitsPerSignal
-    self.forcedShare = forcedShare
-    self.maxHazard = maxHazard
-    self.heldOutDays = heldOutDays
-    self.heatSensor = heatSensor
-    self.heat = heat
-    self.deliveredByHour = deliveredByHour
-    self.answeredByHour = answeredByHour
-    self.deliveredByDay = deliveredByDay
-    self.answeredByDay = answeredByDay
-    self.bias = bias
-    self.biasLow = biasLow
-    self.biasHigh = biasHigh
-    self.biasRMSE = biasRMSE
-    self.coverage = coverage
-  }
-}
 
 /// The self-contained HTML report: inline SVG, inline CSS, no script, no network. A content
 /// security policy forbids scripts and remote resources even if something slipped through

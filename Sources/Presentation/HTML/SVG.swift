@@ -1,3 +1,4 @@
+import Study
 /// HTML text with every user-supplied string escaped: scenario, variant and study names,
 /// descriptions and questionnaire text end up in `report.html`, which people e-mail and open
 /// in browsers, so nothing of theirs may become markup or script.

@@ -1,3 +1,4 @@
+import Measures
 import Dispatch
 import Foundation
 import SimKernel

@@ -1,3 +1,4 @@
+import Study
 import Measures
 
 extension Report {

@@ -4,7 +4,8 @@ import StudyModel
 import Foundation
 import Testing
 
-@testable import Measures
+@testable import Study
+import Measures
 
 /// Everything an accumulator holds that reaches the outputs, as text with every digit (two
 /// accumulators print the same exactly when their results are identical).

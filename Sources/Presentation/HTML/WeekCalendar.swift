@@ -1,3 +1,4 @@
+import Study
 import Foundation
 import SimKernel
 import Schedules

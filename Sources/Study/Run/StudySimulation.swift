@@ -5,13 +5,35 @@ import Scenarios
 import SimKernel
 import StudyModel
 
-extension StudyRun {
+/// A run that could not finish (interrupted), or a problem with its destination.
+public struct StudyFailure: Error, CustomStringConvertible {
+  public var description: String
+  public init(_ description: String) { self.description = description }
+}
+
+/// Runs a study: every variant and replication of a scenario simulated and measured in
+/// memory (what `esmsim run`, the planner and the sweeps show).
+public enum StudySimulation {
+  /// How to run.
+  public struct Options: Sendable {
+    /// Worker threads.
+    public var threads: Int
+    /// Show a progress bar on standard error (when it is a terminal).
+    public var progress: Bool
+    /// Participants feeding the KS sample and the predictability model.
+    public var detailParticipants: Int
+
+    public init(threads: Int = 1, progress: Bool = false, detailParticipants: Int = 2_000) {
+      self.threads = threads
+      self.progress = progress
+      self.detailParticipants = detailParticipants
+    }
+  }
+
   /// What the simulation of every variant and replication gives, before anything is written.
   public struct Simulated: Sendable {
     /// The summary rows.
     public var summary: [SummaryRow]
-    /// coverage_summary.csv's rows (variant, device, sensor, comp, incomp, loss).
-    public var coverageRows: [[String]]
     /// What report.html shows of each variant.
     public var reports: [VariantReport]
     /// Simulated participant-days.
@@ -29,7 +51,6 @@ extension StudyRun {
   ) throws -> Simulated {
     let out = scenario.outputs
     var summary: [SummaryRow] = []
-    var coverageRows: [[String]] = []
     var reports: [VariantReport] = []
     var participantDays = 0.0
     var events = 0
@@ -50,7 +71,7 @@ extension StudyRun {
           plan, replication: UInt32(r), options: runOptions,
           each: { o in try each(o, v, r) },
           progress: { progress.update($0) }, shouldStop: shouldStop)
-        guard let acc else { throw Failure("interrupted; no results were written") }
+        guard let acc else { throw StudyFailure("interrupted; no results were written") }
         participantDays += acc.participantDays
         events += acc.events
         let schedules = ScheduleMeasures.summaries(scheduled: acc.scheduledTimes, answered: acc.answeredTimes)
@@ -73,9 +94,6 @@ extension StudyRun {
           let n = Double(t.hours)
           let c = (device.profile.name, sensor.name, Double(t.comp) / n, Double(t.incomp) / n, Double(t.loss) / n)
           coverage.append(c)
-          coverageRows.append([
-            variant.name, c.0, c.1, NumberText.fixed(c.2, 6), NumberText.fixed(c.3, 6), NumberText.fixed(c.4, 6),
-          ])
         }
       }
       // The bias's interval across replications, or from one the interval over participants.
@@ -114,6 +132,6 @@ extension StudyRun {
       }
       reports.append(report)
     }
-    return Simulated(summary: summary, coverageRows: coverageRows, reports: reports, participantDays: participantDays, events: events)
+    return Simulated(summary: summary, reports: reports, participantDays: participantDays, events: events)
   }
 }
