@@ -68,7 +68,7 @@ public enum Planner {
   }
 
   /// Bits per signal: a chart of the variants (two or more) and the table with the held-out days.
-  static func predictability(_ reports: [VariantReport]) -> String {
+  static func predictability(_ reports: [VariantResults]) -> String {
     guard reports.contains(where: { !$0.intensityScheduled.isEmpty }) else { return "" }
     return (reports.count > 1 ? Report.predictabilityChart(reports) : "") + "<figure><figcaption>Predictability</figcaption>"
       + Report.predictabilityDays(reports) + "</figure>"
@@ -93,28 +93,28 @@ public enum Planner {
       }
     })
     let window = scenario.variants.first?.plan.typicalSamplingWindow() ?? Block(start: 0, end: 1440)
-    let reports = sim.reports
+    let reports = sim.variants
     let axes = Report.answerAxes(reports)
     let top = Report.intensityTop(reports)
     var variants: [JSONValue] = []
     for (k, v) in reports.enumerated() {
       let plan = scenario.variants[k].plan
       let who = min(participant, max(plan.participants - 1, 0))
-      let number: (String) -> JSONValue = { .finite(v.summary[$0] ?? .nan) }
+      let number: (Metric) -> JSONValue = { .finite(v.mean($0)) }
       variants.append(
         .object([
           ("name", .string(v.name)),
-          ("answers_median", number("answers_per_participant_median")),
-          ("answers_p10", number("answers_per_participant_p10")),
-          ("answers_p90", number("answers_per_participant_p90")),
-          ("share_reaching_target", number("share_reaching_answers_target")),
+          ("answers_median", number(.answersPerParticipantMedian)),
+          ("answers_p10", number(.answersPerParticipantP10)),
+          ("answers_p90", number(.answersPerParticipantP90)),
+          ("share_reaching_target", number(.shareReachingTarget)),
           ("target", .int(v.target)),
-          ("delivered_share", number("delivered_share")),
-          ("compliance", number("compliance")),
-          ("bits_per_signal", number("bits_per_signal_scheduled")),
+          ("delivered_share", number(.deliveredShare)),
+          ("compliance", number(.compliance)),
+          ("bits_per_signal", number(.bitsPerSignalScheduled)),
           ("bias", .finite(v.bias)), ("bias_low", .finite(v.biasLow)), ("bias_high", .finite(v.biasHigh)),
           ("scheduled", .int(v.scheduled)), ("answered", .int(v.answered)),
-          ("missed", .object(v.missed.filter { $0.count > 0 }.map { ($0.reason, .int($0.count)) })),
+          ("missed", .object(v.missed.filter { $0.count > 0 }.map { ($0.reason.rawValue, .int($0.count)) })),
           ("headline", .string(Report.headline(v))),
           ("answers_chart", .string(Report.answersHistogram(v, maxAnswers: axes.maxAnswers, maxShare: axes.maxShare))),
           ("fate_chart", .string(Report.lossBars(v))),

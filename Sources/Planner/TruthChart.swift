@@ -9,7 +9,7 @@ enum TruthChart {
   /// Participants whose true day is drawn (enough for a smooth line, quick to simulate).
   static let participants = 100
 
-  static func svg(_ v: VariantReport, plan: StudyPlan, seed: UInt64, answered: [(sum: Double, n: Int)]) -> String {
+  static func svg(_ v: VariantResults, plan: StudyPlan, seed: UInt64, answered: [(sum: Double, n: Int)]) -> String {
     var sum = [Double](repeating: 0, count: 24)
     var count = [Int](repeating: 0, count: 24)
     for p in 0..<min(participants, plan.participants) {

@@ -7,27 +7,24 @@ import Scenarios
 
 /// What `esmsim run` prints when it is done: the headline metrics of each variant.
 enum ConsoleSummary {
-  static let headline = [
-    ("signals_per_day", "signals/day", 2), ("delivered_share", "delivered", 3), ("compliance", "answered", 3),
-    ("median_latency_s", "latency s", 0), ("intensity_min_scheduled", "int min", 2), ("bits_per_signal_scheduled", "bits/sig", 2),
-    ("bias", "bias", 2),
+  static let headline: [(Metric, String, Int)] = [
+    (.signalsPerDay, "signals/day", 2), (.deliveredShare, "delivered", 3), (.compliance, "answered", 3),
+    (.medianLatency, "latency s", 0), (.intensityMinScheduled, "int min", 2), (.bitsPerSignalScheduled, "bits/sig", 2),
+    (.bias, "bias", 2),
   ]
 
   static func text(_ s: Scenario, _ o: StudyRun.Outcome, directory: String) -> String {
     var rows = [["variant"] + headline.map(\.1)]
     var unstable = false
-    // Each variant's rows by metric, looked up once each (a linear pass, whatever the size).
-    var byVariant: [String: [String: SummaryRow]] = [:]
-    for r in o.summary { byVariant[r.variant, default: [:]][r.metric] = r }
-    for v in s.variants {
+    for (k, v) in s.variants.enumerated() {
       var row = [v.name]
-      let summary = byVariant[v.name] ?? [:]
+      let results = o.variants[k]
       // Predictability from too few held-out days is overstated: marked, with a note below.
-      let stable = summary["predictability_stable"].map { $0.mean >= 1 } ?? true
+      let stable = results[.predictabilityStable].map { $0.mean >= 1 } ?? true
       for (metric, _, digits) in headline {
-        let r = summary[metric]
+        let r = results[metric]
         var cell = r.map { $0.mean.isFinite ? NumberText.fixed($0.mean, digits) : "-" } ?? "-"
-        if metric == "bits_per_signal_scheduled" && !stable && cell != "-" {
+        if metric == .bitsPerSignalScheduled && !stable && cell != "-" {
           cell += "*"
           unstable = true
         }
@@ -40,10 +37,10 @@ enum ConsoleSummary {
     let sensors = s.variants.first?.plan.protocolPlan.sensors.map(\.name) ?? []
     if !sensors.isEmpty {
       sensorRows.append(["variant"] + sensors.map { "\($0) comp" })
-      for v in s.variants {
+      for (k, v) in s.variants.enumerated() {
         var row = [v.name]
         for sensor in sensors {
-          let r = byVariant[v.name]?["coverage_comp_\(sensor)"]
+          let r = o.variants[k][.coverageComp(sensor)]
           row.append(r.map { $0.mean.isFinite ? NumberText.fixed($0.mean, 3) : "-" } ?? "-")
         }
         sensorRows.append(row)
@@ -51,17 +48,17 @@ enum ConsoleSummary {
     }
     // Each questionnaire apart, when a variant has several.
     var questionnaireRows: [[String]] = []
-    for v in s.variants where v.plan.protocolPlan.questionnaires.count > 1 {
+    for (k, v) in s.variants.enumerated() where v.plan.protocolPlan.questionnaires.count > 1 {
       if questionnaireRows.isEmpty {
         questionnaireRows.append(["variant", "questionnaire", "signals/day", "sd/day", "delivered", "answered", "answers/pp"])
       }
       for q in v.plan.protocolPlan.questionnaires {
         var row = [v.name, q]
-        for (metric, digits) in [
-          ("signals_per_day", 2), ("signals_per_day_sd", 2), ("delivered_share", 3), ("compliance", 3),
-          ("answers_per_participant", 1),
-        ] {
-          let r = byVariant[v.name]?["\(metric)_\(q)"]
+        let metrics: [(Metric, Int)] = [
+          (.signalsPerDay, 2), (.signalsPerDaySD, 2), (.deliveredShare, 3), (.compliance, 3), (.answersPerParticipant, 1),
+        ]
+        for (metric, digits) in metrics {
+          let r = o.variants[k][metric.of(questionnaire: q)]
           row.append(r.map { $0.mean.isFinite ? NumberText.fixed($0.mean, digits) : "-" } ?? "-")
         }
         questionnaireRows.append(row)

@@ -25,7 +25,7 @@ import Testing
     let reply = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any]
     let variant = (reply["variants"] as! [[String: Any]])[0]
     let run = try StudySimulation.simulate(scenario, options: .init(threads: 1))
-    let median = run.summary.first { $0.metric == "answers_per_participant_median" }!.mean
+    let median = run.variants[0].mean(.answersPerParticipantMedian)
     #expect(variant["answers_median"] as? Double == median)
     #expect((variant["week"] as! String).contains("<circle"))
   }

@@ -28,8 +28,8 @@ struct ParticipantIntervalTests {
   @Test("compliance, bias, answers and coverage: participant standard errors match the spread of 200 runs")
   func calibrated() throws {
     let runs = 200
-    var estimates: [String: [Estimate]] = [:]
-    let names = ["compliance", "response_rate", "bias", "answers_per_participant", "coverage_comp_location"]
+    var estimates: [Metric: [Estimate]] = [:]
+    let names: [Metric] = [.compliance, .responseRate, .bias, .answersPerParticipant, .coverageComp("location")]
     for r in 0..<runs {
       let acc = try #require(
         try StudyRunner.run(Self.plan, replication: UInt32(r), options: StudyRunner.Options(seed: 17, threads: 1)))
@@ -57,13 +57,13 @@ struct ParticipantIntervalTests {
   func oneReplication() throws {
     let acc = try #require(try StudyRunner.run(Self.plan, replication: 0, options: StudyRunner.Options(seed: 3, threads: 2)))
     let rows = SummaryRow.rows(variant: "v", replications: [Metrics.values(acc)])
-    for name in ["bias", "compliance", "answers_per_participant", "share_reaching_answers_target"] {
+    for name in [Metric.bias, .compliance, .answersPerParticipant, .shareReachingTarget] {
       let row = try #require(rows.first { $0.metric == name })
       #expect(row.participantLow < row.mean && row.mean < row.participantHigh, "\(name)")
       #expect(row.ciLow.isNaN)  // no interval across one replication
     }
     // A figure not pooled over participants has none.
-    let intensity = try #require(rows.first { $0.metric == "intensity_min_scheduled" })
+    let intensity = try #require(rows.first { $0.metric == .intensityMinScheduled })
     #expect(intensity.participantLow.isNaN)
   }
 }

@@ -6,20 +6,19 @@ extension Report {
   /// per participant (median, 10th–90th percentile) against the prompts scheduled, the share
   /// reaching the answers target, prompts answered, the largest source of loss, and the
   /// first sensor's complete hours.
-  public static func headline(_ v: VariantReport) -> String {
+  public static func headline(_ v: VariantResults) -> String {
     guard !v.answersPerParticipant.isEmpty else { return "" }
-    let s = v.summary
-    func whole(_ key: String) -> String { s[key].map { NumberText.fixed($0, 0) } ?? "" }
+    func whole(_ m: Metric) -> String { v[m].map { NumberText.fixed($0.mean, 0) } ?? "" }
     let scheduled = v.scheduledPerParticipant.sorted()
     var rows: [(String, String, String)] = [
-      ("Answers per participant", "median \(whole("answers_per_participant_median"))"
+      ("Answers per participant", "median \(whole(.answersPerParticipantMedian))"
         + (scheduled.isEmpty ? "" : " of \(scheduled[scheduled.count / 2]) prompts")
-        + " (10th–90th percentile \(whole("answers_per_participant_p10"))–\(whole("answers_per_participant_p90")))", "answers-median"),
-      ("Reaching \(v.target) answers", pct(s["share_reaching_answers_target"] ?? .nan) + " of participants", "target-share"),
+        + " (10th–90th percentile \(whole(.answersPerParticipantP10))–\(whole(.answersPerParticipantP90)))", "answers-median"),
+      ("Reaching \(v.target) answers", pct(v.mean(.shareReachingTarget)) + " of participants", "target-share"),
       ("Prompts answered", v.scheduled > 0 ? pct(Double(v.answered) / Double(v.scheduled)) : "", "answered"),
     ]
     if let top = v.missed.max(by: { $0.count < $1.count }), top.count > 0, v.scheduled > 0 {
-      rows.append(("Largest loss", "\(top.reason.replacingOccurrences(of: "_", with: " ")): \(pct(Double(top.count) / Double(v.scheduled))) of prompts", "loss"))
+      rows.append(("Largest loss", "\(top.reason.rawValue.replacingOccurrences(of: "_", with: " ")): \(pct(Double(top.count) / Double(v.scheduled))) of prompts", "loss"))
     }
     if let c = v.sensorComplete {
       rows.append(("\(c.sensor.capitalized) hours complete", pct(c.comp), "coverage"))

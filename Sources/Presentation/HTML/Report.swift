@@ -12,7 +12,7 @@ public enum Report {
   /// The whole page.
   public static func html(
     title: String, description: String, facts: [(String, String)], window: (start: Double, minutes: Double),
-    variants: [VariantReport], summary: [SummaryRow]
+    variants: [VariantResults], weeks: [[String]] = []
   ) -> String {
     var body = "<h1>\(HTML.escape(title))</h1>"
     if !description.isEmpty { body += "<p class='description'>\(HTML.escape(description))</p>" }
@@ -33,12 +33,12 @@ public enum Report {
         "The share of prompts delivered to the phone, then each prompt scheduled answered or missed for one reason (docs/outputs.md lists the reasons), as shares of the prompts scheduled.",
         answered.map(lossBars))
     }
-    if variants.contains(where: { !$0.weeks.isEmpty }) {
+    if weeks.contains(where: { !$0.isEmpty }) {
       body += section(
         "A participant's week",
         "The first participants' first days, midnight to midnight: where they were (top band), what the phone and the study app were doing (thin band), and each prompt at its scheduled time, a filled dot answered, a ring missed (hover for its story). The variants simulate the same people (common random numbers).",
-        (0..<(variants.map(\.weeks.count).max() ?? 0)).flatMap { k in
-          variants.filter { k < $0.weeks.count }.map { "<figure><figcaption>\(HTML.escape($0.name))</figcaption>\($0.weeks[k])</figure>" }
+        (0..<(weeks.map(\.count).max() ?? 0)).flatMap { k in
+          zip(variants, weeks).filter { k < $0.1.count }.map { "<figure><figcaption>\(HTML.escape($0.0.name))</figcaption>\($0.1[k])</figure>" }
         })
     }
     if variants.contains(where: { !$0.intensityScheduled.isEmpty }) {
@@ -71,6 +71,7 @@ public enum Report {
     if variants.contains(where: { !$0.coverage.isEmpty }) {
       body += section("Coverage by device and sensor", "Shares of participant-hours Comp, Incomp and Loss.", [coverageTable(variants)])
     }
+    let summary = variants.flatMap(\.rows)
     body += "<h2>Every figure</h2><details><summary>The full summary (\(summary.count) rows, as in summary.csv)</summary>"
       + "<p class='note'>Means over replications with 95 % intervals across them (two replications or more) and over participants (the figures pooled over participants: docs/outputs.md).</p>"
       + summaryTable(summary) + "</details>"

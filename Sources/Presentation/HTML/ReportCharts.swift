@@ -7,13 +7,13 @@ extension Report {
   static func clock(_ minutes: Double) -> String { ClockTime(minutes: minutes).description }
 
   /// The largest intensity of any variant (their charts share the axis), at least 1.5.
-  public static func intensityTop(_ variants: [VariantReport]) -> Double {
+  public static func intensityTop(_ variants: [VariantResults]) -> Double {
     max(variants.flatMap { $0.intensityScheduled + $0.intensityAnswered }.filter(\.isFinite).max() ?? 1, 1.5)
   }
 
   /// Intensity of the schedule and of the answered prompts across the window, on a shared
   /// vertical axis up to `top`.
-  public static func intensityChart(_ v: VariantReport, window: (start: Double, minutes: Double), top: Double) -> String {
+  public static func intensityChart(_ v: VariantResults, window: (start: Double, minutes: Double), top: Double) -> String {
     let n = max(v.intensityScheduled.count, 1)
     var c = SVGChart(x: 0...Double(n), y: 0...min(top * 1.05, 30))
     // Ticks on whole hours (every two hours across a long window), placed where they fall.
@@ -61,7 +61,7 @@ extension Report {
 
   /// The axes the variants' ``answersHistogram(_:maxAnswers:maxShare:)`` share: the most answers
   /// anyone gave, and the largest share of participants in one bin.
-  public static func answerAxes(_ variants: [VariantReport]) -> (maxAnswers: Int, maxShare: Double) {
+  public static func answerAxes(_ variants: [VariantResults]) -> (maxAnswers: Int, maxShare: Double) {
     let maxAnswers = variants.flatMap(\.answersPerParticipant).max() ?? 0
     let maxShare = variants.map {
       Double(histogram($0, maxAnswers: maxAnswers).counts.max() ?? 0) / Double(max($0.answersPerParticipant.count, 1))
@@ -70,7 +70,7 @@ extension Report {
   }
 
   /// Participants by answers, in bins of `width` answers (at most about 30 bins up to `maxAnswers`).
-  static func histogram(_ v: VariantReport, maxAnswers: Int) -> (width: Int, counts: [Int]) {
+  static func histogram(_ v: VariantResults, maxAnswers: Int) -> (width: Int, counts: [Int]) {
     let width = max(1, Int((Double(maxAnswers + 1) / 30).rounded(.up)))
     var counts = [Int](repeating: 0, count: maxAnswers / width + 1)
     for a in v.answersPerParticipant { counts[min(a / width, counts.count - 1)] += 1 }
@@ -79,7 +79,7 @@ extension Report {
 
   /// Participants by the answers they gave, with the answers target marked; `maxAnswers`
   /// and `maxShare` are shared by the variants' charts.
-  public static func answersHistogram(_ v: VariantReport, maxAnswers: Int, maxShare: Double) -> String {
+  public static func answersHistogram(_ v: VariantResults, maxAnswers: Int, maxShare: Double) -> String {
     let (bins, counts) = histogram(v, maxAnswers: maxAnswers)
     let count = counts.count
     let n = Double(max(v.answersPerParticipant.count, 1))
@@ -102,14 +102,14 @@ extension Report {
 
   /// The prompts' fate: delivered (summary.csv's `delivered_share`), answered, and each reason a prompt was missed, as shares
   /// of the prompts scheduled (bars in HTML: they wrap on a phone).
-  public static func lossBars(_ v: VariantReport) -> String {
+  public static func lossBars(_ v: VariantResults) -> String {
     guard v.scheduled > 0 else { return "" }
     let total = Double(v.scheduled)
     let missed = v.missed.filter { $0.count > 0 }.sorted { $0.count > $1.count }
     var rows: [(String, Double, String)] = []
-    if let delivered = v.summary["delivered_share"], delivered.isFinite { rows.append(("delivered", delivered, "sent")) }
+    if let delivered = v[.deliveredShare]?.mean, delivered.isFinite { rows.append(("delivered", delivered, "sent")) }
     rows.append(("answered", Double(v.answered) / total, "ok"))
-    rows += missed.map { ($0.reason.replacingOccurrences(of: "_", with: " "), Double($0.count) / total, "miss") }
+    rows += missed.map { ($0.reason.rawValue.replacingOccurrences(of: "_", with: " "), Double($0.count) / total, "miss") }
     let body = rows.map { r in
       "<div class='fate'><span class='what'>\(HTML.escape(r.0))</span><span class='track'><span class='fill \(r.2)' style='width:\(SVGChart.f(100 * r.1))%'></span></span><span class='share'>\(pct(r.1))</span></div>"
     }.joined()
@@ -117,7 +117,7 @@ extension Report {
   }
 
   /// The held-out days behind each variant's predictability, flagged when too few.
-  public static func predictabilityDays(_ variants: [VariantReport]) -> String {
+  public static func predictabilityDays(_ variants: [VariantResults]) -> String {
     var out = "<table><tr><th class='name'>variant</th><th>bits per signal</th><th>held-out days</th><th class='name'>stable</th></tr>"
     for v in variants {
       let stable = v.heldOutDays >= ScheduleSummary.stableHeldOutDays
@@ -127,7 +127,7 @@ extension Report {
     return out + "</table>"
   }
 
-  public static func predictabilityChart(_ variants: [VariantReport]) -> String {
+  public static func predictabilityChart(_ variants: [VariantResults]) -> String {
     let top = max(variants.map(\.bitsPerSignal).filter(\.isFinite).max() ?? 1, 1)
     var c = SVGChart(width: max(420, Double(variants.count) * 90), x: 0...Double(max(variants.count, 1)), y: 0...(top * 1.1))
     c.axes(
@@ -141,7 +141,7 @@ extension Report {
     return figure("Bits per signal (schedule)", c.svg)
   }
 
-  static func complianceCharts(_ v: VariantReport) -> String {
+  static func complianceCharts(_ v: VariantResults) -> String {
     var hours = SVGChart(width: 300, height: 170, x: 0...24, y: 0...1)
     hours.axes(xLabel: "hour of day", yLabel: "answered", xTicks: [(0, "0"), (6, "6"), (12, "12"), (18, "18"), (24, "24")], yTicks: [(0, "0"), (0.5, "0.5"), (1, "1")])
     for h in 0..<24 where v.deliveredByHour[h] > 0 {
@@ -157,7 +157,7 @@ extension Report {
     return figure(v.name, hours.svg + daily.svg)
   }
 
-  public static func biasChart(_ variants: [VariantReport]) -> String {
+  public static func biasChart(_ variants: [VariantResults]) -> String {
     let values = variants.flatMap { [$0.biasLow, $0.biasHigh, $0.bias] }.filter(\.isFinite)
     let lo = min(values.min() ?? -1, 0) - 0.5
     let hi = max(values.max() ?? 1, 0) + 0.5
@@ -172,7 +172,7 @@ extension Report {
   }
 
   /// Participants (rows) × hours (columns), each cell shaded by the collected share.
-  static func heatMap(_ v: VariantReport) -> String {
+  static func heatMap(_ v: VariantResults) -> String {
     let rows = v.heat.count
     let cols = v.heat.map(\.count).max() ?? 0
     guard rows > 0, cols > 0 else { return "" }
@@ -196,7 +196,7 @@ extension Report {
     return figure("\(v.name): \(v.heatSensor), \(rows) participants × \(cols) hours", svg)
   }
 
-  public static func coverageTable(_ variants: [VariantReport]) -> String {
+  public static func coverageTable(_ variants: [VariantResults]) -> String {
     var out = "<table><tr><th class='name'>variant</th><th class='name'>device</th><th class='name'>sensor</th><th>Comp</th><th>Incomp</th><th>Loss</th></tr>"
     for v in variants {
       for c in v.coverage {
@@ -215,7 +215,7 @@ extension Report {
     for r in rows {
       let ci = r.ciLow.isFinite ? "\(num(r.ciLow)) – \(num(r.ciHigh))" : ""
       let pi = r.participantLow.isFinite ? "\(num(r.participantLow)) – \(num(r.participantHigh))" : ""
-      out += "<tr><td class='name'>\(HTML.escape(r.variant))</td><td class='name'>\(HTML.escape(r.metric))</td><td>\(num(r.mean))</td><td>\(num(r.sd))</td><td>\(ci)</td><td>\(r.n)</td><td>\(pi)</td></tr>"
+      out += "<tr><td class='name'>\(HTML.escape(r.variant))</td><td class='name'>\(HTML.escape(r.metric.name))</td><td>\(num(r.mean))</td><td>\(num(r.sd))</td><td>\(ci)</td><td>\(r.n)</td><td>\(pi)</td></tr>"
     }
     return out + "</table>"
   }

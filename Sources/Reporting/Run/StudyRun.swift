@@ -43,8 +43,10 @@ public enum StudyRun {
 
   /// What a run produced.
   public struct Outcome: Sendable {
-    /// The summary rows.
-    public var summary: [SummaryRow]
+    /// Each variant's results, in the scenario's order.
+    public var variants: [VariantResults]
+    /// Every variant's summary rows, in order.
+    public var summary: [SummaryRow] { variants.flatMap(\.rows) }
     /// The files written (relative to the results folder).
     public var files: [String]
     /// Simulated participant-days.
@@ -158,7 +160,7 @@ public enum StudyRun {
       try writeRows(o, variant: variant.name, v: v, replication: r, plan: variant.plan, tables: tables, time: time)
     }
     let summary = sim.summary
-    var reports = sim.reports
+    let reports = sim.variants
     // coverage_summary.csv: each variant's shares by device and sensor.
     let coverageRows = reports.flatMap { v in
       v.coverage.map { [v.name, $0.device, $0.sensor, NumberText.fixed($0.comp, 6), NumberText.fixed($0.incomp, 6), NumberText.fixed($0.loss, 6)] }
@@ -182,8 +184,8 @@ public enum StudyRun {
     if out.report {
       let window = scenario.variants.first?.plan.typicalSamplingWindow() ?? Block(start: 0, end: 1440)
       // The first participants' weeks (the same people in every variant).
-      for (v, variant) in scenario.variants.enumerated() where v < reports.count {
-        reports[v].weeks = (0..<min(Report.weekParticipants, variant.plan.participants)).map {
+      let weeks = scenario.variants.prefix(reports.count).map { variant in
+        (0..<min(Report.weekParticipants, variant.plan.participants)).map {
           WeekCalendar.svg(plan: variant.plan, seed: scenario.seed, participant: $0)
         }
       }
@@ -195,13 +197,13 @@ public enum StudyRun {
       ]
       let html = Report.html(
         title: scenario.name, description: scenario.description, facts: facts,
-        window: (window.start, window.length), variants: reports, summary: summary)
+        window: (window.start, window.length), variants: reports, weeks: weeks)
       try AtomicFile.write(html, to: path("report.html"))
     }
     files.append("manifest.json")
     let manifest = Manifest.json(scenario: scenario, version: version, files: files.sorted())
     try AtomicFile.write(manifest.text(indent: 2) + "\n", to: (dir as NSString).appendingPathComponent("manifest.json"))
-    return Outcome(summary: summary, files: files.sorted(), participantDays: sim.participantDays, events: sim.events)
+    return Outcome(variants: reports, files: files.sorted(), participantDays: sim.participantDays, events: sim.events)
   }
 
   static func writeRows(

@@ -24,7 +24,7 @@ public enum SweepRun {
     var point: Int
     var replication: Int
     var spec: String
-    var rows: [(variant: String, metric: String, value: Estimate)]
+    var rows: [(variant: String, metric: Metric, value: Estimate)]
   }
 
   static func unitsDirectory(_ dir: String) -> String { (dir as NSString).appendingPathComponent("units") }
@@ -67,7 +67,7 @@ public enum SweepRun {
           // Values as Swift's shortest round-trip text, read back exactly by the merge: the
           // value, its standard error over participants and their degrees of freedom.
           rows.append(
-            .array([.string(name), .string(metric), .string("\(e.value)"), .string("\(e.standardError)"), .string("\(e.degrees)")]))
+            .array([.string(name), .string(metric.name), .string("\(e.value)"), .string("\(e.standardError)"), .string("\(e.degrees)")]))
         }
       }
       let record = JSONValue.object([
@@ -126,14 +126,14 @@ public enum SweepRun {
     else { throw Failure("\(path) is not a unit result (damaged, from an older esmsim or from another program)") }
     let text = JSONValue.array(rows.map { .array($0.map { .string($0) }) }).text()
     guard rowsHash(text) == checksum else { throw Failure("\(path): its rows do not match their checksum (the file was changed or damaged)") }
-    var out: [(String, String, Estimate)] = []
+    var out: [(String, Metric, Estimate)] = []
     for row in rows {
       guard row.count == 5, let value = Double(row[2]), !value.isInfinite, let se = Double(row[3]), !(se < 0), !se.isInfinite,
         let degrees = Int(row[4]), degrees >= 0
       else {
         throw Failure("\(path): a damaged row \(row.prefix(5).map { String($0.prefix(40)) })")
       }
-      out.append((row[0], row[1], Estimate(value, standardError: se, degrees: degrees)))
+      out.append((row[0], Metric(name: row[1]), Estimate(value, standardError: se, degrees: degrees)))
     }
     return UnitResult(unit: unit, point: point, replication: replication, spec: spec, rows: out)
   }
@@ -149,7 +149,7 @@ public enum SweepRun {
         var seen = Set<String>()
         var order: [String] = []
         for row in unit.rows {
-          guard seen.insert(row.variant + "\u{1F}" + row.metric).inserted else {
+          guard seen.insert(row.variant + "\u{1F}" + row.metric.name).inserted else {
             throw Failure("\(name): metric \(row.metric) of variant \(row.variant) appears twice")
           }
           if order.last != row.variant { order.append(row.variant) }
@@ -158,7 +158,7 @@ public enum SweepRun {
           throw Failure(
             "\(name): variants \(order.joined(separator: ", ")), but the sweep's scenario has \(variants.joined(separator: ", "))")
         }
-        let keys = unit.rows.map { $0.variant + "\u{1F}" + $0.metric }
+        let keys = unit.rows.map { $0.variant + "\u{1F}" + $0.metric.name }
         if let expected, keys != expected {
           throw Failure(
             "\(name): \(keys.count) metric rows that differ from replication 1 of the same point (\(expected.count) rows); the unit is damaged or from another run: remove it and rerun its shard")
@@ -220,10 +220,10 @@ public enum SweepRun {
     var rows: [[String]] = []
     for p in 0..<spec.pointCount {
       var variants: [String] = []
-      var perVariant: [String: [[(String, Estimate)]]] = [:]
+      var perVariant: [String: [[(Metric, Estimate)]]] = [:]
       for r in 0..<spec.replications {
         let unit = results[p * spec.replications + r]!
-        var seen: [String: [(String, Estimate)]] = [:]
+        var seen: [String: [(Metric, Estimate)]] = [:]
         for row in unit.rows {
           if seen[row.variant] == nil && !variants.contains(row.variant) { variants.append(row.variant) }
           seen[row.variant, default: []].append((row.metric, row.value))

@@ -5,7 +5,7 @@ extension SummaryRow {
   /// The row as CSV cells (`summary.csv`).
   public var cells: [String] {
     [
-      variant, metric, Self.cell(mean), Self.cell(sd), Self.cell(ciLow), Self.cell(ciHigh), String(n),
+      variant, metric.name, Self.cell(mean), Self.cell(sd), Self.cell(ciLow), Self.cell(ciHigh), String(n),
       Self.cell(participantLow), Self.cell(participantHigh),
     ]
   }
@@ -15,7 +15,7 @@ extension SummaryRow {
   /// The row as JSON (`summary.json`).
   public var json: JSONValue {
     .object([
-      ("variant", .string(variant)), ("metric", .string(metric)), ("mean", .finite(mean)), ("sd", .finite(sd)),
+      ("variant", .string(variant)), ("metric", .string(metric.name)), ("mean", .finite(mean)), ("sd", .finite(sd)),
       ("ci_low", .finite(ciLow)), ("ci_high", .finite(ciHigh)), ("n", .int(n)),
       ("participant_ci_low", .finite(participantLow)), ("participant_ci_high", .finite(participantHigh)),
     ])

@@ -12,7 +12,7 @@ public enum Metrics {
   ///   already computed (they are the costly part).
   public static func values(
     _ a: StudyAccumulator, schedules: (scheduled: ScheduleSummary, answered: ScheduleSummary)? = nil
-  ) -> [(String, Estimate)] {
+  ) -> [(Metric, Estimate)] {
     func share(_ x: Int, _ of: Int) -> Double { of == 0 ? .nan : Double(x) / Double(of) }
     func plain(_ x: Double) -> Estimate { Estimate(x) }
     let rows = a.participantRows
@@ -21,57 +21,57 @@ public enum Metrics {
     }
     let s = schedules?.scheduled ?? a.scheduledTimes.summary()
     let answeredTimes = schedules?.answered ?? a.answeredTimes.summary()
-    var out: [(String, Estimate)] = [
-      ("participants", plain(Double(a.participants))),
-      ("signals_per_day", plain(a.participantDays > 0 ? Double(a.scheduled) / a.participantDays : .nan)),
-      ("signals_per_day_sd", plain(perDaySD(rows.map(\.prompts)))),
-      ("delivered_share", ratio(\.delivered, \.counted)),
-      ("compliance", ratio(\.completed, \.counted)),
-      ("response_rate", ratio(\.completed, \.delivered)),
-      ("answers_received_share", plain(share(a.answersReceived, a.answered))),
-      ("median_latency_s", plain(a.latency.quantile(0.5))),
-      ("intensity_min_scheduled", plain(a.scheduled > 0 ? s.intensityMin : .nan)),
-      ("intensity_max_scheduled", plain(a.scheduled > 0 ? s.intensityMax : .nan)),
-      ("bits_per_signal_scheduled", plain(s.bitsPerSignal)),
-      ("intensity_min_answered", plain(a.answered > 0 ? answeredTimes.intensityMin : .nan)),
-      ("intensity_max_answered", plain(a.answered > 0 ? answeredTimes.intensityMax : .nan)),
-      ("bits_per_signal_answered", plain(answeredTimes.bitsPerSignal)),
-      ("predictability_held_out_days", plain(Double(s.heldOutDays))),
-      ("predictability_stable", plain(s.predictabilityIsStable ? 1 : 0)),
+    var out: [(Metric, Estimate)] = [
+      (.participants, plain(Double(a.participants))),
+      (.signalsPerDay, plain(a.participantDays > 0 ? Double(a.scheduled) / a.participantDays : .nan)),
+      (.signalsPerDaySD, plain(perDaySD(rows.map(\.prompts)))),
+      (.deliveredShare, ratio(\.delivered, \.counted)),
+      (.compliance, ratio(\.completed, \.counted)),
+      (.responseRate, ratio(\.completed, \.delivered)),
+      (.answersReceivedShare, plain(share(a.answersReceived, a.answered))),
+      (.medianLatency, plain(a.latency.quantile(0.5))),
+      (.intensityMinScheduled, plain(a.scheduled > 0 ? s.intensityMin : .nan)),
+      (.intensityMaxScheduled, plain(a.scheduled > 0 ? s.intensityMax : .nan)),
+      (.bitsPerSignalScheduled, plain(s.bitsPerSignal)),
+      (.intensityMinAnswered, plain(a.answered > 0 ? answeredTimes.intensityMin : .nan)),
+      (.intensityMaxAnswered, plain(a.answered > 0 ? answeredTimes.intensityMax : .nan)),
+      (.bitsPerSignalAnswered, plain(answeredTimes.bitsPerSignal)),
+      (.predictabilityHeldOutDays, plain(Double(s.heldOutDays))),
+      (.predictabilityStable, plain(s.predictabilityIsStable ? 1 : 0)),
     ]
     for (k, sensor) in a.plan.protocolPlan.sensors.enumerated() {
       let t = a.tally(sensor: k)
       out += [
-        ("coverage_comp_\(sensor.name)", ratio({ $0.tallies[k].comp }, { $0.tallies[k].hours })),
-        ("coverage_incomp_\(sensor.name)", ratio({ $0.tallies[k].incomp }, { $0.tallies[k].hours })),
-        ("coverage_loss_\(sensor.name)", ratio({ $0.tallies[k].loss }, { $0.tallies[k].hours })),
-        ("received_share_\(sensor.name)", ratio({ $0.tallies[k].received }, { $0.tallies[k].expected })),
+        (.coverageComp(sensor.name), ratio({ $0.tallies[k].comp }, { $0.tallies[k].hours })),
+        (.coverageIncomp(sensor.name), ratio({ $0.tallies[k].incomp }, { $0.tallies[k].hours })),
+        (.coverageLoss(sensor.name), ratio({ $0.tallies[k].loss }, { $0.tallies[k].hours })),
+        (.receivedShare(sensor.name), ratio({ $0.tallies[k].received }, { $0.tallies[k].expected })),
         // Volume (AWARE-iOS Table 4's row sizes): what the phone stores and uploads.
-        ("rows_per_day_\(sensor.name)", plain(a.participantDays > 0 ? Double(t.collected) / a.participantDays : .nan)),
+        (.rowsPerDay(sensor.name), plain(a.participantDays > 0 ? Double(t.collected) / a.participantDays : .nan)),
         (
-          "megabytes_per_participant_\(sensor.name)",
+          Metric.megabytesPerParticipant(sensor.name),
           plain(a.participants == 0 ? .nan : Double(t.collected) * Double(sensor.bytesPerRow) / 1e6 / Double(a.participants))
         ),
       ]
     }
     if !a.plan.protocolPlan.sensors.isEmpty {
-      out += [("valid_minutes_ratio", plain(a.yield.minuteRatio)), ("valid_hours_ratio", plain(a.yield.hourRatio))]
+      out += [(.validMinutesRatio, plain(a.yield.minuteRatio)), (.validHoursRatio, plain(a.yield.hourRatio))]
     }
     // Answers per participant: what planners size a study by (every participant, dropouts too).
     let answers = rows.map { Double($0.completed) }
     let target = a.plan.protocolPlan.answersTarget
     out += [
-      ("bias", Estimate(a.bias)),
-      ("bias_rmse", plain(a.bias.rootMeanSquare)),
-      ("esm_mean", Estimate(a.reportedMeans)),
-      ("true_mean", Estimate(a.trueMeans)),
-      ("dropout_share", .mean(rows.map { $0.droppedOut ? 1 : 0 })),
-      ("volunteered_per_participant", .mean(rows.map { Double($0.volunteered) })),
-      ("answers_per_participant", .mean(answers)),
-      ("answers_per_participant_p10", plain(Estimate.quantile(answers, 0.1))),
-      ("answers_per_participant_median", plain(Estimate.quantile(answers, 0.5))),
-      ("answers_per_participant_p90", plain(Estimate.quantile(answers, 0.9))),
-      ("share_reaching_answers_target", .mean(rows.map { $0.completed >= target ? 1 : 0 })),
+      (.bias, Estimate(a.bias)),
+      (.biasRMSE, plain(a.bias.rootMeanSquare)),
+      (.esmMean, Estimate(a.reportedMeans)),
+      (.trueMean, Estimate(a.trueMeans)),
+      (.dropoutShare, .mean(rows.map { $0.droppedOut ? 1 : 0 })),
+      (.volunteeredPerParticipant, .mean(rows.map { Double($0.volunteered) })),
+      (.answersPerParticipant, .mean(answers)),
+      (.answersPerParticipantP10, plain(Estimate.quantile(answers, 0.1))),
+      (.answersPerParticipantMedian, plain(Estimate.quantile(answers, 0.5))),
+      (.answersPerParticipantP90, plain(Estimate.quantile(answers, 0.9))),
+      (.shareReachingTarget, .mean(rows.map { $0.completed >= target ? 1 : 0 })),
     ]
     // Each questionnaire apart, when there are several.
     let names = a.plan.protocolPlan.questionnaires
@@ -80,11 +80,11 @@ public enum Metrics {
         let tallies = rows.map { $0.questionnaires[q] }
         let counted = tallies.reduce(0) { $0 + $1.counted }
         out += [
-          ("signals_per_day_\(name)", plain(a.participantDays > 0 ? Double(counted) / a.participantDays : .nan)),
-          ("signals_per_day_sd_\(name)", plain(perDaySD(tallies))),
-          ("delivered_share_\(name)", ratio({ $0.questionnaires[q].delivered }, { $0.questionnaires[q].counted })),
-          ("compliance_\(name)", ratio({ $0.questionnaires[q].completed }, { $0.questionnaires[q].counted })),
-          ("answers_per_participant_\(name)", .mean(tallies.map { Double($0.completed) })),
+          (Metric.signalsPerDay.of(questionnaire: name), plain(a.participantDays > 0 ? Double(counted) / a.participantDays : .nan)),
+          (Metric.signalsPerDaySD.of(questionnaire: name), plain(perDaySD(tallies))),
+          (Metric.deliveredShare.of(questionnaire: name), ratio({ $0.questionnaires[q].delivered }, { $0.questionnaires[q].counted })),
+          (Metric.compliance.of(questionnaire: name), ratio({ $0.questionnaires[q].completed }, { $0.questionnaires[q].counted })),
+          (Metric.answersPerParticipant.of(questionnaire: name), .mean(tallies.map { Double($0.completed) })),
         ]
       }
     }
@@ -110,7 +110,7 @@ public enum Metrics {
 /// freedom), for the metrics pooled over participants.
 public struct SummaryRow: Sendable, Equatable {
   public var variant: String
-  public var metric: String
+  public var metric: Metric
   public var mean: Double
   public var sd: Double
   public var ciLow: Double
@@ -127,7 +127,7 @@ public struct SummaryRow: Sendable, Equatable {
 
   /// The rows of one variant from each replication's values (replications with a
   /// non-number for a metric do not count towards it).
-  public static func rows(variant: String, replications: [[(String, Estimate)]]) -> [SummaryRow] {
+  public static func rows(variant: String, replications: [[(Metric, Estimate)]]) -> [SummaryRow] {
     guard let first = replications.first else { return [] }
     return first.indices.map { k in
       let name = first[k].0

@@ -32,10 +32,10 @@ public enum StudySimulation {
 
   /// What the simulation of every variant and replication gives, before anything is written.
   public struct Simulated: Sendable {
-    /// The summary rows.
-    public var summary: [SummaryRow]
-    /// What report.html shows of each variant.
-    public var reports: [VariantReport]
+    /// Each variant's results, in the scenario's order.
+    public var variants: [VariantResults]
+    /// Every variant's summary rows, in order (`summary.csv`).
+    public var summary: [SummaryRow] { variants.flatMap(\.rows) }
     /// Simulated participant-days.
     public var participantDays: Double
     /// Simulated events.
@@ -50,14 +50,13 @@ public enum StudySimulation {
     each: (ParticipantOutcome, Int, Int) throws -> Void = { _, _, _ in }
   ) throws -> Simulated {
     let out = scenario.outputs
-    var summary: [SummaryRow] = []
-    var reports: [VariantReport] = []
+    var reports: [VariantResults] = []
     var participantDays = 0.0
     var events = 0
     let progress = ProgressBar(enabled: options.progress, total: scenario.variants.count * scenario.replications)
     for (v, variant) in scenario.variants.enumerated() {
       let plan = variant.plan
-      var perReplication: [[(String, Estimate)]] = []
+      var perReplication: [[(Metric, Estimate)]] = []
       var pooled: StudyAccumulator?
       var firstHeat: [[Float]] = []
       var pooledScheduled: ScheduleSummary?
@@ -82,7 +81,6 @@ public enum StudySimulation {
       }
       progress.finish()
       let rows = SummaryRow.rows(variant: variant.name, replications: perReplication)
-      summary += rows
       guard let pooled else { continue }
       var coverage: [(device: String, sensor: String, comp: Double, incomp: Double, loss: Double)] = []
       for (d, device) in plan.devices.enumerated() {
@@ -97,7 +95,7 @@ public enum StudySimulation {
         }
       }
       // The bias's interval across replications, or from one the interval over participants.
-      let biasRow = rows.first { $0.metric == "bias" }
+      let biasRow = rows.first { $0.metric == .bias }
       var low = biasRow?.ciLow ?? .nan
       var high = biasRow?.ciHigh ?? .nan
       if !low.isFinite {
@@ -106,7 +104,7 @@ public enum StudySimulation {
       }
       let s = pooledScheduled ?? pooled.scheduledTimes.summary()
       var report =
-        VariantReport(
+        VariantResults(
           name: variant.name, intensityScheduled: pooled.scheduled > 0 ? s.intensity : [],
           intensityAnswered: pooled.answered > 0 ? pooled.answeredTimes.intensity : [],
           bitsPerSignal: s.bitsPerSignal, forcedShare: s.forcedShare, maxHazard: s.maxHazard, heldOutDays: s.heldOutDays,
@@ -118,11 +116,9 @@ public enum StudySimulation {
       report.scheduledPerParticipant = pooled.participantRows.map(\.scheduled)
       report.scheduled = pooled.scheduled
       report.target = plan.protocolPlan.answersTarget
-      report.summary = Dictionary(rows.map { ($0.metric, $0.mean) }, uniquingKeysWith: { a, _ in a })
+      report.rows = rows
       report.answered = pooled.answered
-      report.missed = MissReason.allCases.filter { $0 != .none }.map {
-        ($0.rawValue, pooled.reasonCounts[$0.position])
-      }
+      report.missed = MissReason.allCases.filter { $0 != .none }.map { ($0, pooled.reasonCounts[$0.position]) }
       if let k = plan.protocolPlan.sensors.firstIndex(where: { if case .periodic = $0.kind { true } else { false } }) {
         let t = pooled.tallies.map { $0[k] }
         let hours = t.map(\.hours).reduce(0, +)
@@ -132,6 +128,6 @@ public enum StudySimulation {
       }
       reports.append(report)
     }
-    return Simulated(summary: summary, reports: reports, participantDays: participantDays, events: events)
+    return Simulated(variants: reports, participantDays: participantDays, events: events)
   }
 }

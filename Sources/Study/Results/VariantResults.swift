@@ -2,8 +2,11 @@ import Measures
 import Schedules
 import StudyModel
 
-/// What `report.html` shows for one variant.
-public struct VariantReport: Sendable {
+/// One variant's results: its summary rows (each metric's mean over replications, its
+/// spread and intervals: `summary.csv`), looked up by ``Metric``, and the pooled figures the
+/// charts draw (intensity, predictability, prompts by hour and day, coverage by device and
+/// sensor, answers per participant, misses by reason). What every presenter renders.
+public struct VariantResults: Sendable {
   public var name: String
   /// Slot intensities of scheduled and of answered prompts (1 is flat).
   public var intensityScheduled: [Double]
@@ -36,16 +39,23 @@ public struct VariantReport: Sendable {
   public var scheduledPerParticipant: [Int] = []
   public var scheduled = 0
   public var answered = 0
-  public var missed: [(reason: String, count: Int)] = []
+  public var missed: [(reason: MissReason, count: Int)] = []
   /// The first periodic sensor's name and its share of participant-hours complete, over
   /// every device (nil without one).
   public var sensorComplete: (sensor: String, comp: Double)?
   /// The answers each participant should give (`protocol.answers_target`).
   public var target = 30
-  /// The variant's summary: each metric's mean over replications (`summary.csv`).
-  public var summary: [String: Double] = [:]
-  /// The participant's-week calendars drawn for this variant (SVG).
-  public var weeks: [String] = []
+  /// The variant's summary rows, in `summary.csv`'s order.
+  public var rows: [SummaryRow] = [] {
+    didSet { index = Dictionary(rows.enumerated().map { ($1.metric, $0) }, uniquingKeysWith: { a, _ in a }) }
+  }
+  private var index: [Metric: Int] = [:]
+
+  /// The summary row of `metric`, if the variant has one.
+  public subscript(_ metric: Metric) -> SummaryRow? { index[metric].map { rows[$0] } }
+
+  /// `metric`'s mean over replications (nan when the variant has no such row).
+  public func mean(_ metric: Metric) -> Double { self[metric]?.mean ?? .nan }
 
   public init(
     name: String, intensityScheduled: [Double], intensityAnswered: [Double], bitsPerSignal: Double, forcedShare: Double,

@@ -1,0 +1,59 @@
+/// A figure of a study's results: one row of `summary.csv` per variant, named there by
+/// ``name`` (documented in `docs/outputs.md`). Presenters (the report, the planner, the
+/// console, sweeps) ask for figures by these values, never by their text, so a renamed
+/// metric breaks at compile time.
+public struct Metric: Hashable, Sendable, CustomStringConvertible {
+  /// The name in `summary.csv`, `summary.json`, SQLite and sweep units.
+  public let name: String
+
+  /// A metric read back by its name (a sweep's unit files).
+  public init(name: String) { self.name = name }
+
+  public var description: String { name }
+
+  // Prompts and answers.
+  public static let participants = Metric(name: "participants")
+  public static let signalsPerDay = Metric(name: "signals_per_day")
+  public static let signalsPerDaySD = Metric(name: "signals_per_day_sd")
+  public static let deliveredShare = Metric(name: "delivered_share")
+  public static let compliance = Metric(name: "compliance")
+  public static let responseRate = Metric(name: "response_rate")
+  public static let answersReceivedShare = Metric(name: "answers_received_share")
+  public static let medianLatency = Metric(name: "median_latency_s")
+  // The schedule: uniformity and predictability.
+  public static let intensityMinScheduled = Metric(name: "intensity_min_scheduled")
+  public static let intensityMaxScheduled = Metric(name: "intensity_max_scheduled")
+  public static let bitsPerSignalScheduled = Metric(name: "bits_per_signal_scheduled")
+  public static let intensityMinAnswered = Metric(name: "intensity_min_answered")
+  public static let intensityMaxAnswered = Metric(name: "intensity_max_answered")
+  public static let bitsPerSignalAnswered = Metric(name: "bits_per_signal_answered")
+  public static let predictabilityHeldOutDays = Metric(name: "predictability_held_out_days")
+  public static let predictabilityStable = Metric(name: "predictability_stable")
+  // Passive data.
+  public static let validMinutesRatio = Metric(name: "valid_minutes_ratio")
+  public static let validHoursRatio = Metric(name: "valid_hours_ratio")
+  // The state the prompts measure.
+  public static let bias = Metric(name: "bias")
+  public static let biasRMSE = Metric(name: "bias_rmse")
+  public static let esmMean = Metric(name: "esm_mean")
+  public static let trueMean = Metric(name: "true_mean")
+  // Participants.
+  public static let dropoutShare = Metric(name: "dropout_share")
+  public static let volunteeredPerParticipant = Metric(name: "volunteered_per_participant")
+  public static let answersPerParticipant = Metric(name: "answers_per_participant")
+  public static let answersPerParticipantP10 = Metric(name: "answers_per_participant_p10")
+  public static let answersPerParticipantMedian = Metric(name: "answers_per_participant_median")
+  public static let answersPerParticipantP90 = Metric(name: "answers_per_participant_p90")
+  public static let shareReachingTarget = Metric(name: "share_reaching_answers_target")
+
+  // Each sensor's.
+  public static func coverageComp(_ sensor: String) -> Metric { Metric(name: "coverage_comp_\(sensor)") }
+  public static func coverageIncomp(_ sensor: String) -> Metric { Metric(name: "coverage_incomp_\(sensor)") }
+  public static func coverageLoss(_ sensor: String) -> Metric { Metric(name: "coverage_loss_\(sensor)") }
+  public static func receivedShare(_ sensor: String) -> Metric { Metric(name: "received_share_\(sensor)") }
+  public static func rowsPerDay(_ sensor: String) -> Metric { Metric(name: "rows_per_day_\(sensor)") }
+  public static func megabytesPerParticipant(_ sensor: String) -> Metric { Metric(name: "megabytes_per_participant_\(sensor)") }
+
+  /// `metric` of one questionnaire alone (when a study has several): `compliance_morning`.
+  public func of(questionnaire q: String) -> Metric { Metric(name: "\(name)_\(q)") }
+}
