@@ -58,8 +58,7 @@ struct CalibrateCommand: ParsableCommand {
       pilot = Pilot(merging: parts)
       try pilot.checkLimits()
     } catch let error as ScenarioError {
-      FileHandle.standardError.write(Data("esmsim: \(error)\n".utf8))
-      throw ExitCode(1)
+      ErrorOutput.fail(error)
     }
     guard !pilot.prompts.isEmpty else {
       FileHandle.standardError.write(Data("esmsim: \(files[0]): no prompts with an outcome in the pilot's files\n".utf8))

@@ -20,11 +20,12 @@ struct ESMSim: ParsableCommand {
 
   static func main() {
     GSL.start()
+    let arguments = ErrorOutput.configure(Array(CommandLine.arguments.dropFirst()))
     do {
-      var command = try parseAsRoot()
+      var command = try parseAsRoot(arguments)
       try command.run()
     } catch {
-      exit(withError: error)
+      ErrorOutput.exit(with: error, command: self)
     }
   }
 }

@@ -63,8 +63,7 @@ struct RunCommand: ParsableCommand {
         version: ESMSimVersion.string, shouldStop: { Interrupts.requested })
       print(ConsoleSummary.text(resolved, outcome, directory: output), terminator: "")
     } catch let failure as StudyRun.Failure where Interrupts.requested {
-      FileHandle.standardError.write(Data("esmsim: \(failure)\n".utf8))
-      throw ExitCode(Interrupts.exitCode)
+      ErrorOutput.fail(failure, code: Interrupts.exitCode)
     }
   }
 }
@@ -131,8 +130,7 @@ enum ScenarioInput {
       tree = overrides.applied(to: tree)
       return try ScenarioResolver.resolve(tree, file: file)
     } catch {
-      FileHandle.standardError.write(Data("esmsim: \(error)\n".utf8))
-      throw ExitCode(1)
+      ErrorOutput.fail(error)
     }
   }
 }

@@ -21,16 +21,14 @@ struct SweepCommand: ParsableCommand {
   /// Loads a sweep file; its problems are one-line errors with exit code 1.
   static func load(_ path: String) throws -> SweepSpec {
     do { return try SweepSpec.load(path: path) } catch {
-      FileHandle.standardError.write(Data("esmsim: \(error)\n".utf8))
-      throw ExitCode(1)
+      ErrorOutput.fail(error)
     }
   }
 
   /// Runs `body`, turning sweep failures into one-line errors with exit code 1.
   static func reporting<T>(_ body: () throws -> T) throws -> T {
-    do { return try body() } catch let e as ExitCode { throw e } catch {
-      FileHandle.standardError.write(Data("esmsim: \(error)\n".utf8))
-      throw ExitCode(1)
+    do { return try body() } catch let e as ExitCode { throw e } catch let e as ValidationError { throw e } catch {
+      ErrorOutput.fail(error)
     }
   }
 

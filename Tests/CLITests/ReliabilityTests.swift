@@ -77,3 +77,56 @@ struct ReliabilityTests {
     #expect(r.status == 1 && r.stderr.contains("at most 1000"), "\(r.stderr)")
   }
 }
+
+/// What leaves esmsim for other programs (the R and Python packages) is machine-readable:
+/// errors as one JSON object, tables' column types in the manifest.
+@Suite("Errors and column types for other programs")
+struct MachineReadableTests {
+  @Test("with ESMSIM_ERROR_FORMAT=json (or --error-format json) an error is one JSON object: kind, file, key, line, column, message, exit")
+  func jsonErrors() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("esmsim-json-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    try "name: x\nprotocol: {expiry: forever}\n".write(to: dir.appendingPathComponent("bad.yaml"), atomically: true, encoding: .utf8)
+    func error(_ args: [String], env: [String: String] = [:]) throws -> (Int32, [String: Any]) {
+      let r = try ESMSimBinary.run(args, in: dir, environment: env)
+      let line = try #require(r.stderr.split(separator: "\n").last { $0.hasPrefix("{") })
+      let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+      return (r.status, try #require(object["esmsim_error"] as? [String: Any]))
+    }
+    let (status, e) = try error(["run", "bad.yaml", "-o", "out"], env: ["ESMSIM_ERROR_FORMAT": "json"])
+    #expect(status == 1 && e["kind"] as? String == "scenario" && e["file"] as? String == "bad.yaml")
+    #expect(e["key"] as? String == "protocol.expiry" && e["line"] as? Int == 2 && e["column"] as? Int == 20)
+    #expect((e["message"] as? String)?.hasPrefix("expected a duration") == true && e["exit"] as? Int == 1)
+    let (usage, u) = try error(["run", "bad.yaml", "-o", "out", "--replications", "0", "--error-format", "json"])
+    #expect(usage == 64 && u["kind"] as? String == "usage")
+    // Without it, the text as before.
+    let text = try ESMSimBinary.run(["run", "bad.yaml", "-o", "out"], in: dir)
+    #expect(text.stderr.hasPrefix("esmsim: bad.yaml: protocol.expiry (line 2, column 20): "), "\(text.stderr)")
+  }
+
+  @Test("manifest.json declares every table's columns with their types, and each CSV's header is those columns")
+  func columnTypes() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("esmsim-manifest-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let r = try ESMSimBinary.run([
+      "run", "scenarios/quickstart.yaml", "-o", dir.path, "--participants", "4", "--duration", "2d",
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    let manifest = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("manifest.json"))) as? [String: Any])
+    let tables = try #require(manifest["tables"] as? [String: [String: Any]])
+    #expect(Set(tables.keys) == ["prompts", "participants", "summary", "coverage_summary"])
+    let known: Set<String> = ["text", "integer", "real", "flag", "time", "unix_ms"]
+    for (name, table) in tables {
+      let file = try #require(table["file"] as? String)
+      let columns = try #require(table["columns"] as? [[String: String]])
+      let csv = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
+      #expect(csv.prefix { $0 != "\n" } == columns.map { $0["name"]! }.joined(separator: ","), "\(name)")
+      #expect(columns.allSatisfy { known.contains($0["type"] ?? "") }, "\(name)")
+    }
+    let prompts = try #require(tables["prompts"]?["columns"] as? [[String: String]])
+    #expect(prompts.first { $0["name"] == "scheduled" }?["type"] == "time")
+    #expect(prompts.first { $0["name"] == "received" }?["type"] == "flag")
+  }
+}

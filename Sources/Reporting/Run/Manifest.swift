@@ -9,7 +9,9 @@ import SimKernel
 /// counts), so the folder is byte-identical from run to run.
 public enum Manifest {
   /// The manifest of a run.
-  public static func json(scenario: Scenario, version: String, files: [String]) -> JSONValue {
+  /// `tables`: the tables written, each with its columns' types (what the R package reads
+  /// them by).
+  public static func json(scenario: Scenario, version: String, files: [String], tables: [TableSchema] = []) -> JSONValue {
     .object([
       ("esmsim_version", .string(version)),
       ("scenario", .object([("name", .string(scenario.name)), ("file", .string((scenario.file as NSString).lastPathComponent)), ("sha256", .string(scenario.hash))])),
@@ -24,6 +26,7 @@ public enum Manifest {
       ("gsl_version", .string(GSL.version)),
       ("platform", .string(platform)),
       ("files", .array(files.map { .string($0) })),
+      ("tables", .object(tables.map { ($0.name, $0.json) })),
     ])
   }
 

@@ -216,7 +216,7 @@ public enum SweepRun {
     try checkShapes(spec, results, variants: try spec.point(0).scenario.variants.map(\.name), directory: dir)
 
     // Summaries per point and variant, replications in order.
-    let header = ["point"] + spec.parameters + SummaryRow.header
+    let header = ["point"] + spec.parameters + TableSchema.summary.header
     var rows: [[String]] = []
     for p in 0..<spec.pointCount {
       var variants: [String] = []
@@ -247,9 +247,9 @@ public enum SweepRun {
     do {
       try AtomicFile.write(CSVFile.text(header: header, rows: rows), to: summaryTemporary)
       let db = try SQLiteDatabase(path: dbTemporary)
-      let columns: [SQLiteDatabase.Column] = header.map { name in
-        (name, name == "point" || name == "n" ? "INTEGER" : (["mean", "sd", "ci_low", "ci_high"].contains(name) ? "REAL" : "TEXT"))
-      }
+      // The point, its parameters' values as text, then summary.csv's own columns.
+      let columns: [SQLiteDatabase.Column] =
+        [("point", "INTEGER")] + spec.parameters.map { ($0, "TEXT") } + TableSchema.summary.sqliteColumns
       try db.createTable("summary", columns)
       for row in rows { try db.insert("summary", row) }
       try db.close()

@@ -7,19 +7,8 @@ import StudyModel
 
 /// The per-row tables of a run: headers and how one record becomes a row.
 public enum Rows {
-  /// `prompts.csv`: one row per prompt (and per volunteered answer).
-  public static let promptHeader = [
-    "variant", "replication", "participant", "prompt", "day", "questionnaire", "scheduled", "delivered", "noticed", "opened",
-    "submitted", "status", "reason", "latency_s", "context", "true_state", "reported_state", "received", "volunteered",
-  ]
-
-  /// The columns a run adds when a variant records company (`population.state.company`):
-  /// with others at the state's moment, and the true state and company when the prompt fell due.
-  public static let companyHeader = ["with_others", "due_state", "due_with_others"]
-
-  /// The header of `prompts.csv`, with the company columns or without.
-  public static func promptHeader(company: Bool) -> [String] { promptHeader + (company ? companyHeader : []) }
-
+  /// `prompts.csv`: one row per prompt (and per volunteered answer), in the columns of
+  /// ``TableSchema/prompts(company:)``.
   /// A prompt's row; `questionnaire` names the questionnaire its schedule opens; `company`
   /// adds the company columns.
   public static func prompt(
@@ -41,12 +30,7 @@ public enum Rows {
   /// A 0/1 flag, empty when unknown (negative).
   static func flag(_ x: Int8) -> String { x < 0 ? "" : String(x) }
 
-  /// `coverage.csv`: one row per participant-hour and sensor.
-  public static let coverageHeader = [
-    "variant", "replication", "participant", "device", "os", "day", "hour", "sensor", "expected", "collected",
-    "received", "status",
-  ]
-
+  /// `coverage.csv`: one row per participant-hour and sensor (``TableSchema/coverage``).
   public static func coverage(
     _ c: CoverageRecord, variant: String, replication: Int, participant: Int, device: String, os: String, sensor: String
   ) -> [String] {
@@ -56,12 +40,7 @@ public enum Rows {
     ]
   }
 
-  /// `participants.csv`: Mappiness' participant statistics and the bias.
-  public static let participantHeader = [
-    "variant", "replication", "participant", "device", "os", "time_zone", "scheduled", "signals", "completed", "response_rate",
-    "median_response_s", "volunteered", "reported_mean", "true_mean", "bias", "dropped_out",
-  ]
-
+  /// `participants.csv`: Mappiness' participant statistics and the bias (``TableSchema/participants``).
   public static func participant(
     _ r: ParticipantRow, variant: String, replication: Int, device: String, timeZone: String
   ) -> [String] {

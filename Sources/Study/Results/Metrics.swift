@@ -120,11 +120,6 @@ public struct SummaryRow: Sendable, Equatable {
   public var participantLow: Double
   public var participantHigh: Double
 
-  /// The header of `summary.csv`.
-  public static let header = [
-    "variant", "metric", "mean", "sd", "ci_low", "ci_high", "n", "participant_ci_low", "participant_ci_high",
-  ]
-
   /// The rows of one variant from each replication's values (replications with a
   /// non-number for a metric do not count towards it).
   public static func rows(variant: String, replications: [[(Metric, Estimate)]]) -> [SummaryRow] {

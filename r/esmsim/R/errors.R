@@ -13,72 +13,48 @@ esm_abort <- function(message, class, ..., call = NULL) {
   ))
 }
 
-# A key path: dotted names, each perhaps with a [label] (a variant's name or a list
-# index); no spaces outside the brackets.
-key_pattern <- "^[A-Za-z_][A-Za-z0-9_<>]*(\\[[^]]*\\])?(\\.[A-Za-z0-9_<>]+(\\[[^]]*\\])?)*$"
-
-# Reads the error line of esmsim's standard error and raises it.
+# Raises the error esmsim wrote on standard error: one JSON object on a line of its own
+# (`{"esmsim_error": {"kind", "file", "key", "line", "column", "message", "exit"}}`; it
+# writes them so when ESMSIM_ERROR_FORMAT is json, which esm_exec sets).
 esm_fail <- function(stderr, status, scenario = NULL, call = NULL) {
   lines <- strsplit(stderr, "\n", fixed = TRUE)[[1]]
-  lines <- lines[nzchar(trimws(lines)) & !startsWith(lines, "esmsim: warning:")]
-  # The error line: the argument parser's ("Error: ..." before its usage lines), else the
-  # last line esmsim wrote ("esmsim: ...").
-  flagged <- lines[startsWith(lines, "Error: ")]
-  line <- if (length(flagged)) {
-    paste0("esmsim: ", substring(flagged[[1]], 8))
-  } else if (length(lines)) {
-    lines[[length(lines)]]
-  } else {
-    sprintf("esmsim exited with status %d", status)
+  reported <- lines[startsWith(lines, "{\"esmsim_error\"")]
+  if (!length(reported)) {
+    other <- lines[nzchar(trimws(lines)) & !startsWith(lines, "esmsim: warning:")]
+    message <- if (length(other)) other[[length(other)]] else sprintf("esmsim exited with status %d", status)
+    esm_abort(message, "esmsim_run_error", status = status, stderr = stderr, call = call)
   }
-  parsed <- if (!is.null(scenario)) parse_scenario_error(line, scenario$file) else NULL
-  if (is.null(parsed)) {
-    esm_abort(line, "esmsim_run_error", status = status, stderr = stderr, call = call)
+  e <- jsonlite::fromJSON(reported[[length(reported)]], simplifyVector = FALSE)$esmsim_error
+  field <- function(x, na) if (is.null(x)) na else x
+  file <- field(e$file, NA_character_)
+  key <- field(e$key, NA_character_)
+  problem <- e$message
+  if (!identical(e$kind, "scenario")) {
+    where <- if (!is.na(file)) paste0(file, ": ") else ""
+    esm_abort(paste0("esmsim: ", where, problem), "esmsim_run_error", status = status, stderr = stderr, call = call)
   }
+  # A variant's own key: esmsim says "in variant 'NAME': " before the message.
+  variant <- regmatches(problem, regexec("^in variant '(.*?)': (.*)$", problem, perl = TRUE))[[1]]
+  if (length(variant) && !is.na(key)) {
+    key <- sprintf("variants[%s].%s", variant[[2]], key)
+    problem <- variant[[3]]
+  }
+  line <- as.integer(field(e$line, NA_integer_))
+  column <- as.integer(field(e$column, NA_integer_))
   element <- NA_character_
-  file <- scenario$file
-  message <- line
-  if (!is.null(scenario$list)) {
+  location <- if (!is.na(line)) sprintf(" (line %d, column %d)", line, column) else ""
+  message <- sprintf("esmsim: %s%s%s: %s", file, if (!is.na(key)) paste0(": ", key) else "", location, problem)
+  if (!is.null(scenario$list) && identical(file, scenario$file)) {
     file <- NA_character_
-    if (!is.na(parsed$key)) element <- key_to_element(parsed$key, scenario$list)
+    if (!is.na(key)) element <- key_to_element(key, scenario$list)
     where <- if (!is.na(element)) element else "the scenario list"
-    message <- sprintf("esmsim: %s: %s", where, parsed$message)
+    message <- sprintf("esmsim: %s: %s", where, problem)
   }
   esm_abort(
     message, "esmsim_scenario_error",
-    file = file, key = parsed$key, line = parsed$line, column = parsed$column,
-    element = element, problem = parsed$message, status = status, stderr = stderr, call = call
+    file = file, key = key, line = line, column = column,
+    element = element, problem = problem, status = status, stderr = stderr, call = call
   )
-}
-
-# "esmsim: FILE[: KEY][ (line L, column C)]: MESSAGE" -> its parts, or NULL when the
-# line is not about `file`.
-parse_scenario_error <- function(line, file) {
-  prefix <- paste0("esmsim: ", file)
-  if (!startsWith(line, prefix)) return(NULL)
-  rest <- substring(line, nchar(prefix) + 1)
-  key <- NA_character_
-  where <- c(NA_integer_, NA_integer_)
-  located <- regmatches(rest, regexec("^(: (.+?))? \\(line ([0-9]+), column ([0-9]+)\\): (.*)$", rest, perl = TRUE))[[1]]
-  if (length(located)) {
-    if (nzchar(located[[3]])) key <- located[[3]]
-    where <- as.integer(located[4:5])
-    message <- located[[6]]
-  } else {
-    if (!startsWith(rest, ": ")) return(NULL)
-    rest <- substring(rest, 3)
-    split <- regexpr(": ", rest, fixed = TRUE)
-    if (split > 0 && grepl(key_pattern, substr(rest, 1, split - 1))) {
-      key <- substr(rest, 1, split - 1)
-      message <- substring(rest, split + 2)
-    } else {
-      message <- rest
-    }
-  }
-  # A variant's own key: esmsim says "in variant 'NAME': " before the message.
-  variant <- regmatches(message, regexec("^in variant '(.*?)': (.*)$", message, perl = TRUE))[[1]]
-  if (length(variant) && !is.na(key)) key <- sprintf("variants[%s].%s", variant[[2]], key)
-  list(key = key, line = where[[1]], column = where[[2]], message = message)
 }
 
 # "variants[often].protocol.expiry" -> "scenario$variants[[2]]$protocol$expiry" (the

@@ -49,11 +49,13 @@ esm_version <- function() {
 }
 
 # Runs esmsim with `args`; on a non-zero exit raises the condition its error
-# message describes (see errors.R). `echo` passes its output through.
+# describes (see errors.R). `echo` passes its output through. esmsim is asked to
+# write its errors as JSON (ESMSIM_ERROR_FORMAT), so nothing of its English is parsed.
 esm_exec <- function(args, echo = FALSE, scenario = NULL, call = parent.frame()) {
   result <- processx::run(
     esmsim_path(), args,
-    error_on_status = FALSE, echo = echo, spinner = FALSE
+    error_on_status = FALSE, echo = echo, spinner = FALSE,
+    env = c(Sys.getenv(), ESMSIM_ERROR_FORMAT = "json")
   )
   if (result$status != 0) {
     esm_fail(result$stderr, result$status, scenario = scenario, call = call)

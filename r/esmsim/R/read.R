@@ -19,6 +19,8 @@ esm_read <- function(folder) {
   if (!dir.exists(folder)) {
     esm_abort(sprintf("esmsim: no results folder %s", folder), "esmsim_run_error")
   }
+  manifest_path <- file.path(folder, "manifest.json")
+  manifest <- if (file.exists(manifest_path)) jsonlite::read_json(manifest_path) else NULL
   tables <- list(
     summary = "summary.csv", prompts = "prompts.csv", participants = "participants.csv",
     coverage = "coverage.csv", coverage_summary = "coverage_summary.csv"
@@ -26,10 +28,9 @@ esm_read <- function(folder) {
   out <- list()
   for (name in names(tables)) {
     path <- file.path(folder, tables[[name]])
-    if (file.exists(path)) out[[name]] <- read_table(path, schemas[[name]])
+    if (file.exists(path)) out[[name]] <- read_table(path, manifest_schema(manifest, name))
   }
-  manifest <- file.path(folder, "manifest.json")
-  out$manifest <- if (file.exists(manifest)) jsonlite::read_json(manifest) else NULL
+  out$manifest <- manifest
   out$folder <- normalizePath(folder)
   structure(out, class = "esm_results")
 }
@@ -43,36 +44,21 @@ print.esm_results <- function(x, ...) {
   invisible(x)
 }
 
-# Column types by table; a column not named here (a questionnaire's item, a
-# later addition) is typed by its values.
-schemas <- list(
-  summary = list(
-    character = c("variant", "metric"),
-    integer = c("n"),
-    double = c("mean", "sd", "ci_low", "ci_high", "participant_ci_low", "participant_ci_high")
-  ),
-  prompts = list(
-    character = c("variant", "questionnaire", "status", "reason", "context"),
-    integer = c("replication", "participant", "prompt", "day"),
-    time = c("scheduled", "delivered", "noticed", "opened", "submitted"),
-    double = c("latency_s", "true_state", "reported_state", "due_state"),
-    logical = c("received", "volunteered", "with_others", "due_with_others")
-  ),
-  participants = list(
-    character = c("variant", "device", "os", "time_zone"),
-    integer = c("replication", "participant", "scheduled", "signals", "completed", "volunteered"),
-    double = c("response_rate", "median_response_s", "reported_mean", "true_mean", "bias"),
-    logical = c("dropped_out")
-  ),
-  coverage = list(
-    character = c("variant", "device", "os", "sensor", "status"),
-    integer = c("replication", "participant", "day", "hour", "expected", "collected", "received")
-  ),
-  coverage_summary = list(
-    character = c("variant", "device", "sensor"),
-    double = c("comp", "incomp", "loss")
-  )
-)
+# A table's column types as esmsim declares them in manifest.json (`tables`): the
+# reader's type for each column, by name. A folder written before esmsim declared them
+# (or a column it does not list) is typed by its values.
+manifest_schema <- function(manifest, table) {
+  columns <- manifest$tables[[table]]$columns
+  if (is.null(columns)) return(list())
+  types <- c(text = "character", integer = "integer", real = "double", flag = "logical", time = "time", unix_ms = "double")
+  schema <- list()
+  for (column in columns) {
+    if (!isTRUE(column$type %in% names(types))) next  # a type this package does not know: by its values
+    type <- types[[column$type]]
+    schema[[type]] <- c(schema[[type]], column$name)
+  }
+  schema
+}
 
 time_pattern <- "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?$"
 

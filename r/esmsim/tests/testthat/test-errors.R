@@ -1,23 +1,26 @@
-test_that("an error line is split into key, line, column and message", {
-  p <- esmsim:::parse_scenario_error(
-    "esmsim: s.yaml: population.size (line 4, column 9): must be between 1 and 10000000, not -5", "s.yaml")
-  expect_equal(p$key, "population.size")
-  expect_equal(c(p$line, p$column), c(4L, 9L))
-  expect_equal(p$message, "must be between 1 and 10000000, not -5")
-  # No location, and a message with colons in it.
-  p <- esmsim:::parse_scenario_error("esmsim: s.yaml: protocol.window: expected HH:MM-HH:MM, found '8'", "s.yaml")
-  expect_equal(p$key, "protocol.window")
-  expect_true(is.na(p$line))
-  expect_equal(p$message, "expected HH:MM-HH:MM, found '8'")
-  # No key.
-  p <- esmsim:::parse_scenario_error("esmsim: s.yaml: the file is empty", "s.yaml")
-  expect_true(is.na(p$key))
-  expect_equal(p$message, "the file is empty")
-  # A variant's key.
-  p <- esmsim:::parse_scenario_error("esmsim: s.yaml: protocol.expiry (line 9, column 3): in variant 'late': bad", "s.yaml")
-  expect_equal(p$key, "variants[late].protocol.expiry")
-  # Another file's error is not this scenario's.
-  expect_null(esmsim:::parse_scenario_error("esmsim: other.json: x: y", "s.yaml"))
+test_that("esmsim's JSON error becomes a classed condition with its file, key, line and column", {
+  json <- function(...) paste0('{"esmsim_error":', jsonlite::toJSON(list(...), auto_unbox = TRUE, null = "null"), "}")
+  stderr <- paste0("esmsim: warning: something\n", json(kind = "scenario", file = "s.yaml", key = "population.size",
+    line = 4, column = 9, message = "must be between 1 and 10000000, not -5", exit = 1), "\n")
+  e <- tryCatch(esmsim:::esm_fail(stderr, 1L, scenario = list(file = "s.yaml")), error = identity)
+  expect_s3_class(e, "esmsim_scenario_error")
+  expect_equal(c(e$key, e$file), c("population.size", "s.yaml"))
+  expect_equal(c(e$line, e$column), c(4L, 9L))
+  expect_equal(e$problem, "must be between 1 and 10000000, not -5")
+  expect_equal(conditionMessage(e), "esmsim: s.yaml: population.size (line 4, column 9): must be between 1 and 10000000, not -5")
+  # No location (a value given on the command line), a variant's key.
+  e <- tryCatch(esmsim:::esm_fail(json(kind = "scenario", file = "s.yaml", key = "protocol.expiry", line = NULL, column = NULL,
+    message = "in variant 'late': bad", exit = 1), 1L, scenario = list(file = "s.yaml")), error = identity)
+  expect_true(is.na(e$line))
+  expect_equal(e$key, "variants[late].protocol.expiry")
+  expect_equal(e$problem, "bad")
+  # Another kind is a run error, with esmsim's message.
+  e <- tryCatch(esmsim:::esm_fail(json(kind = "output", message = "out already exists", exit = 1), 1L), error = identity)
+  expect_s3_class(e, "esmsim_run_error")
+  expect_match(conditionMessage(e), "out already exists")
+  # Nothing in JSON (a crash): the last line, as a run error.
+  e <- tryCatch(esmsim:::esm_fail("Illegal instruction\n", 132L), error = identity)
+  expect_s3_class(e, "esmsim_run_error")
 })
 
 test_that("a key path names the list element, variants by their name", {

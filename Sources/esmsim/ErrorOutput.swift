@@ -1,0 +1,89 @@
+import ArgumentParser
+import Foundation
+import Presentation
+import Reporting
+import Scenarios
+import Study
+
+/// How esmsim reports a failure on standard error: as text (`esmsim: FILE: KEY (line L,
+/// column C): MESSAGE`, or the argument parser's usage message), or, with `--error-format
+/// json` or `ESMSIM_ERROR_FORMAT=json` (what the R package sets), as one JSON object on one
+/// line, so that callers read the file, key path, line and column instead of parsing English:
+///
+///     {"esmsim_error": {"kind": "scenario", "file": "s.yaml", "key": "protocol.expiry",
+///      "line": 3, "column": 11, "message": "…", "exit": 1}}
+///
+/// Kinds: `scenario` (a scenario, sweep, imported or pilot file), `usage` (an option; exit
+/// 64), `output` (the results folder or a file that cannot be written), `interrupted`,
+/// `run` (anything else).
+enum ErrorOutput {
+  nonisolated(unsafe) static var json = false
+
+  /// Takes `--error-format json|text` out of the arguments (any position) and reads
+  /// ESMSIM_ERROR_FORMAT; returns the arguments left.
+  static func configure(_ arguments: [String]) -> [String] {
+    json = ProcessInfo.processInfo.environment["ESMSIM_ERROR_FORMAT"] == "json"
+    var rest: [String] = []
+    var i = 0
+    while i < arguments.count {
+      let a = arguments[i]
+      if a == "--error-format", i + 1 < arguments.count {
+        json = arguments[i + 1] == "json"
+        i += 2
+        continue
+      }
+      if a.hasPrefix("--error-format=") {
+        json = a.dropFirst("--error-format=".count) == "json"
+        i += 1
+        continue
+      }
+      rest.append(a)
+      i += 1
+    }
+    return rest
+  }
+
+  /// Reports a failure esmsim names itself (`esmsim: …`, exit `code`): a scenario, sweep or
+  /// pilot file's problem, a sweep folder's, an interrupted run, a port in use.
+  static func fail(_ error: Error, code: Int32 = 1) -> Never {
+    if json {
+      report(error, code: ExitCode(code), message: "\(error)")
+    }
+    FileHandle.standardError.write(Data("esmsim: \(error)\n".utf8))
+    Foundation.exit(code)
+  }
+
+  /// Reports `error` and exits with its code.
+  static func exit(with error: Error, command: ParsableCommand.Type) -> Never {
+    if let code = error as? ExitCode, code == .success { Foundation.exit(0) }
+    // Help and version requests are not failures.
+    let code = command.exitCode(for: error)
+    if error is ScenarioError { fail(error) }
+    if code == .success || !json { command.exit(withError: error) }
+    report(error, code: code, message: command.message(for: error))
+  }
+
+  /// Writes the JSON object of `error` and exits with `code`.
+  static func report(_ error: Error, code: ExitCode, message: String) -> Never {
+    var fields: [(String, JSONValue)] = []
+    switch error {
+    case let e as ScenarioError:
+      fields = [("kind", .string("scenario")), ("file", .string(e.file))]
+      fields.append(("key", e.key.isEmpty ? .null : .string(e.key)))
+      let located = e.location.map { $0.line > 0 } ?? false
+      fields.append(("line", located ? .int(e.location!.line) : .null))
+      fields.append(("column", located ? .int(e.location!.column) : .null))
+      if e.location?.line == 0 { fields.append(("given_on_command_line", .bool(true))) }
+      fields.append(("message", .string(e.message)))
+    case let e as StudyFailure:
+      fields = [("kind", .string(e.description.hasPrefix("interrupted") ? "interrupted" : "output")), ("message", .string(e.description))]
+    case let e as AtomicFile.WriteError:
+      fields = [("kind", .string("output")), ("file", .string(e.path)), ("message", .string(e.reason))]
+    default:
+      fields = [("kind", .string(code.rawValue == 64 ? "usage" : "run")), ("message", .string(message))]
+    }
+    fields.append(("exit", .int(Int(code.rawValue))))
+    FileHandle.standardError.write(Data((JSONValue.object([("esmsim_error", .object(fields))]).text() + "\n").utf8))
+    Foundation.exit(code.rawValue)
+  }
+}
