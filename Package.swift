@@ -97,7 +97,7 @@ let package = Package(
     .testTarget(
       name: "ReportingTests", dependencies: ["Reporting", "Study", "Presentation", "Measures", "Scenarios", "StudyModel", "Calibration"]),
     .testTarget(name: "CLITests", dependencies: ["SimKernel"]),
-    .testTarget(name: "PlannerTests", dependencies: ["Planner", "Study", "Presentation", "Scenarios", "Reporting"]),
+    .testTarget(name: "PlannerTests", dependencies: ["Planner", "Study", "Presentation", "Scenarios", "Reporting", "Schedules"]),
     .testTarget(name: "ServerTests", dependencies: ["Server", "Planner"]),
   ]
 )

@@ -1,6 +1,7 @@
 import Foundation
 import Scenarios
 import SimKernel
+import Study
 import StudyModel
 
 /// Estimates the compliance model (``CompliancePlan``) from a pilot by the method of
@@ -53,7 +54,7 @@ public enum Calibrator {
   ///     `iterations` for the estimate (the refits: one round, 5 fewer iterations).
   public static func calibrate(
     pilot: ComplianceMoments, plan base: StudyPlan, awareRows: Bool, seed: UInt64, simulatedPeople: Int = 300,
-    bootstrap: Int = 30, rounds: Int = 3, iterations: Int = 14
+    bootstrap: Int = 30, rounds: Int = 3, iterations: Int = 14, threads: Int = 1
   ) -> Result {
     var plan = base
     plan.days = max(pilot.days, 1)
@@ -61,9 +62,11 @@ public enum Calibrator {
     func simulate(_ c: CompliancePlan) -> ComplianceMoments {
       var p = plan
       p.compliance = c
-      let outcomes = (0..<p.participants).map {
-        ParticipantSimulation.outcome(plan: p, seed: seed, replication: 0, participant: UInt32($0))
-      }
+      // The study runner's threads, its outcomes handed over in participant order.
+      var outcomes: [ParticipantOutcome] = []
+      outcomes.reserveCapacity(p.participants)
+      let options = StudyRunner.Options(seed: seed, threads: threads, heatHours: 0, detailParticipants: 0)
+      _ = StudyRunner.run(p, replication: 0, options: options, each: { outcomes.append($0) })
       return ComplianceMoments(outcomes, awareRows: awareRows)
     }
     var notIdentified: [String] = [

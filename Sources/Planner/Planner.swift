@@ -37,9 +37,9 @@ public enum Planner {
   /// What the page asks for (``PlannerRequest``).
   public typealias Request = PlannerRequest
 
-  /// Reads a request body (``Readers/plannerRequest(_:maxBytes:maxFiles:)``).
+  /// Reads a request body (``PlannerRequest/read(_:maxBytes:maxFiles:)``).
   public static func request(json data: Data, limits: Limits) throws(Refusal) -> Request {
-    try Readers.plannerRequest(data, maxBytes: limits.bytes, maxFiles: limits.files)
+    try PlannerRequest.read(data, maxBytes: limits.bytes, maxFiles: limits.files)
   }
 
   /// Reads the request's scenario as `esmsim run` would (its files only from the upload) and

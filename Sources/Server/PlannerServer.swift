@@ -71,7 +71,7 @@ public enum PlannerServer {
     let router = Router(context: PlannerContext.self)
     if let log = options.log { router.middlewares.add(RequestLog(log: log)) }
     router.middlewares.add(Methods(allowed: Dictionary(uniqueKeysWithValues: pages.map { ($0.path, "GET, HEAD") } + [
-      ("/api/run", "POST"), ("/api/results", "POST"),
+      ("/api/run", "POST"), ("/api/results", "POST"), ("/api/choices", "GET"),
     ])))
     router.middlewares.add(Guard(loopback: isLoopback(options.host), port: port, maxBody: options.maxBody))
     for page in pages {
@@ -82,6 +82,9 @@ public enum PlannerServer {
         return r
       }
     }
+    // The form's choices, from esmsim's own lists (the page restates none).
+    let choices = Planner.choices().text()
+    router.get("/api/choices") { _, _ in Self.response(.ok, choices, type: "application/json") }
     router.post("/api/run") { request, context in
       try await Self.api(request, context: context, options: options, gate: gate) { scenario, r in
         let json = try Planner.run(scenario, participant: r.participant, truth: r.truth, threads: options.threads)

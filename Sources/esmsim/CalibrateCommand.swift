@@ -29,6 +29,7 @@ struct CalibrateCommand: ParsableCommand {
   @Option(help: "Beiwe: the participants' offset from UTC, minutes (Beiwe writes UTC).") var utcOffset = 0
   @Option(help: "Master seed of the simulations.") var seed: UInt64 = 1
   @Option(help: "Write the block to this file (atomically) instead of standard output.") var output: String?
+  @OptionGroup var execution: ExecutionOptions
 
   func validate() throws {
     guard (-14 * 60...14 * 60).contains(utcOffset) else {
@@ -66,7 +67,8 @@ struct CalibrateCommand: ParsableCommand {
     }
     let s = try ScenarioInput.resolve(path: scenario, overrides: .init())
     let moments = ComplianceMoments(pilot)
-    let result = Calibrator.calibrate(pilot: moments, plan: s.variants[0].plan, awareRows: format == "aware", seed: seed)
+    let result = Calibrator.calibrate(
+      pilot: moments, plan: s.variants[0].plan, awareRows: format == "aware", seed: seed, threads: execution.threadCount)
     let text = Self.report(result, moments: moments, pilot: pilot)
     if let output {
       try AtomicFile.write(text, to: output)

@@ -1,3 +1,4 @@
+import Schedules
 import Presentation
 import Study
 import Foundation
@@ -46,6 +47,35 @@ import Testing
     #expect(throws: Planner.Refusal.self) { try Planner.request(json: Data("[1]".utf8), limits: .init()) }
     #expect(throws: Planner.Refusal.self) {
       try Planner.request(json: Data(#"{"scenario": "x", "files": {"../a": "y"}}"#.utf8), limits: .init())
+    }
+  }
+}
+
+@Suite("The form's choices come from esmsim's own lists")
+struct ChoicesTests {
+  @Test("schedulers, gap rules, devices and presets as esmsim knows them; each preset's form fields from its protocol")
+  func choices() throws {
+    let json = Planner.choices().text()
+    let o = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    func names(_ k: String) -> [String] { (o[k] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String } }
+    #expect(names("algorithms") == AnyScheduler.Name.allCases.map(\.rawValue))
+    #expect(names("gap_methods") == GapMethod.allCases.map(\.rawValue))
+    #expect(names("devices") == ["ideal", "non_controlled", "heavy", "low_power"])
+    #expect(Set(names("presets")) == ["mappiness", "esmira", "aware", "beiwe", "paco"])
+    let presets = try #require(o["presets"] as? [[String: Any]])
+    func form(_ name: String) -> [String: Any] { presets.first { $0["name"] as? String == name }?["form"] as? [String: Any] ?? [:] }
+    // What the page hard-coded before, now read from the presets' own definitions.
+    let mappiness = form("mappiness")
+    #expect(mappiness["algorithm"] as? String == "mappiness" && mappiness["per_day"] as? Int == 2)
+    #expect(mappiness["start"] as? String == "08:00" && mappiness["end"] as? String == "22:00" && mappiness["until_next"] as? Bool == true)
+    let paco = form("paco")
+    #expect(paco["algorithm"] as? String == "fixed-blocks" && paco["per_day"] as? Int == 3 && paco["min_gap"] as? Int == 59)
+    #expect(paco["gap_method"] as? String == "sequential-rejection" && paco["expiry"] as? Int == 59)
+    #expect(paco["weekdays"] as? String == "mon, tue, wed, thu, fri" && paco["start"] as? String == "09:00")
+    #expect(form("esmira").isEmpty && form("aware").isEmpty && form("beiwe").isEmpty)
+    // Every preset named resolves.
+    for name in names("presets") {
+      #expect(throws: Never.self) { try Readers.scenario(Data("name: p\nprotocol: {preset: \(name)}\n".utf8)) }
     }
   }
 }

@@ -10,7 +10,7 @@ func chiSquare(_ observed: [Int], _ expected: [Double]) -> Double {
 
 @Suite("Random streams")
 struct RandomStreamTests {
-  static let address = StreamAddress(seed: 20_261_122, replication: 3, participant: 41, purpose: .response)
+  static let address = StreamAddress(seed: 20_261_122, replication: 3, participant: 41, purpose: Purpose(kind: 4))
 
   func first(_ n: Int, _ address: StreamAddress) -> [UInt64] {
     var s = RandomStream(address)
@@ -32,7 +32,7 @@ struct RandomStreamTests {
     other.participant += 1
     #expect(first(1_000, other) != a)
     other = Self.address
-    other.purpose = .phone
+    other.purpose = Purpose(kind: 6)
     #expect(first(1_000, other) != a)
     other = Self.address
     other.purpose = Self.address.purpose.indexed(1)

@@ -16,13 +16,13 @@ public enum Readers {
     try ScenarioResolver.resolve(ScenarioLoader.parse(data, file: file), file: file, uploads: uploads)
   }
 
-  /// Reads an AWARE iOS ESM schedule file for a 14-day study from 2026-01-05 and returns
+  /// Reads an AWARE iOS ESM schedule file for a 14-day study from the default start date (2026-01-05) and returns
   /// the number of schedule parts it becomes.
   @discardableResult
   public static func awareSchedule(_ data: Data, file: String = "schedule.json") throws(ScenarioError) -> Int {
     let root = try ScenarioLoader.parse(data, file: file)
     try AWAREScheduleImport.checkTypes(data, file: file)
-    return try AWAREScheduleImport.read(root, file: file, startDate: CalendarDate(year: 2026, month: 1, day: 5)!, days: 14).parts.count
+    return try AWAREScheduleImport.read(root, file: file, startDate: CalendarDate.defaultStart, days: 14).parts.count
   }
 
   /// Reads the schedules of an ESMira study file and returns the number of schedule parts.
@@ -31,21 +31,21 @@ public enum Readers {
     try ESMiraStudyImport.read(ScenarioLoader.parse(data, file: file), file: file).parts.count
   }
 
-  /// Reads a PACO experiment for a 14-day study from 2026-01-05 and returns the number of
+  /// Reads a PACO experiment for a 14-day study from the default start date (2026-01-05) and returns the number of
   /// schedule parts.
   @discardableResult
   public static func pacoExperiment(_ data: Data, file: String = "experiment.json") throws(ScenarioError) -> Int {
     try PACOExperimentImport.read(
-      ScenarioLoader.parse(data, file: file), file: file, startDate: CalendarDate(year: 2026, month: 1, day: 5)!, days: 14
+      ScenarioLoader.parse(data, file: file), file: file, startDate: CalendarDate.defaultStart, days: 14
     ).parts.count
   }
 
-  /// Reads a Beiwe study export for a 14-day study from 2026-01-05 and returns the number of
+  /// Reads a Beiwe study export for a 14-day study from the default start date (2026-01-05) and returns the number of
   /// schedule parts.
   @discardableResult
   public static func beiweStudy(_ data: Data, file: String = "study.json") throws(ScenarioError) -> Int {
     try BeiweStudyImport.read(
-      ScenarioLoader.parse(data, file: file), file: file, startDate: CalendarDate(year: 2026, month: 1, day: 5)!, days: 14
+      ScenarioLoader.parse(data, file: file), file: file, startDate: CalendarDate.defaultStart, days: 14
     ).parts.count
   }
 

@@ -52,6 +52,14 @@ enum ProtocolPresets {
   }
 }
 
+/// The presets a scenario may name, for the planner's form.
+public enum ScenarioPresets {
+  /// The platforms' protocol presets, in order (`protocol: {preset: NAME}`).
+  public static let protocolNames = ["mappiness", "esmira", "aware", "beiwe", "paco"]
+  /// A protocol preset's keys as a tree (nil: no such preset).
+  public static func protocolTree(_ name: String) -> ScenarioValue? { Presets.tree(name, texts: ProtocolPresets.text) }
+}
+
 /// Presets of a section (`protocol`, `population`), as scenario text.
 enum Presets {
   /// The tree of a preset, or nil for an unknown name.

@@ -34,7 +34,7 @@ extension ScenarioResolver {
     }
     // An expiry given in the scenario applies to every schedule, imported ones too.
     let ownExpiry = r.has("expiry")
-    p.expiry = try expiry(r, default: imported?.expiry ?? .after(15 * Tick.minute))
+    p.expiry = try expiry(r, default: imported?.expiry ?? .standard)
     if ownExpiry && imported != nil { for k in p.schedules.indices { p.schedules[k].expiry = nil } }
     let ownReminders = r.has("reminders")
     p.reminders = try reminders(r, default: imported?.reminders ?? Reminders())

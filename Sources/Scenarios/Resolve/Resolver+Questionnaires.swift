@@ -31,7 +31,7 @@ extension ScenarioResolver {
       guard var part = try scheduleParts(q, window: own, plan: plan).first else {
         throw q.error("schedule", item["schedule"]?.location, "a questionnaire needs a schedule (not none)")
       }
-      if q.has("expiry") { part.expiry = try expiry(q, default: .after(15 * Tick.minute)) }
+      if q.has("expiry") { part.expiry = try expiry(q, default: .standard) }
       if q.has("reminders") { part.reminders = try reminders(q, default: Reminders()) }
       let survey = try q.section("survey")
       part.survey = try surveyPlan(survey, id: name)

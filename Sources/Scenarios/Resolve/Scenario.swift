@@ -52,6 +52,10 @@ public struct OutputSettings: Sendable, Equatable {
 
 /// A calendar date (proleptic Gregorian).
 public struct CalendarDate: Sendable, Equatable, CustomStringConvertible {
+  /// The default start date of a study (`start_date`; a Monday) and of the readers that
+  /// read an imported file alone: the one home of it.
+  public static let defaultStart = CalendarDate(year: 2026, month: 1, day: 5)!
+
   public var year: Int
   public var month: Int
   public var day: Int

@@ -42,7 +42,7 @@ public struct ScenarioResolver {
     let description = try top.string("description", default: "", maxLength: 20_000)
     let seed = try top.integer("seed", default: 1, range: 0...Int(Int64.max))
     let replications = try top.integer("replications", default: 1, range: 1...100_000)
-    let dateText = try top.string("start_date", default: "2026-01-05")
+    let dateText = try top.string("start_date", default: CalendarDate.defaultStart.description)
     guard let startDate = CalendarDate(iso: dateText) else {
       throw top.error("start_date", root["start_date"]?.location, "expected a date YYYY-MM-DD, found '\(dateText)'")
     }

@@ -17,8 +17,7 @@ enum PlannerPage {
         <label>Seed <input name="seed" type="number" min="0" value="1"></label>
       </fieldset>
       <fieldset id="protocolA"><legend>Protocol</legend>
-        <label>Platform preset <select name="preset"><option value="">none (esmsim's defaults)</option>
-          <option>mappiness</option><option>esmira</option><option>aware</option><option>beiwe</option><option>paco</option></select></label>
+        <label>Platform preset <select name="preset"><option value="">none (esmsim's defaults)</option></select></label>
         <div class="imported" hidden><p>Protocol from <b class="import-name"></b> (<span class="import-kind"></span>). <button type="button" class="remove-import">Remove</button></p></div>
         <div class="schedule-fields"></div>
       </fieldset>
@@ -33,10 +32,7 @@ enum PlannerPage {
       </fieldset>
       <fieldset><legend>Phones</legend>
         <label>iPhones <input name="ios" type="range" min="0" max="100" value="60"> <output name="ios_out">60 %</output></label>
-        <label>Ideal <input name="dev_ideal" type="number" min="0" max="1" step="0.05" value="0.25"></label>
-        <label>Ordinary use <input name="dev_non_controlled" type="number" min="0" max="1" step="0.05" value="0.45"></label>
-        <label>Heavy use <input name="dev_heavy" type="number" min="0" max="1" step="0.05" value="0.15"></label>
-        <label>Low Power Mode <input name="dev_low_power" type="number" min="0" max="1" step="0.05" value="0.15"></label>
+        <div id="devices"></div>
       </fieldset>
       <fieldset><legend>Files from your computer</legend>
         <label>Scenario (YAML or JSON) <input id="scenarioFile" type="file" accept=".yaml,.yml,.json"></label>

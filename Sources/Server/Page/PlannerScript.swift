@@ -6,22 +6,19 @@ enum PlannerScript {
     "use strict";
     const $ = (s, r = document) => r.querySelector(s);
     const page = document.body.dataset.page;
-    const ALGORITHMS = ["mappiness", "fixed-blocks", "bernoulli", "fixed-times", "chain", "buffered-blocks"];
-    const GAPS = ["none", "truncation", "sequential-rejection", "resample-schedule", "sort-and-space"];
-    // What each platform preset sets of the form (the rest comes from the preset itself: docs/scenario-reference.md).
-    const PRESETS = {
-      mappiness: {algorithm: "mappiness", per_day: 2, start: "08:00", end: "22:00", until_next: true},
-      paco: {algorithm: "fixed-blocks", per_day: 3, min_gap: 59, gap_method: "sequential-rejection", start: "09:00", end: "17:00", expiry: 59, weekdays: "mon, tue, wed, thu, fri"},
-      esmira: {}, aware: {}, beiwe: {},
-    };
+    // The schedulers, gap rules, device kinds and presets with their labels, and what each
+    // preset sets of the form: esmsim's own lists (GET /api/choices), restated nowhere here.
+    let CHOICES = {algorithms: [], gap_methods: [], devices: [], presets: []};
+    // The page's starting mix of phones (the quickstart's).
+    const DEVICE_SHARES = {ideal: 0.25, non_controlled: 0.45, heavy: 0.15, low_power: 0.15};
     let files = {}, importKey = null, importName = null, yamlMode = false, sequence = 0, timer = null;
 
     function scheduleFields(p) {
-      const opts = (xs, v) => xs.map(x => `<option${x === v ? " selected" : ""}>${x}</option>`).join("");
-      return `<label>Schedule <select name="${p}algorithm">${opts(ALGORITHMS, "mappiness")}</select></label>
+      const opts = (xs, v) => xs.map(x => `<option value="${x.name}"${x.name === v ? " selected" : ""}>${x.label}</option>`).join("");
+      return `<label>Schedule <select name="${p}algorithm">${opts(CHOICES.algorithms, "mappiness")}</select></label>
         <label>Prompts a day <input name="${p}per_day" type="number" min="1" max="48" step="1" value="5"></label>
         <label class="only fixed-blocks">Minimum gap, min <input name="${p}min_gap" type="number" min="0" max="600" value="60"></label>
-        <label class="only fixed-blocks">Gap rule <select name="${p}gap_method">${opts(GAPS, "truncation")}</select></label>
+        <label class="only fixed-blocks">Gap rule <select name="${p}gap_method">${opts(CHOICES.gap_methods, "truncation")}</select></label>
         <label class="only fixed-times">Times <input name="${p}times" type="text" value="09:00, 13:00, 17:00, 21:00"></label>
         <label>Weekdays <input name="${p}weekdays" type="text" placeholder="every day" value=""></label>
         <label>Window from <input name="${p}start" type="time" value="08:00"></label>
@@ -53,7 +50,7 @@ enum PlannerScript {
     }
 
     function formYaml() {
-      const shares = ["ideal", "non_controlled", "heavy", "low_power"].map(k => [k, Number(val("dev_" + k)) || 0]).filter(x => x[1] > 0);
+      const shares = CHOICES.devices.map(d => [d.name, Number(val("dev_" + d.name)) || 0]).filter(x => x[1] > 0);
       const ios = (Number(val("ios")) || 0) / 100;
       const y = [`# Made by the esmsim planner: esmsim run scenario.yaml --output results`,
         `name: ${quote(page === "teach" ? "Teaching: sampling bias" : "Planner study")}`,
@@ -153,7 +150,7 @@ enum PlannerScript {
     }
 
     function applyPreset(p, preset) {
-      const set = PRESETS[preset] || {};
+      const set = (CHOICES.presets.find(x => x.name === preset) || {}).form || {};
       for (const [k, v] of Object.entries(set)) {
         const e = $(`[name="${p}${k}"]`);
         if (e) { if (e.type === "checkbox") e.checked = v; else e.value = v; }
@@ -171,9 +168,13 @@ enum PlannerScript {
       r.readAsText(f);
     }
 
-    function setup() {
+    async function setup() {
       const form = $("#form");
       if (page === "planner") {
+        CHOICES = await (await fetch("/api/choices")).json();
+        $("[name=preset]").insertAdjacentHTML("beforeend", CHOICES.presets.map(x => `<option value="${x.name}">${x.label}</option>`).join(""));
+        $("#devices").innerHTML = CHOICES.devices.map(d =>
+          `<label>${d.label[0].toUpperCase() + d.label.slice(1)} <input name="dev_${d.name}" type="number" min="0" max="1" step="0.05" value="${DEVICE_SHARES[d.name] || 0}"></label>`).join("");
         $("#protocolA .schedule-fields").innerHTML = scheduleFields("a_");
         $("#protocolB .schedule-fields").innerHTML = scheduleFields("b_");
         $("[name=b_algorithm]").value = "fixed-blocks";

@@ -49,26 +49,11 @@ public struct Purpose: Hashable, Sendable, CustomStringConvertible {
 
   public var description: String { "\(kind).\(index)" }
 
-  // The kinds used by esmsim. Each model component draws only from its own kind, so adding
-  // draws to one never shifts the numbers of another.
+  // The kinds used by esmsim: the kernel's own here; the model's where they are drawn
+  // (`Schedules/StreamPurpose.swift`: kind 1; `StudyModel/Participant/StreamPurposes.swift`:
+  // kinds 2–8, the table of every kind). Each model component draws only from its own kind,
+  // so adding draws to one never shifts the numbers of another.
 
   /// Benchmarks and tests.
   public static let general = Purpose(kind: 0)
-  /// Signal schedules (index: the scheduler's variant key, so each scheduler has its own).
-  public static let schedule = Purpose(kind: 1)
-  /// The participant's day: wake and sleep times, signalling window.
-  public static let day = Purpose(kind: 2)
-  /// The participant's context through the day (home, work, commuting…).
-  public static let context = Purpose(kind: 3)
-  /// Compliance: noticing, willingness, latency, dismissal.
-  public static let response = Purpose(kind: 4)
-  /// The latent momentary state: index 0 the looks at it and the reporting noise, index 1
-  /// the truth's own path (drawn whatever the protocol looks at).
-  public static let state = Purpose(kind: 5)
-  /// The phone: app lifecycle, memory pressure, battery, network.
-  public static let phone = Purpose(kind: 6)
-  /// Delivery: push latency and loss, server ticks.
-  public static let delivery = Purpose(kind: 7)
-  /// Person-level traits drawn once (compliance propensity, device assignment).
-  public static let traits = Purpose(kind: 8)
 }

@@ -125,36 +125,10 @@ public struct SummaryRow: Sendable, Equatable {
   public static func rows(variant: String, replications: [[(Metric, Estimate)]]) -> [SummaryRow] {
     guard let first = replications.first else { return [] }
     return first.indices.map { k in
-      let name = first[k].0
-      var m = Moments()
-      var variance = 0.0
-      var degrees = 0
-      var withError = 0
-      for r in replications where r[k].1.value.isFinite {
-        m.add(r[k].1.value)
-        if r[k].1.standardError.isFinite && r[k].1.degrees > 0 {
-          variance += r[k].1.standardError * r[k].1.standardError
-          degrees += r[k].1.degrees
-          withError += 1
-        }
-      }
-      var low = Double.nan
-      var high = Double.nan
-      if m.count >= 2, let t = try? GSL.studentTQuantile(0.975, degrees: Double(m.count - 1)) {
-        let half = t * m.standardError
-        low = m.mean - half
-        high = m.mean + half
-      }
-      var pLow = Double.nan
-      var pHigh = Double.nan
-      if withError == m.count && withError > 0, let t = try? GSL.studentTQuantile(0.975, degrees: Double(degrees)) {
-        let half = t * variance.squareRoot() / Double(withError)
-        pLow = m.mean - half
-        pHigh = m.mean + half
-      }
+      let a = AcrossReplications(replications.map { $0[k].1 })
       return SummaryRow(
-        variant: variant, metric: name, mean: m.meanOrNaN, sd: m.sd, ciLow: low, ciHigh: high, n: m.count,
-        participantLow: pLow, participantHigh: pHigh)
+        variant: variant, metric: first[k].0, mean: a.mean, sd: a.sd, ciLow: a.low, ciHigh: a.high, n: a.count,
+        participantLow: a.participantLow, participantHigh: a.participantHigh)
     }
   }
 }

@@ -73,7 +73,7 @@ public struct ProtocolPlan: Sendable, Equatable {
 
   /// Creates a protocol.
   public init(
-    schedules: [SchedulePart], channel: ChannelPlan = .iosLocal, expiry: ExpiryPolicy = .after(15 * Tick.minute),
+    schedules: [SchedulePart], channel: ChannelPlan = .iosLocal, expiry: ExpiryPolicy = .standard,
     reminders: Reminders = Reminders(), silentPushEvery: SimTime? = nil, appOpensPerDay: Double = 0,
     volunteered: Bool = false, upload: UploadPolicy = .wifiWhileCharging, sensors: [SensorPlan] = [],
     survey: SurveyPlan = SurveyPlan()
@@ -167,6 +167,11 @@ public enum ExpiryPolicy: Sendable, Equatable {
   case untilNextSignal
   /// Never.
   case never
+
+  /// esmsim's default: answerable for 15 minutes (mEMA's, [@mEMA]; an assumption for a
+  /// protocol that names none). The one home of the default: the plan, the resolver and
+  /// questionnaires use it.
+  public static let standard = ExpiryPolicy.after(15 * Tick.minute)
 }
 
 /// Reminders of an unanswered prompt.

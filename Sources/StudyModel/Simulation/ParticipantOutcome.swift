@@ -110,7 +110,7 @@ extension ParticipantSimulation {
   /// Doze, the runs less the dozing stretches (``Doze``), plus the runs an exact alarm or a
   /// high-priority push let through.
   func sensingRuns(until end: SimTime) -> Intervals {
-    guard person.os == .android, plan.phones.doze else { return app.runs }
+    guard platform.dozes else { return app.runs }
     let quiet = Doze.quietSpans(
       timeline: life.timeline, charging: power.chargingSpans, foreground: app.foreground, phoneOn: power.phoneOn,
       until: end)

@@ -36,6 +36,8 @@ public struct ParticipantSimulation: EventHandler {
   let phone: PhoneTraits
   /// Their phone's maker (Android).
   let maker: Manufacturer
+  /// What their phone's operating system does to the app (iOS's rules or Android's).
+  let platform: PlatformRules
   /// Their days and contexts.
   public let life: DailyLife
   let studyEnd: SimTime
@@ -104,6 +106,7 @@ public struct ParticipantSimulation: EventHandler {
     var phoneTraits = stream(Purpose.traits.indexed(3))
     phone = PhoneTraits(plan.phones, os: person.os, days: plan.days, stream: &phoneTraits)
     maker = plan.phones.manufacturers[phone.manufacturer].maker
+    platform = PlatformRules(os: person.os, doze: plan.phones.doze)
     noticing = Noticing(person: person)
     var dayStream = stream(.day)
     var contextStream = stream(.context)
@@ -199,7 +202,7 @@ public struct ParticipantSimulation: EventHandler {
       app.runs.begin(at: 0)
     } else {
       // Opened at enrolment and left: the app waits for its first wake.
-      app.set(person.os == .ios ? .suspended : .notRunning, at: 0)
+      app.set(platform.stoppedMode, at: 0)
     }
     if delivery.plansOnPhone {
       refillPlan(at: 0)

@@ -35,7 +35,7 @@ extension ParticipantSimulation {
   /// background only with "Always" ([@AppleLocation], A).
   func canAnchor(fromForeground: Bool) -> Bool {
     guard proto.appDesign.keepsAlive, !app.removed else { return false }
-    guard person.os == .ios else { return true }
+    guard platform.anchorNeedsPermission else { return true }
     return phone.location == .always || (fromForeground && phone.location == .whileUsing)
   }
 
@@ -99,10 +99,7 @@ extension ParticipantSimulation {
   mutating func armAppTimer(_ sim: inout Simulator) {
     sim.cancel(slot: Slot.app)
     guard app.mode == .anchored else { return }
-    var rates =
-      person.os == .ios
-      ? IOSRules.stopRates(profile, lowPower: power.lowPower, ownForceQuits: phone.forceQuitPerDay)
-      : AndroidRules.stopRates(profile, maker: maker)
+    var rates = platform.stopRates(profile, lowPower: power.lowPower, ownForceQuits: phone.forceQuitPerDay, maker: maker)
     if !awake { rates = StopRates(makerKill: rates.makerKill) }
     var best = SimTime.max
     var which = AppTimer.suspend
@@ -129,12 +126,12 @@ extension ParticipantSimulation {
     switch kind {
     case .suspend, .runEnds:
       guard app.isInBackground else { return }
-      stopRunning(person.os == .ios ? .suspended : .notRunning, &sim)
+      stopRunning(platform.stoppedMode, &sim)
     case .kill:
       guard app.isInBackground else { return }
       app.killedAt = sim.now
       stopRunning(.notRunning, &sim)
-      if person.os == .android && profile.wakeRestoresAnchor && proto.appDesign.keepsAlive {
+      if platform.stickyRestart && profile.wakeRestoresAnchor && proto.appDesign.keepsAlive {
         sim.schedule(
           at: sim.now + AndroidRules.stickyRestartDelay, kind: EventKind.appTimer.rawValue,
           payload: AppTimer.androidRestart.rawValue, slot: Slot.app)

@@ -109,7 +109,7 @@ extension ParticipantSimulation {
     power.phoneOn.begin(at: sim.now)
     app.set(.notRunning, at: sim.now)
     app.forceQuit = app.removed
-    if person.os == .android && AndroidRules.bootRestartsService && !droppedOut && !app.forceStopped && !app.removed {
+    if platform.bootRestartsService && !droppedOut && !app.forceStopped && !app.removed {
       resume(exempt: true, &sim)
     } else {
       updateBattery(&sim)

@@ -14,7 +14,7 @@ extension ParticipantSimulation {
     if plan.dailyLife.state.company.isOn {
       (promptLife.records[i].dueState, promptLife.records[i].dueWithOthers) = lookAtState(now)
     }
-    if person.os == .android && AndroidRules.alarmRestartsService && app.mode == .notRunning && !app.forceQuit
+    if platform.alarmRestartsService && app.mode == .notRunning && !app.forceQuit
       && !app.forceStopped
     {
       resume(exempt: true, &sim)

@@ -8,7 +8,7 @@ extension ParticipantSimulation {
   /// Arms what the participant's own phone does from the start: the Android app's first
   /// periodic wake, and the app's removal.
   mutating func startPhoneHabits(_ sim: inout Simulator) {
-    if person.os == .android, let (every, source) = androidWakeEvery {
+    if platform.ownWakes, let (every, source) = androidWakeEvery {
       sim.schedule(at: every, kind: EventKind.androidWake.rawValue, payload: source.rawValue)
     }
     if phone.removesAppAt < leaves {
@@ -22,7 +22,7 @@ extension ParticipantSimulation {
   /// and an app that does not keep itself alive (a keep-alive app's kills come while it runs
   /// on its anchor, ``armAppTimer(_:)``).
   var makerStopsApp: Bool {
-    person.os == .android && maker.stopsAlarms && maker.killsPerDay > 0 && !proto.appDesign.keepsAlive
+    platform.makerStops && maker.stopsAlarms && maker.killsPerDay > 0 && !proto.appDesign.keepsAlive
   }
 
   /// Schedules the maker's next force-stop (at ``Manufacturer/killsPerDay``).

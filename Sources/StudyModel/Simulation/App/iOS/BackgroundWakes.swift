@@ -9,7 +9,7 @@ extension ParticipantSimulation {
   /// by none of them (``IOSRules/forceQuitBlocksWakes``).
   mutating func armWake(_ sim: inout Simulator) {
     sim.cancel(slot: Slot.wake)
-    guard person.os == .ios, !(app.forceQuit && IOSRules.forceQuitBlocksWakes), power.phoneIsOn, !droppedOut,
+    guard platform.systemWakes, !(app.forceQuit && IOSRules.forceQuitBlocksWakes), power.phoneIsOn, !droppedOut,
       !app.removed
     else {
       return

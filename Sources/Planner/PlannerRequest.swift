@@ -37,10 +37,11 @@ public struct PlannerRequest: Sendable {
   }
 }
 
-extension Readers {
+extension PlannerRequest {
   /// Reads a request body: `{"scenario": "...", "files": {"name": "..."}, "participant": 0,
   /// "truth": false}`, each text at most `maxBytes`, at most `maxFiles` files with plain names.
-  public static func plannerRequest(_ data: Data, maxBytes: Int, maxFiles: Int) throws(PlannerRequest.Refusal) -> PlannerRequest {
+  /// Refuses, never crashes, on any input (`make fuzz`: the planner harness).
+  public static func read(_ data: Data, maxBytes: Int, maxFiles: Int) throws(PlannerRequest.Refusal) -> PlannerRequest {
     typealias Refusal = PlannerRequest.Refusal
     let limit = PlannerRequest.maxBody(maxBytes: maxBytes, maxFiles: maxFiles)
     guard data.count <= limit else {

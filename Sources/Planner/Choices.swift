@@ -1,0 +1,48 @@
+import Presentation
+import Schedules
+import Scenarios
+import StudyModel
+
+extension Planner {
+  /// What the page's form offers, from esmsim's own lists (`GET /api/choices`): the
+  /// schedulers, the gap rules, the device kinds and the platform presets, each with its
+  /// plain label; a preset with the form fields its protocol sets (the rest come from the
+  /// preset when the scenario is run).
+  public static func choices() -> JSONValue {
+    func named(_ names: [String]) -> JSONValue {
+      .array(names.map { .object([("name", .string($0)), ("label", .string(Labels.plain($0)))]) })
+    }
+    let presets: [JSONValue] = ScenarioPresets.protocolNames.map { name in
+      .object([("name", .string(name)), ("label", .string(Labels.platform(name))), ("form", .object(presetForm(name)))])
+    }
+    return .object([
+      ("algorithms", named(AnyScheduler.Name.allCases.map(\.rawValue))),
+      ("gap_methods", named(GapMethod.allCases.map(\.rawValue))),
+      ("devices", named(DeviceProfile.builtIn.map(\.name))),
+      ("presets", .array(presets)),
+    ])
+  }
+
+  /// The form fields a protocol preset sets: its schedule, window, weekdays and expiry.
+  static func presetForm(_ name: String) -> [(String, JSONValue)] {
+    guard let p = ScenarioPresets.protocolTree(name) else { return [] }
+    var form: [(String, JSONValue)] = []
+    func text(_ v: ScenarioValue?) -> String? { if case .scalar(let s, _)? = v { s } else { nil } }
+    func minutes(_ v: ScenarioValue?) -> JSONValue? { text(v).flatMap { Int($0.dropLast()) }.map { .int($0) } }
+    let schedule = p["schedule"]
+    if let a = text(schedule?["algorithm"]) { form.append(("algorithm", .string(a))) }
+    if let n = text(schedule?["per_day"]).flatMap(Int.init) { form.append(("per_day", .int(n))) }
+    if let g = minutes(schedule?["min_gap"]) { form.append(("min_gap", g)) }
+    if let m = text(schedule?["gap_method"]) { form.append(("gap_method", .string(m))) }
+    if case .sequence(let days, _)? = schedule?["weekdays"] {
+      form.append(("weekdays", .string(days.compactMap(text).joined(separator: ", "))))
+    }
+    if let w = text(p["window"]), let dash = w.firstIndex(of: "-") {
+      form += [("start", .string(String(w[..<dash]))), ("end", .string(String(w[w.index(after: dash)...])))]
+    }
+    if let e = text(p["expiry"]) {
+      form.append(e == "until_next" ? ("until_next", .bool(true)) : ("expiry", minutes(p["expiry"]) ?? .null))
+    }
+    return form
+  }
+}
