@@ -57,6 +57,12 @@ public enum Calibrator {
     bootstrap: Int = 30, rounds: Int = 3, iterations: Int = 14, threads: Int = 1
   ) -> Result {
     var plan = base
+    // The estimator fits one class (answer_probability, person_sd …), starting from the
+    // scenario's classes' mean level.
+    if let classes = plan.compliance.classes {
+      let total = classes.reduce(0) { $0 + $1.share }
+      plan.compliance.answerProbability = classes.reduce(0) { $0 + $1.share * $1.level } / total
+    }
     plan.days = max(pilot.days, 1)
     plan.participants = simulatedPeople
     func simulate(_ c: CompliancePlan) -> ComplianceMoments {

@@ -33,7 +33,7 @@ struct RunCommandTests {
     let files = try FileManager.default.contentsOfDirectory(atPath: out).sorted()
     #expect(files == ["coverage_summary.csv", "manifest.json", "participants.csv", "prompts.csv", "report.html", "results.sqlite", "summary.csv", "summary.json"])
     #expect(try lines(out + "/summary.csv")[0] == "variant,metric,mean,sd,ci_low,ci_high,n,participant_ci_low,participant_ci_high")
-    #expect(try lines(out + "/prompts.csv")[0] == "variant,replication,participant,prompt,day,questionnaire,scheduled,delivered,noticed,opened,submitted,status,reason,latency_s,context,true_state,reported_state,received,volunteered")
+    #expect(try lines(out + "/prompts.csv")[0] == "variant,replication,participant,prompt,day,questionnaire,scheduled,delivered,noticed,opened,submitted,status,reason,latency_s,context,true_state,reported_state,reached,received,volunteered")
     #expect(try lines(out + "/coverage_summary.csv")[0] == "variant,device,sensor,comp,incomp,loss")
     let summary = try lines(out + "/summary.csv").dropFirst().filter { !$0.isEmpty }
     // Location every 3 minutes: at most 480 rows a day, 150 bytes each.
@@ -162,7 +162,7 @@ struct RunCommandTests {
   func showAndValidate() throws {
     let show = try ESMSimBinary.run(["show", "scenarios/quickstart.yaml"])
     #expect(show.status == 0)
-    #expect(show.stdout.contains("answer_probability: 0.96"))
+    #expect(show.stdout.contains("classes:\n      - name: engaged\n        share: 0.88\n"), "\(show.stdout)")
     #expect(show.stdout.contains("ringer:\n      silent: 0.255\n      vibrate: 0.215\n      sound: 0.53\n"))
     #expect(show.stdout.contains("end_margin: 10m"))
     let validate = try ESMSimBinary.run(["validate", "scenarios/aware-ios-case-study.yaml"])

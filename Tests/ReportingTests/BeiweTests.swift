@@ -67,6 +67,29 @@ struct BeiweTests {
     #expect(!android.contains { $0.last == "not_presented" })
   }
 
+  @Test("a survey broken off part-way: the items presented, then expired at the survey's expiry with the answers so far; with no expiry, nothing more; AWARE: every item dismissed")
+  func brokenOff() throws {
+    var p = Self.prompt(reached: 0.5)
+    p.status = .partial
+    p.reason = .brokeOff
+    // With a 30-minute expiry Beiwe writes expired at delivery + 30 minutes, and the answers.
+    let expiry = ExpiryPolicy.after(30 * Tick.minute)
+    let t = BeiweSurveys.timings(p, survey: Self.survey, os: .ios, time: Self.time, expiry: expiry)
+    #expect(t.filter { $0.last == "present" }.map { $0[1] } == ["mood", "place"])
+    #expect(t.last?.last == "expired" && t.last?[0] == String(Self.time.unix(p.delivered + 30 * Tick.minute)))
+    let answers = try #require(BeiweSurveys.answers(p, survey: Self.survey, os: .ios, expiry: expiry))
+    #expect(answers.map(\.last!) == ["40", "NO_ANSWER_SELECTED", "not_presented"])
+    // A survey that never expires stays available: no expired event, no answers file.
+    #expect(BeiweSurveys.timings(p, survey: Self.survey, os: .ios, time: Self.time, expiry: .never).last?.last == "unpresent")
+    #expect(BeiweSurveys.answers(p, survey: Self.survey, os: .ios, expiry: .never) == nil)
+    // AWARE's form stores every item as dismissed and keeps no answer.
+    var next = 0
+    let rows = AWAREESMRows.rows(p, survey: Self.survey, os: .ios, deviceId: "d", time: Self.time, nextId: &next)
+    let status = AWAREESMRows.header.firstIndex(of: "esmStatus")!
+    let answer = AWAREESMRows.header.firstIndex(of: "esmAnswer")!
+    #expect(rows.count == 3 && rows.allSatisfy { $0[status] == "2" && $0[answer].isEmpty })
+  }
+
   @Test("Android timings have no event column; a survey never opened has no answers file")
   func androidAndUnopened() {
     let p = Self.prompt(reached: 1)

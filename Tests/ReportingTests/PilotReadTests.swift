@@ -67,7 +67,8 @@ struct PilotReadTests {
     #expect(pilot.prompts.count * 2 == rows.count)
     for (id, statuses) in expected {
       let read = pilot.prompts.filter { $0.participant == id }.map(\.outcome.rawValue)
-      #expect(read == statuses.map(\.rawValue), "\(id)")
+      // A survey broken off part-way is recorded as every item dismissed (the plugin's form).
+      #expect(read == statuses.map { $0 == .partial ? "dismissed" : $0.rawValue }, "\(id)")
     }
     #expect(pilot.prompts.allSatisfy { ($0.outcome == .answered) == ($0.submitted != nil) })
     #expect(pilot.prompts.filter { $0.outcome == .answered }.allSatisfy { $0.submitted! >= $0.shown })

@@ -45,6 +45,8 @@ public struct StudyAccumulator: Sendable {
   public private(set) var delivered = 0
   public private(set) var answered = 0
   public private(set) var answersReceived = 0
+  /// Prompts opened (answered, broken off, or expired while being answered).
+  public private(set) var opened = 0
   /// Volunteered answers (excluded from analysis).
   public private(set) var volunteered = 0
   /// Seconds from delivery to opening, answered prompts.
@@ -138,6 +140,7 @@ public struct StudyAccumulator: Sendable {
           answeredByDay[min(p.day, plan.days - 1)] += 1
         }
       }
+      if p.opened >= 0 { opened += 1 }
       if p.status == .answered {
         answered += 1
         if p.received { answersReceived += 1 }
@@ -211,6 +214,7 @@ public struct StudyAccumulator: Sendable {
     delivered += o.delivered
     answered += o.answered
     answersReceived += o.answersReceived
+    opened += o.opened
     volunteered += o.volunteered
     latency.merge(o.latency)
     for h in 0..<24 {

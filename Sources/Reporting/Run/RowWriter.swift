@@ -85,7 +85,8 @@ extension StudyRun {
       var timings: [String: CSVFile] = [:]
       for p in o.prompts {
         let survey = plan.protocolPlan.survey(ofSchedule: p.schedule)
-        let rows = BeiweSurveys.timings(p, survey: survey, os: o.os, time: time)
+        let expiry = plan.protocolPlan.expiry(ofSchedule: p.schedule)
+        let rows = BeiweSurveys.timings(p, survey: survey, os: o.os, time: time, expiry: expiry)
         guard !rows.isEmpty else { continue }
         if timings[survey.id] == nil {
           timings[survey.id] = try CSVFile(
@@ -93,8 +94,8 @@ extension StudyRun {
             header: BeiweSurveys.timingsHeader(o.os))
         }
         for row in rows { try timings[survey.id]!.row(row) }
-        if let answers = BeiweSurveys.answers(p, survey: survey, os: o.os) {
-          let stamp = time.unix(p.submitted >= 0 ? p.submitted : p.closed)
+        if let answers = BeiweSurveys.answers(p, survey: survey, os: o.os, expiry: expiry) {
+          let stamp = time.unix(p.submitted >= 0 ? p.submitted : BeiweSurveys.expiry(of: p, expiry) ?? p.closed)
           let file = try CSVFile(
             path: (try directory("survey_answers/\(survey.id)") as NSString).appendingPathComponent("\(stamp).csv"),
             header: BeiweSurveys.answersHeader)

@@ -54,11 +54,13 @@ public enum AWAREESMRows {
 
 extension PromptStatus {
   /// AWARE's `esmStatus` for this status: 0 new, 1 answered, 2 dismissed, 3 expired (the
-  /// file format's codes: [@AWAREiOSESM]; the model records only what happened).
+  /// file format's codes: [@AWAREiOSESM]; the model records only what happened). A survey
+  /// broken off part-way is the form dismissed: the plugin's form stores every item as
+  /// dismissed and keeps no answer (seed 000: `onDismissed`).
   var awareStatus: Int {
     switch self {
     case .answered: 1
-    case .dismissed: 2
+    case .dismissed, .partial: 2
     case .expired: 3
     default: 0
     }

@@ -53,8 +53,19 @@ public enum BeiweSurveys {
     return (min(Int(x) + 1, n), min(Int(x), n))
   }
 
-  /// The timings rows of one prompt (iOS with the event column).
-  public static func timings(_ p: PromptRecord, survey: SurveyPlan, os: OperatingSystem, time: Timestamps) -> [[String]] {
+  /// When a survey broken off part-way expires, and Beiwe records it expired with the answers
+  /// given so far (nil: it stays available, nothing more is written): its expiry after
+  /// delivery. Under "until the next signal" the next signal's time is not in the record, so
+  /// none is written either.
+  static func expiry(of p: PromptRecord, _ expiry: ExpiryPolicy) -> SimTime? {
+    guard p.status == .partial, case .after(let w) = expiry, p.delivered >= 0 else { return nil }
+    return p.delivered + w
+  }
+
+  /// The timings rows of one prompt (iOS with the event column); `expiry` its schedule's.
+  public static func timings(
+    _ p: PromptRecord, survey: SurveyPlan, os: OperatingSystem, time: Timestamps, expiry: ExpiryPolicy = .never
+  ) -> [[String]] {
     guard p.delivered >= 0, !p.volunteered else { return [] }
     var out: [[String]] = [[String(time.unix(p.delivered)), "", "", "", "", "", "notified"]]
     let n = survey.items.count
@@ -76,13 +87,17 @@ public enum BeiweSurveys {
       out.append([String(time.unix(p.submitted)), "", "", "", "", "", "submitted"])
     } else if p.status == .expired {
       out.append([String(time.unix(p.closed >= 0 ? p.closed : p.delivered)), "", "", "", "", "", "expired"])
+    } else if let t = Self.expiry(of: p, expiry) {
+      out.append([String(time.unix(t)), "", "", "", "", "", "expired"])
     }
     return os == .ios ? out : out.map { Array($0.dropLast()) }
   }
 
-  /// The answers rows of one prompt, nil when no answers file is written (never opened).
-  public static func answers(_ p: PromptRecord, survey: SurveyPlan, os: OperatingSystem) -> [[String]]? {
-    guard p.delivered >= 0, !p.volunteered, p.status == .answered || p.status == .expired else { return nil }
+  /// The answers rows of one prompt, nil when no answers file is written (never opened, or
+  /// broken off and never expired).
+  public static func answers(_ p: PromptRecord, survey: SurveyPlan, os: OperatingSystem, expiry: ExpiryPolicy = .never) -> [[String]]? {
+    guard p.delivered >= 0, !p.volunteered, p.status == .answered || p.status == .expired || Self.expiry(of: p, expiry) != nil
+    else { return nil }
     let (presented, answered) = progress(p, items: survey.items.count)
     guard presented > 0 else { return nil }
     return survey.items.enumerated().map { k, item in

@@ -20,7 +20,7 @@ public enum Rows {
       time.iso(p.scheduled),
       time.iso(p.delivered), time.iso(p.noticed), time.iso(p.opened), time.iso(p.submitted), p.status.rawValue,
       p.reason.rawValue, cell(p.responseSeconds, 3), p.delivered >= 0 ? p.context.description : "",
-      cell(p.trueState, 3), cell(p.reported, 3), p.status == .answered ? (p.received ? "1" : "0") : "",
+      cell(p.trueState, 3), cell(p.reported, 3), cell(p.reached, 3), p.status == .answered ? (p.received ? "1" : "0") : "",
       p.volunteered ? "1" : "0",
     ]
     guard company else { return row }

@@ -60,7 +60,7 @@ public struct TableSchema: Sendable {
         ("variant", .text), ("replication", .integer), ("participant", .integer), ("prompt", .integer), ("day", .integer),
         ("questionnaire", .text), ("scheduled", .time), ("delivered", .time), ("noticed", .time), ("opened", .time),
         ("submitted", .time), ("status", .text), ("reason", .text), ("latency_s", .real), ("context", .text),
-        ("true_state", .real), ("reported_state", .real), ("received", .flag), ("volunteered", .flag),
+        ("true_state", .real), ("reported_state", .real), ("reached", .real), ("received", .flag), ("volunteered", .flag),
       ] + (company ? [("with_others", .flag), ("due_state", .real), ("due_with_others", .flag)] : []))
   }
 

@@ -95,6 +95,7 @@ extension ScenarioResolver {
     p.manufacturers = makers.map { name, share in (Manufacturer.builtIn.first { $0.name == name }!, share) }
     p.exactAlarms = try r.share("exact_alarms", default: p.exactAlarms)
     p.doze = try r.bool("doze", default: p.doze)
+    p.unusedAppsSleep = try r.bool("unused_apps_sleep", default: p.unusedAppsSleep)
     p.ringer = try shares("ringer", RingerMode.names, p.ringer)
     return p
   }
@@ -137,8 +138,32 @@ extension ScenarioResolver {
 
   func compliance(_ r: Reader, into c: inout CompliancePlan) throws(ScenarioError) {
     let d = CompliancePlan()
-    c.answerProbability = try r.share("answer_probability", default: d.answerProbability)
-    c.personSD = try r.number("person_sd", default: d.personSD, range: 0...0.5)
+    // The population's answering: its classes, or one class the single-class keys describe
+    // (what `esmsim calibrate` writes), or the default classes.
+    let single = ["answer_probability", "person_sd", "decline_per_week", "decline_sd"].filter { r.has($0) }
+    if r.has("classes") {
+      if let key = single.first {
+        throw r.error(key, r.raw(key)?.location, "with classes, each class has its own level, spread and decline; move \(key) into them")
+      }
+      c.classes = try complianceClasses(r)
+    } else if !single.isEmpty || d.classes == nil {
+      // One class: its keys (setting them clears the classes).
+      c.answerProbability = try r.share("answer_probability", default: d.answerProbability)
+      c.personSD = try r.number("person_sd", default: d.personSD, range: 0...0.5)
+      c.declinePerWeek = try r.number("decline_per_week", default: d.declinePerWeek, range: 0...5)
+      c.declineSD = try r.number("decline_sd", default: d.declineSD, range: 0...5)
+    } else {
+      c.classes = d.classes
+      r.record("classes", .sequence(d.classes!.map(Self.classValue), nil))
+    }
+    c.stateCorrelation = try r.number("state_correlation", default: d.stateCorrelation, range: -0.95...0.95)
+    c.speedSD = try r.number("speed_sd", default: d.speedSD, range: 0...3)
+    c.breakOffPerMinute = try r.number("break_off_per_minute", default: d.breakOffPerMinute, range: 0...10)
+    c.secondsPerItem = try r.number("seconds_per_item", default: d.secondsPerItem, range: 0...600)
+    c.lengthEffect = try r.number("length_effect", default: d.lengthEffect, range: 0...5)
+    c.densityEffect = try r.number("density_effect", default: d.densityEffect, range: 0...5)
+    c.densityWindow = try r.duration("density_window", default: d.densityWindow, range: Tick.minute...(Tick.day))
+    c.scheduledBoost = try r.number("scheduled_boost", default: d.scheduledBoost, range: 0.01...100)
     c.declinePerDay = try r.number("decline_per_day", default: d.declinePerDay, range: 0...0.5)
     c.declineLimit = try r.share("decline_limit", default: d.declineLimit)
     if let list = try r.list("hour_multipliers") {
@@ -168,4 +193,43 @@ extension ScenarioResolver {
   }
 
   func minutes(_ t: SimTime) -> Double { Double(t) / Double(Tick.minute) }
+
+  /// A class as it appears resolved.
+  static func classValue(_ c: ComplianceClass) -> ScenarioValue {
+    .mapping(
+      [
+        ("name", .scalar(c.name, nil), nil), ("share", .scalar(Units.format(c.share), nil), nil),
+        ("level", .scalar(Units.format(c.level), nil), nil), ("level_sd", .scalar(Units.format(c.levelSD), nil), nil),
+        ("decline_per_week", .scalar(Units.format(c.declinePerWeek), nil), nil),
+        ("decline_sd", .scalar(Units.format(c.declineSD), nil), nil),
+      ], nil)
+  }
+
+  /// `population.compliance.classes`: latent classes of participants, each {name, share,
+  /// level, level_sd, decline_per_week, decline_sd}; the shares sum to 1.
+  func complianceClasses(_ r: Reader) throws(ScenarioError) -> [ComplianceClass] {
+    guard let v = r.raw("classes"), case .sequence(let list, let at) = v, !list.isEmpty, list.count <= 20 else {
+      throw r.error("classes", r.raw("classes")?.location, "expected a list of 1 to 20 classes, each {name, share, level, …}")
+    }
+    var out: [ComplianceClass] = []
+    var resolved: [ScenarioValue] = []
+    for (i, item) in list.enumerated() {
+      let q = try Reader(file: r.file, path: r.keyPath("classes[\(i)]"), node: item, context: r.context)
+      let name = try q.string("name", default: "class\(i + 1)", maxLength: 60)
+      let c = ComplianceClass(
+        name: name, share: try q.share("share", default: 1), level: try q.share("level", default: 0.9),
+        levelSD: try q.number("level_sd", default: 0.1, range: 0...0.5),
+        declinePerWeek: try q.number("decline_per_week", default: 0, range: 0...5),
+        declineSD: try q.number("decline_sd", default: 0, range: 0...5))
+      try q.finish()
+      resolved.append(q.resolvedValue)
+      out.append(c)
+    }
+    let total = out.reduce(0) { $0 + $1.share }
+    guard abs(total - 1) < 1e-6 else {
+      throw r.error("classes", at, "the classes' shares sum to \(Units.format(total)), not 1")
+    }
+    r.record("classes", .sequence(resolved, at))
+    return out
+  }
 }

@@ -56,6 +56,9 @@ extension ScenarioResolver {
     var s = SurveyPlan(
       id: ownID, title: try r.string("title", default: d.title, maxLength: 2000),
       items: [])
+    // The length a survey is described by (its items need not be listed): set now, it
+    // holds whatever items are added.
+    if r.has("length") { s.length = try r.integer("length", default: 1, range: 1...1_000) }
     guard let v = r.raw("items") else {
       s.items = d.items
       r.record("items", .sequence(d.items.map(Self.itemValue), nil))

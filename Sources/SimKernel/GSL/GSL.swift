@@ -39,6 +39,19 @@ public enum GSL {
     }
     return gsl_cdf_tdist_Pinv(p, degrees)
   }
+
+  /// The standard normal distribution function Φ(x).
+  public static func normalCDF(_ x: Double) -> Double {
+    gsl_cdf_ugaussian_P(x)
+  }
+
+  /// The quantile of the Beta(a, b) distribution at `p` (p clamped inside (0, 1); nan for
+  /// parameters that are not positive).
+  public static func betaQuantile(_ p: Double, _ a: Double, _ b: Double) -> Double {
+    start()
+    guard a > 0, b > 0 else { return .nan }
+    return gsl_cdf_beta_Pinv(min(max(p, 1e-12), 1 - 1e-12), a, b)
+  }
 }
 
 /// An error reported by GNU GSL: its status code and GSL's own words for it.

@@ -20,6 +20,12 @@ public struct Metric: Hashable, Sendable, CustomStringConvertible {
   public static let responseRate = Metric(name: "response_rate")
   public static let answersReceivedShare = Metric(name: "answers_received_share")
   public static let medianLatency = Metric(name: "median_latency_s")
+  /// Answered prompts among those opened: what "completed once started" counts.
+  public static let completedOnceStarted = Metric(name: "completed_once_started")
+  /// The spread of the participants' answered shares (sd, tenth percentile, lowest).
+  public static let compliancePersonSD = Metric(name: "compliance_person_sd")
+  public static let compliancePersonP10 = Metric(name: "compliance_person_p10")
+  public static let compliancePersonMin = Metric(name: "compliance_person_min")
   // The schedule: uniformity and predictability.
   public static let intensityMinScheduled = Metric(name: "intensity_min_scheduled")
   public static let intensityMaxScheduled = Metric(name: "intensity_max_scheduled")

@@ -30,6 +30,7 @@ public enum Metrics {
       (.responseRate, ratio(\.completed, \.delivered)),
       (.answersReceivedShare, plain(share(a.answersReceived, a.answered))),
       (.medianLatency, plain(a.latency.quantile(0.5))),
+      (.completedOnceStarted, plain(share(a.answered, a.opened))),
       (.intensityMinScheduled, plain(a.scheduled > 0 ? s.intensityMin : .nan)),
       (.intensityMaxScheduled, plain(a.scheduled > 0 ? s.intensityMax : .nan)),
       (.bitsPerSignalScheduled, plain(s.bitsPerSignal)),
@@ -57,6 +58,15 @@ public enum Metrics {
     if !a.plan.protocolPlan.sensors.isEmpty {
       out += [(.validMinutesRatio, plain(a.yield.minuteRatio)), (.validHoursRatio, plain(a.yield.hourRatio))]
     }
+    // How different the participants are: their answered shares of the prompts due.
+    let shares = rows.filter { $0.counted > 0 }.map { Double($0.completed) / Double($0.counted) }
+    var spread = Moments()
+    for x in shares { spread.add(x) }
+    out += [
+      (.compliancePersonSD, plain(shares.count > 1 ? spread.sd : .nan)),
+      (.compliancePersonP10, plain(Estimate.quantile(shares, 0.1))),
+      (.compliancePersonMin, plain(shares.min() ?? .nan)),
+    ]
     // Answers per participant: what planners size a study by (every participant, dropouts too).
     let answers = rows.map { Double($0.completed) }
     let target = a.plan.protocolPlan.answersTarget

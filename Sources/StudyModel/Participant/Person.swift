@@ -15,8 +15,10 @@ public struct Person: Sendable {
   public let device: Int
   /// The phone's operating system.
   public let os: OperatingSystem
+  /// How the person answers: their class, level, decline and speed (``Engagement``).
+  public let engagement: Engagement
   /// The person's own probability of answering a noticed prompt (first study day).
-  public let answerLevel: Double
+  public var answerLevel: Double { engagement.level }
   /// Offset of the usual wake and bed times from the population's, minutes.
   public let sleepOffset: Double
   /// Goes out to work or study on weekdays.
@@ -40,19 +42,20 @@ public struct Person: Sendable {
   static let checksPerHour = 6.0
 
   /// Draws a person; their time zone from `zones` (a stream of its own, drawn only when the
-  /// population lives in several zones, so that adding zones leaves every other trait alone).
-  public init(plan: StudyPlan, stream s: inout RandomStream, zones: inout RandomStream) {
+  /// population lives in several zones, so that adding zones leaves every other trait alone),
+  /// their answering from `answering` (``Engagement``, likewise).
+  public init(plan: StudyPlan, stream s: inout RandomStream, zones: inout RandomStream, answering: inout RandomStream) {
     zone = plan.timeZones.count > 1 ? zones.index(cumulative: plan.timeZones.map(\.share).cumulativeSums) : 0
     device = s.index(cumulative: plan.devices.map(\.share).cumulativeSums)
     os = plan.systems[s.index(cumulative: plan.systems.map(\.share).cumulativeSums)].os
     let c = plan.compliance
-    answerLevel = Person.beta(mean: c.answerProbability, sd: c.personSD, &s)
     let life = plan.dailyLife
     sleepOffset = s.normal(sd: Tick.inMinutes(life.personSD))
     worksOutside = s.bernoulli(life.worksOutside)
     usesTransit = s.bernoulli(life.transitShare)
     ringer = RingerMode(rawValue: s.index(cumulative: plan.phones.ringer.cumulativeSums))!
     stateLevel = s.normal(sd: life.state.personSD)
+    engagement = Engagement(c, stateZ: life.state.personSD > 0 ? stateLevel / life.state.personSD : 0, stream: &answering)
     if c.dropoutPerDay > 0 {
       // The first day with a dropout: geometric, by inverse CDF.
       let day = s.geometricFailures(c.dropoutPerDay)
@@ -61,15 +64,6 @@ public struct Person: Sendable {
       dropoutDay = .max
     }
     checksPerHour = Person.checksPerHour
-  }
-
-  /// A Beta draw with the given mean and sd (a point mass at the mean when sd is 0 or the
-  /// mean is 0 or 1).
-  static func beta(mean m: Double, sd: Double, _ s: inout RandomStream) -> Double {
-    guard sd > 0, m > 0, m < 1 else { return m }
-    let v = min(sd * sd, m * (1 - m) * 0.99)
-    let k = m * (1 - m) / v - 1
-    return s.beta(m * k, (1 - m) * k)
   }
 }
 

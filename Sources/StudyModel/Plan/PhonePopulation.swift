@@ -27,6 +27,10 @@ public struct PhonePopulation: Sendable, Equatable {
   /// Whether Android's Doze and App Standby buckets apply ([@AndroidDoze], A). On by default:
   /// every Android phone since 6.0 (Doze) and 9 (buckets) has them.
   public var doze = true
+  /// Whether makers put apps unused for days to sleep and deep sleep
+  /// (``Manufacturer/sleepsAfterDays``: Samsung's One UI does, [@SamsungAppManagement], A).
+  /// On by default; a study of phones from before it (2016–17) switches it off.
+  public var unusedAppsSleep = true
   /// Shares of participants by the ringer mode their phone is in when a prompt arrives
   /// (silent, vibrate, sound; [@Mehrotra2016], C: 25.5 %, 21.5 %, 53 % of notifications).
   public var ringer: [Double] = [0.255, 0.215, 0.53]
@@ -40,7 +44,7 @@ public struct PhonePopulation: Sendable, Equatable {
       && a.forceQuitters == b.forceQuitters && a.forceQuitterPerDay == b.forceQuitterPerDay
       && a.appRemovalPerDay == b.appRemovalPerDay && a.manufacturers.map(\.maker) == b.manufacturers.map(\.maker)
       && a.manufacturers.map(\.share) == b.manufacturers.map(\.share) && a.exactAlarms == b.exactAlarms
-      && a.doze == b.doze && a.ringer == b.ringer
+      && a.doze == b.doze && a.ringer == b.ringer && a.unusedAppsSleep == b.unusedAppsSleep
   }
 }
 
@@ -73,12 +77,22 @@ public struct Manufacturer: Sendable, Equatable {
   /// Whether a kill cancels the app's alarms (seed 002: Huawei and Oppo "close apps without
   /// any warning making them unable to issue notifications anymore", [@ESMiraNotes], B).
   public var stopsAlarms: Bool
+  /// Days without use after which the maker puts the app to sleep (App Standby's restricted
+  /// bucket: one alarm a day) and into deep sleep (no background work, no notifications
+  /// until opened); nil: never. Samsung: "about 3 days" and 16 days ([@SamsungAppManagement],
+  /// A).
+  public var sleepsAfterDays: Double?
+  public var deepSleepsAfterDays: Double?
 
   /// Creates a maker.
-  public init(name: String, killsPerDay: Double, stopsAlarms: Bool) {
+  public init(
+    name: String, killsPerDay: Double, stopsAlarms: Bool, sleepsAfterDays: Double? = nil, deepSleepsAfterDays: Double? = nil
+  ) {
     self.name = name
     self.killsPerDay = killsPerDay
     self.stopsAlarms = stopsAlarms
+    self.sleepsAfterDays = sleepsAfterDays
+    self.deepSleepsAfterDays = deepSleepsAfterDays
   }
 
   /// Stock Android (Pixel, Android One): Android's own rules only.
@@ -86,7 +100,7 @@ public struct Manufacturer: Sendable, Equatable {
   /// The makers esmsim knows by name.
   public static let builtIn: [Manufacturer] = [
     .stock,
-    Manufacturer(name: "samsung", killsPerDay: 0.2, stopsAlarms: false),
+    Manufacturer(name: "samsung", killsPerDay: 0.2, stopsAlarms: false, sleepsAfterDays: 3, deepSleepsAfterDays: 16),
     Manufacturer(name: "xiaomi", killsPerDay: 0.5, stopsAlarms: false),
     Manufacturer(name: "oneplus", killsPerDay: 0.5, stopsAlarms: false),
     Manufacturer(name: "huawei", killsPerDay: 0.5, stopsAlarms: true),

@@ -268,12 +268,23 @@ public struct SurveyPlan: Sendable, Equatable {
   public var title: String
   /// The items.
   public var items: [SurveyItem]
+  /// How many items a participant answers: the items listed, or more when the survey is
+  /// described by its length alone (`protocol.survey.length`): it sets the answering time
+  /// and the burden (``CompliancePlan/secondsPerItem``, ``CompliancePlan/lengthEffect``).
+  public var length: Int {
+    get { statedLength ?? max(items.count, 1) }
+    set { statedLength = newValue }
+  }
+  private var statedLength: Int?
 
   /// Creates a survey (default: one 0–100 mood item).
-  public init(id: String = "esm", title: String = "How do you feel right now?", items: [SurveyItem] = [SurveyItem()]) {
+  public init(
+    id: String = "esm", title: String = "How do you feel right now?", items: [SurveyItem] = [SurveyItem()], length: Int? = nil
+  ) {
     self.id = id
     self.title = title
     self.items = items
+    statedLength = length
   }
 }
 

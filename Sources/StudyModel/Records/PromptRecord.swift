@@ -15,6 +15,9 @@ public enum PromptStatus: String, Sendable, CaseOrdered {
   case undelivered
   /// Due after the participant dropped out.
   case droppedOut = "dropped_out"
+  /// Opened and broken off part-way: the items answered so far (``PromptRecord/reached``)
+  /// are all there is.
+  case partial
 }
 
 /// Why a prompt was not answered.
@@ -45,8 +48,10 @@ public enum MissReason: String, Sendable, CaseOrdered {
   /// The participant had removed the app.
   case appRemoved = "app_removed"
   /// Android: the phone maker's battery manager had force-stopped the app (its alarms
-  /// cancelled) and the participant had not opened it since.
+  /// cancelled) or put it into deep sleep, and the participant had not opened it since.
   case appStopped = "app_stopped"
+  /// Opened, and the participant stopped answering part-way.
+  case brokeOff = "broke_off"
 }
 
 /// One prompt's whole life.
@@ -95,7 +100,8 @@ public struct PromptRecord: Sendable, Equatable {
   /// The schedule it came from (its index in the protocol's schedules; 0 for volunteered).
   public var schedule = 0
   /// How far through the survey the participant got: 1 when submitted, the share of its
-  /// answering time when it expired while being answered, nan when never opened.
+  /// answering time when it was broken off or expired while being answered, nan when never
+  /// opened.
   public var reached = Double.nan
 
   public init(index: Int, day: Int, scheduled: SimTime) {

@@ -38,6 +38,10 @@ public struct ParticipantSimulation: EventHandler {
   let maker: Manufacturer
   /// What their phone's operating system does to the app (iOS's rules or Android's).
   let platform: PlatformRules
+  /// How long the app may go unused before the maker puts it to sleep and into deep sleep
+  /// (``Manufacturer/sleepsAfterDays``; nil: never).
+  let sleepsAfter: SimTime?
+  let deepSleepsAfter: SimTime?
   /// Their days and contexts.
   public let life: DailyLife
   let studyEnd: SimTime
@@ -64,6 +68,7 @@ public struct ParticipantSimulation: EventHandler {
   // MARK: Rooms
   var timetable: Timetable
   var promptLife: PromptLife
+  var burden: PromptBurden
   var noticing: Noticing
   var app = AppState()
   var power: Power
@@ -101,12 +106,16 @@ public struct ParticipantSimulation: EventHandler {
     reminders = plan.protocolPlan.schedules.indices.map { plan.protocolPlan.reminders(ofSchedule: $0) }
     var traits = stream(.traits)
     var zones = stream(Purpose.traits.indexed(2))
-    person = Person(plan: plan, stream: &traits, zones: &zones)
+    var answering = stream(Purpose.traits.indexed(4))
+    person = Person(plan: plan, stream: &traits, zones: &zones, answering: &answering)
     profile = plan.devices[person.device].profile
     var phoneTraits = stream(Purpose.traits.indexed(3))
     phone = PhoneTraits(plan.phones, os: person.os, days: plan.days, stream: &phoneTraits)
     maker = plan.phones.manufacturers[phone.manufacturer].maker
     platform = PlatformRules(os: person.os, doze: plan.phones.doze)
+    let sleeps = platform.makerStops && plan.phones.unusedAppsSleep
+    sleepsAfter = sleeps ? maker.sleepsAfterDays.map { Tick.minutes($0 * 1440) } : nil
+    deepSleepsAfter = sleeps ? maker.deepSleepsAfterDays.map { Tick.minutes($0 * 1440) } : nil
     noticing = Noticing(person: person)
     var dayStream = stream(.day)
     var contextStream = stream(.context)
@@ -150,6 +159,7 @@ public struct ParticipantSimulation: EventHandler {
         : PhoneChecks(),
       settings: &settingsStream, streams: &scheduleStreams)
     promptLife = PromptLife(timetable, reminders: reminders)
+    burden = PromptBurden(plan, declinePerDay: person.engagement.declinePerDay)
   }
 
   /// The participant's phone checks until `end`, from streams of their own (the same

@@ -10,7 +10,7 @@ extension ParticipantSimulation {
   mutating func send(_ i: Int, from here: Episode, _ sim: inout Simulator) {
     let now = sim.now
     if app.removed { return promptLife.settle(i, .undelivered, .appRemoved, at: now) }
-    if app.forceStopped { return promptLife.settle(i, .undelivered, .appStopped, at: now) }
+    if app.forceStopped || deepSleeping(at: now) { return promptLife.settle(i, .undelivered, .appStopped, at: now) }
     switch proto.channel.kind {
     case .local:
       guard delivery.planner.isPlanned(i) else {

@@ -35,7 +35,7 @@ extension ParticipantSimulation {
       r.opened = now
       r.context = context(at: now)
       (r.trueState, r.withOthers, r.reported) = answerState(now)
-      app.sessionUntil = now + completionTime()
+      app.sessionUntil = now + completionTime(schedule: 0)
       r.submitted = app.sessionUntil
       r.status = .answered
       promptLife.volunteered.append(r)
@@ -46,9 +46,10 @@ extension ParticipantSimulation {
     sim.schedule(at: app.sessionUntil, kind: EventKind.sessionEnds.rawValue)
   }
 
-  /// How long answering the items takes.
-  mutating func completionTime() -> SimTime {
+  /// How long answering schedule `schedule`'s survey takes: its median grows with its
+  /// length (``CompliancePlan/secondsPerItem``).
+  mutating func completionTime(schedule: Int) -> SimTime {
     Compliance.delay(
-      median: plan.compliance.completion, sigma: plan.compliance.completionSigma, &responseStream)
+      median: burden.completionMedian(schedule), sigma: plan.compliance.completionSigma, &responseStream)
   }
 }

@@ -52,7 +52,7 @@ extension ParticipantSimulation {
   }
 
   /// The participant notices the prompt (or a reminder of one declined) and decides
-  /// (``Compliance/probability(_:level:previousMissed:day:hour:context:stateZ:)``): to answer,
+  /// (``Compliance/probability(_:level:dayFactor:previousMissed:hour:context:stateZ:burden:)``): to answer,
   /// opening it after a delay once they can, or not, perhaps dismissing it.
   mutating func promptNoticed(_ i: Int, reminded: Bool, _ sim: inout Simulator) {
     let now = sim.now
@@ -73,12 +73,16 @@ extension ParticipantSimulation {
       truth.advance(to: now, timeline: life.timeline, stream: &stateStream)
       z = (truth.noise + company.effect(at: now)) / plan.dailyLife.state.sd
     }
+    let hour = Int((now % Tick.day) / Tick.hour)
+    let schedule = promptLife.records[i].schedule
     let p = Compliance.probability(
-      plan.compliance, level: person.answerLevel, previousMissed: previousMissed, day: Int(timetable.days[i]),
-      hour: Int((now % Tick.day) / Tick.hour), context: conditions.willingness, stateZ: z)
+      plan.compliance, level: person.engagement.level, dayFactor: burden.dayFactor(Int(timetable.days[i])),
+      previousMissed: previousMissed, hour: hour, context: conditions.willingness, stateZ: z,
+      burden: burden.notice(schedule: schedule, at: now, reminded: reminded))
     if responseStream.uniform() < p {
-      let delay = Compliance.delay(
-        median: plan.compliance.openDelay, sigma: plan.compliance.openDelaySigma, &responseStream)
+      // The delay to opening: the person's own pace, shortest in the evening.
+      let median = SimTime(Double(plan.compliance.openDelay) * person.engagement.speed * Compliance.openDelayFactor(hour: hour))
+      let delay = Compliance.delay(median: median, sigma: plan.compliance.openDelaySigma, &responseStream)
       let from = answerableFrom(now)
       let openAt = from == .max ? SimTime.max : max(from + delay, app.sessionUntil)
       promptLife.stage[i] = .intending
@@ -118,7 +122,22 @@ extension ParticipantSimulation {
     promptLife.records[i].opened = now
     (promptLife.records[i].trueState, promptLife.records[i].withOthers, promptLife.records[i].reported) =
       answerState(now)
-    app.sessionUntil = now + completionTime()
+    // The answering takes its time; past the first item it may break off part-way (at the
+    // break-off rate per minute of answering: a one-item survey is not left half-done).
+    let schedule = promptLife.records[i].schedule
+    let answering = completionTime(schedule: schedule)
+    var end = now + answering
+    let rate = plan.compliance.breakOffPerMinute
+    if rate > 0 && burden.items[min(schedule, burden.items.count - 1)] > 1 {
+      let first = Tick.seconds(Tick.inSeconds(plan.compliance.completion) * Double(answering) / Double(burden.completionMedian(schedule)))
+      let stop = first + Tick.minutes(responseStream.exponential(mean: 1 / rate))
+      if stop < answering {
+        end = now + max(stop, Tick.second)
+        promptLife.breaksOff[i] = true
+      }
+    }
+    promptLife.answeringTime[i] = answering
+    app.sessionUntil = end
     promptLife.submitAt[i] = app.sessionUntil
     enterForeground(&sim)
     sim.schedule(at: app.sessionUntil, kind: EventKind.promptSubmitted.rawValue, payload: Int32(i))
@@ -128,9 +147,16 @@ extension ParticipantSimulation {
   /// The answers are submitted, unless the prompt expired while they were being given.
   mutating func promptSubmitted(_ i: Int, _ sim: inout Simulator) {
     if promptLife.stage[i] == .opened {
-      promptLife.records[i].submitted = sim.now
-      promptLife.records[i].reached = 1
-      promptLife.settle(i, .answered, .none, at: sim.now)
+      if promptLife.breaksOff[i] {
+        // Broken off: the items answered so far, the survey left.
+        let opened = promptLife.records[i].opened
+        promptLife.records[i].reached = Double(sim.now - opened) / Double(max(promptLife.answeringTime[i], 1))
+        promptLife.settle(i, .partial, .brokeOff, at: sim.now)
+      } else {
+        promptLife.records[i].submitted = sim.now
+        promptLife.records[i].reached = 1
+        promptLife.settle(i, .answered, .none, at: sim.now)
+      }
     }
     if sim.now >= app.sessionUntil { leaveForeground(&sim) }
   }

@@ -37,8 +37,12 @@ struct PromptLife {
   var expiresAt: [SimTime]
   var remindersLeft: [Int]
   var deliveredAsleep: [Bool]
-  /// When an opened prompt's answers will be submitted.
+  /// When an opened prompt's answers will be submitted, or the answering broken off.
   var submitAt: [SimTime]
+  /// Whether an opened prompt's answering breaks off at ``submitAt`` (and its whole
+  /// answering time, to tell how far it got).
+  var breaksOff: [Bool]
+  var answeringTime: [SimTime]
   /// The last delivered prompt still answerable under "until the next signal" (-1: none).
   var openUntilNext = -1
 
@@ -55,6 +59,8 @@ struct PromptLife {
     remindersLeft = timetable.scheduleOf.map { reminders[Int($0)].count }
     deliveredAsleep = Array(repeating: false, count: n)
     submitAt = Array(repeating: .max, count: n)
+    breaksOff = Array(repeating: false, count: n)
+    answeringTime = Array(repeating: 0, count: n)
   }
 
   /// The one expiry rule: a prompt can be noticed, opened or reminded of at `t` only before

@@ -62,8 +62,8 @@ extension ParticipantSimulation {
     if !deferred, let (every, _) = androidWakeEvery, now + every < leaves {
       sim.schedule(at: now + every, kind: EventKind.androidWake.rawValue, payload: source.rawValue)
     }
-    guard power.phoneIsOn, !droppedOut, !app.removed, !app.forceStopped else { return }
-    let bucket = StandbyBucket(idle: now - lastUse(before: now))
+    guard power.phoneIsOn, !droppedOut, !app.removed, !app.forceStopped, !deepSleeping(at: now) else { return }
+    let bucket = StandbyBucket(idle: now - lastUse(before: now), restrictedAfter: sleepsAfter ?? 8 * Tick.day)
     var exempt: Bool
     switch source {
     case .androidAlarm:
@@ -89,6 +89,13 @@ extension ParticipantSimulation {
 
   /// The androidWake payload's flag for a wake Doze deferred (not one of the periodic series).
   static let deferredWake: Int32 = 0x100
+
+  /// Whether the maker has put the unused app into deep sleep at `t`: no background work and
+  /// no notifications until the participant opens it (``Manufacturer/deepSleepsAfterDays``).
+  func deepSleeping(at t: SimTime) -> Bool {
+    guard let after = deepSleepsAfter else { return false }
+    return t - lastUse(before: t) >= after
+  }
 
   /// When the participant last used the app (the foreground), or the study's start.
   func lastUse(before t: SimTime) -> SimTime {

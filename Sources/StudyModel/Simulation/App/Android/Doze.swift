@@ -88,11 +88,13 @@ enum Doze {
 enum StandbyBucket: Int, Comparable {
   case active, workingSet, frequent, rare, restricted
 
-  /// The bucket of an app last used `idle` ago.
-  init(idle: SimTime) {
+  /// The bucket of an app last used `idle` ago; restricted after `restrictedAfter` (8 days,
+  /// or sooner where the maker puts unused apps to sleep: ``Manufacturer/sleepsAfterDays``).
+  init(idle: SimTime, restrictedAfter: SimTime = 8 * Tick.day) {
     self =
-      idle < 12 * Tick.hour
-      ? .active : idle < 24 * Tick.hour ? .workingSet : idle < 48 * Tick.hour ? .frequent : idle < 8 * Tick.day ? .rare : .restricted
+      idle >= restrictedAfter
+      ? .restricted
+      : idle < 12 * Tick.hour ? .active : idle < 24 * Tick.hour ? .workingSet : idle < 48 * Tick.hour ? .frequent : .rare
   }
 
   /// The shortest gap between two of the app's alarms: none up to the rare bucket (10, 2 and

@@ -36,7 +36,9 @@ extension ParticipantSimulation {
       source = .locationChange
     }
     if profile.backgroundRefreshPerDay > 0 && !power.lowPower && phone.backgroundRefresh {
-      let t = now + Tick.minutes(phoneStream.exponential(mean: 1440 / profile.backgroundRefreshPerDay))
+      // Fewer refreshes the longer the participant has not opened the app.
+      let perDay = profile.backgroundRefreshPerDay * IOSRules.refreshUsage(idle: now - lastUse(before: now))
+      let t = now + Tick.minutes(phoneStream.exponential(mean: 1440 / perDay))
       if t < best {
         best = t
         source = .backgroundRefresh

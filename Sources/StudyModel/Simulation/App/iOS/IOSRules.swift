@@ -37,4 +37,14 @@ enum IOSRules {
   /// How far ahead the search for the next location wake looks: a wake further away is
   /// drawn afresh when something changes first (numerical, not a model parameter).
   static let locationSearchDays: SimTime = 3
+
+  /// Background app refresh follows the participant's use of the app: iOS's scheduler
+  /// learns "which apps people will use and when" and launches them for it (WWDC 2020,
+  /// "Background execution demystified", the app-usage factor, [@AppleBackgroundExecution],
+  /// A for the rule; the size is an assumption, D): the full rate within a day of the last
+  /// opening, then falling as 1/(days since it).
+  static func refreshUsage(idle: SimTime) -> Double {
+    let days = Double(idle) / Double(Tick.day)
+    return days <= 1 ? 1 : 1 / days
+  }
 }
