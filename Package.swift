@@ -56,7 +56,7 @@ let package = Package(
     /// The compliance model estimated from a pilot's records (`esmsim calibrate`).
     .target(name: "Calibration", dependencies: ["SimKernel", "StudyModel", "Scenarios", "Study"]),
     /// Showing results: HTML and SVG charts (report.html and the planner), numbers as text, JSON.
-    .target(name: "Presentation", dependencies: ["Study", "Measures", "StudyModel", "Schedules", "SimKernel"]),
+    .target(name: "Presentation", dependencies: ["Study", "Calibration", "Scenarios", "Measures", "StudyModel", "Schedules", "SimKernel"]),
     /// Writers of files: CSV, SQLite, the results folder, sweeps; files written atomically.
     .target(
       name: "Reporting",

@@ -19,7 +19,7 @@ echo "fuzz: building the readers with -sanitize=fuzzer,address…" >&2
 swift build --build-path "$BUILD" -c release --target Planner \
   -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address 2>&1 | grep -E "error" >&2 || true
 OBJECTS=$(find "$BUILD/release/" \( -path '*/Scenarios.build/*' -o -path '*/Schedules.build/*' -o -path '*/SimKernel.build/*' \
-  -o -path '*/Planner.build/*' -o -path '*/Study.build/*' -o -path '*/Presentation.build/*' -o -path '*/Measures.build/*' \
+  -o -path '*/Planner.build/*' -o -path '*/Calibration.build/*' -o -path '*/Study.build/*' -o -path '*/Presentation.build/*' -o -path '*/Measures.build/*' \
   -o -path '*/StudyModel.build/*' -o -path '*/Yams.build/*' -o -path '*/CYaml.build/*' -o -path '*/CPhilox.build/*' \) -name '*.o' | sort)
 mkdir -p "$BUILD/artifacts"
 status=0

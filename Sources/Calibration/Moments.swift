@@ -5,27 +5,38 @@ import StudyModel
 
 /// What a pilot shows of its participants' compliance, and what a simulation of it shows:
 /// the same moments on both, so that the model's parameters can be chosen to match
-/// (``Calibrator``). A prompt counts when it was shown; answered or not.
+/// (``Calibrator``), and the same figures for the predictive check (``PredictiveCheck``).
+/// A prompt counts when the platform records it (``PilotRecording``); answered or not.
 public struct ComplianceMoments: Sendable {
-  /// One shown prompt: its participant (index), study day and local hour, whether it was
-  /// answered, and the seconds from showing to submitting (nan unless answered).
+  /// One recorded prompt: its participant (index), study day and local hour, whether it was
+  /// opened and answered, the seconds from showing to opening (to submitting where openings
+  /// are not recorded; nan if neither) and to submitting (nan unless answered).
   public struct Prompt: Sendable {
     var person: Int
     var day: Int
     var hour: Int
     var answered: Bool
+    var started: Bool
+    var wait: Double
     var latency: Double
   }
 
   public let prompts: [Prompt]
   public let people: Int
 
-  /// Share of shown prompts answered.
+  /// Share of recorded prompts answered.
   public var rate: Double { share(prompts) }
-  /// Answered share and prompts shown by local hour (nil where no prompt was shown).
+  /// Answered share and prompts recorded by local hour (nil where none).
   public var byHour: [Int: (share: Double, count: Int)] {
     Dictionary(grouping: prompts, by: \.hour).mapValues { (share($0), $0.count) }
   }
+  /// Answered share and prompts recorded by study day.
+  public var byDay: [Int: (share: Double, count: Int)] {
+    Dictionary(grouping: prompts, by: \.day).mapValues { (share($0), $0.count) }
+  }
+
+  /// The participants' answered shares, participants with at least 5 prompts.
+  public var personShares: [Double] { byPerson.filter { $0.count >= 5 }.map(share) }
 
   /// The sd of participants' answered shares beyond what chance gives them (the binomial
   /// variance of each share removed), participants with at least 5 prompts.
@@ -56,10 +67,37 @@ public struct ComplianceMoments: Sendable {
     return Double(after[0]) / Double(after[1]) - Double(after[2]) / Double(after[3])
   }
 
-  /// The median seconds from showing to submitting, over answered prompts.
-  public var medianLatency: Double {
-    let l = prompts.compactMap { $0.answered && $0.latency.isFinite ? $0.latency : nil }.sorted()
-    return l.isEmpty ? .nan : l[l.count / 2]
+  /// The waits (seconds from showing to opening, or to submitting where openings are not
+  /// recorded) of answered prompts, sorted.
+  public var waits: [Double] { prompts.compactMap { $0.answered && $0.wait.isFinite ? $0.wait : nil }.sorted() }
+
+  /// The median wait.
+  public var medianWait: Double { Self.quantile(waits, 0.5) }
+
+  /// The waits' tail: log(90th percentile / median) (the part that meets the expiry; the
+  /// shortest waits are the reaction to an alert).
+  public var waitTail: Double {
+    let w = waits
+    let (a, b) = (Self.quantile(w, 0.5), Self.quantile(w, 0.9))
+    return a > 0 && b > 0 ? log(b / a) : .nan
+  }
+
+  /// How the participants' own paces differ: the sd of the log of each participant's median
+  /// wait, participants with at least 5 answered prompts (nan for fewer than 3 of them).
+  public var paceSpread: Double {
+    let logs = byPerson.compactMap { g -> Double? in
+      let w = g.compactMap { $0.answered && $0.wait.isFinite ? $0.wait : nil }.sorted()
+      return w.count >= 5 ? log(max(Self.quantile(w, 0.5), 1)) : nil
+    }
+    guard logs.count >= 3 else { return .nan }
+    let mean = logs.reduce(0, +) / Double(logs.count)
+    return (logs.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(logs.count - 1)).squareRoot()
+  }
+
+  /// The share of surveys opened and not submitted (broken off), nan when none was opened.
+  public var breakOffShare: Double {
+    let started = prompts.filter(\.started)
+    return started.isEmpty ? .nan : Double(started.filter { !$0.answered }.count) / Double(started.count)
   }
 
   /// The answered share of days from `from` on against days before it (the decline).
@@ -83,39 +121,69 @@ public struct ComplianceMoments: Sendable {
     ps.isEmpty ? .nan : Double(ps.filter(\.answered).count) / Double(ps.count)
   }
 
-  /// A pilot's prompts: study days counted from each participant's first prompt's local date.
+  /// The `q` quantile of sorted values (R's type 7), nan when empty.
+  static func quantile(_ sorted: [Double], _ q: Double) -> Double {
+    guard !sorted.isEmpty else { return .nan }
+    let h = Double(sorted.count - 1) * q
+    let lo = Int(h.rounded(.down))
+    let hi = min(lo + 1, sorted.count - 1)
+    return sorted[lo] + (h - Double(lo)) * (sorted[hi] - sorted[lo])
+  }
+
+  /// A pilot's prompts: study days counted from each participant's first prompt's local date,
+  /// the day and hour of the moment each prompt was planned (else shown).
   public init(_ pilot: Pilot) {
     var index: [String: Int] = [:]
     var first: [Int: Int] = [:]
     var out: [Prompt] = []
+    let openings = pilot.recording.openings
     for p in pilot.prompts {
       let person = index[p.participant] ?? index.count
       index[p.participant] = person
-      let local = p.shown / 1000 + Int64(p.utcOffsetMinutes) * 60
+      let local = p.planned / 1000 + Int64(p.utcOffsetMinutes) * 60
       let date = Int(local.floorDiv(86_400))
       if first[person] == nil { first[person] = date }
       let hour = Int((local - Int64(date) * 86_400) / 3600)
       let latency = p.submitted.map { Double($0 - p.shown) / 1000 } ?? .nan
-      out.append(Prompt(person: person, day: date - first[person]!, hour: hour, answered: p.outcome == .answered, latency: latency))
+      let wait = (openings ? p.opened : p.submitted).map { Double($0 - p.shown) / 1000 } ?? .nan
+      out.append(
+        Prompt(
+          person: person, day: date - first[person]!, hour: hour, answered: p.outcome == .answered,
+          started: openings && p.opened != nil, wait: wait, latency: latency))
     }
     prompts = out
     people = index.count
   }
 
-  /// A simulation's prompts as the pilot's platform would have recorded them: delivered,
-  /// not volunteered; for AWARE only iPhones' prompts with an outcome AWARE records.
-  public init(_ outcomes: [ParticipantOutcome], awareRows: Bool) {
+  /// A simulation's prompts as the pilot's platform would have recorded them (not
+  /// volunteered, before any dropout): every prompt sent (`sent`, its day and hour those of
+  /// its schedule), those the phone showed (`shown`), or iPhones' prompts with an outcome
+  /// AWARE records (`actedOnIPhones`).
+  public init(_ outcomes: [ParticipantOutcome], recording: PilotRecording) {
     var out: [Prompt] = []
     var people = 0
-    for (k, o) in outcomes.enumerated() where !(awareRows && o.os != .ios) {
+    for (k, o) in outcomes.enumerated() where !(recording.prompts == .actedOnIPhones && o.os != .ios) {
       people += 1
-      for p in o.prompts where p.delivered >= 0 && !p.volunteered {
-        if awareRows && !(p.status == .answered || p.status == .dismissed || p.status == .expired) { continue }
+      for p in o.prompts where !p.volunteered && p.status != .droppedOut {
+        let at: SimTime
+        switch recording.prompts {
+        case .sent: at = p.scheduled
+        case .shown:
+          guard p.delivered >= 0 else { continue }
+          at = p.delivered
+        case .actedOnIPhones:
+          guard p.delivered >= 0, [.answered, .dismissed, .expired, .partial].contains(p.status) else { continue }
+          at = p.delivered
+        }
         let answered = p.status == .answered
+        let shown = p.delivered >= 0 ? p.delivered : p.scheduled
+        let opened = recording.openings && p.opened >= 0
+        let waitEnd: SimTime = recording.openings ? p.opened : (answered ? p.submitted : -1)
         out.append(
           Prompt(
-            person: k, day: Int(p.delivered / Tick.day), hour: Int((p.delivered % Tick.day) / Tick.hour), answered: answered,
-            latency: answered ? Tick.inSeconds(p.submitted - p.delivered) : .nan))
+            person: k, day: Int(at / Tick.day), hour: Int((at % Tick.day) / Tick.hour), answered: answered, started: opened,
+            wait: waitEnd >= 0 ? Tick.inSeconds(waitEnd - shown) : .nan,
+            latency: answered ? Tick.inSeconds(p.submitted - shown) : .nan))
       }
     }
     prompts = out
@@ -125,6 +193,19 @@ public struct ComplianceMoments: Sendable {
   init(prompts: [Prompt], people: Int) {
     self.prompts = prompts
     self.people = people
+  }
+
+  /// The prompts for which `keep` holds, participants renumbered from 0 in order.
+  public func filtered(_ keep: (_ person: Int, _ day: Int) -> Bool) -> ComplianceMoments {
+    var index: [Int: Int] = [:]
+    var out: [Prompt] = []
+    for p in prompts where keep(p.person, p.day) {
+      var q = p
+      q.person = index[p.person] ?? index.count
+      index[p.person] = q.person
+      out.append(q)
+    }
+    return ComplianceMoments(prompts: out, people: index.count)
   }
 
   /// A bootstrap resample of participants (with replacement), from `s`.

@@ -1,113 +1,116 @@
-import Presentation
-import Study
 import ArgumentParser
 import Calibration
 import Foundation
+import Presentation
 import Reporting
 import Scenarios
 import SimKernel
+import Study
 import StudyModel
 
 /// `esmsim calibrate`: the compliance model from a pilot's records (`docs/calibration.md`).
 struct CalibrateCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "calibrate",
-    abstract: "Estimate the compliance model from a pilot's per-prompt records.",
+    abstract: "Estimate the compliance model from a pilot's per-prompt records, and check how well it predicts.",
     discussion: """
-      Reads AWARE esms rows (a CSV export of the table) or Beiwe iOS survey timings (one file \
-      per participant, or per survey: the participant is the folder above survey_timings), \
-      simulates the pilot's protocol (--scenario) and sets each compliance parameter so that \
-      the simulation shows what the pilot shows. Prints a population.compliance block to paste \
+      Reads a pilot's records (--format aware: AWARE esms rows; beiwe: Beiwe iOS survey \
+      timings, the participant the folder above survey_timings; mpath: m-Path's per-beep \
+      export; esmira: ESMira's events.csv with its questionnaire files; csv: any platform's \
+      per-prompt table, its columns named participant, questionnaire, scheduled, delivered, \
+      opened, submitted or mapped with --column), simulates the pilot's protocol (as its \
+      records show it, or --scenario) and sets each compliance parameter so that the \
+      simulation shows what the pilot shows. Prints a population.compliance block to paste \
       into a scenario, each estimate with its bootstrap interval, and what the pilot cannot \
-      identify.
+      identify. With --holdout it also fits on part of the pilot and compares the rest with \
+      its predictions. With --output FILE it writes FILE and, beside it, FILE's .json and \
+      .html (the estimates and the check).
       """)
 
   @Argument(help: "The pilot's files.") var files: [String]
-  @Option(help: "aware (esms rows) or beiwe (iOS survey timings); esmira and mpath are not read yet.") var format: String
-  @Option(help: "The pilot's scenario: its protocol, phones and population (its compliance is the start).")
-  var scenario: String
-  @Option(help: "Beiwe: the participants' offset from UTC, minutes (Beiwe writes UTC).") var utcOffset = 0
+  @Option(help: "aware, beiwe, mpath, esmira or csv.") var format: String
+  @Option(help: "The pilot's scenario: its protocol, phones and population (its compliance is the start). Default: the protocol the records show, on participants' own phones.")
+  var scenario: String?
+  @Option(help: "Beiwe, csv: the participants' offset from UTC, minutes.") var utcOffset: Int?
+  @Option(help: "Beiwe, csv: the participants' time zone (IANA, for example Europe/Brussels).") var timeZone: String?
+  @Option(name: .customLong("column"), help: "csv: ROLE=NAME, the column of a role (participant, questionnaire, scheduled, delivered, opened, submitted); repeat for each.")
+  var columns: [String] = []
+  @Option(help: "Fit on part of the pilot and check the rest: days:N (the days from day N+1 on) or participants:F (a share F of the participants).")
+  var holdout: String?
+  @Flag(help: "Print the protocol the records show, as a scenario, and stop.") var propose = false
   @Option(help: "Master seed of the simulations.") var seed: UInt64 = 1
-  @Option(help: "Write the block to this file (atomically) instead of standard output.") var output: String?
+  @Option(help: "Participants in each simulation of the pilot (more: less simulation noise, slower).") var people = 300
+  @Option(help: "Bootstrap resamples for the intervals (and predictions).") var bootstrap = 30
+  @Option(help: "Write the block to this file (atomically), and the estimates and check beside it (.json, .html).") var output: String?
   @OptionGroup var execution: ExecutionOptions
 
   func validate() throws {
-    guard (-14 * 60...14 * 60).contains(utcOffset) else {
-      throw ValidationError("--utc-offset: expected minutes from -840 to 840 (UTC-14 to UTC+14), found \(utcOffset)")
+    guard PilotFormat(rawValue: format) != nil else {
+      throw ValidationError("--format: expected \(PilotFormat.allCases.map(\.rawValue).joined(separator: ", ")), found '\(format)'")
     }
+    if let u = utcOffset, !(-14 * 60...14 * 60).contains(u) {
+      throw ValidationError("--utc-offset: expected minutes from -840 to 840 (UTC-14 to UTC+14), found \(u)")
+    }
+    if utcOffset != nil && timeZone != nil { throw ValidationError("give --utc-offset or --time-zone, not both") }
+    if let z = timeZone, z.count > 100 || TimeZone(identifier: z) == nil {
+      throw ValidationError("--time-zone: '\(z.prefix(100))' is not a time zone of the IANA database (for example Europe/Brussels)")
+    }
+    if let h = holdout, PredictiveCheck.Holdout(h) == nil {
+      throw ValidationError("--holdout: expected days:N (N from 1) or participants:F (F between 0 and 1), found '\(h.prefix(60))'")
+    }
+    if !columns.isEmpty && format != "csv" { throw ValidationError("--column maps a generic file's columns: give --format csv") }
+    guard !files.isEmpty else { throw ValidationError("give the pilot's files") }
+    guard (10...10_000).contains(people) else { throw ValidationError("--people: expected 10 to 10000, found \(people)") }
+    guard (2...1_000).contains(bootstrap) else { throw ValidationError("--bootstrap: expected 2 to 1000, found \(bootstrap)") }
   }
 
   func run() throws {
-    if format == "esmira" || format == "mpath" {
-      throw ValidationError(
-        "--format \(format): not read yet: the sources esmsim follows define no per-prompt columns for its export (docs/calibration.md); use aware or beiwe")
-    }
-    guard format == "aware" || format == "beiwe" else {
-      throw ValidationError("--format: expected aware or beiwe, found '\(format)'")
-    }
-    guard !files.isEmpty else { throw ValidationError("give the pilot's files") }
+    let format = PilotFormat(rawValue: format)!
+    let clock: PilotClock? = timeZone.map { .zone($0) } ?? utcOffset.map { .offset(minutes: $0) }
     let pilot: Pilot
+    let plan: StudyPlan
+    var proposed: PilotProtocol?
     do {
-      var parts: [Pilot] = []
+      let names = try PilotColumns.mapping(columns)
+      var inputs: [(file: String, data: Data)] = []
       for f in files {
         guard let data = FileManager.default.contents(atPath: f) else { throw ScenarioError(file: f, "cannot read the file") }
-        parts.append(
-          format == "aware"
-            ? try PilotReaders.aware(data, file: f)
-            : try PilotReaders.beiweTimings(data, file: f, participant: Self.beiweParticipant(f), utcOffsetMinutes: utcOffset))
+        inputs.append((f, data))
       }
-      pilot = Pilot(merging: parts)
-      try pilot.checkLimits()
+      pilot = try format.read(inputs, columns: PilotColumns(names: names, clock: clock))
+      guard !pilot.prompts.isEmpty else { throw ScenarioError(file: files[0], "no prompts in the pilot's files") }
+      if let scenario {
+        plan = try ScenarioInput.resolve(path: scenario, overrides: .init()).variants[0].plan
+      } else {
+        if propose {
+          let p = PilotProtocol(pilot)
+          print(p.notes.map { "# \($0)" }.joined(separator: "\n"))
+          print(p.yaml, terminator: "")
+          return
+        }
+        let (p, proposedPlan) = try PilotProtocol.scenario(pilot, file: files[0])
+        proposed = p
+        plan = proposedPlan
+      }
     } catch let error as ScenarioError {
       ErrorOutput.fail(error)
     }
-    guard !pilot.prompts.isEmpty else {
-      FileHandle.standardError.write(Data("esmsim: \(files[0]): no prompts with an outcome in the pilot's files\n".utf8))
-      throw ExitCode(1)
+    let check = holdout.flatMap(PredictiveCheck.Holdout.init)
+    if let check, let problem = CalibrationRun.holdoutProblem(check, ComplianceMoments(pilot)) {
+      throw ValidationError("--holdout \(check): \(problem)")
     }
-    let s = try ScenarioInput.resolve(path: scenario, overrides: .init())
-    let moments = ComplianceMoments(pilot)
-    let result = Calibrator.calibrate(
-      pilot: moments, plan: s.variants[0].plan, awareRows: format == "aware", seed: seed, threads: execution.threadCount)
-    let text = Self.report(result, moments: moments, pilot: pilot)
+    let run = CalibrationRun.run(
+      format: format, pilot: pilot, plan: plan, proposed: proposed, scenario: scenario ?? "", holdout: check, seed: seed,
+      threads: execution.threadCount, people: people, bootstrap: bootstrap)
+    let text = CalibrationText.text(run)
     if let output {
+      let stem = (output.hasSuffix(".yaml") || output.hasSuffix(".yml")) ? (output as NSString).deletingPathExtension : output
+      for path in [output, stem + ".json", stem + ".html"] { try AtomicFile.requireRegular(path) }
+      try AtomicFile.write(CalibrationJSON.value(run).text(indent: 2) + "\n", to: stem + ".json")
+      try AtomicFile.write(CalibrationPage.html(run), to: stem + ".html")
       try AtomicFile.write(text, to: output)
     } else {
       print(text, terminator: "")
     }
-  }
-
-  /// Beiwe's layout: PARTICIPANT/survey_timings/SURVEY/FILE.csv (or SURVEY.csv).
-  static func beiweParticipant(_ path: String) -> String {
-    let parts = path.split(separator: "/").map(String.init)
-    if let k = parts.lastIndex(of: "survey_timings"), k > 0 { return parts[k - 1] }
-    return ((path as NSString).lastPathComponent as NSString).deletingPathExtension
-  }
-
-  static func number(_ x: Double) -> String { x.isFinite ? String(format: "%.4g", x) : "nan" }
-
-  /// The block to paste, with the estimates and what is not identified as comments.
-  static func report(_ r: Calibrator.Result, moments m: ComplianceMoments, pilot: Pilot) -> String {
-    var out = "# esmsim calibrate: \(m.people) participants, \(m.prompts.count) prompts shown over \(m.days) days; "
-    out += "answered \(number(m.rate))\n"
-    for (reason, n) in pilot.leftOut.sorted(by: { $0.key < $1.key }) { out += "# left out: \(n) rows of \(reason)\n" }
-    out += "# estimate [95 % bootstrap interval]; the pilot's moment, the simulation's at the estimate\n"
-    for e in r.estimates {
-      out += "#   \(e.key): \(number(e.value)) [\(number(e.low)), \(number(e.high))]; moment \(number(e.pilotMoment)) vs \(number(e.simulatedMoment))\n"
-    }
-    for h in r.hours {
-      out += "#   hour_multipliers[\(h.hour)]: \(number(h.value)) [\(number(h.value - 1.96 * h.standardError)), \(number(h.value + 1.96 * h.standardError))]; \(r.hourCounts[h.hour] ?? 0) prompts\n"
-    }
-    out += "# not identified by this pilot:\n"
-    for n in r.notIdentified { out += "#   \(n)\n" }
-    let c = r.compliance
-    out += "population:\n  compliance:\n"
-    out += "    answer_probability: \(number(c.answerProbability))\n"
-    out += "    person_sd: \(number(c.personSD))\n"
-    out += "    decline_per_day: \(number(c.declinePerDay))\n"
-    out += "    miss_persistence: \(number(c.missPersistence))\n"
-    out += "    open_delay: \(Int(Tick.inSeconds(c.openDelay).rounded()))s\n"
-    out += "    hour_multipliers: [\(c.hourMultipliers.map { String(format: "%.3f", $0) }.joined(separator: ", "))]\n"
-    return out
   }
 }

@@ -49,15 +49,23 @@ public enum Readers {
     ).parts.count
   }
 
-  /// Reads a pilot's records (`esmsim calibrate`): AWARE `esms` rows when the first line
-  /// names `esmStatus`, otherwise Beiwe iOS survey timings; returns the prompts read.
+  /// Reads a pilot's records (`esmsim calibrate`), the format told by the first line's
+  /// columns (AWARE's `esmStatus`, m-Path's `connectionId`, ESMira's `actionScheduledTo` or
+  /// `lastInvitation`, Beiwe's `event`, otherwise a generic file), then proposes the
+  /// protocol they show and resolves it as calibrate does; returns the prompts read.
   @discardableResult
   public static func pilot(_ data: Data, file: String = "pilot.csv") throws(ScenarioError) -> Int {
-    let header = data.prefix(4096).split(separator: UInt8(ascii: "\n"), maxSplits: 1).first ?? Data()
-    if String(decoding: header, as: UTF8.self).contains("esmStatus") {
-      return try PilotReaders.aware(data, file: file).prompts.count
-    }
-    return try PilotReaders.beiweTimings(data, file: file, participant: "p").prompts.count
+    let header = String(decoding: data.prefix(4096).split(separator: UInt8(ascii: "\n"), maxSplits: 1).first ?? Data(), as: UTF8.self)
+    let format: PilotFormat =
+      header.contains("esmStatus")
+      ? .aware
+      : header.contains("connectionId")
+        ? .mpath
+        : header.contains("actionScheduledTo") || header.contains("lastInvitation")
+          ? .esmira : header.contains("event") && header.contains("timestamp") ? .beiwe : .csv
+    let pilot = try format.read([(file, data)])
+    if !pilot.prompts.isEmpty { _ = try PilotProtocol.scenario(pilot, file: file) }
+    return pilot.prompts.count
   }
 
   /// Reads a sweep file; `file` locates its base scenario.

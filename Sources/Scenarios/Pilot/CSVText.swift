@@ -1,9 +1,9 @@
 import Foundation
 
-/// A CSV file read for a pilot's records (RFC 4180: fields separated by commas, quoted
-/// with double quotes, a doubled quote inside; LF or CRLF line ends), each field with where
-/// it starts, so that every problem can name its line and column. Bounded: at most
-/// ``maxFields`` fields and ``maxBytes`` bytes.
+/// A CSV file read for a pilot's records (RFC 4180: fields separated by commas, or the
+/// `separator` given, quoted with double quotes, a doubled quote inside; LF or CRLF line
+/// ends; a byte-order mark skipped), each field with where it starts, so that every problem
+/// can name its line and column. Bounded: at most ``maxFields`` fields and ``maxBytes`` bytes.
 struct CSVText {
   /// A field and where it starts (1-based line and column).
   struct Field {
@@ -20,7 +20,9 @@ struct CSVText {
   static let maxBytes = 64 << 20
   static let maxFields = 20_000_000
 
-  init(_ data: Data, file: String) throws(ScenarioError) {
+  /// Reads `data`. With `ragged`, a record shorter than the header is read with its missing
+  /// trailing fields empty (m-Path leaves them out); a longer one is refused either way.
+  init(_ data: Data, file: String, separator: Unicode.Scalar = ",", ragged: Bool = false) throws(ScenarioError) {
     self.file = file
     guard data.count <= Self.maxBytes else {
       throw ScenarioError(file: file, "the file has \(data.count) bytes; at most \(Self.maxBytes) are read")
@@ -73,7 +75,7 @@ struct CSVText {
         }
         inQuotes = true
         quoted = true
-      } else if c == "," {
+      } else if c == separator {
         try endField()
         start = (line, column + 1)
       } else if c == "\n" || c == "\r" {
@@ -105,12 +107,44 @@ struct CSVText {
     for (k, f) in first.enumerated() where header[..<k].contains(f.text) {
       throw ScenarioError(file: file, key: f.text, at: .init(line: f.line, column: f.column), "the header names column \(f.text.prefix(40)) twice")
     }
-    records = Array(rows.dropFirst())
-    for r in records where r.count != header.count {
-      throw ScenarioError(
-        file: file, at: .init(line: r[0].line, column: 1),
-        "a record of \(r.count) fields under a header of \(header.count)")
+    var records = Array(rows.dropFirst())
+    for (k, r) in records.enumerated() where r.count != header.count {
+      guard ragged && r.count < header.count else {
+        throw ScenarioError(
+          file: file, at: .init(line: r[0].line, column: 1),
+          "a record of \(r.count) fields under a header of \(header.count)")
+      }
+      let end = r[r.count - 1]
+      let pad = Field(text: "", line: end.line, column: end.column + end.text.count + 1)
+      records[k] += Array(repeating: pad, count: header.count - r.count)
     }
+    self.records = records
+  }
+
+  /// The separator of a header line: the commonest of comma, semicolon and tab outside
+  /// quotes (a comma when none).
+  static func separator(of data: Data) -> Unicode.Scalar {
+    let line = data.prefix(65_536).split(separator: UInt8(ascii: "\n"), maxSplits: 1, omittingEmptySubsequences: false).first ?? Data()
+    var counts: [UInt8: Int] = [:]
+    var quoted = false
+    for b in line {
+      if b == UInt8(ascii: "\"") { quoted.toggle() } else if !quoted { counts[b, default: 0] += 1 }
+    }
+    let best = [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\t")].max { (counts[$0] ?? 0) < (counts[$1] ?? 0) }!
+    return (counts[best] ?? 0) > 0 ? Unicode.Scalar(best) : ","
+  }
+
+  /// The index of a column, nil when the header has none of that name.
+  func optionalColumn(_ name: String) -> Int? { header.firstIndex(of: name) }
+
+  /// A field as a whole number, nil when empty.
+  func optionalInteger(_ f: Field, _ name: String) throws(ScenarioError) -> Int64? {
+    f.text.trimmingCharacters(in: .whitespaces).isEmpty ? nil : try integer(f, name)
+  }
+
+  /// An error at a field.
+  func error(_ f: Field, _ name: String, _ message: String) -> ScenarioError {
+    ScenarioError(file: file, key: name, at: .init(line: f.line, column: f.column), message)
   }
 
   /// The index of a column the format needs.

@@ -2,24 +2,34 @@ import Foundation
 
 /// A pilot study's prompts as its platform recorded them: the input of `esmsim calibrate`.
 /// Read from AWARE `esms` rows ([@AWAREiOSESM]: a row per item, `esmStatus` 1 answered,
-/// 2 dismissed, 3 expired) or Beiwe's iOS survey timings ([@Beiwe]: `notified`, `present`,
-/// `submitted`, `expired` events).
+/// 2 dismissed, 3 expired), Beiwe's iOS survey timings ([@Beiwe]: `notified`, `present`,
+/// `submitted`, `expired` events), m-Path's per-beep export ([@mpathr]), ESMira's
+/// events.csv with its questionnaire files ([@ESMiraWeb]) or a generic per-prompt CSV.
 public struct PilotPrompt: Sendable, Equatable {
   /// What became of the prompt.
   public enum Outcome: String, Sendable, CaseIterable {
     case answered, dismissed, expired
-    /// Shown, and no outcome recorded before the next prompt (Beiwe without an expiry).
+    /// Shown, and no outcome recorded before the next prompt (Beiwe without an expiry), or
+    /// never opened (m-Path, ESMira, a generic file).
     case unanswered
+    /// Opened and not submitted: broken off, or closed while being answered.
+    case partial
   }
 
-  /// The participant (AWARE's device id; Beiwe's folder).
+  /// The participant (AWARE's device id; Beiwe's folder; m-Path's connectionId; ESMira's
+  /// userId).
   public var participant: String
-  /// When the notification was shown, milliseconds since 1970 (UTC).
+  /// The questionnaire it opened (empty when the platform does not say).
+  public var questionnaire = ""
+  /// When the notification was shown (or sent), milliseconds since 1970 (UTC).
   public var shown: Int64
+  /// When the schedule planned it, when the records say (milliseconds since 1970, UTC).
+  public var scheduled: Int64?
   /// The participant's clock's offset from UTC then, minutes.
   public var utcOffsetMinutes: Int
   public var outcome: Outcome
-  /// When the survey was first on screen (Beiwe), and when it was submitted; nil if not.
+  /// When the survey was first on screen, and when it was submitted; nil if not (or not
+  /// recorded).
   public var opened: Int64?
   public var submitted: Int64?
   /// Where the prompt was read: the file and the line of its first record.
@@ -28,16 +38,48 @@ public struct PilotPrompt: Sendable, Equatable {
 
   public init(
     participant: String, shown: Int64, utcOffsetMinutes: Int, outcome: Outcome, opened: Int64? = nil, submitted: Int64? = nil,
-    file: String = "", line: Int = 0
+    questionnaire: String = "", scheduled: Int64? = nil, file: String = "", line: Int = 0
   ) {
     self.participant = participant
+    self.questionnaire = questionnaire
     self.shown = shown
+    self.scheduled = scheduled
     self.utcOffsetMinutes = utcOffsetMinutes
     self.outcome = outcome
     self.opened = opened
     self.submitted = submitted
     self.file = file
     self.line = line
+  }
+
+  /// The moment the prompt belongs to: when it was planned, or else shown.
+  public var planned: Int64 { scheduled ?? shown }
+}
+
+/// What a platform's records hold, so that a simulation of the pilot counts the same prompts
+/// and reads the same times.
+public struct PilotRecording: Sendable, Equatable {
+  /// Which prompts have a record.
+  public enum Prompts: String, Sendable {
+    /// Every prompt the schedule sent, whether the phone showed it or not (m-Path, a generic
+    /// file).
+    case sent
+    /// The prompts the phone showed (Beiwe's `notified`, ESMira's invitation events).
+    case shown
+    /// iPhones' prompts the participant acted on or that expired (AWARE's esms rows).
+    case actedOnIPhones
+  }
+
+  public var prompts: Prompts
+  /// Whether the moment a survey was opened is recorded for answered prompts.
+  public var openings: Bool
+  /// Whether a survey opened and not submitted is recorded (a break-off can be seen).
+  public var breakOffs: Bool
+
+  public init(prompts: Prompts, openings: Bool, breakOffs: Bool) {
+    self.prompts = prompts
+    self.openings = openings
+    self.breakOffs = breakOffs
   }
 }
 
@@ -46,6 +88,8 @@ public struct PilotPrompt: Sendable, Equatable {
 public struct Pilot: Sendable {
   public var prompts: [PilotPrompt] = []
   public var leftOut: [String: Int] = [:]
+  /// What the platform records (the readers set it).
+  public var recording = PilotRecording(prompts: .shown, openings: false, breakOffs: false)
 
   public init() {}
 
@@ -55,6 +99,7 @@ public struct Pilot: Sendable {
 
   /// Several files' prompts and what they left out, in order.
   public init(merging parts: [Pilot]) {
+    if let first = parts.first { recording = first.recording }
     for p in parts {
       prompts += p.prompts
       for (reason, n) in p.leftOut { leftOut[reason, default: 0] += n }
@@ -101,128 +146,6 @@ public struct Pilot: Sendable {
   static let times: ClosedRange<Int64> = 946_684_800_000...4_102_444_800_000
 }
 
-/// The pilot readers.
-public enum PilotReaders {
-  /// AWARE `esms` rows (a CSV export of the table): one prompt per device and notification
-  /// time, its outcome the rows' `esmStatus` (an answered item makes it answered).
-  /// `timezone` is read as hours when within ±14, otherwise as seconds. Rows of status 0
-  /// (new: never acted on) are left out and counted.
-  public static func aware(_ data: Data, file: String) throws(ScenarioError) -> Pilot {
-    let csv = try CSVText(data, file: file)
-    let (device, zone, status, shownAt, answerAt) = (
-      try csv.column("deviceId"), try csv.column("timezone"), try csv.column("esmStatus"),
-      try csv.column("esmNotificationTime"), try csv.column("esmAnswerTime")
-    )
-    var byPrompt: [String: Int] = [:]
-    var pilot = Pilot()
-    for r in csv.records {
-      let code = try csv.integer(r[status], "esmStatus")
-      let outcome: PilotPrompt.Outcome
-      switch code {
-      case 0:
-        pilot.leftOut["esmStatus 0 (new: never acted on)", default: 0] += 1
-        continue
-      case 1: outcome = .answered
-      case 2: outcome = .dismissed
-      case 3: outcome = .expired
-      default:
-        throw ScenarioError(
-          file: file, key: "esmStatus", at: .init(line: r[status].line, column: r[status].column),
-          "expected 0 (new), 1 (answered), 2 (dismissed) or 3 (expired), found \(code)")
-      }
-      let shown = try csv.time(r[shownAt], "esmNotificationTime", in: Pilot.times)
-      let z = try csv.integer(r[zone], "timezone")
-      guard abs(z) <= 14 * 3600 else {
-        throw ScenarioError(
-          file: file, key: "timezone", at: .init(line: r[zone].line, column: r[zone].column),
-          "expected an offset from UTC in hours (or seconds), found \(z)")
-      }
-      let offset = abs(z) <= 14 ? Int(z) * 60 : Int(z) / 60
-      let answered = outcome == .answered ? try csv.time(r[answerAt], "esmAnswerTime", in: Pilot.times) : nil
-      if let a = answered, a < shown {
-        throw ScenarioError(
-          file: file, key: "esmAnswerTime", at: .init(line: r[answerAt].line, column: r[answerAt].column),
-          "answered (\(a)) before its notification (\(shown), esmNotificationTime)")
-      }
-      let key = r[device].text + "\u{1F}" + String(shown)
-      if let k = byPrompt[key] {
-        // Another item of the same prompt: answered wins over dismissed over expired (the
-        // cases' order).
-        let order = PilotPrompt.Outcome.allCases
-        if order.firstIndex(of: outcome)! < order.firstIndex(of: pilot.prompts[k].outcome)! {
-          pilot.prompts[k].outcome = outcome
-        }
-        if let a = answered { pilot.prompts[k].submitted = max(pilot.prompts[k].submitted ?? a, a) }
-      } else {
-        byPrompt[key] = pilot.prompts.count
-        pilot.prompts.append(
-          PilotPrompt(
-            participant: r[device].text, shown: shown, utcOffsetMinutes: offset, outcome: outcome, submitted: answered, file: file,
-            line: r[device].line))
-      }
-    }
-    pilot.sort()
-    return pilot
-  }
-
-  /// One participant's Beiwe survey timings on iOS (with the `event` column): a prompt per
-  /// `notified`, opened at its first `present`, ending at `submitted` or `expired` (or with
-  /// none before the next `notified`: `unanswered`); the rows of each survey follow its
-  /// `notified`. Beiwe writes UTC timestamps; the
-  /// participant's offset from UTC is `utcOffsetMinutes`.
-  public static func beiweTimings(
-    _ data: Data, file: String, participant: String, utcOffsetMinutes: Int = 0
-  ) throws(ScenarioError) -> Pilot {
-    let csv = try CSVText(data, file: file)
-    let time = try csv.column("timestamp")
-    guard csv.header.contains("event") else {
-      throw ScenarioError(
-        file: file, key: "event", at: .init(line: 1, column: 1),
-        "Beiwe's Android survey timings have no event column, so one survey cannot be told from the next: use the iOS files")
-    }
-    let event = try csv.column("event")
-    var pilot = Pilot()
-    var current: PilotPrompt?
-    func close() {
-      if let c = current { pilot.prompts.append(c) }
-      current = nil
-    }
-    for r in csv.records {
-      let t = try csv.time(r[time], "timestamp", in: Pilot.times)
-      // A survey's events follow its notification (a file may hold several surveys, each
-      // from its notified on, as esmsim writes them; Beiwe writes one file per survey).
-      if r[event].text != "notified", let c = current, t < c.shown {
-        throw ScenarioError(
-          file: file, key: "timestamp", at: .init(line: r[time].line, column: r[time].column),
-          "an event before its survey's notification")
-      }
-      switch r[event].text {
-      case "notified":
-        close()
-        current = PilotPrompt(
-          participant: participant, shown: t, utcOffsetMinutes: utcOffsetMinutes, outcome: .unanswered, file: file, line: r[time].line)
-      case "present", "changed", "unpresent":
-        guard current != nil else {
-          throw ScenarioError(
-            file: file, key: "event", at: .init(line: r[event].line, column: r[event].column), "\(r[event].text) before any notified")
-        }
-        if current!.opened == nil { current!.opened = t }
-      case "submitted", "expired":
-        guard current != nil else {
-          throw ScenarioError(
-            file: file, key: "event", at: .init(line: r[event].line, column: r[event].column), "\(r[event].text) before any notified")
-        }
-        current!.outcome = r[event].text == "submitted" ? .answered : .expired
-        if current!.outcome == .answered { current!.submitted = t }
-        close()
-      default:
-        throw ScenarioError(
-          file: file, key: "event", at: .init(line: r[event].line, column: r[event].column),
-          "expected notified, present, changed, unpresent, submitted or expired, found '\(r[event].text.prefix(40))'")
-      }
-    }
-    close()
-    pilot.sort()
-    return pilot
-  }
-}
+/// The pilot readers, one file each in `Readers/` (AWARE, Beiwe, m-Path, ESMira, a generic
+/// per-prompt CSV).
+public enum PilotReaders {}

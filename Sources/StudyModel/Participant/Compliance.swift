@@ -53,14 +53,7 @@ public enum Compliance {
     _ plan: CompliancePlan, level: Double, dayFactor: Double, previousMissed: Bool?, hour: Int, context: Double,
     stateZ: Double, burden: Burden = Burden()
   ) -> Double {
-    var p = level
-    if let missed = previousMissed {
-      // Two-state chain with P(answer | answered) − P(answer | missed) = κ and the same
-      // stationary mean: after a miss m(1 − κ), after an answer m(1 − κ) + κ.
-      let k = plan.missPersistence
-      p = missed ? level * (1 - k) : level * (1 - k) + k
-    }
-    p *= dayFactor
+    var p = level * dayFactor
     // The hour of day's pattern is of prompts at random times (Rintala et al. 2019); a prompt
     // at a fixed, known time is expected whatever the hour (its odds: scheduledBoost).
     if !burden.scheduled { p *= plan.hourMultipliers[min(max(hour, 0), 23)] }
@@ -69,7 +62,15 @@ public enum Compliance {
     // The burden moves the odds: longer surveys, prompts close together, and a fixed time.
     if burden.odds != 1 && p > 0 && p < 1 { p = p * burden.odds / (1 - p + p * burden.odds) }
     // Which moments are answered, not how many (StateDependence).
-    return plan.stateDependence != 0 ? plan.stateShift.probability(p, z: stateZ) : p
+    if plan.stateDependence != 0 { p = plan.stateShift.probability(p, z: stateZ) }
+    // Refusals cluster: a two-state chain on the probability p of this moment with
+    // P(answer | answered) − P(answer | missed) = κ and the same stationary mean p: after a
+    // miss p(1 − κ), after an answer p(1 − κ) + κ.
+    if let missed = previousMissed {
+      let k = plan.missPersistence
+      p = missed ? p * (1 - k) : p * (1 - k) + k
+    }
+    return p
   }
 
   /// The decline on study day `day` of a person whose own decline beyond the first days' is

@@ -81,17 +81,19 @@ public struct CompliancePlan: Sendable, Equatable {
           declineSD: declineSD)
       ]
   }
-  /// The decline over study days at its start, relative per day. Default 0.016: Rintala et
-  /// al. 2019, 78 % falling to 73 % by day 5 (−1.25 points a day in the first days).
-  public var declinePerDay: Double = 0.016
+  /// The decline over study days at its start, relative per day. Default 0.04: with
+  /// ``declineLimit`` the first days' multiplier on day 5 is 0.937, Rintala et al. 2019's 78 %
+  /// falling to 73 % by day 5 (73/78 = 0.936; [@Rintala2019], A for the figures; the shape
+  /// is an assumption, D).
+  public var declinePerDay: Double = 0.04
   /// How far the first days' decline goes: it levels off at this share below the first
   /// day's probability (multiplier 1 − L·(1 − e^(−r·day/L)), starting at the rate r =
   /// ``declinePerDay``); the decline over weeks is each class's (``ComplianceClass``).
-  /// Default 0.04 (assumption, D, bounded by the meta-analyses: Jones et al. 2019 over 126
+  /// Default 0.07 (assumption, D, bounded by the meta-analyses: Jones et al. 2019 over 126
   /// studies and Vachon et al. 2019 over 79 find no association of compliance with study
   /// length, Ottenstein & Werner 2022 over 488 a negative one; [@Jones2019], [@Vachon2019],
   /// [@Ottenstein2022]; with the classes' declines, Tonkin et al. 2023's weeks, [@Tonkin2023]).
-  public var declineLimit: Double = 0.04
+  public var declineLimit: Double = 0.07
   /// Multipliers by hour of day (0…23), relative to the day's mean. Default: Rintala et al.
   /// 2019, lowest 07:30–09:00 (56 % against 78 %: 0.72), highest 12:00–13:30 (83 %: 1.06);
   /// lower in the evening (Rintala et al. 2020; 0.95 is an assumption); scaled so that they

@@ -1,4 +1,4 @@
-// libFuzzer harness for the pilot reader (AWARE esms rows, Beiwe survey timings) (scripts/fuzz.sh builds and runs it; make fuzz).
+// libFuzzer harness for the pilot readers (AWARE esms rows, Beiwe survey timings, m-Path, ESMira, a generic CSV) and the protocol proposed from them (scripts/fuzz.sh builds and runs it; make fuzz).
 import Foundation
 import Scenarios
 

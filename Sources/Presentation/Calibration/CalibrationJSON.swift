@@ -1,0 +1,74 @@
+import Calibration
+import Foundation
+import Scenarios
+import SimKernel
+import StudyModel
+
+/// `esmsim calibrate`'s results as JSON (beside `--output`): what was read, the protocol,
+/// the estimates, what is not identified, the check; what `esm_calibrate()` in R reads.
+public enum CalibrationJSON {
+  public static func value(_ run: CalibrationRun) -> JSONValue {
+    let m = run.moments
+    let r = run.result
+    var members: [(String, JSONValue)] = [
+      (
+        "pilot",
+        .object([
+          ("format", .string(run.format.rawValue)), ("participants", .int(m.people)), ("prompts", .int(m.prompts.count)),
+          ("days", .int(m.days)), ("answered", .finite(m.rate)),
+          ("left_out", .array(run.pilot.leftOut.sorted { $0.key < $1.key }.map { .object([("what", .string($0.key)), ("count", .int($0.value))]) })),
+        ])
+      ),
+      (
+        "protocol",
+        .object([
+          ("source", .string(run.proposed == nil ? run.scenario : "proposed from the records")),
+          ("scenario", run.proposed.map { .string($0.yaml) } ?? .null),
+          ("notes", .array((run.proposed?.notes ?? []).map { .string($0) })),
+        ])
+      ),
+      (
+        "estimates",
+        .array(
+          r.estimates.map {
+            .object([
+              ("parameter", .string($0.key)), ("value", .finite($0.value)), ("low", .finite($0.low)), ("high", .finite($0.high)),
+              ("standard_error", .finite($0.standardError)), ("pilot_moment", .finite($0.pilotMoment)),
+              ("simulated_moment", .finite($0.simulatedMoment)), ("at_bound", .bool($0.atBound)),
+            ])
+          } + r.hours.map {
+            .object([
+              ("parameter", .string("hour_multipliers[\($0.hour)]")), ("value", .finite($0.value)),
+              ("low", .finite($0.value - 1.96 * $0.standardError)), ("high", .finite($0.value + 1.96 * $0.standardError)),
+              ("standard_error", .finite($0.standardError)), ("pilot_moment", .null), ("simulated_moment", .null), ("at_bound", .bool(false)),
+            ])
+          })
+      ),
+      ("not_identified", .array(r.notIdentified.map { .string($0) })),
+      ("block", .string(CalibrationText.text(run).split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("#") }.joined(separator: "\n"))),
+    ]
+    if let c = run.check {
+      members.append(
+        (
+          "check",
+          .object([
+            ("holdout", .string(c.holdout.description)), ("fit_prompts", .int(c.fitPrompts)), ("check_prompts", .int(c.checkPrompts)),
+            ("check_participants", .int(c.checkParticipants)), ("simulations", .int(c.simulations)),
+            ("inside", .int(c.inside.count)), ("figures_observed", .int(c.inside.of)),
+            (
+              "figures",
+              .array(
+                c.rows.map {
+                  .object([
+                    ("figure", .string($0.figure.key)), ("unit", .string({ if case .wait = $0.figure { "minutes" } else { "share" } }($0))),
+                    ("observed", .finite($0.observed)), ("predicted", .finite($0.predicted)), ("low", .finite($0.low)),
+                    ("high", .finite($0.high)), ("inside", $0.observed.isFinite ? .bool($0.inside) : .null),
+                  ])
+                })
+            ),
+          ])
+        ))
+    }
+    return .object(members)
+  }
+}

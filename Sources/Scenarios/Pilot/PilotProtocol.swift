@@ -1,0 +1,237 @@
+import Foundation
+import SimKernel
+import StudyModel
+
+/// The protocol a pilot ran, as its records show it (`esmsim calibrate` without
+/// `--scenario`): per questionnaire the prompts a day (the commonest count on a day with
+/// any), the weekdays with prompts, the schedule (the same clock time every day: fixed
+/// times; the day's k-th prompts in separate ranges: blocks, tiling the window or with a
+/// gap between them; otherwise fixed blocks over the window), the window, and the expiry
+/// (the longest time from a prompt to its opening, or its submission where openings are not
+/// recorded, rounded up to 5 minutes); the study's days (the median participant's span),
+/// participants and first date. Written as a scenario whose phones are
+/// in ordinary use (`devices: {non_controlled: 1}`, the study app's notifications arriving as
+/// on a study phone): the records do not say which phones they were.
+public struct PilotProtocol: Sendable {
+  /// The scenario, YAML.
+  public var yaml: String
+  /// What the records showed, a line each, for the reader to check.
+  public var notes: [String]
+
+  /// A questionnaire's prompts seen on a participant-day: local minutes of the day, sorted.
+  typealias Day = [Double]
+
+  public init(_ pilot: Pilot) {
+    var notes: [String] = []
+    // Local dates and minutes of each prompt; each participant's first date.
+    let ms = 86_400_000 as Int64
+    func local(_ p: PilotPrompt) -> Int64 { p.planned + Int64(p.utcOffsetMinutes) * 60_000 }
+    var first: [String: Int64] = [:]
+    var last: [String: Int64] = [:]
+    for p in pilot.prompts {
+      let d = Self.floorDiv(local(p), ms)
+      first[p.participant] = min(first[p.participant] ?? d, d)
+      last[p.participant] = max(last[p.participant] ?? d, d)
+    }
+    let spans = first.keys.sorted().map { Int(last[$0]! - first[$0]!) + 1 }.sorted()
+    // Participant-days on each weekday (Monday 0) within the participants' spans.
+    var spanDays = [Int](repeating: 0, count: 7)
+    for (who, a) in first {
+      for d in a...max(a, min(last[who]!, a + Int64(Pilot.maxSpanDays))) { spanDays[Int(((d + 3) % 7 + 7) % 7)] += 1 }
+    }
+    let days = spans.isEmpty ? 1 : spans[spans.count / 2]
+    let start = first.values.min() ?? 0
+    let names = Array(Set(pilot.prompts.map(\.questionnaire))).sorted()
+    var entries: [String] = []
+    var windowFrom = 24 * 60.0
+    var windowTo = 0.0
+    for name in names {
+      let mine = pilot.prompts.filter { $0.questionnaire == name }
+      var byDay: [String: Day] = [:]
+      var weekdays = [Int](repeating: 0, count: 7)
+      for p in mine {
+        let l = local(p)
+        let d = Self.floorDiv(l, ms)
+        byDay[p.participant + "\u{1F}" + String(d), default: []].append(Double(l - d * ms) / 60_000)
+        weekdays[Int(((d + 3) % 7 + 7) % 7)] += 1  // 1970-01-01 was a Thursday: Monday is 0
+      }
+      let dayList = byDay.keys.sorted().map { byDay[$0]!.sorted() }
+      let counts = Dictionary(grouping: dayList.map(\.count), by: { $0 }).mapValues(\.count)
+      let perDay = counts.max { ($0.value, -$0.key) < ($1.value, -$1.key) }?.key ?? 1
+      let full = dayList.filter { $0.count == perDay }
+      let label = name.isEmpty ? "the prompts" : "questionnaire \(name)"
+      var schedule: String
+      var from: Double
+      var to: Double
+      let k = (0..<perDay).map { i in full.map { $0[i] }.sorted() }
+      let lo = k.map { $0.first ?? 0 }
+      let hi = k.map { $0.last ?? 0 }
+      let fixed = k.map { Self.fixedTime($0) }
+      if fixed.allSatisfy({ $0 != nil }) {
+        let times = fixed.map { $0! }
+        schedule = "{algorithm: fixed-times, times: [\(times.map { "\"\(Self.clock($0))\"" }.joined(separator: ", "))]}"
+        from = Self.floor5(times.first!)
+        to = Self.ceil5(times.last! + 1)
+        notes.append("\(label): \(perDay) a day at fixed times \(times.map(Self.clock).joined(separator: ", "))")
+      } else {
+        let spacing = perDay > 1 ? Self.median((1..<perDay).map { lo[$0] - lo[$0 - 1] }) : hi[0] - lo[0]
+        let width = Self.median(zip(lo, hi).map { $1 - $0 })
+        let separate = (1..<max(perDay, 1)).allSatisfy { hi[$0 - 1] <= lo[$0] + 2 }
+        let even =
+          perDay == 1
+          || ((1..<perDay).allSatisfy { abs(lo[$0] - lo[$0 - 1] - spacing) <= 0.15 * spacing }
+            && zip(lo, hi).allSatisfy { abs($1 - $0 - width) <= 0.15 * spacing })
+        if separate && even && spacing > 0 && width < 0.9 * spacing {
+          // Block and draw lengths on whole 5 minutes when they are within 2 of them (the
+          // draws' range falls short of the block's by a little).
+          let (spacing, width) = (Self.snap(spacing), Self.snap(width))
+          let buffer = (spacing - width) / (2 * spacing)
+          from = Self.snap(lo[0] - (spacing - width) / 2).rounded()
+          to = from + Double(perDay) * spacing.rounded()
+          schedule = "{algorithm: buffered-blocks, per_day: \(perDay), buffer: \(String(format: "%.3f", buffer))}"
+          notes.append(
+            "\(label): \(perDay) a day, one in each of \(perDay) blocks of \(Int(spacing.rounded())) minutes, drawn in their middle \(Int(width.rounded())) minutes")
+        } else {
+          from = Self.floor5(lo.min() ?? 0)
+          to = Self.ceil5((hi.max() ?? 0) + 1)
+          schedule = "{algorithm: fixed-blocks, per_day: \(perDay)}"
+          notes.append(
+            separate && even
+              ? "\(label): \(perDay) a day, one in each of \(perDay) equal blocks"
+              : "\(label): \(perDay) a day at varying times, no block structure visible: fixed blocks proposed")
+        }
+      }
+      from = min(max(from, 0), 23 * 60)
+      to = min(max(to, from + 5), 24 * 60 - 1)
+      // Weekdays with hardly any prompts (under a tenth of the average a day) are left out;
+      // a weekday no participant's span holds says nothing.
+      let mean = Double(weekdays.reduce(0, +)) / Double(max(spanDays.reduce(0, +), 1))
+      let on = (0..<7).filter { spanDays[$0] == 0 || Double(weekdays[$0]) >= 0.1 * mean * Double(spanDays[$0]) }
+      if on.count < 7 {
+        let names = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+        schedule.removeLast()
+        schedule += ", weekdays: [\(on.map { names[$0] }.joined(separator: ", "))]}"
+        notes.append("\(label): only on \(on.map { names[$0] }.joined(separator: ", "))")
+      }
+      // The expiry: the longest time to open (or to submit where openings are not recorded).
+      let waits = mine.compactMap { p -> Int64? in
+        guard let t = pilot.recording.openings ? (p.opened ?? p.submitted) : p.submitted else { return nil }
+        return t - p.shown
+      }
+      let longest = Double(waits.max() ?? 30 * 60_000) / 60_000
+      let expiry = Int(min(max(Self.ceil5(longest), 5), 24 * 60))
+      notes.append(
+        "\(label): answerable for \(expiry) minutes (the longest time to \(pilot.recording.openings ? "open" : "submit"): \(String(format: "%.1f", longest)) minutes)"
+      )
+      // The survey's length from its answering time (opened to submitted), at the defaults'
+      // seconds: the first item's and each further one's.
+      var survey = ""
+      let answering = mine.compactMap { p -> Double? in
+        guard pilot.recording.openings, let o = p.opened, let s = p.submitted else { return nil }
+        return Double(s - o) / 1000
+      }
+      if !answering.isEmpty {
+        let c = CompliancePlan()
+        let median = Self.median(answering)
+        let items = max(1, min(Int((1 + (median - Tick.inSeconds(c.completion)) / c.secondsPerItem).rounded()), 200))
+        if items > 1 { survey = ", survey: {length: \(items)}" }
+        notes.append(
+          "\(label): a median \(Int(median.rounded())) s from opening to submitting: \(items) item\(items == 1 ? "" : "s") at the defaults' pace")
+      }
+      let window = "\(Self.clock(from))-\(Self.clock(to))"
+      windowFrom = min(windowFrom, from)
+      windowTo = max(windowTo, to)
+      entries.append(
+        "    - {name: \(Self.quoted(name.isEmpty ? "esm" : name)), schedule: \(schedule), window: \"\(window)\", expiry: \(expiry)m\(survey)}")
+    }
+    let date = Self.date(start)
+    notes.append(
+      "\(first.count) participants, \(days) days (the median participant's span), from \(date); phones in ordinary use (the records do not say which: give --scenario with population.preset own_phones when the app must run to prompt)")
+    var y = "name: \(Self.quoted("pilot as its records show it"))\n"
+    y += "start_date: \"\(date)\"\nduration: \(days)d\n"
+    y += "population: {devices: {non_controlled: 1}, size: \(max(first.count, 1))}\n"
+    y += "protocol:\n  window: \"\(Self.clock(min(windowFrom, 23 * 60)))-\(Self.clock(max(windowTo, min(windowFrom, 23 * 60) + 5)))\"\n"
+    y += "  questionnaires:\n" + entries.joined(separator: "\n") + "\n"
+    yaml = y
+    self.notes = notes
+  }
+
+  /// The protocol proposed from `pilot`'s records, resolved as a scenario; refused naming
+  /// `file` (the pilot's first) when it cannot be simulated (more questionnaires than a
+  /// protocol holds, more prompts a day than a schedule draws).
+  public static func scenario(_ pilot: Pilot, file: String) throws(ScenarioError) -> (PilotProtocol, StudyPlan) {
+    let questionnaires = Set(pilot.prompts.map(\.questionnaire)).count
+    guard questionnaires <= ScenarioLimits.questionnaires else {
+      throw ScenarioError(
+        file: file, key: "questionnaire", at: nil,
+        "the records hold \(questionnaires) questionnaires; a protocol has at most \(ScenarioLimits.questionnaires): give --scenario")
+    }
+    let p = PilotProtocol(pilot)
+    do {
+      return (p, try Readers.scenario(Data(p.yaml.utf8), file: "proposed").variants[0].plan)
+    } catch {
+      throw ScenarioError(
+        file: file, key: error.key, at: nil,
+        "the protocol the records show cannot be simulated (\(error.message)); give --scenario (--propose prints the proposal)")
+    }
+  }
+
+  /// The clock time most of a day's k-th prompts fall on (four in five within 2 minutes of
+  /// their median), nil when they vary.
+  static func fixedTime(_ minutes: [Double]) -> Double? {
+    guard minutes.count >= 2 else { return nil }
+    let m = median(minutes)
+    let near = minutes.filter { abs($0 - m) <= 2 }.count
+    return Double(near) >= 0.8 * Double(minutes.count) ? m.rounded() : nil
+  }
+
+  static func median(_ xs: [Double]) -> Double {
+    guard !xs.isEmpty else { return 0 }
+    let s = xs.sorted()
+    return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+  }
+
+  /// `m` on a whole 5 minutes when within 2 of it.
+  static func snap(_ m: Double) -> Double {
+    let r = (m / 5).rounded() * 5
+    return abs(r - m) <= 2 ? r : m
+  }
+
+  static func floor5(_ m: Double) -> Double { (m / 5).rounded(.down) * 5 }
+  static func ceil5(_ m: Double) -> Double { (m / 5).rounded(.up) * 5 }
+
+  /// HH:MM of minutes after midnight.
+  static func clock(_ m: Double) -> String {
+    let t = Int(m.rounded())
+    return String(format: "%02d:%02d", t / 60, t % 60)
+  }
+
+  static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 { a >= 0 ? a / b : -((-a + b - 1) / b) }
+
+  /// YYYY-MM-DD of a day since 1970.
+  static func date(_ day: Int64) -> String {
+    let z = Int(day) + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let d = doy - (153 * mp + 2) / 5 + 1
+    let m = mp < 10 ? mp + 3 : mp - 9
+    let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+    return String(format: "%04d-%02d-%02d", y, m, d)
+  }
+
+  /// A YAML double-quoted string.
+  static func quoted(_ s: String) -> String {
+    var out = "\""
+    for c in s.prefix(100).unicodeScalars {
+      switch c {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      default: out += c.value < 32 ? " " : String(c)
+      }
+    }
+    return out + "\""
+  }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+extension PilotReaders {
+  /// One participant's Beiwe survey timings on iOS (with the `event` column): a prompt per
+  /// `notified`, opened at its first `present`, ending at `submitted` or `expired` (or with
+  /// none before the next `notified`: `unanswered`); the rows of each survey follow its
+  /// `notified`. Beiwe writes UTC timestamps; the participant's clock is `clock`.
+  public static func beiweTimings(
+    _ data: Data, file: String, participant: String, clock: PilotClock = .offset(minutes: 0)
+  ) throws(ScenarioError) -> Pilot {
+    let csv = try CSVText(data, file: file)
+    let time = try csv.column("timestamp")
+    guard csv.header.contains("event") else {
+      throw ScenarioError(
+        file: file, key: "event", at: .init(line: 1, column: 1),
+        "Beiwe's Android survey timings have no event column, so one survey cannot be told from the next: use the iOS files")
+    }
+    let event = try csv.column("event")
+    var pilot = Pilot()
+    // Each notification shown; opened at the first question presented, an opened survey
+    // that expires unsubmitted broken off.
+    pilot.recording = PilotRecording(prompts: .shown, openings: true, breakOffs: true)
+    var current: PilotPrompt?
+    func close() {
+      if let c = current { pilot.prompts.append(c) }
+      current = nil
+    }
+    for r in csv.records {
+      let t = try csv.time(r[time], "timestamp", in: Pilot.times)
+      // A survey's events follow its notification (a file may hold several surveys, each
+      // from its notified on, as esmsim writes them; Beiwe writes one file per survey).
+      if r[event].text != "notified", let c = current, t < c.shown {
+        throw ScenarioError(
+          file: file, key: "timestamp", at: .init(line: r[time].line, column: r[time].column),
+          "an event before its survey's notification")
+      }
+      switch r[event].text {
+      case "notified":
+        close()
+        current = PilotPrompt(
+          participant: participant, shown: t, utcOffsetMinutes: clock.offsetMinutes(atUTC: t), outcome: .unanswered, file: file, line: r[time].line)
+      case "present", "changed", "unpresent":
+        guard current != nil else {
+          throw ScenarioError(
+            file: file, key: "event", at: .init(line: r[event].line, column: r[event].column), "\(r[event].text) before any notified")
+        }
+        if current!.opened == nil { current!.opened = t }
+      case "submitted", "expired":
+        guard current != nil else {
+          throw ScenarioError(
+            file: file, key: "event", at: .init(line: r[event].line, column: r[event].column), "\(r[event].text) before any notified")
+        }
+        current!.outcome = r[event].text == "submitted" ? .answered : .expired
+        if current!.outcome == .answered { current!.submitted = t }
+        close()
+      default:
+        throw ScenarioError(
+          file: file, key: "event", at: .init(line: r[event].line, column: r[event].column),
+          "expected notified, present, changed, unpresent, submitted or expired, found '\(r[event].text.prefix(40))'")
+      }
+    }
+    close()
+    pilot.sort()
+    return pilot
+  }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+extension PilotReaders {
+  /// ESMira's data export ([@ESMiraWeb]: the server's response files, semicolons, every field
+  /// quoted, times in milliseconds since 1970). A questionnaire's file holds only the
+  /// questionnaires participants submitted; the prompts are the invitations in `events.csv`
+  /// (`invitation` on Android, `actions_executed` on iOS, each with the time it was planned
+  /// for, `actionScheduledTo`), so both are needed. A prompt is one invitation (a participant,
+  /// a questionnaire, a planned time); it is answered by the submitted questionnaire whose
+  /// `lastInvitation` is that time (else the latest invitation before it not yet answered),
+  /// opened `formDuration` before it was submitted (`responseTime`). ESMira records no
+  /// questionnaire left unfinished: break-offs cannot be seen.
+  ///
+  /// Left out, and counted: events of other types, questionnaires submitted without an
+  /// invitation (`lastInvitation` 0) or whose invitation is not in events.csv, the web
+  /// access log. An invitation repeated (same participant, questionnaire and time) is one
+  /// prompt.
+  public static func esmira(_ files: [(file: String, data: Data)]) throws(ScenarioError) -> Pilot {
+    var pilot = Pilot()
+    pilot.recording = PilotRecording(prompts: .shown, openings: true, breakOffs: false)
+    var events: [CSVText] = []
+    var questionnaires: [CSVText] = []
+    for (file, data) in files {
+      let csv = try CSVText(data, file: file, separator: CSVText.separator(of: data))
+      if csv.optionalColumn("actionScheduledTo") != nil {
+        events.append(csv)
+      } else if csv.optionalColumn("lastInvitation") != nil {
+        questionnaires.append(csv)
+      } else if csv.optionalColumn("page") != nil && csv.optionalColumn("referer") != nil {
+        pilot.leftOut["ESMira web access logs (page visits: not prompts)", default: 0] += 1
+      } else {
+        throw ScenarioError(
+          file: file, key: "actionScheduledTo", at: .init(line: 1, column: 1),
+          "not an ESMira events.csv (with actionScheduledTo) or questionnaire file (with lastInvitation)")
+      }
+    }
+    guard let first = events.first else {
+      throw ScenarioError(
+        file: questionnaires.first?.file ?? files.first?.file ?? "", key: "events.csv", at: .init(line: 1, column: 1),
+        "ESMira's questionnaire files hold only the questionnaires submitted; the prompts are the invitation events of events.csv: give it too")
+    }
+    /// A time in milliseconds since 1970 and a clock's offset from UTC in milliseconds.
+    func offset(_ csv: CSVText, _ f: CSVText.Field) throws(ScenarioError) -> Int {
+      let z = try csv.optionalInteger(f, "timezoneOffset") ?? 0
+      guard abs(z) <= 14 * 3_600_000 else {
+        throw csv.error(f, "timezoneOffset", "expected milliseconds east of UTC within ±50400000 (UTC±14), found \(z)")
+      }
+      return Int(z / 60_000)
+    }
+    var byKey: [String: Int] = [:]
+    var byQuestionnaire: [String: [Int]] = [:]
+    for csv in events {
+      let (user, name, type, at, zone) = (
+        try csv.column("userId"), try csv.column("questionnaireName"), try csv.column("eventType"),
+        try csv.column("actionScheduledTo"), try csv.column("timezoneOffset")
+      )
+      for r in csv.records {
+        let kind = r[type].text
+        guard kind == "invitation" || kind == "actions_executed" else {
+          pilot.leftOut["ESMira events of type \(kind.prefix(40)) (not a prompt)", default: 0] += 1
+          continue
+        }
+        let planned = try csv.time(r[at], "actionScheduledTo", in: Pilot.times)
+        let key = [r[user].text, r[name].text, String(planned)].joined(separator: "\u{1F}")
+        guard byKey[key] == nil else {
+          pilot.leftOut["ESMira invitations repeated (one prompt kept)", default: 0] += 1
+          continue
+        }
+        byKey[key] = pilot.prompts.count
+        byQuestionnaire[r[user].text + "\u{1F}" + r[name].text, default: []].append(pilot.prompts.count)
+        pilot.prompts.append(
+          PilotPrompt(
+            participant: r[user].text, shown: planned, utcOffsetMinutes: try offset(csv, r[zone]), outcome: .unanswered,
+            questionnaire: r[name].text, scheduled: planned, file: csv.file, line: r[user].line))
+      }
+    }
+    guard !pilot.prompts.isEmpty else {
+      throw ScenarioError(
+        file: first.file, key: "eventType", at: .init(line: 1, column: 1),
+        "no invitation or actions_executed events: switch their upload on in the study's settings (they are on by default)")
+    }
+    for k in byQuestionnaire.keys { byQuestionnaire[k]!.sort { pilot.prompts[$0].shown < pilot.prompts[$1].shown } }
+    for csv in questionnaires {
+      let (user, name, last, submittedAt, duration) = (
+        try csv.column("userId"), try csv.column("questionnaireName"), try csv.column("lastInvitation"),
+        try csv.column("responseTime"), try csv.column("formDuration")
+      )
+      for r in csv.records {
+        let invitation = try csv.optionalInteger(r[last], "lastInvitation") ?? 0
+        guard invitation != 0 else {
+          pilot.leftOut["ESMira questionnaires submitted without an invitation (lastInvitation 0)", default: 0] += 1
+          continue
+        }
+        let submitted = try csv.time(r[submittedAt], "responseTime", in: Pilot.times)
+        let form = try csv.optionalInteger(r[duration], "formDuration") ?? 0
+        guard form >= 0, form <= submitted - Pilot.times.lowerBound else {
+          throw csv.error(r[duration], "formDuration", "expected the milliseconds the form was open, found \(form)")
+        }
+        // The invitation it answers: the one of that time, else the latest before it unanswered.
+        let key = [r[user].text, r[name].text, String(invitation)].joined(separator: "\u{1F}")
+        let k =
+          byKey[key].flatMap { pilot.prompts[$0].outcome == .unanswered ? $0 : nil }
+          ?? byQuestionnaire[r[user].text + "\u{1F}" + r[name].text]?.last {
+            pilot.prompts[$0].shown <= invitation && pilot.prompts[$0].outcome == .unanswered
+          }
+        guard let k else {
+          pilot.leftOut["ESMira questionnaires whose invitation is not in events.csv", default: 0] += 1
+          continue
+        }
+        guard submitted >= pilot.prompts[k].shown else {
+          throw csv.error(r[submittedAt], "responseTime", "submitted before its invitation (lastInvitation \(invitation))")
+        }
+        pilot.prompts[k].outcome = .answered
+        pilot.prompts[k].submitted = submitted
+        pilot.prompts[k].opened = max(submitted - form, pilot.prompts[k].shown)
+      }
+    }
+    pilot.sort()
+    return pilot
+  }
+}

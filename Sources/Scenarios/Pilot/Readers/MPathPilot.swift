@@ -1,0 +1,95 @@
+import Foundation
+
+extension PilotReaders {
+  /// m-Path's per-beep export, as mpathr documents and reads it ([@mpathr]): semicolons, a
+  /// byte-order mark, one row per beep sent, rows of unanswered beeps cut short after their
+  /// last field (read as empty). A participant is a `connectionId`; a prompt is a beep
+  /// (`sentBeepId`), shown when it was sent (`timeStampSent`), opened at `timeStampStart` and
+  /// submitted at `timeStampStop`: started and not stopped is a break-off (`partial`), neither
+  /// is unanswered. Times are m-Path's: seconds since 1970 on the participant's local clock,
+  /// so UTC is the time less `timeZoneOffset` (seconds east of UTC).
+  ///
+  /// Left out, and counted: beeps not scheduled (`scheduledBeepId` −1: a questionnaire sent
+  /// once, such as an intake), rows repeating a `sentBeepId` (the first kept), and m-Path's
+  /// meta file (question texts: not needed). A reminder (`reminderForOriginalSentBeepId`) is
+  /// folded into the beep it reminds of: answered through the reminder, the beep is answered.
+  public static func mpath(_ data: Data, file: String) throws(ScenarioError) -> Pilot {
+    let csv = try CSVText(data, file: file, separator: CSVText.separator(of: data), ragged: true)
+    var pilot = Pilot()
+    pilot.recording = PilotRecording(prompts: .sent, openings: true, breakOffs: true)
+    if csv.optionalColumn("columnName") != nil && csv.optionalColumn("fullQuestion") != nil {
+      pilot.leftOut["m-Path meta files (question texts: not needed)"] = 1
+      return pilot
+    }
+    let (who, list, scheduledId, sentId, reminderOf) = (
+      try csv.column("connectionId"), try csv.column("questionListName"), try csv.column("scheduledBeepId"),
+      try csv.column("sentBeepId"), try csv.column("reminderForOriginalSentBeepId")
+    )
+    let (scheduledAt, sentAt, startAt, stopAt, zone) = (
+      try csv.column("timeStampScheduled"), try csv.column("timeStampSent"), try csv.column("timeStampStart"),
+      try csv.column("timeStampStop"), try csv.column("timeZoneOffset")
+    )
+    let seconds = (Pilot.times.lowerBound / 1000)...(Pilot.times.upperBound / 1000)
+    /// A local-clock time in seconds as UTC milliseconds.
+    func time(_ f: CSVText.Field, _ name: String, offset: Int64) throws(ScenarioError) -> Int64? {
+      guard let t = try csv.optionalInteger(f, name) else { return nil }
+      guard seconds.contains(t) else {
+        throw csv.error(f, name, "\(t) is not a time between 2000 and 2100 in seconds since 1970 (m-Path's local clock)")
+      }
+      return (t - offset) * 1000
+    }
+    var bySent: [String: Int] = [:]
+    var reminders: [(of: String, prompt: PilotPrompt)] = []
+    for r in csv.records {
+      guard try csv.integer(r[scheduledId], "scheduledBeepId") != -1 else {
+        pilot.leftOut["m-Path beeps not scheduled (scheduledBeepId -1: sent once, such as an intake)", default: 0] += 1
+        continue
+      }
+      let offset = try csv.integer(r[zone], "timeZoneOffset")
+      guard abs(offset) <= 14 * 3600 else {
+        throw csv.error(r[zone], "timeZoneOffset", "expected seconds east of UTC within ±50400 (UTC±14), found \(offset)")
+      }
+      guard let sent = try time(r[sentAt], "timeStampSent", offset: offset) else {
+        throw csv.error(r[sentAt], "timeStampSent", "a scheduled beep without the time it was sent")
+      }
+      let start = try time(r[startAt], "timeStampStart", offset: offset)
+      let stop = try time(r[stopAt], "timeStampStop", offset: offset)
+      if let s = start, s < sent { throw csv.error(r[startAt], "timeStampStart", "started before it was sent (timeStampSent)") }
+      if let e = stop {
+        guard let s = start else { throw csv.error(r[stopAt], "timeStampStop", "stopped without a start (timeStampStart)") }
+        if e < s { throw csv.error(r[stopAt], "timeStampStop", "stopped before it started (timeStampStart)") }
+      }
+      let outcome: PilotPrompt.Outcome = stop != nil ? .answered : start != nil ? .partial : .unanswered
+      let prompt = PilotPrompt(
+        participant: r[who].text, shown: sent, utcOffsetMinutes: Int(offset / 60), outcome: outcome, opened: start, submitted: stop,
+        questionnaire: r[list].text, scheduled: try time(r[scheduledAt], "timeStampScheduled", offset: offset), file: file,
+        line: r[who].line)
+      let original = try csv.integer(r[reminderOf], "reminderForOriginalSentBeepId")
+      if original != 0 {
+        reminders.append((r[who].text + "\u{1F}" + String(original), prompt))
+        continue
+      }
+      let key = r[who].text + "\u{1F}" + String(try csv.integer(r[sentId], "sentBeepId"))
+      guard bySent[key] == nil else {
+        pilot.leftOut["m-Path rows repeating a sentBeepId (the first kept)", default: 0] += 1
+        continue
+      }
+      bySent[key] = pilot.prompts.count
+      pilot.prompts.append(prompt)
+    }
+    for (of, reminder) in reminders {
+      pilot.leftOut["m-Path reminder beeps (folded into the beep they remind of)", default: 0] += 1
+      guard let k = bySent[of] else {
+        pilot.leftOut["m-Path reminders of a beep not in the file", default: 0] += 1
+        continue
+      }
+      if reminder.outcome != .unanswered && pilot.prompts[k].outcome != .answered {
+        pilot.prompts[k].outcome = reminder.outcome
+        pilot.prompts[k].opened = reminder.opened
+        pilot.prompts[k].submitted = reminder.submitted
+      }
+    }
+    pilot.sort()
+    return pilot
+  }
+}

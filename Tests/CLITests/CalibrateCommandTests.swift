@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// `esmsim calibrate` end to end on a generic per-prompt file: the protocol proposed from the
+/// records, the block, and beside it the JSON and the page with the predictive check.
+@Suite("esmsim calibrate: a generic pilot file, its protocol, the block, JSON and page")
+struct CalibrateCommandTests {
+  /// 8 participants, 4 days, prompts at 09:00, 13:00, 17:00 and 21:00 (UTC), answered by a
+  /// fixed rule: participant p answers prompt k when (p + k) % 3 != 0, opening after
+  /// (p + 1) minutes and taking 40 s.
+  static func pilot() -> String {
+    var rows = ["participant,scheduled,opened,submitted"]
+    let day0: Int64 = 1_740_960_000  // 2025-03-03 00:00 UTC
+    for p in 0..<8 {
+      for d in 0..<4 {
+        for (k, h) in [9, 13, 17, 21].enumerated() {
+          let t = day0 + Int64(d) * 86_400 + Int64(h) * 3600
+          if (p + k + d) % 3 != 0 {
+            let o = t + Int64(p + 1) * 60
+            rows.append("p\(p),\(t),\(o),\(o + 40)")
+          } else {
+            rows.append("p\(p),\(t),,")
+          }
+        }
+      }
+    }
+    return rows.joined(separator: "\n") + "\n"
+  }
+
+  @Test("--propose prints the protocol the records show; --holdout writes the check beside the block")
+  func endToEnd() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let file = try tmp.write("pilot.csv", Self.pilot())
+    let propose = try ESMSimBinary.run(["calibrate", file, "--format", "csv", "--propose"])
+    #expect(propose.status == 0, "\(propose.stderr)")
+    #expect(propose.stdout.contains("{algorithm: fixed-times, times: [\"09:00\", \"13:00\", \"17:00\", \"21:00\"]}"), "\(propose.stdout)")
+    #expect(propose.stdout.contains("duration: 4d") && propose.stdout.contains("size: 8"))
+    let r = try ESMSimBinary.run([
+      "calibrate", file, "--format", "csv", "--holdout", "participants:0.5", "--people", "20", "--bootstrap", "3", "--output",
+      tmp.path("block.yaml"),
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    let block = try String(contentsOfFile: tmp.path("block.yaml"), encoding: .utf8)
+    #expect(block.contains("population:\n  compliance:\n    answer_probability: "))
+    #expect(block.contains("# predictive check (--holdout participants:0.5)"))
+    let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tmp.path("block.json")))) as! [String: Any]
+    let check = json["check"] as! [String: Any]
+    let figures = check["figures"] as! [[String: Any]]
+    #expect(figures.contains { $0["figure"] as? String == "answered" })
+    #expect((json["estimates"] as! [[String: Any]]).contains { $0["parameter"] as? String == "answer_probability" })
+    #expect((json["pilot"] as! [String: Any])["participants"] as? Int == 8)
+    let page = try String(contentsOfFile: tmp.path("block.html"), encoding: .utf8)
+    #expect(page.contains("Predictive check") && page.contains("<svg"))
+    // A holdout that holds out nothing is refused, and nothing is written.
+    let none = try ESMSimBinary.run(["calibrate", file, "--format", "csv", "--holdout", "days:9", "--output", tmp.path("other.yaml")])
+    #expect(none.status != 0 && none.stderr.contains("days:9"))
+    #expect(!FileManager.default.fileExists(atPath: tmp.path("other.yaml")))
+  }
+}

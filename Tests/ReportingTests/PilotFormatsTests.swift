@@ -1,0 +1,245 @@
+import Foundation
+import Testing
+
+@testable import Scenarios
+
+/// The pilot readers of m-Path's per-beep export, ESMira's events and questionnaire files
+/// and a generic per-prompt CSV, on the project's own fixtures (written from each
+/// platform's documented format, `docs/calibration.md`), and m-Path's on mpathr's example
+/// study where a copy of mpathr is on this machine.
+@Suite("Pilot records: m-Path, ESMira and a generic per-prompt CSV")
+struct PilotFormatsTests {
+  // 2025-03-03 (a Monday) 09:00 on a clock one hour east of UTC, in m-Path's seconds.
+  static let nine: Int64 = 1_740_992_400
+  static let mpathHeader =
+    "connectionId;legacyCode;code;alias;initials;accountCode;scheduledBeepId;sentBeepId;reminderForOriginalSentBeepId;questionListName;questionListLabel;fromProtocolName;timeStampScheduled;timeStampSent;timeStampStart;timeStampStop;originalTimeStampSent;timeZoneOffset;deltaUTC;mood_sliderNegPos;company_yesno"
+
+  /// An m-Path row: answered rows carry their answers; unanswered ones end after deltaUTC
+  /// (m-Path cuts them short).
+  static func beep(
+    _ who: Int, scheduledId: Int, sent id: Int, reminderOf: Int = 0, list: String = "main", at t: Int64, start: Int64? = nil,
+    stop: Int64? = nil
+  ) -> String {
+    let times = "\(t);\(t + 2);\(start.map(String.init) ?? "");\(stop.map(String.init) ?? "")"
+    let head = "\(who);;\"!abc\";;;acc;\(scheduledId);\(id);\(reminderOf);\(list);;proto;\(times);\(start == nil ? "" : "0");3600;"
+    return start == nil ? head : head + "0;55;\"\"\"yes\"\"\""
+  }
+
+  static let mpath: String = {
+    let n = nine
+    let rows = [
+      beep(1, scheduledId: -1, sent: 100, list: "\"Intake questionnaire\"", at: n - 3600, start: n - 3590, stop: n - 3400),
+      beep(1, scheduledId: 11, sent: 101, at: n, start: n + 60, stop: n + 90),
+      beep(1, scheduledId: 12, sent: 102, at: n + 5400),
+      beep(1, scheduledId: 13, sent: 103, at: n + 10800, start: n + 10900),
+      beep(1, scheduledId: 12, sent: 102, at: n + 5400),
+      beep(1, scheduledId: 12, sent: 104, reminderOf: 102, at: n + 6000, start: n + 6100, stop: n + 6160),
+      beep(2, scheduledId: 21, sent: 201, at: n + 86_400, start: n + 86_500, stop: n + 86_560),
+    ]
+    return "\u{FEFF}" + ([mpathHeader] + rows).joined(separator: "\n") + "\n"
+  }()
+
+  @Test("m-Path: a prompt per scheduled beep, UTC from the local clock, partial when started and not stopped; intake, repeats and reminders counted")
+  func mpathFixture() throws {
+    let pilot = try PilotReaders.mpath(Data(Self.mpath.utf8), file: "basic.csv")
+    #expect(pilot.prompts.count == 4)
+    #expect(pilot.recording == PilotRecording(prompts: .sent, openings: true, breakOffs: true))
+    let p1 = pilot.prompts.filter { $0.participant == "1" }
+    #expect(p1.map(\.outcome) == [.answered, .answered, .partial])
+    // 09:00 on a clock at UTC+1 is 08:00 UTC; the offset kept for local hours.
+    #expect(p1[0].shown == (Self.nine + 2 - 3600) * 1000 && p1[0].scheduled == (Self.nine - 3600) * 1000)
+    #expect(p1[0].opened == (Self.nine + 60 - 3600) * 1000 && p1[0].submitted == (Self.nine + 90 - 3600) * 1000)
+    #expect(p1[0].utcOffsetMinutes == 60 && p1[0].questionnaire == "main")
+    // The unanswered beep answered through its reminder.
+    #expect(p1[1].submitted == (Self.nine + 6160 - 3600) * 1000)
+    #expect(pilot.leftOut.values.reduce(0, +) == 3)
+    #expect(pilot.leftOut.keys.contains { $0.contains("scheduledBeepId -1") })
+    #expect(pilot.leftOut.keys.contains { $0.contains("repeating a sentBeepId") })
+    #expect(pilot.leftOut.keys.contains { $0.contains("reminder") })
+  }
+
+  @Test("m-Path: malformed files get one located error naming the column", arguments: [
+    (beep(1, scheduledId: 11, sent: 101, at: nine, start: nine + 60, stop: nine + 30), "timeStampStop"),
+    (beep(1, scheduledId: 11, sent: 101, at: nine, start: nine - 60, stop: nine + 30), "timeStampStart"),
+    (beep(1, scheduledId: 11, sent: 101, at: nine * 1000), "timeStampSent"),
+    (beep(1, scheduledId: 11, sent: 101, at: nine).replacingOccurrences(of: ";3600;", with: ";99999;"), "timeZoneOffset"),
+    (beep(1, scheduledId: 11, sent: 101, at: nine) + ";1;2;3", ""),
+  ])
+  func mpathMalformed(_ row: String, _ key: String) {
+    #expect {
+      try PilotReaders.mpath(Data((Self.mpathHeader + "\n" + row + "\n").utf8), file: "basic.csv")
+    } throws: { error in
+      guard let e = error as? ScenarioError else { return false }
+      return e.file == "basic.csv" && e.key == key && e.location?.line == 2
+    }
+  }
+
+  @Test("m-Path's meta file is recognised and skipped, counted")
+  func mpathMeta() throws {
+    let meta = "\u{FEFF}columnName;fullQuestion;typeQuestion;typeAnswer;fullQuestion_mixed;typeQuestion_mixed;typeAnswer_mixed\nmood_sliderNegPos;\"How do you feel?\";sliderNegPos;int;0;0;0\n"
+    let pilot = try PilotFormat.mpath.read([("meta.csv", Data(meta.utf8)), ("basic.csv", Data(Self.mpath.utf8))])
+    #expect(pilot.prompts.count == 4 && pilot.leftOut.keys.contains { $0.contains("meta") })
+  }
+
+  /// mpathr's repository as the search tool's mirror holds it (GPL; read, never copied).
+  static let mpathr = "/work/.mirror/m-path-io+mpathr/repo"
+  static func mpathrFile(_ path: String) -> Data? {
+    guard FileManager.default.fileExists(atPath: mpathr) else { return nil }
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: "/usr/bin/git")
+    p.arguments = ["--git-dir=\(mpathr)", "show", "HEAD:\(path)"]
+    let out = Pipe()
+    p.standardOutput = out
+    p.standardError = FileHandle.nullDevice
+    guard (try? p.run()) != nil else { return nil }
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    return p.terminationStatus == 0 ? data : nil
+  }
+
+  @Test(
+    "m-Path: mpathr's example study reads as 20 participants, 2,200 beeps (2,000 main: 1,251 answered), and its protocol is found",
+    .enabled(if: FileManager.default.fileExists(atPath: mpathr), "mpathr's repository is not on this machine"))
+  func mpathrExample() throws {
+    let data = try #require(Self.mpathrFile("inst/extdata/example_basic.csv"))
+    let pilot = try PilotReaders.mpath(data, file: "example_basic.csv")
+    #expect(Set(pilot.prompts.map(\.participant)).count == 20)
+    #expect(pilot.prompts.count == 2_200)
+    let main = pilot.prompts.filter { $0.questionnaire == "main_questionnaire" }
+    #expect(main.count == 2_000 && main.filter { $0.outcome == .answered }.count == 1_251)
+    #expect(pilot.prompts.filter { $0.outcome == .partial }.isEmpty)
+    #expect(pilot.leftOut.values.reduce(0, +) == 21)  // 20 intakes, one repeated row
+    let proposal = PilotProtocol(pilot)
+    #expect(proposal.yaml.contains("{algorithm: buffered-blocks, per_day: 10, buffer: 0.167}, window: \"07:15-22:15\", expiry: 30m"))
+    #expect(proposal.yaml.contains("{algorithm: fixed-times, times: [\"22:10\"]}"))
+    #expect(proposal.yaml.contains("duration: 10d"))
+    // The proposal is a scenario esmsim runs.
+    _ = try Readers.scenario(Data(proposal.yaml.utf8), file: "proposed.yaml")
+  }
+
+  // ESMira: every field quoted, semicolons, times in milliseconds.
+  static let t1: Int64 = 1_740_988_800_000  // 2025-03-03 08:00 UTC
+  static func esmiraRow(_ fields: [String]) -> String { "\"" + fields.joined(separator: "\";\"") + "\"" }
+  static let events: String = {
+    let h = ["entryId", "userId", "uploaded", "appType", "questionnaireName", "eventType", "timezoneOffset", "responseTime", "actionScheduledTo"]
+    let rows = [
+      ["1", "u1", "0", "Android", "", "joined", "3600000", "\(t1 - 1000)", ""],
+      ["2", "u1", "0", "Android", "Daily", "invitation", "3600000", "\(t1)", "\(t1)"],
+      ["3", "u1", "0", "Android", "Daily", "invitation", "3600000", "\(t1)", "\(t1)"],
+      ["4", "u1", "0", "iOS", "Daily", "actions_executed", "3600000", "\(t1 + 3_600_000)", "\(t1 + 3_600_000)"],
+      ["5", "u1", "0", "Android", "Daily", "invitation", "3600000", "\(t1 + 7_200_000)", "\(t1 + 7_200_000)"],
+    ]
+    return ([h] + rows).map(esmiraRow).joined(separator: "\n")
+  }()
+  static let daily: String = {
+    let h = ["entryId", "userId", "questionnaireName", "eventType", "timezoneOffset", "responseTime", "formDuration", "lastInvitation", "mood"]
+    let rows = [
+      ["6", "u1", "Daily", "questionnaire", "3600000", "\(t1 + 120_000)", "30000", "\(t1)", "5"],
+      ["7", "u1", "Daily", "questionnaire", "3600000", "\(t1 + 3_700_000)", "20000", "\(t1 + 3_600_005)", "4"],
+      ["8", "u1", "Daily", "questionnaire", "3600000", "\(t1 + 9_000_000)", "20000", "0", "3"],
+    ]
+    return ([h] + rows).map(esmiraRow).joined(separator: "\n")
+  }()
+
+  @Test("ESMira: a prompt per invitation, answered by the questionnaire that names it (or the latest before), opened formDuration before")
+  func esmiraFixture() throws {
+    let pilot = try PilotReaders.esmira([("events.csv", Data(Self.events.utf8)), ("1234.csv", Data(Self.daily.utf8))])
+    #expect(pilot.prompts.map(\.outcome) == [.answered, .answered, .unanswered])
+    #expect(pilot.prompts[0].opened == Self.t1 + 90_000 && pilot.prompts[0].submitted == Self.t1 + 120_000)
+    #expect(pilot.prompts[1].submitted == Self.t1 + 3_700_000 && pilot.prompts[0].utcOffsetMinutes == 60)
+    #expect(pilot.recording == PilotRecording(prompts: .shown, openings: true, breakOffs: false))
+    #expect(pilot.leftOut.keys.contains { $0.contains("joined") })
+    #expect(pilot.leftOut.keys.contains { $0.contains("repeated") })
+    #expect(pilot.leftOut.keys.contains { $0.contains("lastInvitation 0") })
+  }
+
+  @Test("ESMira: questionnaire files without events.csv, or events without invitations, are refused by name")
+  func esmiraRefused() {
+    #expect {
+      try PilotReaders.esmira([("1234.csv", Data(Self.daily.utf8))])
+    } throws: { ($0 as? ScenarioError)?.file == "1234.csv" && ($0 as? ScenarioError)?.key == "events.csv" }
+    let none = Self.events.split(separator: "\n").prefix(2).joined(separator: "\n")
+    #expect {
+      try PilotReaders.esmira([("events.csv", Data(none.utf8))])
+    } throws: { ($0 as? ScenarioError)?.key == "eventType" }
+    #expect {
+      try PilotReaders.esmira([("other.csv", Data("a;b\n1;2\n".utf8))])
+    } throws: { ($0 as? ScenarioError)?.file == "other.csv" }
+    let bad = Self.events.replacingOccurrences(of: "\"\(Self.t1 + 7_200_000)\"", with: "\"tomorrow\"")
+    #expect {
+      try PilotReaders.esmira([("events.csv", Data(bad.utf8))])
+    } throws: { ($0 as? ScenarioError)?.key == "actionScheduledTo" && ($0 as? ScenarioError)?.location?.line == 6 }
+  }
+
+  static let generic = """
+    pid,survey,planned,sent,start,end
+    a,morning,2025-03-03T09:00:00+01:00,2025-03-03T09:00:05+01:00,2025-03-03T09:01:00+01:00,2025-03-03T09:02:00+01:00
+    a,morning,2025-03-04 09:00,,,
+    a,evening,1741111200,1741111201000,1741111300,
+    b,morning,2025-03-03T08:00:00Z,,,
+    """
+
+  @Test("generic CSV: columns mapped, ISO 8601 with or without an offset, seconds or milliseconds; the participants' clock")
+  func genericFixture() throws {
+    let columns = PilotColumns(
+      names: try PilotColumns.mapping(["questionnaire=survey", "scheduled=planned", "delivered=sent", "opened=start", "submitted=end", "participant=pid"]),
+      clock: .zone("Europe/Brussels"))
+    let pilot = try PilotReaders.generic(Data(Self.generic.utf8), file: "pilot.csv", columns: columns)
+    #expect(pilot.prompts.count == 4)
+    let a = pilot.prompts.filter { $0.participant == "a" }
+    #expect(a.map(\.outcome) == [.answered, .unanswered, .partial])
+    #expect(a[0].scheduled == Self.t1 && a[0].shown == Self.t1 + 5000 && a[0].submitted == Self.t1 + 120_000)
+    // A local time without an offset is on the participants' clock (Brussels, UTC+1 in March).
+    #expect(a[1].shown == Self.t1 + 86_400_000 && a[1].utcOffsetMinutes == 60)
+    #expect(a[2].shown == 1_741_111_201_000 && a[2].scheduled == 1_741_111_200_000 && a[2].opened == 1_741_111_300_000)
+    #expect(pilot.recording.openings && pilot.recording.breakOffs)
+    // Without a clock, an ISO time's own offset is the participant's.
+    let plain = try PilotReaders.generic(
+      Data(Self.generic.utf8), file: "pilot.csv",
+      columns: PilotColumns(names: try PilotColumns.mapping(["scheduled=planned", "participant=pid"])))
+    #expect(plain.prompts.first { $0.participant == "a" }!.utcOffsetMinutes == 60)
+    #expect(!plain.recording.openings)
+  }
+
+  @Test("generic CSV: bad times, a missing time column and impossible orders are refused with the line and column")
+  func genericMalformed() {
+    let columns = PilotColumns(names: ["participant": "pid", "scheduled": "planned", "opened": "start"])
+    let cases: [(String, String, Int)] = [
+      ("pid,planned\na,yesterday\n", "planned", 2),
+      ("pid,planned\na,2025-02-30T09:00\n", "planned", 2),
+      ("pid,planned\na,1900-01-01T00:00Z\n", "planned", 2),
+      ("pid,planned,start\na,2025-03-03T09:00Z,2025-03-03T08:59Z\n", "start", 2),
+      ("pid,when\na,2025-03-03T09:00Z\n", "delivered", 1),
+      ("pid,planned\na,\n", "planned", 2),
+    ]
+    for (text, key, line) in cases {
+      #expect {
+        try PilotReaders.generic(Data(text.utf8), file: "g.csv", columns: columns)
+      } throws: { error in
+        guard let e = error as? ScenarioError else { return false }
+        return e.file == "g.csv" && e.key == key && e.location?.line == line
+      }
+    }
+    #expect(throws: ScenarioError.self) { try PilotColumns.mapping(["colour=red"]) }
+    #expect(throws: ScenarioError.self) { try PilotColumns.mapping(["participant=a", "participant=b"]) }
+  }
+
+  @Test("times: ISO 8601's forms, unix seconds and milliseconds, and local times across a daylight-saving change")
+  func times() {
+    #expect(PilotTime.parse("2025-03-03T08:00:00Z")?.milliseconds == Self.t1)
+    #expect(PilotTime.parse("2025-03-03 09:00:00.250+0100")?.milliseconds == Self.t1 + 250)
+    #expect(PilotTime.parse("2025-03-03T10:00+02")?.milliseconds == Self.t1)
+    #expect(PilotTime.parse("1740988800")?.milliseconds == Self.t1)
+    #expect(PilotTime.parse("1740988800000")?.milliseconds == Self.t1)
+    #expect(PilotTime.parse("2025-03-03T08:00")?.local == true)
+    for bad in ["2025-13-01T00:00", "2025-03-03", "2025-03-03T25:00", "03/03/2025 08:00", "2025-03-03T08:00+15:00", "nan", ""] {
+      #expect(PilotTime.parse(bad) == nil, "\(bad)")
+    }
+    // Brussels: 2025-03-30 02:00 CET became 03:00 CEST.
+    let brussels = PilotClock.zone("Europe/Brussels")
+    let before = PilotTime.parse("2025-03-29T12:00")!.milliseconds
+    let after = PilotTime.parse("2025-03-30T12:00")!.milliseconds
+    #expect(brussels.utc(ofLocal: before) == before - 3_600_000)
+    #expect(brussels.utc(ofLocal: after) == after - 7_200_000)
+  }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import Scenarios
+import StudyModel
+import Testing
+
+@testable import Calibration
+
+/// The predictive check (`esmsim calibrate --holdout`): predictions from the model that
+/// generated the pilot put the held-out figures inside their 95 % intervals (nearly all of
+/// them), and a wrong model's do not; the splits hold out what they say.
+@Suite("Calibration: the predictive check")
+struct PredictiveCheckTests {
+  static let recording = PilotRecording(prompts: .sent, openings: true, breakOffs: true)
+
+  /// A simulated pilot of 60 participants for 10 days, recorded as m-Path would.
+  static func pilot(seed: UInt64 = 21) throws -> (StudyPlan, ComplianceMoments) {
+    let plan = try CalibrationTests.plan(CalibrationTests.truth(breakOffs: true))
+    var p = plan
+    p.participants = 60
+    p.days = 10
+    return (p, Calibrator.simulate(p, seed: seed, recording: recording, threads: 1))
+  }
+
+  static func result(_ c: CompliancePlan) -> Calibrator.Result {
+    Calibrator.Result(compliance: c, estimates: [], hourCounts: [:], hours: [], refits: [c], notIdentified: [])
+  }
+
+  @Test("the splits: days:N holds out every participant's days from N on; participants:F a seeded share of the people")
+  func splits() throws {
+    let (_, m) = try Self.pilot()
+    let (fit, held) = PredictiveCheck.split(m, .days(6), seed: 1)
+    #expect(fit.days == 6 && held.prompts.allSatisfy { $0.day >= 6 } && fit.prompts.count + held.prompts.count == m.prompts.count)
+    let (a, b) = PredictiveCheck.split(m, .participants(0.25), seed: 1)
+    #expect(b.people == 15 && a.people == 45 && a.prompts.count + b.prompts.count == m.prompts.count)
+    let (_, again) = PredictiveCheck.split(m, .participants(0.25), seed: 1)
+    #expect(again.prompts.count == b.prompts.count)
+    #expect(PredictiveCheck.Holdout("days:7") == .days(7) && PredictiveCheck.Holdout("participants:0.3") == .participants(0.3))
+    for bad in ["days:0", "days:x", "participants:1", "participants:-0.5", "weeks:2", "days"] {
+      #expect(PredictiveCheck.Holdout(bad) == nil, "\(bad)")
+    }
+  }
+
+  @Test("the generating model's predictions hold at least 85 % of five pilots' held-out figures (95 % intervals); a wrong level's miss the answered share")
+  func calibrated() throws {
+    // Five pilots: a pilot's figures move together (a few slow, reluctant people lower its
+    // answered share and lengthen its waits at once), so one pilot says little.
+    var inside = 0
+    var seen = 0
+    for seed: UInt64 in 21...25 {
+      let (plan, m) = try Self.pilot(seed: seed)
+      let (fit, held) = PredictiveCheck.split(m, .days(6), seed: 1)
+      let right = PredictiveCheck.run(
+        result: Self.result(plan.compliance), check: held, fitPrompts: fit.prompts.count, holdout: .days(6), plan: plan,
+        recording: Self.recording, days: 10, seed: 7, simulations: 40)
+      #expect(right.rows.count >= 15)
+      #expect(right.rows.contains { $0.figure == .breakOffs } && right.rows.contains { $0.figure == .wait(0.5) })
+      inside += right.inside.count
+      seen += right.inside.of
+    }
+    // At 95 % each, 85 % of about 140 correlated figures leaves room for one unlucky pilot.
+    #expect(Double(inside) >= 0.85 * Double(seen), "\(inside) of \(seen)")
+    let (plan, m) = try Self.pilot()
+    let (fit, held) = PredictiveCheck.split(m, .days(6), seed: 1)
+    var wrong = plan.compliance
+    wrong.answerProbability = 0.4
+    let off = PredictiveCheck.run(
+      result: Self.result(wrong), check: held, fitPrompts: fit.prompts.count, holdout: .days(6), plan: plan,
+      recording: Self.recording, days: 10, seed: 7, simulations: 40)
+    #expect(off.rows.first { $0.figure == .answered }.map { !$0.inside && $0.predicted < $0.observed } == true)
+  }
+}

@@ -1,0 +1,106 @@
+#' Calibrate the compliance model to a pilot, and check how well it predicts
+#'
+#' Runs `esmsim calibrate` on a pilot's per-prompt records: esmsim simulates the
+#' pilot's protocol (as its records show it, or `scenario`) and sets each
+#' compliance parameter so that the simulation shows what the pilot shows. With
+#' `holdout`, it also fits on part of the pilot and compares the other part with
+#' what that fit predicts (`docs/calibration.md`).
+#'
+#' @param files The pilot's files.
+#' @param format `"aware"` (AWARE esms rows), `"beiwe"` (Beiwe iOS survey
+#'   timings), `"mpath"` (m-Path's per-beep export), `"esmira"` (ESMira's
+#'   events.csv with its questionnaire files) or `"csv"` (any platform's
+#'   per-prompt table).
+#' @param scenario The pilot's scenario file (protocol, phones, population).
+#'   By default the protocol the records show, on phones in ordinary use.
+#' @param holdout `NULL`, `"days:N"` (fit on each participant's first N days,
+#'   check the rest) or `"participants:F"` (check a share F of the participants).
+#' @param columns For `format = "csv"`: a named character vector mapping roles to
+#'   the file's columns, for example `c(participant = "pid", scheduled = "planned")`
+#'   (roles: participant, questionnaire, scheduled, delivered, opened, submitted).
+#' @param time_zone,utc_offset The participants' clock (Beiwe, csv): an IANA
+#'   zone such as `"Europe/Brussels"`, or minutes east of UTC.
+#' @param seed Master seed of the simulations.
+#' @param people Participants in each simulation of the pilot.
+#' @param bootstrap Bootstrap resamples for the intervals and predictions.
+#' @param threads Worker threads (results do not depend on it).
+#' @param output Where to write the block (YAML); the JSON and the page are
+#'   written beside it. By default a temporary file.
+#' @return An `esm_calibration` list: `estimates` (a tibble: parameter, value,
+#'   low, high, standard_error, pilot_moment, simulated_moment, at_bound),
+#'   `check` (a tibble: figure, unit, observed, predicted, low, high, inside; or
+#'   `NULL` without a holdout), `not_identified`, `protocol` (the scenario
+#'   simulated, when proposed from the records, and what the records showed),
+#'   `pilot` (participants, prompts, days, answered, left_out), `block` (the
+#'   `population.compliance` block to paste into a scenario) and `files` (the
+#'   block, JSON and page written).
+#' @section Errors: a malformed pilot file raises `esmsim_scenario_error` with
+#'   its `file`, `key` (the column), `line` and `column`.
+#' @examples
+#' \dontrun{
+#' cal <- esm_calibrate("basic.csv", format = "mpath", holdout = "days:7")
+#' cal$estimates
+#' cal$check[!cal$check$inside, ]
+#' browseURL(cal$files$page)
+#' }
+#' @export
+esm_calibrate <- function(files, format, scenario = NULL, holdout = NULL, columns = NULL, time_zone = NULL,
+                          utc_offset = NULL, seed = 1, people = 300, bootstrap = 30, threads = NULL, output = NULL) {
+  if (is.null(output)) output <- tempfile("esmsim-calibration-", fileext = ".yaml")
+  args <- c("calibrate", files, "--format", format, "--seed", seed, "--people", people, "--bootstrap", bootstrap,
+            "--output", output)
+  add <- function(flag, value) if (!is.null(value)) args <<- c(args, flag, as.character(value))
+  add("--scenario", scenario)
+  add("--holdout", holdout)
+  add("--time-zone", time_zone)
+  add("--utc-offset", utc_offset)
+  add("--threads", threads)
+  if (!is.null(columns)) {
+    if (is.null(names(columns)) || any(names(columns) == "")) {
+      esm_abort("esmsim: columns is a named vector, role = column", "esmsim_run_error")
+    }
+    for (role in names(columns)) args <- c(args, "--column", paste0(role, "=", columns[[role]]))
+  }
+  esm_exec(args, call = sys.call())
+  stem <- sub("\\.(yaml|yml)$", "", output)
+  json <- jsonlite::fromJSON(paste0(stem, ".json"), simplifyDataFrame = TRUE)
+  numeric_columns <- function(df, columns) {
+    for (column in columns) df[[column]] <- as.numeric(df[[column]])
+    df
+  }
+  estimates <- numeric_columns(as.data.frame(json$estimates),
+    c("value", "low", "high", "standard_error", "pilot_moment", "simulated_moment"))
+  check <- NULL
+  if (!is.null(json$check)) {
+    check <- numeric_columns(as.data.frame(json$check$figures), c("observed", "predicted", "low", "high"))
+    check$inside <- as.logical(check$inside)
+    check <- tibble::as_tibble(check)
+  }
+  structure(list(
+    estimates = tibble::as_tibble(estimates),
+    check = check,
+    not_identified = as.character(json$not_identified),
+    protocol = json$protocol,
+    pilot = json$pilot,
+    holdout = if (is.null(json$check)) NULL else json$check$holdout,
+    block = json$block,
+    files = list(block = output, json = paste0(stem, ".json"), page = paste0(stem, ".html"))
+  ), class = "esm_calibration")
+}
+
+#' @export
+print.esm_calibration <- function(x, ...) {
+  cat(sprintf("esmsim calibration: %d participants, %d prompts over %d days; answered %.3f\n",
+              x$pilot$participants, x$pilot$prompts, x$pilot$days, x$pilot$answered))
+  est <- x$estimates
+  for (i in seq_len(nrow(est))) {
+    cat(sprintf("  %-24s %10.4g  [%.4g, %.4g]%s\n", est$parameter[i], est$value[i], est$low[i], est$high[i],
+                if (isTRUE(est$at_bound[i])) "  (at the edge of its range)" else ""))
+  }
+  if (!is.null(x$check)) {
+    seen <- !is.na(x$check$inside)
+    cat(sprintf("predictive check (%s): %d of %d observed figures inside their 95 %% prediction interval\n",
+                x$holdout, sum(x$check$inside[seen]), sum(seen)))
+  }
+  invisible(x)
+}

@@ -1,0 +1,48 @@
+# A generic pilot: 10 participants, 5 days, prompts at 09, 13, 17 and 21 h (UTC); who answers
+# follows a fixed rule, opening after a few minutes.
+pilot_file <- function() {
+  day0 <- 1740960000
+  rows <- list()
+  for (p in 0:9) for (d in 0:4) for (k in 0:3) {
+    t <- day0 + d * 86400 + c(9, 13, 17, 21)[k + 1] * 3600
+    answered <- (p + k + d) %% 3 != 0
+    o <- t + (p + 1) * 60
+    rows[[length(rows) + 1]] <- data.frame(pid = sprintf("p%d", p), planned = t,
+      start = if (answered) o else NA, end = if (answered) o + 40 else NA)
+  }
+  file <- tempfile(fileext = ".csv")
+  utils::write.csv(do.call(rbind, rows), file, row.names = FALSE, na = "")
+  file
+}
+
+test_that("esm_calibrate reads a generic pilot, returns the estimates and the predictive check as tibbles", {
+  skip_without_esmsim()
+  cal <- esm_calibrate(pilot_file(), format = "csv",
+    columns = c(participant = "pid", scheduled = "planned", opened = "start", submitted = "end"),
+    holdout = "participants:0.5", people = 20, bootstrap = 3)
+  expect_s3_class(cal, "esm_calibration")
+  expect_s3_class(cal$estimates, "tbl_df")
+  expect_true("answer_probability" %in% cal$estimates$parameter)
+  expect_type(cal$estimates$value, "double")
+  expect_true(all(cal$estimates$low <= cal$estimates$value + 1e-9, na.rm = TRUE))
+  expect_equal(cal$pilot$participants, 10L)
+  expect_equal(cal$pilot$prompts, 200L)
+  expect_s3_class(cal$check, "tbl_df")
+  expect_true("answered" %in% cal$check$figure)
+  expect_type(cal$check$inside, "logical")
+  expect_match(cal$block, "answer_probability")
+  expect_true(file.exists(cal$files$page))
+  expect_match(cal$protocol$scenario, "fixed-times")
+  expect_output(print(cal), "predictive check")
+})
+
+test_that("a malformed pilot file is an esmsim_scenario_error naming the file, column and line", {
+  skip_without_esmsim()
+  file <- tempfile(fileext = ".csv")
+  writeLines(c("pid,planned", "p1,yesterday"), file)
+  e <- expect_error(esm_calibrate(file, format = "csv", columns = c(participant = "pid", scheduled = "planned")),
+                    class = "esmsim_scenario_error")
+  expect_equal(e$key, "planned")
+  expect_equal(e$line, 2L)
+  expect_equal(e$file, file)
+})
