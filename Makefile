@@ -104,6 +104,7 @@ bench: release
 	$(ESMSIM) bench case-study --results bench/results.json
 	$(ESMSIM) bench city --results bench/results.json
 	$(ESMSIM) bench scaling --results bench/results.json
+	$(ESMSIM) bench design --results bench/results.json
 	$(ESMSIM) bench planner --results bench/results.json
 
 clean:

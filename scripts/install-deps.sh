@@ -29,13 +29,13 @@ if $for_tests; then
     need_pkgs+=(python3 python3-venv)
   fi
   # R and the packages r/esmsim imports and tests with (Debian's builds: CRAN is not needed).
-  r_pkgs=(processx jsonlite tibble testthat withr pkgload lme4)
+  r_pkgs=(processx jsonlite tibble testthat withr pkgload lme4 lmerTest ggplot2)
   if ! command -v Rscript >/dev/null 2>&1; then
     need_pkgs+=(r-base-core)
-    for p in "${r_pkgs[@]}"; do need_pkgs+=("r-cran-$p"); done
+    for p in "${r_pkgs[@]}"; do need_pkgs+=("r-cran-${p,,}"); done
   else
     for p in "${r_pkgs[@]}"; do
-      Rscript -e "quit(status = !requireNamespace('$p', quietly = TRUE))" >/dev/null 2>&1 || need_pkgs+=("r-cran-$p")
+      Rscript -e "quit(status = !requireNamespace('$p', quietly = TRUE))" >/dev/null 2>&1 || need_pkgs+=("r-cran-${p,,}")
     done
   fi
 fi

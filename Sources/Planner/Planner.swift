@@ -118,6 +118,8 @@ public enum Planner {
           ("headline", .string(Report.headline(v))),
           ("answers_chart", .string(Report.answersHistogram(v, maxAnswers: axes.maxAnswers, maxShare: axes.maxShare))),
           ("fate_chart", .string(Report.lossBars(v))),
+          ("reaching_chart", .string(Report.reachingByDay(v))),
+          ("reaching_by_day", .array(v.reachingTargetByDay.map { .finite($0) })),
           ("uniformity_chart", .string(v.intensityScheduled.isEmpty ? "" : Report.intensityChart(v, window: (window.start, window.length), top: top))),
           ("week", .string(WeekCalendar.svg(plan: plan, seed: scenario.seed, participant: who))),
           ("truth_chart", .string(truth ? TruthChart.svg(v, plan: plan, seed: scenario.seed, answered: answeredByHour[k]) : "")),

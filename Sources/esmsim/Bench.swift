@@ -9,7 +9,7 @@ import SimKernel
 struct Bench: ParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Run a benchmark and print its figures.",
-    subcommands: [Kernel.self, Random.self, Schedules.self, CaseStudy.self, City.self, Scaling.self, PlannerChange.self]
+    subcommands: [Kernel.self, Random.self, Schedules.self, CaseStudy.self, City.self, Scaling.self, PlannerChange.self, DesignTiming.self]
   )
 
   struct Kernel: ParsableCommand {

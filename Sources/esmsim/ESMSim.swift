@@ -14,7 +14,7 @@ struct ESMSim: ParsableCommand {
     version: ESMSimVersion.string + " " + ESMSimVersion.build,
     subcommands: [
       RunCommand.self, ShowCommand.self, ValidateCommand.self, ScheduleCommand.self, SweepCommand.self, CalibrateCommand.self,
-      ServeCommand.self, Bench.self, RandomNumbers.self,
+      DesignCommand.self, ServeCommand.self, Bench.self, RandomNumbers.self,
     ]
   )
 

@@ -113,6 +113,10 @@ def planner_checks(url, work):
         prompts = len(driver.find_elements(By.CSS_SELECTOR, "#week circle.prompt"))
         bars = len(driver.find_elements(By.CSS_SELECTOR, "#answers rect.bar, #answers rect.bar2"))
         check("the calendar draws prompts and the histogram bars", prompts > 20 and bars > 5, f"{prompts} prompts, {bars} bars")
+        curves = len(driver.find_elements(By.CSS_SELECTOR, "#reaching svg polyline"))
+        check("each variant draws its days-to-target curve", curves == 2, f"{curves} curves")
+        exported = open(path).read() if os.path.exists(path) else ""
+        check("the answers target is in the exported scenario", "answers_target: 30" in exported)
         share = non_white_share(shot)
         check("the screenshot at 1,400 px is not blank", share > 0.05, f"{share:.3f} non-white")
         # A malformed scenario: the reader's located error in the page.

@@ -31,6 +31,26 @@ import Testing
     #expect((variant["week"] as! String).contains("<circle"))
   }
 
+  /// The days-to-target curve: on its last day, the share reaching the target is the run's;
+  /// it never falls; and a study cut to fewer days (the same people) reaches it in the share
+  /// the curve gives for that day.
+  @Test func reachingCurveIsTheShareOfShorterStudies() throws {
+    let text = Self.scenario.replacingOccurrences(of: "  expiry: 30m", with: "  expiry: 30m\n  answers_target: 12")
+    let scenario = try Planner.scenario(Planner.Request(scenario: text), limits: .init())
+    let json = try Planner.run(scenario, threads: 2).text()
+    let reply = try JSONSerialization.jsonObject(with: Data(json.utf8)) as! [String: Any]
+    let variant = (reply["variants"] as! [[String: Any]])[0]
+    let curve = variant["reaching_by_day"] as! [Double]
+    #expect(curve.count == 7)
+    #expect(curve == curve.sorted())
+    #expect(abs(curve.last! - (variant["share_reaching_target"] as! Double)) < 1e-12)
+    #expect((variant["reaching_chart"] as! String).contains("<polyline"))
+    let short = try Planner.scenario(
+      Planner.Request(scenario: text.replacingOccurrences(of: "duration: 7d", with: "duration: 4d")), limits: .init())
+    let run = try StudySimulation.simulate(short, options: .init(threads: 1))
+    #expect(abs(run.variants[0].mean(.shareReachingTarget) - curve[3]) < 1e-12)
+  }
+
   @Test func sizeLimitsAndUploadsAreEnforced() throws {
     let big = Planner.Request(scenario: Self.scenario.replacingOccurrences(of: "size: 40", with: "size: 5000"))
     #expect(throws: Planner.Refusal.self) { try Planner.scenario(big, limits: .init(participantDays: 10_000)) }

@@ -56,6 +56,9 @@ public struct StudyAccumulator: Sendable {
   public private(set) var answeredByHour = [Int](repeating: 0, count: 24)
   public private(set) var deliveredByDay: [Int]
   public private(set) var answeredByDay: [Int]
+  /// Participants whose answers reached `protocol.answers_target` on each study day (by the
+  /// day's end, summed: the share reaching it in a study of that many days, the same people).
+  public private(set) var reachedTargetOnDay: [Int]
   /// Uniformity and predictability of scheduled and of answered prompts.
   public private(set) var scheduledTimes: ScheduleMeasures
   public private(set) var answeredTimes: ScheduleMeasures
@@ -99,6 +102,7 @@ public struct StudyAccumulator: Sendable {
     self.heatParticipants = heatParticipants
     deliveredByDay = Array(repeating: 0, count: plan.days)
     answeredByDay = Array(repeating: 0, count: plan.days)
+    reachedTargetOnDay = Array(repeating: 0, count: plan.days)
     let reference = plan.referenceSamplingMinutes
     scheduledTimes = ScheduleMeasures(referenceMinutes: reference)
     answeredTimes = ScheduleMeasures(referenceMinutes: reference)
@@ -143,6 +147,7 @@ public struct StudyAccumulator: Sendable {
       if p.opened >= 0 { opened += 1 }
       if p.status == .answered {
         answered += 1
+        if reports.count + 1 == plan.protocolPlan.answersTarget { reachedTargetOnDay[min(p.day, plan.days - 1)] += 1 }
         if p.received { answersReceived += 1 }
         latency.add(p.responseSeconds)
         latencies.append(p.responseSeconds)
@@ -224,6 +229,7 @@ public struct StudyAccumulator: Sendable {
     for d in deliveredByDay.indices {
       deliveredByDay[d] += o.deliveredByDay[d]
       answeredByDay[d] += o.answeredByDay[d]
+      reachedTargetOnDay[d] += o.reachedTargetOnDay[d]
     }
     scheduledTimes.merge(o.scheduledTimes)
     answeredTimes.merge(o.answeredTimes)

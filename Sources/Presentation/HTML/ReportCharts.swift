@@ -100,6 +100,27 @@ extension Report {
     return figure(v.name, legend([("bar", "reached the target"), ("bar2", "below it")]) + c.svg)
   }
 
+  /// The share of participants whose answers reached the target by the end of each study
+  /// day (the same people in a study of that many days), with 90 % marked: how many days
+  /// the target takes.
+  public static func reachingByDay(_ v: VariantResults) -> String {
+    let shares = v.reachingTargetByDay
+    guard !shares.isEmpty else { return "" }
+    let days = shares.count
+    var c = SVGChart(height: 150, x: 0...Double(days), y: 0...1.05)
+    let step = max(1, days / 7)
+    c.axes(
+      xLabel: "study days", yLabel: "reached \(v.target)",
+      xTicks: stride(from: 0, through: days, by: step).map { (Double($0), String($0)) },
+      yTicks: [(0, "0"), (0.5, "50 %"), (0.9, "90 %"), (1, "100 %")])
+    c.line([(0, 0)] + shares.enumerated().map { (Double($0.offset + 1), $0.element) }, cssClass: "answered")
+    let first = shares.firstIndex { $0 >= 0.9 }
+    if let first { c.vline(x: Double(first + 1), label: "90 % on day \(first + 1)") }
+    let caption = first.map { "90 % of participants reach \(v.target) answers by day \($0 + 1)" }
+      ?? "\(pct(shares.last ?? 0)) reach \(v.target) answers by day \(days): 90 % need a longer study or more prompts a day"
+    return figure(v.name, "<p class=\"note\">\(caption)</p>" + c.svg)
+  }
+
   /// The prompts' fate: delivered (summary.csv's `delivered_share`), answered, and each reason a prompt was missed, as shares
   /// of the prompts scheduled (bars in HTML: they wrap on a phone).
   public static func lossBars(_ v: VariantResults) -> String {

@@ -15,6 +15,7 @@ enum PlannerPage {
         <label>Participants <input name="participants" type="number" min="1" max="5000" value="200"></label>
         <label>Days <input name="days" type="number" min="1" max="365" value="14"></label>
         <label>Seed <input name="seed" type="number" min="0" value="1"></label>
+        <label>Answers target <input name="answers_target" type="number" min="1" max="10000" value="30"></label>
       </fieldset>
       <fieldset id="protocolA"><legend>Protocol</legend>
         <label>Platform preset <select name="preset"><option value="">none (esmsim's defaults)</option></select></label>
@@ -51,6 +52,7 @@ enum PlannerPage {
       <div id="error" class="error" hidden></div><div id="warnings" class="warnings" hidden></div>
       <h2>At a glance</h2><div id="cards" class="cards"></div>
       <h2>How many answers will each participant give?</h2><div id="answers" class="charts"></div>
+      <h3>How many days until they reach the target?</h3><div id="reaching" class="charts"></div>
       <h2>What became of the prompts</h2><div id="fate" class="charts"></div>
       <h2>A participant's week</h2>
       <p class="note">Participant <button type="button" id="prev" aria-label="previous participant">◀</button>

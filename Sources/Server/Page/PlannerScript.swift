@@ -62,6 +62,7 @@ enum PlannerScript {
       const compare = val("compare");
       if (importKey && !compare) y.push(`  ${importKey}: ${quote(importName)}`);
       if (!importKey) y.push(...protocolLines("a_", "  "));
+      if (page !== "teach") y.push(`  answers_target: ${Math.max(1, Math.round(Number(val("answers_target")) || 30))}`);
       const sensors = ["location", "accelerometer", "battery"].filter(s => val("sensor_" + s));
       if (sensors.length) y.push("  sensors:", ...sensors.map(s => s === "location" ? "    location: {every: 3m}" : `    ${s}: {}`));
       if (compare) {
@@ -128,7 +129,7 @@ enum PlannerScript {
 
     function render(reply) {
       const put = (sel, key) => { const e = $(sel); if (e) e.innerHTML = reply.variants.map(v => v[key]).join(""); };
-      put("#cards", "headline"); put("#answers", "answers_chart"); put("#fate", "fate_chart");
+      put("#cards", "headline"); put("#answers", "answers_chart"); put("#reaching", "reaching_chart"); put("#fate", "fate_chart");
       put("#uniformity", "uniformity_chart"); put("#truth", "truth_chart");
       const week = $("#week");
       if (week) week.innerHTML = reply.variants.map(v => `<figure><figcaption>${escapeHtml(v.name)}</figcaption>${v.week}</figure>`).join("");

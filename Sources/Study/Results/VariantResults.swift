@@ -37,6 +37,9 @@ public struct VariantResults: Sendable {
   /// participants), prompts scheduled and answered, and unanswered prompts by reason.
   public var answersPerParticipant: [Int] = []
   public var scheduledPerParticipant: [Int] = []
+  /// The share of participants whose answers reached the target by the end of each study
+  /// day: the share a study of that many days would see, on the same people.
+  public var reachingTargetByDay: [Double] = []
   public var scheduled = 0
   public var answered = 0
   public var missed: [(reason: MissReason, count: Int)] = []

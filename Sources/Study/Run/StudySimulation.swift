@@ -114,6 +114,12 @@ public enum StudySimulation {
           biasLow: low, biasHigh: high, biasRMSE: pooled.bias.rootMeanSquare, coverage: coverage)
       report.answersPerParticipant = pooled.participantRows.map(\.completed)
       report.scheduledPerParticipant = pooled.participantRows.map(\.scheduled)
+      let people = Double(max(pooled.participantRows.count, 1))
+      var reached = 0
+      report.reachingTargetByDay = pooled.reachedTargetOnDay.map {
+        reached += $0
+        return Double(reached) / people
+      }
       report.scheduled = pooled.scheduled
       report.target = plan.protocolPlan.answersTarget
       report.rows = rows

@@ -22,7 +22,18 @@
 #' @param schedule Schedule algorithms (`protocol.schedule.algorithm`); `NULL`
 #'   keeps the scenario's.
 #' @param replications Simulated studies per design.
-#' @param alpha The test's level (two-sided Wald z test of the fixed slope).
+#' @param alpha The test's level (two-sided).
+#' @param model `NULL` (the default analysis above, a Wald z test), a formula
+#'   for `lmer` over the analysed data's columns, or a function of that data
+#'   frame returning its estimate and p-value (`c(estimate = , p_value = )`).
+#'   The data's columns: `state` (the answer, or for the complete data the true
+#'   state plus report noise), `company` (0/1), `company_within` (centred within
+#'   person), `participant` (a factor), `day` and `prompt` (numbered from 1 per
+#'   participant) and `hour` (of the prompt, local). With a formula the fixed
+#'   effect `term` is tested: with Satterthwaite's degrees of freedom where the
+#'   lmerTest package is installed, with a Wald z test otherwise (the `test`
+#'   column says which).
+#' @param term The formula's coefficient tested (default `company_within`).
 #' @param seed Master seed, shared by every design.
 #' @param cores Worker processes for the fits (a socket cluster; 1: none).
 #' @param quiet Do not print progress.
@@ -32,8 +43,9 @@
 #'   (against the planned slope) with `bias_se`; `coverage` of the 95 % Wald
 #'   interval with its interval; `answers` (mean prompts analysed per study);
 #'   `singular` (share of fits with a singular random-effects matrix); `seconds`
-#'   (the design's wall time, simulation and fits). Attribute `slope`: the
-#'   planned slope.
+#'   (the design's wall time, simulation and fits); `test` (how the p-value was
+#'   found). Attribute `slope`: the planned slope. It prints, and plots power
+#'   against participants ([plot.esm_power()]).
 #' @examples
 #' \dontrun{
 #' study <- list(
@@ -45,7 +57,10 @@
 #' }
 #' @export
 esm_power <- function(scenario, participants, days, per_day = NULL, schedule = NULL, replications = 200,
-                      alpha = 0.05, seed = 1, cores = 2, quiet = FALSE) {
+                      alpha = 0.05, seed = 1, cores = 2, quiet = FALSE, model = NULL, term = "company_within") {
+  if (!is.null(model) && !inherits(model, "formula") && !is.function(model)) {
+    esm_abort("esmsim: model is NULL, a formula for lmer or a function of the data", "esmsim_run_error")
+  }
   if (!requireNamespace("lme4", quietly = TRUE)) {
     esm_abort("esmsim: esm_power() needs the lme4 package", "esmsim_run_error")
   }
@@ -90,7 +105,7 @@ esm_power <- function(scenario, participants, days, per_day = NULL, schedule = N
     result <- esm_run_prompts(s)
     by_replication <- split(result, result$replication)
     tasks <- lapply(seq_along(by_replication), function(r) {
-      list(prompts = by_replication[[r]], seed = seed * 1000003 + r, noise = noise)
+      list(prompts = by_replication[[r]], seed = seed * 1000003 + r, noise = noise, model = model, term = term)
     })
     fits <- do.call(rbind, fit_all(tasks))
     seconds <- as.numeric(difftime(Sys.time(), started, units = "secs"))
@@ -101,6 +116,8 @@ esm_power <- function(scenario, participants, days, per_day = NULL, schedule = N
   }
   out <- tibble::as_tibble(do.call(rbind, rows))
   attr(out, "slope") <- slope
+  attr(out, "alpha") <- alpha
+  class(out) <- c("esm_power", class(out))
   out
 }
 
@@ -132,8 +149,9 @@ esm_run_prompts <- function(scenario) {
   path <- file.path(output, "prompts.csv")
   header <- names(utils::read.csv(path, nrows = 1, check.names = FALSE))
   keep <- c(
-    replication = "integer", participant = "integer", status = "character", volunteered = "integer",
-    reported_state = "numeric", with_others = "integer", due_state = "numeric", due_with_others = "integer"
+    replication = "integer", participant = "integer", prompt = "integer", day = "integer", scheduled = "character",
+    status = "character", volunteered = "integer", reported_state = "numeric", with_others = "integer",
+    due_state = "numeric", due_with_others = "integer"
   )
   missing <- setdiff(names(keep), header)
   if (length(missing)) {
@@ -149,14 +167,14 @@ esm_run_prompts <- function(scenario) {
 # task seeds R's generator, so the results do not depend on the number of workers.
 fitter <- function(cores) {
   env <- new.env(parent = globalenv())
-  for (name in c("fit_replication", "fit_slope")) {
+  for (name in c("fit_replication", "fit_slope", "fit_model", "analysis_data")) {
     f <- get(name)
     environment(f) <- env
     assign(name, f, envir = env)
   }
   job <- function(task) {
     set.seed(task$seed)
-    fit_replication(task$prompts, task$noise)
+    fit_replication(task$prompts, task$noise, task$model, task$term)
   }
   environment(job) <- env
   cluster <- NULL
@@ -172,22 +190,66 @@ fitter <- function(cores) {
   }
 }
 
-# The three analyses of one replication's prompts: estimate, its standard error, rows used
-# and whether the fit was singular.
-fit_replication <- function(p, noise) {
+# The three analyses of one replication's prompts: estimate, its standard error, p-value,
+# rows used, whether the fit was singular and how the p-value was found.
+fit_replication <- function(p, noise, model = NULL, term = "company_within") {
   answered <- p[p$status == "answered" & p$volunteered == 0 & !is.na(p$with_others), ]
   complete <- p[!is.na(p$due_state) & !is.na(p$due_with_others), ]
   complete_y <- complete$due_state + stats::rnorm(nrow(complete), sd = noise)
   take <- sample.int(nrow(complete), min(nrow(answered), nrow(complete)))
-  rbind(
-    fit_slope(answered$reported_state, answered$with_others, answered$participant, "answered"),
-    fit_slope(complete_y, complete$due_with_others, complete$participant, "complete"),
-    fit_slope(complete_y[take], complete$due_with_others[take], complete$participant[take], "mcar")
+  sets <- list(
+    answered = analysis_data(answered, answered$reported_state, answered$with_others),
+    complete = analysis_data(complete, complete_y, complete$due_with_others),
+    mcar = analysis_data(complete[take, ], complete_y[take], complete$due_with_others[take])
+  )
+  do.call(rbind, lapply(names(sets), function(a) {
+    d <- sets[[a]]
+    if (is.null(model)) fit_slope(d$state, d$company, d$participant, a) else fit_model(d, model, term, a)
+  }))
+}
+
+# The data an analysis sees: the state, company, company centred within person, the
+# participant, day and prompt numbered from 1, and the local hour of the prompt.
+analysis_data <- function(rows, state, company) {
+  data.frame(
+    state = state, company = company, company_within = company - stats::ave(company, rows$participant),
+    participant = factor(rows$participant + 1), day = rows$day + 1, prompt = rows$prompt + 1,
+    hour = as.integer(substr(rows$scheduled, 12, 13))
   )
 }
 
+# A researcher's model: a formula fitted with lmer (lmerTest's Satterthwaite test where it is
+# installed, a Wald z test otherwise) or a function returning estimate and p-value.
+fit_model <- function(d, model, term, analysis) {
+  failed <- data.frame(analysis = analysis, estimate = NA_real_, se = NA_real_, p = NA_real_, n = nrow(d),
+                       singular = NA, test = NA_character_)
+  if (length(unique(d$participant)) < 3) return(failed)
+  if (is.function(model)) {
+    r <- tryCatch(model(d), error = function(e) NULL)
+    if (is.null(r)) return(failed)
+    r <- unlist(r)
+    return(data.frame(analysis = analysis, estimate = unname(r[["estimate"]]), se = NA_real_, p = unname(r[["p_value"]]),
+                      n = nrow(d), singular = NA, test = "the model's function"))
+  }
+  satterthwaite <- requireNamespace("lmerTest", quietly = TRUE)
+  fitter <- if (satterthwaite) lmerTest::lmer else lme4::lmer
+  fit <- tryCatch(
+    suppressMessages(suppressWarnings(fitter(model, d, control = lme4::lmerControl(calc.derivs = FALSE)))),
+    error = function(e) NULL
+  )
+  if (is.null(fit)) return(failed)
+  table <- stats::coef(summary(fit))
+  if (!term %in% rownames(table)) stop(sprintf("the model has no coefficient %s (it has %s)", term, paste(rownames(table), collapse = ", ")))
+  estimate <- table[term, "Estimate"]
+  se <- table[term, "Std. Error"]
+  p <- if (satterthwaite) table[term, "Pr(>|t|)"] else 2 * stats::pnorm(-abs(estimate / se))
+  data.frame(analysis = analysis, estimate = estimate, se = se, p = p, n = nrow(d), singular = lme4::isSingular(fit),
+             test = if (satterthwaite) "Satterthwaite t (lmerTest)" else "Wald z")
+}
+
 fit_slope <- function(y, x, person, analysis) {
-  failed <- data.frame(analysis = analysis, estimate = NA_real_, se = NA_real_, n = length(y), singular = NA)
+  failed <- data.frame(analysis = analysis, estimate = NA_real_, se = NA_real_, p = NA_real_, n = length(y),
+                       singular = NA, test = "Wald z")
   if (length(unique(person)) < 3) return(failed)
   xc <- x - stats::ave(x, person)
   data <- data.frame(y = y, xc = xc, person = factor(person))
@@ -199,9 +261,11 @@ fit_slope <- function(y, x, person, analysis) {
     error = function(e) NULL
   )
   if (is.null(fit)) return(failed)
+  estimate <- unname(lme4::fixef(fit)[["xc"]])
+  se <- sqrt(as.matrix(stats::vcov(fit))["xc", "xc"])
   data.frame(
-    analysis = analysis, estimate = unname(lme4::fixef(fit)[["xc"]]),
-    se = sqrt(as.matrix(stats::vcov(fit))["xc", "xc"]), n = length(y), singular = lme4::isSingular(fit)
+    analysis = analysis, estimate = estimate, se = se, p = 2 * stats::pnorm(-abs(estimate / se)), n = length(y),
+    singular = lme4::isSingular(fit), test = "Wald z"
   )
 }
 
@@ -214,19 +278,20 @@ wilson <- function(k, n, z = 1.959964) {
 }
 
 summarise_fits <- function(f, d, analysis, slope, alpha, seconds) {
-  ok <- f[!is.na(f$estimate), ]
+  ok <- f[!is.na(f$estimate) & !is.na(f$p), ]
   n <- nrow(ok)
-  z <- stats::qnorm(1 - alpha / 2)
-  reject <- sum(abs(ok$estimate / ok$se) > z)
-  covered <- sum(abs(ok$estimate - slope) <= stats::qnorm(0.975) * ok$se)
+  reject <- sum(ok$p < alpha)
+  has_se <- !is.na(ok$se)
+  covered <- sum(abs(ok$estimate[has_se] - slope) <= stats::qnorm(0.975) * ok$se[has_se])
   p <- wilson(reject, n)
-  c95 <- wilson(covered, n)
+  c95 <- wilson(covered, sum(has_se))
   data.frame(
     participants = d$participants, days = d$days, per_day = d$per_day, schedule = d$schedule, analysis = analysis,
     replications = n, power = if (n) reject / n else NA_real_, power_low = p[[1]], power_high = p[[2]],
     estimate = mean(ok$estimate), bias = mean(ok$estimate) - slope, bias_se = stats::sd(ok$estimate) / sqrt(n),
-    coverage = if (n) covered / n else NA_real_, coverage_low = c95[[1]], coverage_high = c95[[2]],
+    coverage = if (sum(has_se)) covered / sum(has_se) else NA_real_, coverage_low = c95[[1]], coverage_high = c95[[2]],
     answers = mean(f$n), singular = mean(ok$singular), seconds = seconds,
+    test = if (n) ok$test[[1]] else NA_character_,
     stringsAsFactors = FALSE
   )
 }

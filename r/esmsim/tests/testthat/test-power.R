@@ -52,3 +52,94 @@ test_that("the results do not depend on the number of worker processes", {
   columns <- setdiff(names(one), "seconds")
   expect_equal(one[, columns], two[, columns])
 })
+
+# The same design simulated independently in R with lme4 alone: participants with a random
+# intercept (sd 8) and their own slope of company (normal around `slope`, sd `slope_sd`),
+# company on 40 % of 5 prompts a day, the state's noise sd 13 (esmsim's state sd 10 and
+# report noise 5 and 8 within a day, taken as one: an approximation, so the check is loose
+# by design: within 4 Monte Carlo standard errors of both and 0.12).
+independent_power <- function(n, days, slope, slope_sd, replications, alpha = 0.05) {
+  set.seed(11)
+  rejections <- 0
+  for (r in seq_len(replications)) {
+    person <- rep(seq_len(n), each = days * 5)
+    company <- stats::rbinom(length(person), 1, 0.4)
+    b <- stats::rnorm(n, slope, slope_sd)[person]
+    y <- stats::rnorm(n, 0, 8)[person] + b * company + stats::rnorm(length(person), 0, 13)
+    d <- data.frame(y = y, x = company - stats::ave(company, person), person = factor(person))
+    fit <- suppressMessages(suppressWarnings(lme4::lmer(y ~ x + (1 + x | person), d,
+                                                        control = lme4::lmerControl(calc.derivs = FALSE))))
+    est <- lme4::fixef(fit)[["x"]]
+    se <- sqrt(stats::vcov(fit)[2, 2])
+    rejections <- rejections + (2 * stats::pnorm(-abs(est / se)) < alpha)
+  }
+  rejections / replications
+}
+
+test_that("a formula model's power on complete data agrees with an independent lme4 simulation; state-dependent answers lose power", {
+  skip_without_esmsim()
+  skip_if_not_installed("lme4")
+  r <- esm_power(plan_study(3, 1), participants = 30, days = 7, replications = 60, quiet = TRUE, seed = 3,
+                 model = state ~ company_within + (1 + company_within | participant), term = "company_within")
+  expect_s3_class(r, "esm_power")
+  expect_true(all(r$test %in% c("Satterthwaite t (lmerTest)", "Wald z")))
+  if (requireNamespace("lmerTest", quietly = TRUE)) expect_equal(r$test[[1]], "Satterthwaite t (lmerTest)")
+  complete <- r[r$analysis == "complete", ]
+  independent <- independent_power(30, 7, 3, 1, 60)
+  se <- sqrt(complete$power * (1 - complete$power) / 60 + independent * (1 - independent) / 60)
+  expect_lt(abs(complete$power - independent), max(4 * se, 0.12))
+  # Answering that depends on the state: the answered data's power falls below the complete data's.
+  biased <- plan_study(3, 1)
+  biased$population$compliance <- list(state_dependence = 2)
+  b <- esm_power(biased, participants = 30, days = 7, replications = 60, quiet = TRUE, seed = 3,
+                 model = state ~ company_within + (1 + company_within | participant))
+  expect_lt(b$power[b$analysis == "answered"], b$power[b$analysis == "complete"])
+  # A function model: estimate and p-value from the data frame.
+  f <- esm_power(plan_study(3, 1), participants = 12, days = 4, replications = 4, quiet = TRUE, seed = 3,
+                 model = function(d) {
+                   fit <- stats::lm(state ~ company_within + participant, d)
+                   c(estimate = unname(stats::coef(fit)[["company_within"]]),
+                     p_value = summary(fit)$coefficients["company_within", 4])
+                 })
+  expect_equal(f$test[[1]], "the model's function")
+  expect_true(all(is.finite(f$estimate)))
+  expect_output(print(r), "esmsim power")
+  expect_output(print(summary(r)), "designs")
+  skip_if_not_installed("ggplot2")
+  expect_equal(nrow(ggplot2::ggplot_build(ggplot2::autoplot(r))$data[[1]]), nrow(r))
+})
+
+test_that("esm_missingness's mask applied to the complete data gives exactly the answered data", {
+  skip_without_esmsim()
+  study <- plan_study(3, 1)
+  study$seed <- 4
+  mask <- esm_missingness(study, participants = 10)
+  expect_equal(min(mask$participant), 1L)
+  expect_equal(min(mask$prompt), 1L)
+  # The complete data: every prompt due, as esm_power's data numbers them.
+  output <- tempfile()
+  esm_run(study, output = output, participants = 10, quiet = TRUE)
+  p <- utils::read.csv(file.path(output, "prompts.csv"), na.strings = "")
+  p <- p[p$volunteered == 0, ]
+  complete <- data.frame(participant = p$participant + 1L, prompt = p$prompt + 1L)
+  answered <- complete[p$status == "answered", ]
+  masked <- merge(complete, mask[mask$answered, c("participant", "prompt")])
+  key <- function(d) sort(paste(d$participant, d$prompt))
+  expect_equal(key(masked), key(answered))
+  expect_equal(nrow(mask), nrow(complete))
+})
+
+test_that("a power curve finds the smallest participants reaching the target, and prints and plots", {
+  skip_without_esmsim()
+  skip_if_not_installed("lme4")
+  curve <- esm_power_curve(plan_study(4), along = "participants", values = c(6, 30), days = 7, target = 0.8,
+                           replications = 20, quiet = TRUE, seed = 5)
+  expect_s3_class(curve, "esm_power_curve")
+  a <- as.data.frame(curve$curve)[curve$curve$analysis == "answered", ]
+  reaching <- a$participants[a$power >= 0.8]
+  expect_equal(curve$smallest, if (length(reaching)) min(reaching) else NA_integer_)
+  expect_output(print(curve), "power curve along participants")
+  skip_if_not_installed("ggplot2")
+  built <- ggplot2::ggplot_build(ggplot2::autoplot(curve))
+  expect_equal(nrow(built$data[[1]]), nrow(curve$curve))
+})

@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import Presentation
+import Reporting
+import Scenarios
+import Study
+
+/// `esmsim design`: the smallest designs of a scenario that reach an answers target.
+struct DesignCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "design",
+    abstract: "Find the smallest designs (participants, days, prompts a day) that reach an answers target.",
+    discussion: """
+      Runs the scenario (one variant: --variant, default the first) at the designs given by \
+      --vary and reports, for each number of participants and prompts a day, the fewest days \
+      that reach --target, with the figure's 95 % interval, and the cheapest (--cost). \
+      Answers grow with days and prompts a day, so the days are searched by bisection, \
+      not tried one by one; each design is replicated until its interval clears the target \
+      or --replications ran. Every design uses the scenario's seed: participant i is the same \
+      person in each. Not varied: the scenario's own value. Example: esmsim design \
+      scenarios/quickstart.yaml --target answers:30@0.9 --vary days=5..28 --vary per_day=3..8
+      """)
+
+  @Argument(help: "The scenario file.") var scenario: String
+  @Option(help: "answers:N@S (a share S of participants give at least N answers) or p10:N (the tenth percentile of answers is at least N).")
+  var target: String
+  @Option(help: "NAME=VALUES, NAME one of participants, days, per_day; VALUES a list (7,14,21), a range (5..28) or a range with a step (50..200:50). Repeat for each.")
+  var vary: [String] = []
+  @Option(help: "The variant to design (default: the first).") var variant: String?
+  @Option(help: "What makes a design cheaper: participant-days or prompts.") var cost: String = "participant-days"
+  @Option(help: "Most replications of a design (each adds the scenario's participants).") var replications = 5
+  @Option(help: "Write the designs as JSON to this file (atomically).") var output: String?
+  @OptionGroup var execution: ExecutionOptions
+
+  /// Most values of one varied key, and most participant-days the search may simulate.
+  static let maxValues = 1_000
+  static let maxWork = 2_000_000_000.0
+
+  func validate() throws {
+    guard DesignTarget(target) != nil else {
+      throw ValidationError("--target: expected answers:N@S (N from 1, S between 0 and 1, for example answers:30@0.9) or p10:N, found '\(target.prefix(60))'")
+    }
+    guard DesignCost(rawValue: cost) != nil else { throw ValidationError("--cost: expected participant-days or prompts, found '\(cost.prefix(40))'") }
+    guard (1...50).contains(replications) else { throw ValidationError("--replications: expected 1 to 50, found \(replications)") }
+    _ = try Self.ranges(vary)
+  }
+
+  /// The varied keys' values, sorted and distinct.
+  static func ranges(_ vary: [String]) throws -> [String: [Int]] {
+    let limits = ["participants": 1...1_000_000, "days": 1...3_650, "per_day": 1...288]
+    var out: [String: [Int]] = [:]
+    for v in vary {
+      let parts = v.split(separator: "=", maxSplits: 1).map(String.init)
+      guard parts.count == 2, let range = limits[parts[0]] else {
+        throw ValidationError("--vary: expected NAME=VALUES with NAME participants, days or per_day, found '\(v.prefix(60))'")
+      }
+      guard out[parts[0]] == nil else { throw ValidationError("--vary: \(parts[0]) is given twice") }
+      guard let values = values(parts[1], maxCount: maxValues), !values.isEmpty, values.allSatisfy(range.contains) else {
+        throw ValidationError(
+          "--vary \(parts[0]): expected whole numbers in \(range.lowerBound)–\(range.upperBound) as a list (7,14,21), a range (5..28) or a range with a step (50..200:50), at most \(maxValues) values; found '\(parts[1].prefix(60))'")
+      }
+      out[parts[0]] = values
+    }
+    return out
+  }
+
+  static func values(_ text: String, maxCount: Int) -> [Int]? {
+    if let dots = text.range(of: "..") {
+      let from = Int(text[..<dots.lowerBound])
+      let rest = text[dots.upperBound...].split(separator: ":", maxSplits: 1).map(String.init)
+      guard let from, let to = rest.first.flatMap({ Int($0) }), to >= from else { return nil }
+      let step = rest.count == 2 ? Int(rest[1]) : 1
+      guard let step, step >= 1, (to - from) / step < maxCount else { return nil }
+      return Array(stride(from: from, through: to, by: step))
+    }
+    let items = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
+    guard items.count <= maxCount, items.allSatisfy({ $0 != nil }) else { return nil }
+    return Array(Set(items.map { $0! })).sorted()
+  }
+
+  func run() throws {
+    let target = DesignTarget(target)!
+    let ranges = try Self.ranges(vary)
+    do {
+      let space = try DesignSpace.load(path: scenario, variant: variant)
+      let participants = ranges["participants"] ?? [space.base.participants]
+      let days = ranges["days"] ?? [space.base.days]
+      let perDay = ranges["per_day"] ?? [space.base.perDay]
+      // The most the search can simulate: every participants and prompts a day, the days'
+      // bisection (its top and log2 steps), every replication.
+      let steps = Double(Int(log2(Double(days.count)).rounded(.up)) + 1)
+      let work = Double(participants.reduce(0, +)) * Double(days.last!) * Double(perDay.count) * steps * Double(replications)
+      if work > Self.maxWork && !execution.allowLarge {
+        throw ValidationError(
+          "the search could simulate up to \(Int(work)) participant-days (over \(Int(Self.maxWork))): narrow --vary or pass --allow-large")
+      }
+      let result = try DesignSearch.search(
+        space, target: target, participants: participants, days: days, perDay: perDay, cost: DesignCost(rawValue: cost)!,
+        maxReplications: replications, threads: execution.threadCount)
+      if let output {
+        try AtomicFile.requireRegular(output)
+        try AtomicFile.write(DesignText.json(result, space: space).text(indent: 2) + "\n", to: output)
+      }
+      print(DesignText.text(result, space: space), terminator: "")
+    } catch let error as ScenarioError {
+      ErrorOutput.fail(error)
+    }
+  }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+
+/// `esmsim design` end to end: the table, the JSON, and its refusals.
+@Suite("esmsim design: the smallest designs, as a table and JSON; bad requests refused")
+struct DesignCommandTests {
+  static let scenario = """
+    name: design
+    seed: 2
+    duration: 14d
+    population: {size: 40, devices: {non_controlled: 1}}
+    protocol:
+      window: "08:00-22:00"
+      schedule: {algorithm: fixed-blocks, per_day: 4}
+      expiry: 30m
+    """
+
+  @Test("a p10 target: the JSON's frontier and cheapest design agree with the table, and fewer designs run than the grid has")
+  func endToEnd() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let file = try tmp.write("s.yaml", Self.scenario)
+    let r = try ESMSimBinary.run([
+      "design", file, "--target", "p10:20", "--vary", "days=3..14", "--vary", "per_day=3,5", "--output", tmp.path("d.json"),
+      "--threads", "2",
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tmp.path("d.json")))) as! [String: Any]
+    let designs = json["designs"] as! [[String: Any]]
+    #expect(designs.count < 12 * 2)
+    let frontier = json["frontier"] as! [[String: Any]]
+    #expect(frontier.map { $0["per_day"] as! Int } == [3, 5])
+    let cheapest = try #require(json["cheapest"] as? [String: Any])
+    let days = cheapest["days"] as! Int
+    let perDay = cheapest["per_day"] as! Int
+    #expect(r.stdout.contains("cheapest in participant-days: 40 participants × \(days) days × \(perDay) a day"), "\(r.stdout)")
+    // The cheapest reaches the target; every design with fewer days at its prompts a day does not.
+    #expect((cheapest["value"] as! Double) >= 20)
+    for d in designs where d["per_day"] as! Int == perDay && (d["days"] as! Int) < days {
+      #expect(d["reaches"] as! Bool == false)
+    }
+  }
+
+  @Test("bad ranges, targets and scenarios: one error each, nothing written", arguments: [
+    (["--target", "answers:30"], "--target"),
+    (["--target", "p10:20", "--vary", "weeks=1..3"], "--vary"),
+    (["--target", "p10:20", "--vary", "days=20..3"], "--vary days"),
+    (["--target", "p10:20", "--vary", "days=1..5", "--vary", "days=6"], "given twice"),
+    (["--target", "p10:20", "--vary", "participants=1..1000000", "--vary", "days=1..3650"], "--allow-large"),
+    (["--target", "p10:20", "--variant", "other"], "no variant named 'other'"),
+  ])
+  func refusals(args: [String], message: String) throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let file = try tmp.write("s.yaml", Self.scenario)
+    let r = try ESMSimBinary.run(["design", file] + args + ["--output", tmp.path("d.json")])
+    #expect(r.status != 0)
+    #expect(r.stderr.contains(message), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: tmp.path("d.json")))
+  }
+
+  @Test("a scenario of several questionnaires is refused naming the key")
+  func questionnaires() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let file = try tmp.write(
+      "q.yaml",
+      """
+      name: two
+      population: {size: 10}
+      protocol:
+        window: "08:00-22:00"
+        questionnaires:
+          - {name: a, schedule: {algorithm: fixed-blocks, per_day: 3}}
+          - {name: b, schedule: {algorithm: fixed-times, times: ["21:00"]}}
+      """)
+    let r = try ESMSimBinary.run(["design", file, "--target", "p10:5", "--vary", "days=2..4"])
+    #expect(r.status == 1)
+    #expect(r.stderr.contains("protocol.questionnaires"), "\(r.stderr)")
+  }
+}

@@ -1,0 +1,157 @@
+#' Find the smallest design that reaches an answers target
+#'
+#' Runs `esmsim design`: the scenario (one variant) at the designs given by
+#' `days`, `per_day` and `participants`, and for each number of participants
+#' and prompts a day the fewest days that reach the target, with the figure's
+#' 95 % interval from the simulation. Answers grow with days and prompts a day,
+#' so days are searched by bisection, and a design is replicated only until its
+#' interval clears the target. Every design uses the scenario's seed: the same
+#' simulated people in each (common random numbers).
+#'
+#' @param scenario A scenario file, or the scenario as an R list (see [esm_run()]).
+#' @param target `"answers:N@S"` (a share S of participants give at least N
+#'   answers, for example `"answers:30@0.9"`) or `"p10:N"` (the tenth
+#'   percentile of answers per participant is at least N).
+#' @param days,per_day,participants The values to try (integer vectors); `NULL`
+#'   keeps the scenario's. The share reaching a target does not depend on the
+#'   number of participants (only how far one study lands from it, the
+#'   `one_study_*` columns), so vary participants to see that, not to search.
+#' @param variant The scenario's variant to design (default: the first).
+#' @param cost `"participant-days"` or `"prompts"`: what makes a design cheaper.
+#' @param replications The most replications of a design.
+#' @param threads Worker threads (results do not depend on it).
+#' @return An `esm_design` list: `designs` (a tibble, one row per design tried:
+#'   participants, days, per_day, value, low, high, replications, reaches,
+#'   clear, one_study_low, one_study_high, participant_days, prompts),
+#'   `frontier` (the fewest days for each participants and per_day; `NA` when
+#'   none within `days` reaches the target), `cheapest` (a one-row tibble, or
+#'   `NULL`), `target`, `figure`, `level`, `cost` and `variant`.
+#' @examples
+#' \dontrun{
+#' d <- esm_design("scenarios/quickstart.yaml", "answers:30@0.9",
+#'                 days = 5:21, per_day = 3:5, participants = 100)
+#' d
+#' plot(d)
+#' }
+#' @export
+esm_design <- function(scenario, target, days = NULL, per_day = NULL, participants = NULL, variant = NULL,
+                       cost = "participant-days", replications = 5, threads = NULL) {
+  source <- scenario_file(scenario)
+  output <- tempfile("esmsim-design-", fileext = ".json")
+  on.exit(unlink(output), add = TRUE)
+  args <- c("design", source$file, "--target", target, "--cost", cost, "--replications", replications,
+            "--output", output)
+  vary <- function(name, values) {
+    if (is.null(values)) return()
+    if (!is.numeric(values) || any(values != round(values))) {
+      esm_abort(sprintf("esmsim: %s is a vector of whole numbers", name), "esmsim_run_error")
+    }
+    args <<- c(args, "--vary", paste0(name, "=", paste(as.integer(values), collapse = ",")))
+  }
+  vary("days", days)
+  vary("per_day", per_day)
+  vary("participants", participants)
+  if (!is.null(variant)) args <- c(args, "--variant", variant)
+  if (!is.null(threads)) args <- c(args, "--threads", threads)
+  esm_exec(args, scenario = source, call = sys.call())
+  json <- jsonlite::fromJSON(output, simplifyDataFrame = TRUE)
+  designs <- tibble::as_tibble(as.data.frame(json$designs))
+  frontier <- tibble::as_tibble(as.data.frame(json$frontier))
+  if (!"days" %in% names(frontier)) frontier$days <- NA_integer_
+  structure(list(
+    designs = designs,
+    frontier = frontier,
+    cheapest = if (is.null(json$cheapest)) NULL else tibble::as_tibble(as.data.frame(json$cheapest)),
+    target = json$target, figure = json$figure, level = json$level, cost = json$cost,
+    variant = json$variant, scenario = json$scenario
+  ), class = "esm_design")
+}
+
+design_figure <- function(x, value) {
+  if (grepl("^answers:", x$target)) sprintf("%.1f %%", 100 * value) else sprintf("%.1f", value)
+}
+
+#' @export
+print.esm_design <- function(x, ...) {
+  cat(sprintf("esmsim design (%s, variant %s): %s >= %s\n", basename(x$scenario), x$variant, x$figure,
+              design_figure(x, x$level)))
+  cat(sprintf("%d designs tried; fewest days that reach the target:\n", nrow(x$designs)))
+  for (i in seq_len(nrow(x$frontier))) {
+    f <- x$frontier[i, ]
+    if (is.na(f$days)) {
+      cat(sprintf("  %d participants, %d a day: not within the days given\n", f$participants, f$per_day))
+    } else {
+      d <- x$designs[x$designs$participants == f$participants & x$designs$per_day == f$per_day &
+                       x$designs$days == f$days, ]
+      cat(sprintf("  %d participants, %d a day: %d days (%s [%s, %s])\n", f$participants, f$per_day, f$days,
+                  design_figure(x, d$value), design_figure(x, d$low), design_figure(x, d$high)))
+    }
+  }
+  if (is.null(x$cheapest)) {
+    cat("No design within the ranges reaches the target.\n")
+  } else {
+    c <- x$cheapest
+    cat(sprintf("Cheapest in %s: %d participants x %d days x %d a day\n", x$cost, c$participants, c$days, c$per_day))
+  }
+  invisible(x)
+}
+
+#' @export
+summary.esm_design <- function(object, ...) {
+  structure(list(target = object$target, figure = object$figure, level = object$level, cost = object$cost,
+                 designs = nrow(object$designs), frontier = object$frontier, cheapest = object$cheapest),
+            class = "summary.esm_design")
+}
+
+#' @export
+print.summary.esm_design <- function(x, ...) {
+  cat(sprintf("Design search for %s >= %s (%d designs tried)\n", x$figure, x$level, x$designs))
+  print(x$frontier)
+  invisible(x)
+}
+
+#' Plot a design search
+#'
+#' The figure against days, a line per prompts a day (and panel per number of
+#' participants), with the 95 % intervals and the target as a dashed line.
+#' Uses ggplot2 when installed (then `ggplot2::autoplot()` gives the plot
+#' object), base graphics otherwise.
+#'
+#' @param x An `esm_design` from [esm_design()].
+#' @param ... Unused.
+#' @return The ggplot object (invisibly, when drawn with base graphics: `x`).
+#' @export
+plot.esm_design <- function(x, ...) {
+  if (requireNamespace("ggplot2", quietly = TRUE)) {
+    p <- autoplot.esm_design(x)
+    print(p)
+    return(invisible(p))
+  }
+  d <- x$designs[order(x$designs$per_day, x$designs$days), ]
+  graphics::plot(d$days, d$value, type = "n", xlab = "days", ylab = x$figure, ylim = range(c(d$low, d$high, x$level)))
+  for (k in unique(d$per_day)) {
+    s <- d[d$per_day == k, ]
+    graphics::lines(s$days, s$value, type = "b", col = k)
+    graphics::arrows(s$days, s$low, s$days, s$high, angle = 90, code = 3, length = 0.03, col = k)
+  }
+  graphics::abline(h = x$level, lty = 2)
+  graphics::legend("bottomright", legend = paste(unique(d$per_day), "a day"), col = unique(d$per_day), lty = 1)
+  invisible(x)
+}
+
+#' @rdname plot.esm_design
+#' @param object An `esm_design`.
+#' @export
+autoplot.esm_design <- function(object, ...) {
+  if (!requireNamespace("ggplot2", quietly = TRUE)) stop("autoplot needs the ggplot2 package")
+  .data <- ggplot2::.data
+  d <- object$designs
+  d$prompts_a_day <- factor(d$per_day)
+  ggplot2::ggplot(d, ggplot2::aes(x = .data$days, y = .data$value, colour = .data$prompts_a_day)) +
+    ggplot2::geom_hline(yintercept = object$level, linetype = "dashed") +
+    ggplot2::geom_pointrange(ggplot2::aes(ymin = .data$low, ymax = .data$high)) +
+    ggplot2::geom_line() +
+    ggplot2::facet_wrap(~participants, labeller = ggplot2::label_both) +
+    ggplot2::labs(x = "days", y = object$figure, colour = "prompts a day",
+                  title = sprintf("%s >= %s", object$figure, design_figure(object, object$level)))
+}

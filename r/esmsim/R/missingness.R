@@ -1,0 +1,48 @@
+#' Simulated missingness as a mask for your own simulated data
+#'
+#' Runs a scenario and returns, for every prompt that fell due (answers given
+#' without a prompt left out), whether it was answered and, if not, why: a
+#' mask to apply to data simulated elsewhere (simr's `powerSim` on an `lmer`
+#' model, mlmpower's custom missingness), so that their power reflects the
+#' phones, schedules and people esmsim simulates. Participants, days and prompts
+#' are numbered from 1, as in [esm_power()]'s data and the planner.
+#'
+#' @param scenario A scenario file, or the scenario as an R list (see [esm_run()]).
+#' @param participants,duration,replications,seed Override the scenario's size,
+#'   length (`"14d"`), replications and seed.
+#' @return A tibble, one row per prompt due: `variant`, `replication`,
+#'   `participant`, `day`, `prompt` (its number for the participant),
+#'   `scheduled` (local time, text), `answered` (logical), `status` and `reason`
+#'   (as in prompts.csv).
+#' @examples
+#' \dontrun{
+#' mask <- esm_missingness("scenarios/quickstart.yaml", participants = 50)
+#' my_data <- merge(my_data, mask[mask$replication == 0, ], by = c("participant", "prompt"))
+#' my_data$y[!my_data$answered] <- NA
+#' }
+#' @export
+esm_missingness <- function(scenario, participants = NULL, duration = NULL, replications = NULL, seed = NULL) {
+  source <- scenario_file(scenario)
+  output <- tempfile("esmsim-mask-")
+  on.exit(unlink(output, recursive = TRUE), add = TRUE)
+  args <- c("run", source$file, "--output", output)
+  add <- function(flag, value) if (!is.null(value)) args <<- c(args, flag, as.character(value))
+  add("--participants", participants)
+  add("--duration", duration)
+  add("--replications", replications)
+  add("--seed", seed)
+  esm_exec(args, scenario = source, call = sys.call())
+  keep <- c(variant = "character", replication = "integer", participant = "integer", prompt = "integer",
+            day = "integer", scheduled = "character", status = "character", reason = "character",
+            volunteered = "integer")
+  path <- file.path(output, "prompts.csv")
+  header <- names(utils::read.csv(path, nrows = 1, check.names = FALSE))
+  classes <- ifelse(header %in% names(keep), keep[header], "NULL")
+  p <- utils::read.csv(path, colClasses = unname(classes), na.strings = "")
+  p <- p[p$volunteered == 0, ]
+  tibble::tibble(
+    variant = p$variant, replication = p$replication, participant = p$participant + 1L, day = p$day + 1L,
+    prompt = p$prompt + 1L, scheduled = p$scheduled, answered = p$status == "answered", status = p$status,
+    reason = ifelse(is.na(p$reason), "", p$reason)
+  )
+}

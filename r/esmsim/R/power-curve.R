@@ -1,0 +1,137 @@
+#' A power curve, and the smallest design that reaches the target power
+#'
+#' Runs [esm_power()] along participants (or days) with the other held, and
+#' finds the smallest value whose power on the answered data reaches `target`
+#' (the point estimate; the Monte Carlo interval says how sure).
+#'
+#' @inheritParams esm_power
+#' @param along `"participants"` or `"days"`: what the curve varies.
+#' @param values The values along it (increasing).
+#' @param participants,days The one held (a single value).
+#' @param target The power to reach.
+#' @param ... Further arguments of [esm_power()] (`per_day`, `model`, `term`,
+#'   `alpha`, `cores`, `quiet`).
+#' @return An `esm_power_curve` list: `curve` (the [esm_power()] rows),
+#'   `smallest` (the smallest value reaching the target on the answered data,
+#'   `NA` if none), `along`, `target`. It prints and plots.
+#' @export
+esm_power_curve <- function(scenario, along = c("participants", "days"), values, participants = NULL, days = NULL,
+                            target = 0.8, replications = 200, seed = 1, ...) {
+  along <- match.arg(along)
+  values <- sort(as.integer(values))
+  held <- if (along == "participants") days else participants
+  if (is.null(held) || length(held) != 1) {
+    esm_abort(sprintf("esmsim: give one value of %s, held along the curve", if (along == "participants") "days" else "participants"),
+              "esmsim_run_error")
+  }
+  curve <- if (along == "participants") {
+    esm_power(scenario, participants = values, days = held, replications = replications, seed = seed, ...)
+  } else {
+    esm_power(scenario, participants = held, days = values, replications = replications, seed = seed, ...)
+  }
+  answered <- as.data.frame(curve)[curve$analysis == "answered", ]
+  reaching <- answered[[along]][answered$power >= target]
+  structure(list(curve = curve, smallest = if (length(reaching)) min(reaching) else NA_integer_, along = along,
+                 target = target, held = held),
+            class = "esm_power_curve")
+}
+
+#' @export
+print.esm_power_curve <- function(x, ...) {
+  other <- if (x$along == "participants") "days" else "participants"
+  cat(sprintf("esmsim power curve along %s (%s = %d), target power %.2f\n", x$along, other, x$held, x$target))
+  a <- as.data.frame(x$curve)[x$curve$analysis == "answered", ]
+  for (i in seq_len(nrow(a))) {
+    cat(sprintf("  %s %4d: power %.2f [%.2f, %.2f], estimate %.2f\n", x$along, a[[x$along]][i], a$power[i],
+                a$power_low[i], a$power_high[i], a$estimate[i]))
+  }
+  if (is.na(x$smallest)) cat("No value reaches the target.\n") else cat(sprintf("Smallest %s reaching %.2f: %d\n", x$along, x$target, x$smallest))
+  invisible(x)
+}
+
+#' @export
+plot.esm_power_curve <- function(x, ...) {
+  plot_power(x$curve, x$along, x$target)
+}
+
+#' @export
+print.esm_power <- function(x, ...) {
+  a <- as.data.frame(x)[x$analysis == "answered", ]
+  cat(sprintf("esmsim power (%s, alpha %s, planned slope %s): %d designs x %s replications\n",
+              if (nrow(x)) x$test[[1]] else "", format(attr(x, "alpha")), format(attr(x, "slope")), nrow(a),
+              if (nrow(a)) max(a$replications) else 0))
+  shown <- as.data.frame(x)[, c("participants", "days", "analysis", "power", "power_low", "power_high", "estimate", "answers")]
+  print(tibble::as_tibble(shown), ...)
+  invisible(x)
+}
+
+#' @export
+summary.esm_power <- function(object, ...) {
+  a <- as.data.frame(object)[object$analysis == "answered", ]
+  structure(list(designs = nrow(a), power = range(a$power), bias = mean(a$bias), test = a$test[[1]],
+                 reaching_80 = a[a$power >= 0.8, c("participants", "days")]),
+            class = "summary.esm_power")
+}
+
+#' @export
+print.summary.esm_power <- function(x, ...) {
+  cat(sprintf("%d designs; power on the answered data %.2f to %.2f; mean bias %.3f (%s)\n", x$designs, x$power[1],
+              x$power[2], x$bias, x$test))
+  cat("Designs reaching 0.8:\n")
+  print(x$reaching_80)
+  invisible(x)
+}
+
+#' Plot power
+#'
+#' Power against participants (a panel per days), a line per analysis, with
+#' Monte Carlo intervals; ggplot2 when installed (`ggplot2::autoplot()` gives
+#' the object), base graphics otherwise.
+#'
+#' @param x,object An `esm_power` result, or an `esm_power_curve`.
+#' @param ... Unused.
+#' @return The ggplot object, invisibly (base graphics: `x`).
+#' @export
+plot.esm_power <- function(x, ...) plot_power(x, "participants", NULL)
+
+#' @rdname plot.esm_power
+#' @export
+autoplot.esm_power <- function(object, ...) power_ggplot(object, "participants", NULL)
+
+#' @rdname plot.esm_power
+#' @export
+autoplot.esm_power_curve <- function(object, ...) power_ggplot(object$curve, object$along, object$target)
+
+power_ggplot <- function(d, along, target) {
+  if (!requireNamespace("ggplot2", quietly = TRUE)) stop("autoplot needs the ggplot2 package")
+  .data <- ggplot2::.data
+  d <- as.data.frame(d)
+  d$x <- d[[along]]
+  other <- if (along == "participants") "days" else "participants"
+  p <- ggplot2::ggplot(d, ggplot2::aes(x = .data$x, y = .data$power, colour = .data$analysis)) +
+    ggplot2::geom_pointrange(ggplot2::aes(ymin = .data$power_low, ymax = .data$power_high)) +
+    ggplot2::geom_line() +
+    ggplot2::facet_wrap(stats::as.formula(paste("~", other)), labeller = ggplot2::label_both) +
+    ggplot2::labs(x = along, y = "power", colour = "data")
+  if (!is.null(target)) p <- p + ggplot2::geom_hline(yintercept = target, linetype = "dashed")
+  p
+}
+
+plot_power <- function(d, along, target) {
+  if (requireNamespace("ggplot2", quietly = TRUE)) {
+    p <- power_ggplot(d, along, target)
+    print(p)
+    return(invisible(p))
+  }
+  d <- as.data.frame(d)
+  graphics::plot(d[[along]], d$power, type = "n", ylim = c(0, 1), xlab = along, ylab = "power")
+  analyses <- unique(d$analysis)
+  for (i in seq_along(analyses)) {
+    s <- d[d$analysis == analyses[i], ]
+    s <- s[order(s[[along]]), ]
+    graphics::lines(s[[along]], s$power, type = "b", col = i)
+  }
+  if (!is.null(target)) graphics::abline(h = target, lty = 2)
+  graphics::legend("bottomright", legend = analyses, col = seq_along(analyses), lty = 1)
+  invisible(d)
+}

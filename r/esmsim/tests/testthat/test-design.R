@@ -1,0 +1,54 @@
+# The quickstart's phones and window, 100 participants, one schedule.
+quickstart_phones <- function() {
+  list(
+    name = "design on the quickstart's phones", seed = 1, duration = "14d",
+    population = list(size = 100, devices = list(ideal = 0.25, non_controlled = 0.45, heavy = 0.15, low_power = 0.15),
+                      os = list(ios = 0.6, android = 0.4)),
+    protocol = list(window = "08:00-22:00", schedule = list(algorithm = "mappiness", per_day = 5), expiry = "30m")
+  )
+}
+
+test_that("esm_design finds the fewest days per prompts a day, as esmsim design does, and prints, summarises and plots", {
+  skip_without_esmsim()
+  d <- esm_design(quickstart_phones(), "answers:30@0.9", days = 5:21, per_day = 3:5, replications = 3)
+  expect_s3_class(d, "esm_design")
+  expect_s3_class(d$designs, "tbl_df")
+  expect_equal(d$frontier$per_day, 3:5)
+  expect_true(all(d$designs$low <= d$designs$value & d$designs$value <= d$designs$high))
+  # Fewer designs than the 17 x 3 grid: the days are bisected.
+  expect_lt(nrow(d$designs), 17 * 3)
+  # The frontier: each reaching design's one fewer day (when tried) does not reach.
+  for (i in seq_len(nrow(d$frontier))) {
+    f <- d$frontier[i, ]
+    if (is.na(f$days)) next
+    below <- d$designs[d$designs$per_day == f$per_day & d$designs$days < f$days, ]
+    expect_false(any(below$reaches))
+  }
+  # More prompts a day never need more days.
+  found <- d$frontier$days[!is.na(d$frontier$days)]
+  expect_equal(found, sort(found, decreasing = TRUE))
+  # The same search from the command line gives the same cheapest design.
+  file <- tempfile(fileext = ".json")
+  jsonlite::write_json(quickstart_phones(), file, auto_unbox = TRUE)
+  out <- tempfile(fileext = ".json")
+  esmsim:::esm_exec(c("design", file, "--target", "answers:30@0.9", "--vary", "days=5..21", "--vary", "per_day=3..5",
+                      "--replications", "3", "--output", out))
+  cli <- jsonlite::fromJSON(out)
+  expect_false(is.null(d$cheapest))
+  expect_equal(c(cli$cheapest$days, cli$cheapest$per_day), c(d$cheapest$days, d$cheapest$per_day))
+  expect_output(print(d), "Cheapest in participant-days")
+  expect_output(print(summary(d)), "Design search")
+  skip_if_not_installed("ggplot2")
+  p <- ggplot2::autoplot(d)
+  built <- ggplot2::ggplot_build(p)
+  expect_equal(nrow(built$data[[2]]), nrow(d$designs))
+  pdf(NULL)
+  on.exit(grDevices::dev.off(), add = TRUE)
+  expect_s3_class(plot(d), "ggplot")
+})
+
+test_that("a bad target or range is an error naming it", {
+  skip_without_esmsim()
+  expect_error(esm_design(quickstart_phones(), "answers:30"), "--target")
+  expect_error(esm_design(quickstart_phones(), "answers:30@0.9", days = c(2.5, 3)), "whole numbers")
+})
