@@ -37,8 +37,14 @@ def run(scenario, name, *options):
 
 
 def rows(path):
+    """A results table's rows; its study days (numbered from 1 in esmsim's tables) as offsets
+    from the first day, 0-based, as the checks below index them."""
     with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+        out = list(csv.DictReader(f))
+    for r in out:
+        if "day" in r and r["day"] != "":
+            r["day"] = str(int(r["day"]) - 1)
+    return out
 
 
 def pct(x):

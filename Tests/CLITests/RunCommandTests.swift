@@ -51,6 +51,33 @@ struct RunCommandTests {
     #expect(manifest?["replications"] as? Int == 2)
     #expect((manifest?["scenario"] as? [String: Any])?["sha256"] as? String != nil)
     #expect(r.stdout.contains("mappiness") && r.stdout.contains("Results in"))
+    // Participants, prompts and days numbered from 1, as the report and the planner number them.
+    let first = try lines(out + "/prompts.csv")[1].split(separator: ",").map(String.init)
+    #expect(Array(first[2...4]) == ["1", "1", "1"], "\(first)")
+    let numbers = try lines(out + "/participants.csv").dropFirst().filter { !$0.isEmpty }.map { Int($0.split(separator: ",")[2])! }
+    #expect(Set(numbers) == Set(1...12))
+  }
+
+  @Test("ESMSIM_PROGRESS=json: a JSON progress line per update, ending at every participant of every step; results unchanged")
+  func progressLines() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let args = ["run", "scenarios/quickstart.yaml", "--participants", "40", "--duration", "2d", "--force", "--output"]
+    let r = try ESMSimBinary.run(args + [tmp.path("p")], environment: ["ESMSIM_PROGRESS": "json"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let updates = r.stderr.split(separator: "\n").compactMap { line -> [String: Any]? in
+      guard line.hasPrefix("{\"progress\"") else { return nil }
+      return (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["progress"] as? [String: Any]
+    }
+    // Two variants x two replications: each step starts at 0 and ends at its 40 participants.
+    #expect(Set(updates.map { $0["step"] as! Int }) == [1, 2, 3, 4])
+    #expect(updates.allSatisfy { $0["steps"] as? Int == 4 && $0["participants"] as? Int == 40 })
+    for step in 1...4 {
+      #expect(updates.last { $0["step"] as! Int == step }?["done"] as? Int == 40)
+    }
+    let plain = try ESMSimBinary.run(args + [tmp.path("q")])
+    #expect(plain.status == 0 && !plain.stderr.contains("progress"))
+    #expect(try String(contentsOfFile: tmp.path("p/summary.csv"), encoding: .utf8) == String(contentsOfFile: tmp.path("q/summary.csv"), encoding: .utf8))
   }
 
   @Test("byte-identical results with 1 and 2 threads")

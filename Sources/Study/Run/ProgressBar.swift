@@ -1,9 +1,13 @@
 import Foundation
 
 /// A progress bar on standard error, only when it is a terminal: participants done, rate and
-/// time left. It writes nothing else and changes no result.
+/// time left. It writes nothing else and changes no result. With `ESMSIM_PROGRESS=json` it
+/// writes, terminal or not, one JSON line per update instead, for programs that draw their
+/// own bar (the R package): `{"progress": {"step": 1, "steps": 2, "label": "…", "done": 128,
+/// "participants": 200, "seconds": 1.5, "seconds_left": 0.8}}`.
 final class ProgressBar: @unchecked Sendable {
   let enabled: Bool
+  let json: Bool
   let total: Int
   var step = 0
   var label = ""
@@ -11,7 +15,8 @@ final class ProgressBar: @unchecked Sendable {
   var started = Date()
 
   init(enabled: Bool, total: Int) {
-    self.enabled = enabled && isatty(2) != 0
+    json = ProcessInfo.processInfo.environment["ESMSIM_PROGRESS"] == "json"
+    self.enabled = enabled && (json || isatty(2) != 0)
     self.total = total
   }
 
@@ -28,6 +33,13 @@ final class ProgressBar: @unchecked Sendable {
     let elapsed = Date().timeIntervalSince(started)
     let rate = elapsed > 0 ? Double(done) / elapsed : 0
     let left = rate > 0 ? Double(participants - done) / rate : 0
+    if json {
+      let label = self.label.unicodeScalars.map { $0 == "\"" || $0 == "\\" || $0.value < 0x20 ? "_" : String($0) }.joined()
+      let line =
+        "{\"progress\": {\"step\": \(step), \"steps\": \(total), \"label\": \"\(label)\", \"done\": \(done), \"participants\": \(participants), \"seconds\": \(String(format: "%.3f", elapsed)), \"seconds_left\": \(String(format: "%.3f", left))}}\n"
+      FileHandle.standardError.write(Data(line.utf8))
+      return
+    }
     let width = 30
     let filled = Int(Double(width) * Double(done) / Double(participants))
     let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
@@ -36,7 +48,7 @@ final class ProgressBar: @unchecked Sendable {
   }
 
   func finish() {
-    guard enabled else { return }
+    guard enabled, !json else { return }
     FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
   }
 }

@@ -5,7 +5,7 @@
 #' mask to apply to data simulated elsewhere (simr's `powerSim` on an `lmer`
 #' model, mlmpower's custom missingness), so that their power reflects the
 #' phones, schedules and people esmsim simulates. Participants, days and prompts
-#' are numbered from 1, as in [esm_power()]'s data and the planner.
+#' are numbered from 1, as in every table esmsim writes and the planner.
 #'
 #' @param scenario A scenario file, or the scenario as an R list (see [esm_run()]).
 #' @param participants,duration,replications,seed Override the scenario's size,
@@ -41,8 +41,8 @@ esm_missingness <- function(scenario, participants = NULL, duration = NULL, repl
   p <- utils::read.csv(path, colClasses = unname(classes), na.strings = "")
   p <- p[p$volunteered == 0, ]
   tibble::tibble(
-    variant = p$variant, replication = p$replication, participant = p$participant + 1L, day = p$day + 1L,
-    prompt = p$prompt + 1L, scheduled = p$scheduled, answered = p$status == "answered", status = p$status,
+    variant = p$variant, replication = p$replication, participant = p$participant, day = p$day,
+    prompt = p$prompt, scheduled = p$scheduled, answered = p$status == "answered", status = p$status,
     reason = ifelse(is.na(p$reason), "", p$reason)
   )
 }

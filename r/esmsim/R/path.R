@@ -51,14 +51,74 @@ esm_version <- function() {
 # Runs esmsim with `args`; on a non-zero exit raises the condition its error
 # describes (see errors.R). `echo` passes its output through. esmsim is asked to
 # write its errors as JSON (ESMSIM_ERROR_FORMAT), so nothing of its English is parsed.
-esm_exec <- function(args, echo = FALSE, scenario = NULL, call = parent.frame()) {
-  result <- processx::run(
-    esmsim_path(), args,
-    error_on_status = FALSE, echo = echo, spinner = FALSE,
-    env = c(Sys.getenv(), ESMSIM_ERROR_FORMAT = "json")
-  )
+# With `progress`, esmsim writes a JSON progress line per update (ESMSIM_PROGRESS) and a
+# bar with the time left is drawn on the console from them (progress_bar()).
+esm_exec <- function(args, echo = FALSE, scenario = NULL, call = parent.frame(), progress = FALSE) {
+  if (isTRUE(progress)) {
+    result <- esm_exec_progress(args, echo)
+  } else {
+    result <- processx::run(
+      esmsim_path(), args,
+      error_on_status = FALSE, echo = echo, spinner = FALSE,
+      env = c(Sys.getenv(), ESMSIM_ERROR_FORMAT = "json")
+    )
+  }
   if (result$status != 0) {
     esm_fail(result$stderr, result$status, scenario = scenario, call = call)
   }
   result
+}
+
+# esmsim run with its progress lines read as they come: the bar is drawn from them, every
+# other line of standard error is kept (errors, warnings) as processx::run would.
+esm_exec_progress <- function(args, echo) {
+  p <- processx::process$new(
+    esmsim_path(), args, stdout = "|", stderr = "|",
+    env = c(Sys.getenv(), ESMSIM_ERROR_FORMAT = "json", ESMSIM_PROGRESS = "json")
+  )
+  bar <- progress_bar()
+  out <- character()
+  err <- character()
+  take <- function(lines) {
+    is_progress <- startsWith(lines, "{\"progress\"")
+    for (l in lines[is_progress]) bar(jsonlite::fromJSON(l)$progress)
+    err <<- c(err, lines[!is_progress])
+  }
+  while (p$is_alive() || p$is_incomplete_output() || p$is_incomplete_error()) {
+    p$poll_io(200)
+    o <- p$read_output_lines()
+    if (echo && length(o)) cat(o, sep = "\n")
+    out <- c(out, o)
+    take(p$read_error_lines())
+    if (!p$is_alive() && !p$is_incomplete_output() && !p$is_incomplete_error()) break
+  }
+  p$wait()
+  bar(NULL)
+  list(status = p$get_exit_status(), stdout = paste0(paste(out, collapse = "\n"), if (length(out)) "\n" else ""),
+       stderr = paste0(paste(err, collapse = "\n"), if (length(err)) "\n" else ""))
+}
+
+# A console progress bar drawn from esmsim's progress lines: the study's share done over its
+# variants and replications, and the time left. Called with NULL it ends the line.
+progress_bar <- function() {
+  shown <- FALSE
+  function(p) {
+    if (is.null(p)) {
+      if (shown) cat("\n", file = stderr())
+      return(invisible(NULL))
+    }
+    share <- ((p$step - 1) + p$done / max(p$participants, 1)) / max(p$steps, 1)
+    width <- 30
+    filled <- floor(width * share)
+    left <- p$seconds_left + (p$steps - p$step) * (p$seconds + p$seconds_left)
+    cat(sprintf("\r[%s%s] %3.0f %% (%s) about %s left ", strrep("=", filled), strrep(" ", width - filled), 100 * share,
+                p$label, format_seconds(left)), file = stderr())
+    shown <<- TRUE
+    invisible(NULL)
+  }
+}
+
+format_seconds <- function(s) {
+  if (!is.finite(s) || s < 0) return("?")
+  if (s < 60) sprintf("%.0f s", s) else if (s < 3600) sprintf("%.1f min", s / 60) else sprintf("%.1f h", s / 3600)
 }

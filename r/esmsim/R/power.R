@@ -102,7 +102,7 @@ esm_power <- function(scenario, participants, days, per_day = NULL, schedule = N
     if (!is.na(d$schedule)) s$protocol$schedule$algorithm <- d$schedule
     s$outputs <- list(prompts = TRUE, participants = FALSE, coverage = FALSE, sqlite = FALSE, report = FALSE)
     if (!quiet) message(sprintf("esm_power: design %d of %d (%s)", g, nrow(grid), design_label(d)))
-    result <- esm_run_prompts(s)
+    result <- esm_run_prompts(s, progress = !quiet && interactive())
     by_replication <- split(result, result$replication)
     tasks <- lapply(seq_along(by_replication), function(r) {
       list(prompts = by_replication[[r]], seed = seed * 1000003 + r, noise = noise, model = model, term = term)
@@ -141,11 +141,11 @@ scenario_list <- function(scenario) {
 }
 
 # Runs a scenario and reads only the columns an analysis needs from prompts.csv.
-esm_run_prompts <- function(scenario) {
+esm_run_prompts <- function(scenario, progress = FALSE) {
   source <- scenario_file(scenario)
   output <- tempfile("esmsim-power-")
   on.exit(unlink(output, recursive = TRUE), add = TRUE)
-  esm_exec(c("run", source$file, "--output", output), scenario = source, call = sys.call(-1))
+  esm_exec(c("run", source$file, "--output", output), scenario = source, call = sys.call(-1), progress = progress)
   path <- file.path(output, "prompts.csv")
   header <- names(utils::read.csv(path, nrows = 1, check.names = FALSE))
   keep <- c(
@@ -213,7 +213,7 @@ fit_replication <- function(p, noise, model = NULL, term = "company_within") {
 analysis_data <- function(rows, state, company) {
   data.frame(
     state = state, company = company, company_within = company - stats::ave(company, rows$participant),
-    participant = factor(rows$participant + 1), day = rows$day + 1, prompt = rows$prompt + 1,
+    participant = factor(rows$participant), day = rows$day, prompt = rows$prompt,
     hour = as.integer(substr(rows$scheduled, 12, 13))
   )
 }

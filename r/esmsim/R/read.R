@@ -13,7 +13,9 @@
 #' @return A list of class `esm_results` with `summary` (every metric with its
 #'   intervals) and, where the run wrote them, `prompts`, `participants`,
 #'   `coverage` and `coverage_summary`; `manifest` (the run's manifest, a list)
-#'   and `folder`.
+#'   and `folder`. `variant` columns are factors in the scenario's order;
+#'   participants, prompts and days are numbered from 1. It prints, summarises
+#'   and plots ([summary.esm_results()]).
 #' @export
 esm_read <- function(folder) {
   if (!dir.exists(folder)) {
@@ -29,6 +31,12 @@ esm_read <- function(folder) {
   for (name in names(tables)) {
     path <- file.path(folder, tables[[name]])
     if (file.exists(path)) out[[name]] <- read_table(path, manifest_schema(manifest, name))
+    # Variants in the scenario's order (manifest.json lists them), not the alphabet's.
+    order <- unlist(manifest$variants)
+    if (!is.null(out[[name]]) && "variant" %in% names(out[[name]]) && length(order) &&
+        all(out[[name]]$variant %in% order)) {
+      out[[name]]$variant <- factor(out[[name]]$variant, levels = order)
+    }
   }
   out$manifest <- manifest
   out$folder <- normalizePath(folder)

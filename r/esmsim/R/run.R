@@ -14,6 +14,9 @@
 #' @param threads Worker threads (results do not depend on it).
 #' @param force Replace `output` if it exists.
 #' @param quiet Do not pass esmsim's output (its summary and warnings) through.
+#' @param progress Draw a progress bar with the time left (by default in an
+#'   interactive session), from the progress lines esmsim writes when asked
+#'   (`ESMSIM_PROGRESS=json`).
 #' @return An `esm_results` list of tibbles (see [esm_read()]).
 #' @section Errors: a problem in the scenario raises a condition of class
 #'   `esmsim_scenario_error` (and `esmsim_error`) with the fields `key` (the
@@ -29,7 +32,7 @@
 #' @export
 esm_run <- function(scenario, output = NULL, participants = NULL, duration = NULL,
                     replications = NULL, seed = NULL, threads = NULL, force = FALSE,
-                    quiet = FALSE) {
+                    quiet = FALSE, progress = interactive()) {
   source <- scenario_file(scenario)
   if (is.null(output)) output <- tempfile("esmsim-results-")
   args <- c("run", source$file, "--output", output)
@@ -40,7 +43,7 @@ esm_run <- function(scenario, output = NULL, participants = NULL, duration = NUL
   add("--seed", seed)
   add("--threads", threads)
   if (isTRUE(force)) args <- c(args, "--force")
-  esm_exec(args, echo = !quiet, scenario = source, call = sys.call())
+  esm_exec(args, echo = !quiet, scenario = source, call = sys.call(), progress = progress)
   esm_read(output)
 }
 

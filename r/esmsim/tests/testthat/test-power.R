@@ -121,7 +121,7 @@ test_that("esm_missingness's mask applied to the complete data gives exactly the
   esm_run(study, output = output, participants = 10, quiet = TRUE)
   p <- utils::read.csv(file.path(output, "prompts.csv"), na.strings = "")
   p <- p[p$volunteered == 0, ]
-  complete <- data.frame(participant = p$participant + 1L, prompt = p$prompt + 1L)
+  complete <- data.frame(participant = p$participant, prompt = p$prompt)
   answered <- complete[p$status == "answered", ]
   masked <- merge(complete, mask[mask$answered, c("participant", "prompt")])
   key <- function(d) sort(paste(d$participant, d$prompt))

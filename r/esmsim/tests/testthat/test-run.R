@@ -91,3 +91,35 @@ test_that("schedule comparison: one row per algorithm, measures as numbers", {
   e <- expect_error(esm_compare_schedules(per_day = 5, window = "25:00-26:00"), class = "esmsim_run_error")
   expect_match(conditionMessage(e), "window")
 })
+
+test_that("a run's results summarise and plot; variants in the scenario's order; numbering from 1", {
+  skip_without_esmsim()
+  s <- small_study(variants = list(list(name = "zeta"), list(name = "alpha", protocol = list(expiry = "10m"))))
+  r <- esm_run(s, quiet = TRUE, progress = FALSE)
+  expect_equal(levels(r$prompts$variant), c("zeta", "alpha"))
+  expect_equal(min(r$prompts$participant), 1L)
+  expect_equal(min(r$prompts$day), 1L)
+  expect_equal(min(r$prompts$prompt), 1L)
+  expect_equal(max(r$participants$participant), 30L)
+  sm <- summary(r)
+  expect_equal(as.character(sm$variant), c("zeta", "alpha"))
+  expect_true(all(sm$answered > 0 & sm$answered < 1))
+  # A shorter expiry answers less.
+  expect_lt(sm$answered[2], sm$answered[1])
+  expect_output(print(sm), "by variant")
+  skip_if_not_installed("ggplot2")
+  for (what in c("answers", "fates")) {
+    built <- ggplot2::ggplot_build(ggplot2::autoplot(r, what = what))
+    expect_gt(nrow(built$data[[1]]), 0)
+  }
+  expect_error(plot(r, what = "coverage"), "coverage_summary")
+})
+
+test_that("with progress, the bar is drawn from esmsim's progress lines and the results are the same", {
+  skip_without_esmsim()
+  s <- small_study()
+  quiet <- esm_run(s, quiet = TRUE, progress = FALSE)
+  drawn <- capture.output(with_bar <- esm_run(s, quiet = TRUE, progress = TRUE), type = "message")
+  expect_true(any(grepl("left", drawn)))
+  expect_equal(with_bar$summary, quiet$summary)
+})
