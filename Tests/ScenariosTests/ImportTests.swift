@@ -143,6 +143,37 @@ struct ImportTests {
     #expect(p.survey.items.map(\.id) == ["mood"])
   }
 
+  /// An ESMira study's schedule-level fields: `dayOfMonth` refused by key (esmsim's study days
+  /// do not follow the calendar's months), `skipFirstInLoop`, `eventTriggers` and `userEditable`
+  /// (ESMira's default: on, also when absent, said once) warned about by key.
+  @Test(
+    "ESMira's dayOfMonth is refused by key; skipFirstInLoop, eventTriggers and userEditable are warned about",
+    arguments: [
+      (#""dayOfMonth": 15,"#, "", "dayOfMonth"),
+      (#""skipFirstInLoop": true, "userEditable": false,"#, "", "skipFirstInLoop"),
+      (#""userEditable": false,"#, #""eventTriggers": [{"cueCode": 1}],"#, "eventTriggers"),
+      (#""userEditable": true,"#, "", "userEditable"),
+      ("", "", "userEditable"),
+      (#""userEditable": false,"#, "", ""),
+    ])
+  func esmiraScheduleFields(schedule: String, trigger: String, key: String) throws {
+    let study = """
+      {"title": "t", "questionnaires": [{"title": "q", "pages": [{"inputs": [{"name": "mood"}]}],
+        "actionTriggers": [{\(trigger) "actions": [{"type": 1, "timeout": 30}],
+          "schedules": [{\(schedule) "signalTimes": [{"startTimeOfDay": 36000000, "random": false}]}]}]}]}
+      """
+    let file = fixtures.appendingPathComponent("esmira-fields.json").path
+    do {
+      let imported = try ESMiraStudyImport.read(ScenarioLoader.parse(Data(study.utf8), file: file), file: file)
+      #expect(key != "dayOfMonth", "dayOfMonth was not refused")
+      #expect(imported.warnings.map { String($0.key.split(separator: ".").last!) } == (key.isEmpty ? [] : [key]))
+      if !key.isEmpty { #expect(imported.warnings[0].file == file && !imported.warnings[0].message.isEmpty) }
+    } catch {
+      #expect(key == "dayOfMonth" && error.key.hasSuffix("schedules[0].dayOfMonth"), "\(error)")
+      #expect(error.message.contains("day of the month"))
+    }
+  }
+
   @Test("two ESMira questionnaires keep their own timeouts, reminders, items and active days; what is not simulated is warned")
   func esmiraQuestionnaires() throws {
     let s = try scenario("{esmira_study: esmira-two-questionnaires.json}")
@@ -154,7 +185,10 @@ struct ImportTests {
     #expect(p.survey(ofSchedule: 0).id == "q11" && p.survey(ofSchedule: 1).id == "q12")
     // From the third day after joining, for five days from joining: study days 2 to 4.
     #expect(p.schedules[0].days == nil && p.schedules[1].days == 2...4)
-    #expect(s.warnings.map(\.key) == ["questionnaires[1].limitToGroup", "questionnaires[1].startDayOne"])
+    #expect(
+      s.warnings.map(\.key) == [
+        "questionnaires[0].actionTriggers[0].schedules[0].userEditable", "questionnaires[1].limitToGroup", "questionnaires[1].startDayOne",
+      ])
     // End to end: the evening prompts only on days 2-4, each questionnaire's timeout kept.
     var plan = s.variants[0].plan
     plan.participants = 3

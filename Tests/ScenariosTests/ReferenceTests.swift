@@ -1,4 +1,5 @@
 import Foundation
+import StudyModel
 import Testing
 
 @testable import Scenarios
@@ -115,3 +116,25 @@ struct ReferenceTests {
     #expect(missing.isEmpty, "undocumented keys: \(missing.joined(separator: ", "))")
   }
 }
+
+@Suite("docs/outputs.md")
+struct OutputsDocumentationTests {
+  /// Every reason a prompt can be missed, and the statuses, are documented with their column,
+  /// so that a new one cannot reach prompts.csv unexplained.
+  @Test("every miss reason and status of prompts.csv is documented")
+  func reasonsAndStatuses() throws {
+    let text = try String(contentsOf: repository.appendingPathComponent("docs/outputs.md"), encoding: .utf8)
+    let reasonRow = try #require(text.split(separator: "\n").first { $0.hasPrefix("| `reason` |") })
+    for r in MissReason.allCases where r != .none {
+      #expect(reasonRow.contains("`\(r.rawValue)`"), "reason \(r.rawValue)")
+    }
+    let statusRow = try #require(text.split(separator: "\n").first { $0.hasPrefix("| `status` |") })
+    for s in PromptStatus.allCases {
+      #expect(statusRow.contains("`\(s.rawValue)`"), "status \(s.rawValue)")
+    }
+    // latency_s is measured to the opening (PromptRecord.responseSeconds).
+    let latency = try #require(text.split(separator: "\n").first { $0.hasPrefix("| `latency_s` |") })
+    #expect(latency.contains("delivery to opening"))
+  }
+}
+

@@ -327,6 +327,31 @@ struct OwnPhoneTests {
 
   func outcomes(_ plan: StudyPlan) -> [ParticipantOutcome] { StudyModelTests.outcomes(plan, seed: 5) }
 
+  /// `population.phones.doze: false` switches off App Standby with Doze, as documented: an
+  /// os-woken app (its hourly alarm) never opened (nobody answers) records location on days
+  /// 10-14 as on days 1-4, where with both on the restricted bucket (after 8 days unused)
+  /// holds its alarms to one a day.
+  @Test("doze: false switches off App Standby too: an unused app is not restricted after 8 days")
+  func dozeOffSwitchesOffStandby() {
+    func collectedShare(doze: Bool, days: ClosedRange<Int>) -> Double {
+      let p = plan(.android) {
+        $0.phones.doze = doze
+        $0.protocolPlan.appDesign.kind = .osWoken
+        $0.compliance.answerProbability = 0
+        $0.compliance.personSD = 0
+        $0.compliance.dropoutPerDay = 0
+      }
+      let rows = StudyModelTests.outcomes(p, seed: 5, keepRows: true).flatMap(\.coverageRows).filter { days.contains($0.hour / 24) }
+      return Double(rows.filter { $0.collected > 0 }.count) / Double(max(rows.count, 1))
+    }
+    let offEarly = collectedShare(doze: false, days: 0...3)
+    let offLate = collectedShare(doze: false, days: 9...13)
+    let onEarly = collectedShare(doze: true, days: 0...3)
+    let onLate = collectedShare(doze: true, days: 9...13)
+    #expect(offLate >= 0.9 * offEarly, "doze off: \(offEarly) -> \(offLate)")
+    #expect(onLate < 0.5 * onEarly, "doze on: \(onEarly) -> \(onLate)")
+  }
+
   @Test("a denied location permission records no location; the default population is every phone as its condition")
   func permission() {
     let denied = outcomes(plan(.ios) { $0.phones.iosLocation = [0, 0, 1] })

@@ -73,6 +73,17 @@ struct StudyRunnerTests {
     #expect(wrong == 0)
   }
 
+  /// participants.csv's response rate is Mappiness': signalled responses over signals sent
+  /// (the prompts due, not ignored, before a dropout), not over those delivered.
+  @Test("a participant's response rate is answered over signals sent, as Mappiness shows it")
+  func mappinessResponseRate() {
+    let rows = run(threads: 2).participantRows
+    #expect(rows.contains { $0.delivered < $0.counted })  // some prompts never reached the phone
+    for r in rows where r.counted > 0 {
+      #expect(r.responseRate == Double(r.completed) / Double(r.counted), "\(r.participant)")
+    }
+  }
+
   @Test("threads 1, 2 and 4 and a shuffled order of chunks give identical results")
   func threadsAndOrder() {
     let one = fingerprint(run(threads: 1))

@@ -166,7 +166,7 @@ public struct StudyAccumulator: Sendable {
       ParticipantRow(
         participant: o.participant, device: o.device, os: o.os, scheduled: o.prompts.count, signals: signals,
         completed: reports.count, volunteered: o.volunteered.count,
-        responseRate: signals == 0 ? .nan : Double(reports.count) / Double(signals),
+        responseRate: all.counted == 0 ? .nan : Double(reports.count) / Double(all.counted),
         medianResponseSeconds: Moments.median(selecting: &latencies),
         reportedMean: reports.count > 0 ? reports.mean : .nan, trueMean: o.trueMean,
         droppedOut: o.enrolledUntil < SimTime(plan.days) * Tick.day, tallies: o.tallies, prompts: all,
@@ -248,8 +248,8 @@ public struct StudyAccumulator: Sendable {
 }
 
 /// One participant's row: Mappiness' participant statistics (assessments completed, response
-/// rate = signalled responses / signals received, "typical" = median response time) and the
-/// bias of their answers.
+/// rate = signalled responses / signals sent, as Mappiness' main screen shows it [@MacKerron2012];
+/// "typical" = median response time) and the bias of their answers.
 public struct ParticipantRow: Sendable, Equatable {
   public var participant: Int
   public var device: Int

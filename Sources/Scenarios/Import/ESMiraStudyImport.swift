@@ -41,6 +41,36 @@ enum ESMiraStudyImport {
     ("publishedAndroid", "true", "not published on Android: esmsim simulates it on every phone"),
   ]
 
+  /// Warned about at an action trigger's or a schedule's level, with what esmsim does instead;
+  /// `userEditable` is ESMira's default (participants may change their schedule's times).
+  static let scheduleNotSimulated: [String: String] = [
+    "eventTriggers": "questionnaires triggered by events of the app (joining, another questionnaire) are not simulated",
+    "skipFirstInLoop": "skipping the first signal of a repeat loop is not simulated: the first day's signals are kept",
+    "userEditable": "participants may move their schedule's times in the app (ESMira's default); esmsim keeps the study's times",
+  ]
+
+  /// Warns about each key of `node` that is not read (`read`), naming it and, where known,
+  /// what esmsim does instead; `userEditable` also when absent (it defaults to on).
+  static func warnUnread(_ node: ScenarioValue, _ path: String, read: Set<String>, _ json: inout JSONFields) {
+    guard case .mapping(let pairs, _) = node else { return }
+    let editable = scheduleNotSimulated["userEditable"]!
+    // Said once per study: every schedule of a study is usually editable alike.
+    let saidEditable = json.warnings.contains { $0.message.hasPrefix(editable) }
+    for (key, value, _) in pairs where !read.contains(key) {
+      if key == "userEditable" {
+        if case .scalar(let v, _) = value, v == "false" || v == "0" { continue }
+        if !saidEditable { json.warn("\(path).userEditable", editable) }
+        continue
+      }
+      if case .scalar(let v, _) = value, v == "false" || v == "0" { continue }
+      if case .sequence(let items, _) = value, items.isEmpty { continue }
+      json.warn("\(path).\(key)", scheduleNotSimulated[key] ?? "not read by esmsim: not simulated")
+    }
+    if read.contains("signalTimes") && node["userEditable"] == nil && !saidEditable {
+      json.warn("\(path).userEditable", editable + " (not set: on)")
+    }
+  }
+
   /// Fields that do not change when or how prompts come (scoring, the web version).
   static let irrelevant: Set<String> = ["sumScores", "publishedWeb"]
 
@@ -108,8 +138,16 @@ enum ESMiraStudyImport {
       }
       for (ti, trigger) in try json.list(q["actionTriggers"], "\(qk).actionTriggers").enumerated() {
         let tk = "\(qk).actionTriggers[\(ti)]"
+        Self.warnUnread(trigger, tk, read: ["schedules", "actions"], &json)
         for (si, schedule) in try json.list(trigger["schedules"], "\(tk).schedules").enumerated() {
           let sk = "\(tk).schedules[\(si)]"
+          // A day of the month: the study's days do not follow the calendar's months here.
+          if let d = schedule["dayOfMonth"], case .scalar(let v, _) = d, (Units.number(v) ?? 0) != 0 {
+            throw json.fail(
+              sk + ".dayOfMonth", d.location,
+              "a schedule on a day of the month (\(v)) is not simulated: esmsim would prompt on every day; use weekdays or dailyRepeatRate")
+          }
+          Self.warnUnread(schedule, sk, read: ["dailyRepeatRate", "weekdays", "signalTimes", "dayOfMonth"], &json)
           let every = try json.number(schedule["dailyRepeatRate"], sk + ".dailyRepeatRate", default: 1, range: 1...365)
           let mask = Int(try json.number(schedule["weekdays"], sk + ".weekdays", default: 0, range: 0...127))
           let weekdays: Set<Int>? = mask == 0 ? nil : Weekdays.fromSundayFirstMask(mask)

@@ -63,7 +63,13 @@ extension ParticipantSimulation {
       sim.schedule(at: now + every, kind: EventKind.androidWake.rawValue, payload: source.rawValue)
     }
     guard power.phoneIsOn, !droppedOut, !app.removed, !app.forceStopped, !deepSleeping(at: now) else { return }
-    let bucket = StandbyBucket(idle: now - lastUse(before: now), restrictedAfter: sleepsAfter ?? 8 * Tick.day)
+    // App Standby's buckets go with Doze (`population.phones.doze` switches off both); a
+    // maker's sleeping apps (``Manufacturer/sleepsAfterDays``) are restricted either way.
+    let idle = now - lastUse(before: now)
+    let bucket =
+      plan.phones.doze
+      ? StandbyBucket(idle: idle, restrictedAfter: sleepsAfter ?? 8 * Tick.day)
+      : (sleepsAfter.map { idle >= $0 } ?? false) ? .restricted : .active
     var exempt: Bool
     switch source {
     case .androidAlarm:
