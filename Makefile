@@ -8,7 +8,7 @@ ESMSIM := .build/release/esmsim
 CPU ?= $(shell bash scripts/cpu-target.sh)
 RELEASE_FLAGS := $(if $(CPU),-Xswiftc -target-cpu -Xswiftc $(CPU))
 
-.PHONY: all deps deps-test build release demo serve dist test-dist test test-r test-browser power test-slurm fuzz sanitize notebooks validate bench bench-simpy clean
+.PHONY: all deps deps-test build release demo serve dist test-dist test test-r test-python test-browser power test-slurm fuzz sanitize notebooks validate bench bench-simpy clean
 VENV := .venv
 
 all: release
@@ -45,8 +45,15 @@ test-dist: dist release
 test: deps-test
 	$(SWIFT) test
 	$(MAKE) --no-print-directory test-r
+	$(MAKE) --no-print-directory test-python
 	$(MAKE) --no-print-directory test-browser
 	$(MAKE) --no-print-directory notebooks
+
+## test-python: the Python package (python/) installed into a fresh venv, then its tests against this build.
+test-python: release
+	rm -rf $(VENV)-python && python3 -m venv $(VENV)-python
+	$(VENV)-python/bin/pip install -q --disable-pip-version-check ./python[test]
+	cd python && ESMSIM=$(CURDIR)/$(ESMSIM) $(CURDIR)/$(VENV)-python/bin/python -m pytest -q tests
 
 ## test-browser: `esmsim serve` in headless Chromium (Selenium, chromium-driver): the form, the export, errors, hostile requests, screenshots.
 test-browser: release $(VENV)/.browser
