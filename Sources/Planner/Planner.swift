@@ -103,7 +103,7 @@ public enum Planner {
       let number: (Metric) -> JSONValue = { .finite(v.mean($0)) }
       variants.append(
         .object([
-          ("name", .string(v.name)),
+          ("name", .string(Labels.variant(v.name))),
           ("answers_median", number(.answersPerParticipantMedian)),
           ("answers_p10", number(.answersPerParticipantP10)),
           ("answers_p90", number(.answersPerParticipantP90)),
@@ -119,6 +119,7 @@ public enum Planner {
           ("answers_chart", .string(Report.answersHistogram(v, maxAnswers: axes.maxAnswers, maxShare: axes.maxShare))),
           ("fate_chart", .string(Report.lossBars(v))),
           ("reaching_chart", .string(Report.reachingByDay(v))),
+          ("os_split", .string(Report.osSplit(v))),
           ("reaching_by_day", .array(v.reachingTargetByDay.map { .finite($0) })),
           ("uniformity_chart", .string(v.intensityScheduled.isEmpty ? "" : Report.intensityChart(v, window: (window.start, window.length), top: top))),
           ("week", .string(WeekCalendar.svg(plan: plan, seed: scenario.seed, participant: who))),

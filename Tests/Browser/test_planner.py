@@ -8,6 +8,7 @@ import csv
 import http.client
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -69,6 +70,16 @@ def non_white_share(png):
     return sum(1 for p in pixels if p < 240) / len(pixels)
 
 
+# esmsim's internal names that a page must show by their plain labels (Labels.swift).
+INTERNAL_NAMES = ["non_controlled", "low_power", "phone_off", "not_refilled", "not_noticed", "unwilling", "too_late",
+                  "dropped_out", "app_removed", "app_stopped", "broke_off", "keep_alive", "os_woken", "base"]
+
+
+def internal_names(text):
+    """The internal names visible in a page's text (whole words)."""
+    return [n for n in INTERNAL_NAMES if re.search(r"(?<![\w-])" + re.escape(n) + r"(?![\w-])", text)]
+
+
 def summary_value(folder, variant_index, metric):
     rows = list(csv.DictReader(open(os.path.join(folder, "summary.csv"))))
     variants = list(dict.fromkeys(r["variant"] for r in rows))
@@ -105,6 +116,10 @@ def planner_checks(url, work):
         both = wait_ready(driver, previous=second)
         check("a second protocol adds a variant side by side", len(both.split(",")) == 2, both)
         check("each variant draws its participant's week", len(driver.find_elements(By.CSS_SELECTOR, "#week svg.week")) == 2)
+        shown = internal_names(driver.find_element(By.TAG_NAME, "body").text)
+        check("the planner shows no internal name", not shown, ", ".join(shown))
+        rows = len(driver.find_elements(By.CSS_SELECTOR, "#os table tr"))
+        check("the planner splits iPhone and Android", rows >= 2 * 3, f"{rows} rows")
         # Shots of the page at full width, with the calendar and charts drawn.
         driver.set_window_size(1400, 3200)
         time.sleep(0.5)
@@ -147,6 +162,8 @@ def planner_checks(url, work):
         phone.execute_script("arguments[0].value = 1.5; arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", slider)
         WebDriverWait(phone, 60).until(lambda d: d.find_element(By.ID, "figures").text != before)
         check("moving a slider redraws the lesson", phone.find_element(By.ID, "figures").text != before)
+        shown = internal_names(phone.find_element(By.TAG_NAME, "body").text)
+        check("the teaching page shows no internal name", not shown, ", ".join(shown))
         phone.save_screenshot(os.path.join(SHOTS, "teach-400.png"))
     finally:
         phone.quit()
@@ -166,6 +183,8 @@ def report_checks(work):
             check(f"the report fits {width} px (no sideways scrolling)", scroll <= width, f"{scroll} px wide")
             weeks = len(driver.find_elements(By.CSS_SELECTOR, "svg.week"))
             check(f"the report draws the participants' weeks at {width} px", weeks == 4, f"{weeks} calendars")
+            shown = internal_names(driver.find_element(By.TAG_NAME, "body").text)
+            check(f"the report at {width} px shows no internal name", not shown, ", ".join(shown))
             height = driver.execute_script("return document.documentElement.scrollHeight")
             driver.set_window_size(width, min(height, 12000)) if not phone else None
             shot = os.path.join(SHOTS, f"report-{width}.png")

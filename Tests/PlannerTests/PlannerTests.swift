@@ -31,6 +31,21 @@ import Testing
     #expect((variant["week"] as! String).contains("<circle"))
   }
 
+  /// The iPhone / Android split: each system's participants, and their answers as the run's
+  /// participants give them.
+  @Test func osSplitIsEachSystemsParticipants() throws {
+    let text = Self.scenario.replacingOccurrences(of: "population: {size: 40}", with: "population: {size: 40, os: {ios: 0.5, android: 0.5}}")
+    let scenario = try Planner.scenario(Planner.Request(scenario: text), limits: .init())
+    let run = try StudySimulation.simulate(scenario, options: .init(threads: 1))
+    let v = run.variants[0]
+    #expect(v.byOS.map(\.os) == ["ios", "android"])
+    #expect(v.byOS.map(\.participants).reduce(0, +) == v.answersPerParticipant.count)
+    let all = v.byOS.map { Double($0.participants) * $0.shareReachingTarget }.reduce(0, +) / Double(v.answersPerParticipant.count)
+    #expect(abs(all - v.mean(.shareReachingTarget)) < 1e-9)
+    let json = try Planner.run(scenario, threads: 2).text()
+    #expect(json.contains("iPhone") && json.contains("Android"))
+  }
+
   /// The days-to-target curve: on its last day, the share reaching the target is the run's;
   /// it never falls; and a study cut to fewer days (the same people) reaches it in the share
   /// the curve gives for that day.

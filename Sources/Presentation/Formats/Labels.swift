@@ -24,6 +24,10 @@ public enum Labels {
     ["mappiness": "Mappiness", "esmira": "ESMira", "aware": "AWARE", "beiwe": "Beiwe", "paco": "PACO"][name] ?? name
   }
 
+  /// A variant's name as the scenario gives it; the one a scenario without variants gets
+  /// (`base`) as "this study".
+  public static func variant(_ name: String) -> String { name == "base" ? table["base"]! : name }
+
   /// The plain label of `name`, or the name with underscores as spaces.
   public static func plain(_ name: String) -> String { table[name] ?? name.replacingOccurrences(of: "_", with: " ") }
 }

@@ -18,12 +18,12 @@ extension Report {
       ("Prompts answered", v.scheduled > 0 ? pct(Double(v.answered) / Double(v.scheduled)) : "", "answered"),
     ]
     if let top = v.missed.max(by: { $0.count < $1.count }), top.count > 0, v.scheduled > 0 {
-      rows.append(("Largest loss", "\(top.reason.rawValue.replacingOccurrences(of: "_", with: " ")): \(pct(Double(top.count) / Double(v.scheduled))) of prompts", "loss"))
+      rows.append(("Largest loss", "\(Labels.plain(top.reason.rawValue)): \(pct(Double(top.count) / Double(v.scheduled))) of prompts", "loss"))
     }
     if let c = v.sensorComplete {
       rows.append(("\(c.sensor.capitalized) hours complete", pct(c.comp), "coverage"))
     }
-    return "<div class='card'><h3>\(HTML.escape(v.name))</h3><dl>"
+    return "<div class='card'><h3>\(HTML.escape(Labels.variant(v.name)))</h3><dl>"
       + rows.map { "<dt>\(HTML.escape($0.0))</dt><dd data-k='\($0.2)'>\(HTML.escape($0.1))</dd>" }.joined() + "</dl></div>"
   }
 }

@@ -32,6 +32,12 @@ public enum Report {
         "What became of the prompts",
         "The share of prompts delivered to the phone, then each prompt scheduled answered or missed for one reason (docs/outputs.md lists the reasons), as shares of the prompts scheduled.",
         answered.map(lossBars))
+      if answered.contains(where: { $0.byOS.count > 1 }) {
+        body += section(
+          "iPhone against Android",
+          "The same figures for each system's participants: how many answers they gave, the share reaching the answers target, and the shares of their prompts delivered and answered (prompts due, as in compliance).",
+          answered.map(osSplit))
+      }
     }
     if weeks.contains(where: { !$0.isEmpty }) {
       body += section(
@@ -116,6 +122,6 @@ public enum Report {
   }
 
   static func figure(_ caption: String, _ svg: String) -> String {
-    "<figure><figcaption>\(HTML.escape(caption))</figcaption>\(svg)</figure>"
+    "<figure><figcaption>\(HTML.escape(Labels.variant(caption)))</figcaption>\(svg)</figure>"
   }
 }

@@ -121,6 +121,20 @@ extension Report {
     return figure(v.name, "<p class=\"note\">\(caption)</p>" + c.svg)
   }
 
+  /// iPhone against Android: each system's participants, their median answers, the share
+  /// reaching the target, and their prompts delivered and answered (a table: what a study
+  /// loses on each).
+  public static func osSplit(_ v: VariantResults) -> String {
+    guard !v.byOS.isEmpty else { return "" }
+    var out = "<table><thead><tr><th class='name'>phones</th><th>participants</th><th>median answers</th><th>reach \(v.target)</th><th>delivered</th><th>answered</th></tr></thead><tbody>"
+    for o in v.byOS {
+      out += "<tr><td class='name'>\(o.os == "ios" ? "iPhone" : "Android")</td><td>\(o.participants)</td>"
+      out += "<td>\(NumberText.fixed(o.answersMedian, 1))</td><td>\(pct(o.shareReachingTarget))</td>"
+      out += "<td>\(pct(o.delivered))</td><td>\(pct(o.answered))</td></tr>"
+    }
+    return figure(v.name, out + "</tbody></table>")
+  }
+
   /// The prompts' fate: delivered (summary.csv's `delivered_share`), answered, and each reason a prompt was missed, as shares
   /// of the prompts scheduled (bars in HTML: they wrap on a phone).
   public static func lossBars(_ v: VariantResults) -> String {
@@ -130,11 +144,11 @@ extension Report {
     var rows: [(String, Double, String)] = []
     if let delivered = v[.deliveredShare]?.mean, delivered.isFinite { rows.append(("delivered", delivered, "sent")) }
     rows.append(("answered", Double(v.answered) / total, "ok"))
-    rows += missed.map { ($0.reason.rawValue.replacingOccurrences(of: "_", with: " "), Double($0.count) / total, "miss") }
+    rows += missed.map { (Labels.plain($0.reason.rawValue), Double($0.count) / total, "miss") }
     let body = rows.map { r in
       "<div class='fate'><span class='what'>\(HTML.escape(r.0))</span><span class='track'><span class='fill \(r.2)' style='width:\(SVGChart.f(100 * r.1))%'></span></span><span class='share'>\(pct(r.1))</span></div>"
     }.joined()
-    return "<figure><figcaption>\(HTML.escape(v.name)): \(v.scheduled) prompts scheduled</figcaption>\(body)</figure>"
+    return "<figure><figcaption>\(HTML.escape(Labels.variant(v.name))): \(v.scheduled) prompts scheduled</figcaption>\(body)</figure>"
   }
 
   /// The held-out days behind each variant's predictability, flagged when too few.
@@ -142,7 +156,7 @@ extension Report {
     var out = "<table><tr><th class='name'>variant</th><th>bits per signal</th><th>held-out days</th><th class='name'>stable</th></tr>"
     for v in variants {
       let stable = v.heldOutDays >= ScheduleSummary.stableHeldOutDays
-      out += "<tr><td class='name'>\(HTML.escape(v.name))</td><td>\(NumberText.fixed(v.bitsPerSignal, 2))\(stable ? "" : " *")</td>"
+      out += "<tr><td class='name'>\(HTML.escape(Labels.variant(v.name)))</td><td>\(NumberText.fixed(v.bitsPerSignal, 2))\(stable ? "" : " *")</td>"
         + "<td>\(v.heldOutDays)</td><td class='name'>\(stable ? "yes" : "no: overstated")</td></tr>"
     }
     return out + "</table>"
@@ -156,8 +170,8 @@ extension Report {
       yTicks: [(0, "0"), (top, NumberText.fixed(top, 1))])
     for (i, v) in variants.enumerated() {
       c.bar(x0: Double(i) + 0.2, x1: Double(i) + 0.8, value: v.bitsPerSignal, cssClass: "bar",
-        title: "\(v.name): \(NumberText.fixed(v.bitsPerSignal, 2)) bits per signal, forced \(NumberText.fixed(v.forcedShare, 3)), max hazard \(NumberText.fixed(v.maxHazard, 2))")
-      c.text(v.name, x: Double(i) + 0.5, y: 0 - top * 0.0)
+        title: "\(Labels.variant(v.name)): \(NumberText.fixed(v.bitsPerSignal, 2)) bits per signal, forced \(NumberText.fixed(v.forcedShare, 3)), max hazard \(NumberText.fixed(v.maxHazard, 2))")
+      c.text(Labels.variant(v.name), x: Double(i) + 0.5, y: 0 - top * 0.0)
     }
     return figure("Bits per signal (schedule)", c.svg)
   }
@@ -186,8 +200,8 @@ extension Report {
     c.axes(xLabel: "variant", yLabel: "bias", xTicks: [], yTicks: [(lo, NumberText.fixed(lo, 1)), (0, "0"), (hi, NumberText.fixed(hi, 1))])
     for (i, v) in variants.enumerated() {
       c.errorBar(x: Double(i) + 0.5, low: v.biasLow, mid: v.bias, high: v.biasHigh,
-        title: "\(v.name): bias \(NumberText.fixed(v.bias, 2)) [\(NumberText.fixed(v.biasLow, 2)), \(NumberText.fixed(v.biasHigh, 2))], RMSE \(NumberText.fixed(v.biasRMSE, 2))")
-      c.text(v.name, x: Double(i) + 0.5, y: lo)
+        title: "\(Labels.variant(v.name)): bias \(NumberText.fixed(v.bias, 2)) [\(NumberText.fixed(v.biasLow, 2)), \(NumberText.fixed(v.biasHigh, 2))], RMSE \(NumberText.fixed(v.biasRMSE, 2))")
+      c.text(Labels.variant(v.name), x: Double(i) + 0.5, y: lo)
     }
     return figure("Bias of the ESM mean", c.svg)
   }
@@ -214,14 +228,14 @@ extension Report {
     }
     let (w, hh) = (SVGChart.f(Double(cols) * cell), SVGChart.f(Double(rows) * h))
     let svg = "<svg xmlns='http://www.w3.org/2000/svg' class='heat' width='100%' viewBox='0 0 \(w) \(hh)' style='max-width:\(w)px'>\(body)</svg>"
-    return figure("\(v.name): \(v.heatSensor), \(rows) participants × \(cols) hours", svg)
+    return figure("\(Labels.variant(v.name)): \(v.heatSensor), \(rows) participants × \(cols) hours", svg)
   }
 
   public static func coverageTable(_ variants: [VariantResults]) -> String {
     var out = "<table><tr><th class='name'>variant</th><th class='name'>device</th><th class='name'>sensor</th><th>Comp</th><th>Incomp</th><th>Loss</th></tr>"
     for v in variants {
       for c in v.coverage {
-        out += "<tr><td class='name'>\(HTML.escape(v.name))</td><td class='name'>\(HTML.escape(c.device))</td><td class='name'>\(HTML.escape(c.sensor))</td>"
+        out += "<tr><td class='name'>\(HTML.escape(Labels.variant(v.name)))</td><td class='name'>\(HTML.escape(Labels.plain(c.device)))</td><td class='name'>\(HTML.escape(c.sensor))</td>"
         out += "<td>\(pct(c.comp))</td><td>\(pct(c.incomp))</td><td>\(pct(c.loss))</td></tr>"
       }
     }

@@ -54,6 +54,7 @@ enum PlannerPage {
       <h2>How many answers will each participant give?</h2><div id="answers" class="charts"></div>
       <h3>How many days until they reach the target?</h3><div id="reaching" class="charts"></div>
       <h2>What became of the prompts</h2><div id="fate" class="charts"></div>
+      <h2>iPhone against Android</h2><p class="note">Each system's participants: answers, the share reaching the target, prompts delivered and answered.</p><div id="os" class="charts"></div>
       <h2>A participant's week</h2>
       <p class="note">Participant <button type="button" id="prev" aria-label="previous participant">◀</button>
         <input id="who" type="number" min="1" value="1" aria-label="participant"> <button type="button" id="next" aria-label="next participant">▶</button>

@@ -129,7 +129,7 @@ enum PlannerScript {
 
     function render(reply) {
       const put = (sel, key) => { const e = $(sel); if (e) e.innerHTML = reply.variants.map(v => v[key]).join(""); };
-      put("#cards", "headline"); put("#answers", "answers_chart"); put("#reaching", "reaching_chart"); put("#fate", "fate_chart");
+      put("#cards", "headline"); put("#answers", "answers_chart"); put("#reaching", "reaching_chart"); put("#os", "os_split"); put("#fate", "fate_chart");
       put("#uniformity", "uniformity_chart"); put("#truth", "truth_chart");
       const week = $("#week");
       if (week) week.innerHTML = reply.variants.map(v => `<figure><figcaption>${escapeHtml(v.name)}</figcaption>${v.week}</figure>`).join("");

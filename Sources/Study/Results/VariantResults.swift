@@ -40,6 +40,10 @@ public struct VariantResults: Sendable {
   /// The share of participants whose answers reached the target by the end of each study
   /// day: the share a study of that many days would see, on the same people.
   public var reachingTargetByDay: [Double] = []
+  /// The participants by their phone's operating system, in the order iPhone, Android (the
+  /// systems the study has): how many, their median answers, the share reaching the target,
+  /// and the shares of their prompts delivered and answered.
+  public var byOS: [OSResults] = []
   public var scheduled = 0
   public var answered = 0
   public var missed: [(reason: MissReason, count: Int)] = []
@@ -84,5 +88,25 @@ public struct VariantResults: Sendable {
     self.biasHigh = biasHigh
     self.biasRMSE = biasRMSE
     self.coverage = coverage
+  }
+}
+
+/// One operating system's participants in a variant (``VariantResults/byOS``).
+public struct OSResults: Sendable, Equatable {
+  /// `ios` or `android`.
+  public var os: String
+  public var participants: Int
+  public var answersMedian: Double
+  public var shareReachingTarget: Double
+  public var delivered: Double
+  public var answered: Double
+
+  public init(os: String, participants: Int, answersMedian: Double, shareReachingTarget: Double, delivered: Double, answered: Double) {
+    self.os = os
+    self.participants = participants
+    self.answersMedian = answersMedian
+    self.shareReachingTarget = shareReachingTarget
+    self.delivered = delivered
+    self.answered = answered
   }
 }

@@ -114,6 +114,17 @@ public enum StudySimulation {
           biasLow: low, biasHigh: high, biasRMSE: pooled.bias.rootMeanSquare, coverage: coverage)
       report.answersPerParticipant = pooled.participantRows.map(\.completed)
       report.scheduledPerParticipant = pooled.participantRows.map(\.scheduled)
+      report.byOS = [OperatingSystem.ios, .android].compactMap { os in
+        let rows = pooled.participantRows.filter { $0.os == os }
+        guard !rows.isEmpty else { return nil }
+        let counted = Double(rows.reduce(0) { $0 + $1.counted })
+        return OSResults(
+          os: os.rawValue, participants: rows.count,
+          answersMedian: Estimate.quantile(rows.map { Double($0.completed) }.sorted(), 0.5),
+          shareReachingTarget: Double(rows.filter { $0.completed >= plan.protocolPlan.answersTarget }.count) / Double(rows.count),
+          delivered: counted > 0 ? Double(rows.reduce(0) { $0 + $1.delivered }) / counted : .nan,
+          answered: counted > 0 ? Double(rows.reduce(0) { $0 + $1.completed }) / counted : .nan)
+      }
       let people = Double(max(pooled.participantRows.count, 1))
       var reached = 0
       report.reachingTargetByDay = pooled.reachedTargetOnDay.map {
