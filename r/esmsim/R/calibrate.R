@@ -104,3 +104,71 @@ print.esm_calibration <- function(x, ...) {
   }
   invisible(x)
 }
+
+#' Summarise and plot a calibration
+#'
+#' `summary()` gives the estimates and, with a holdout, how many held-out figures
+#' lie in their prediction intervals; `plot()` draws the predictive check: each
+#' figure's observed value against its predicted 95 % interval (ggplot2 when
+#' installed, where `ggplot2::autoplot()` returns the plot; base graphics
+#' otherwise).
+#'
+#' @param object,x An `esm_calibration` from [esm_calibrate()].
+#' @param ... Unused.
+#' @return `summary()`: an `summary.esm_calibration` list (estimates, inside,
+#'   figures). `plot()`: the ggplot object (invisibly; with base graphics, `x`).
+#' @export
+summary.esm_calibration <- function(object, ...) {
+  check <- object$check
+  seen <- if (is.null(check)) logical() else !is.na(check$inside)
+  structure(list(estimates = object$estimates, not_identified = object$not_identified,
+                 inside = if (is.null(check)) NA_integer_ else sum(check$inside[seen]),
+                 figures = if (is.null(check)) 0L else sum(seen), holdout = object$holdout),
+            class = "summary.esm_calibration")
+}
+
+#' @export
+print.summary.esm_calibration <- function(x, ...) {
+  cat("esmsim calibration: estimates with 95 % bootstrap intervals\n")
+  print(x$estimates[, c("parameter", "value", "low", "high")])
+  if (x$figures > 0) {
+    cat(sprintf("Predictive check (%s): %d of %d held-out figures inside their 95 %% prediction interval\n",
+                x$holdout, x$inside, x$figures))
+  }
+  invisible(x)
+}
+
+#' @rdname summary.esm_calibration
+#' @export
+plot.esm_calibration <- function(x, ...) {
+  if (is.null(x$check)) stop("no predictive check to plot: calibrate with a holdout")
+  if (requireNamespace("ggplot2", quietly = TRUE)) {
+    p <- autoplot.esm_calibration(x)
+    print(p)
+    return(invisible(p))
+  }
+  d <- as.data.frame(x$check)
+  n <- nrow(d)
+  graphics::plot(d$observed, seq_len(n), xlim = range(c(d$low, d$high, d$observed), na.rm = TRUE), yaxt = "n",
+                 pch = ifelse(d$inside, 19, 4), xlab = "observed (point) against predicted 95 % interval", ylab = "")
+  graphics::segments(d$low, seq_len(n), d$high, seq_len(n))
+  graphics::axis(2, at = seq_len(n), labels = d$figure, las = 1, cex.axis = 0.6)
+  invisible(x)
+}
+
+#' @rdname summary.esm_calibration
+#' @export
+autoplot.esm_calibration <- function(object, ...) {
+  if (!requireNamespace("ggplot2", quietly = TRUE)) stop("autoplot needs the ggplot2 package")
+  if (is.null(object$check)) stop("no predictive check to plot: calibrate with a holdout")
+  .data <- ggplot2::.data
+  d <- as.data.frame(object$check)
+  d$figure <- factor(d$figure, levels = rev(d$figure))
+  d$inside <- ifelse(is.na(d$inside), "not checked", ifelse(d$inside, "inside", "outside"))
+  ggplot2::ggplot(d, ggplot2::aes(y = .data$figure)) +
+    ggplot2::geom_errorbarh(ggplot2::aes(xmin = .data$low, xmax = .data$high), height = 0.3) +
+    ggplot2::geom_point(ggplot2::aes(x = .data$observed, colour = .data$inside)) +
+    ggplot2::facet_wrap(~unit, scales = "free_x") +
+    ggplot2::labs(x = "observed (point) and the predicted 95 % interval", y = NULL, colour = NULL,
+                  title = sprintf("Predictive check (%s)", object$holdout))
+}

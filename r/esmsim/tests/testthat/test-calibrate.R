@@ -34,6 +34,10 @@ test_that("esm_calibrate reads a generic pilot, returns the estimates and the pr
   expect_true(file.exists(cal$files$page))
   expect_match(cal$protocol$scenario, "fixed-times")
   expect_output(print(cal), "predictive check")
+  expect_output(print(summary(cal)), "held-out figures inside")
+  skip_if_not_installed("ggplot2")
+  built <- ggplot2::ggplot_build(ggplot2::autoplot(cal))
+  expect_equal(nrow(built$data[[2]]), nrow(cal$check))
 })
 
 test_that("a malformed pilot file is an esmsim_scenario_error naming the file, column and line", {
