@@ -19,13 +19,22 @@ enum TruthChart {
         count[h] += day.count[h]
       }
     }
-    let trueHours = (0..<24).map { count[$0] > 0 ? sum[$0] / Double(count[$0]) : .nan }
+    // The waking day: hours in which at least a tenth as many are awake as in the busiest
+    // (a few people awake at 03:00 would otherwise set the axis, and the gap the lesson is
+    // about would be a pixel). The means are over every waking moment all the same.
+    let busiest = count.max() ?? 0
+    let trueHours = (0..<24).map { count[$0] > 0 && 10 * count[$0] >= busiest ? sum[$0] / Double(count[$0]) : .nan }
     let answeredHours = answered.map { $0.n >= 5 ? $0.sum / Double($0.n) : .nan }
     let trueMean = sum.reduce(0, +) / Double(max(count.reduce(0, +), 1))
     let answers = answered.reduce(0) { $0 + $1.n }
     let esmMean = answered.reduce(0) { $0 + $1.sum } / Double(max(answers, 1))
-    return Report.hourLines(
-      v.name, series: [("truth", "true mood (waking)", trueHours), ("answered", "mean of the answers", answeredHours)],
-      means: [("truth", trueMean), ("answered", answers > 0 ? esmMean : .nan)], yLabel: "mood")
+    let gap = answers > 0 ? esmMean - trueMean : .nan
+    let caption = gap.isFinite
+      ? "the answers' mean \(NumberText.fixed(esmMean, 1)) against the true \(NumberText.fixed(trueMean, 1)): a gap of \(NumberText.fixed(gap, 2)) points (the sampling bias)"
+      : "no answers"
+    return "<p class='note'>\(caption)</p>"
+      + Report.hourLines(
+        v.name, series: [("truth", "true mood (waking)", trueHours), ("answered", "mean of the answers", answeredHours)],
+        means: [("truth", trueMean), ("answered", answers > 0 ? esmMean : .nan)], yLabel: "mood")
   }
 }

@@ -157,6 +157,8 @@ def planner_checks(url, work):
         first = wait_ready(phone)
         truth = len(phone.find_elements(By.CSS_SELECTOR, "#truth polyline.truth"))
         check("the teaching page draws the true day", truth >= 1, f"{truth} lines")
+        gap = phone.find_element(By.ID, "truth").text
+        check("the teaching page states the gap between the two means", "a gap of" in gap, gap[:120])
         before = phone.find_element(By.ID, "figures").text
         slider = phone.find_element(By.NAME, "dependence")
         phone.execute_script("arguments[0].value = 1.5; arguments[0].dispatchEvent(new Event('input', {bubbles: true}))", slider)

@@ -27,7 +27,8 @@ enum TeachPage {
     <section id="results" aria-live="polite">
       <div id="error" class="error" hidden></div><div id="warnings" class="warnings" hidden></div>
       <h2>The true day beside the answered picture</h2>
-      <p class="note">Green: the true mood by hour of the day, over every waking minute of everyone. Blue: the mean of the answers given in that hour. The dashed lines are the two means; their gap is the sampling bias.</p>
+      <p class="note">Green: the true mood by hour of the day, over every waking minute of everyone (hours when few are awake left out). Blue: the mean of the answers given in that hour. The dashed lines are the two means; their gap, given above the chart, is the sampling bias.</p>
+      <p class="note">Why a gap even at 0 (answering unrelated to mood): the truth is every waking minute, but prompts fall only inside the window and are answered more at some hours and in some places than others (asleep, driving, at work). Mood moves with the hour and the place, so the answers over-represent some moods although nobody chooses by mood. Narrow the window or shorten the answerable time and watch the gap.</p>
       <div id="truth" class="charts"></div><div id="figures"></div>
       <h2>Where the answers come from</h2><div id="uniformity" class="charts"></div>
       <h2>At a glance</h2><div id="cards" class="cards"></div>
