@@ -150,6 +150,11 @@ def planner_checks(url, work):
         wait_ready(phone)
         width = phone.execute_script("return document.documentElement.scrollWidth")
         check("the page fits a phone's 400 px (no sideways scrolling)", width <= 400, f"{width} px wide")
+        first_figure = phone.execute_script(
+            "const e = document.querySelector('#cards .card, #answers figure'); return e ? e.getBoundingClientRect().top + window.scrollY : 1e9")
+        screen = phone.execute_script("return window.innerHeight")
+        check("at 400 px the first figure is on the first screen (results before the form)", first_figure < screen,
+              f"{first_figure:.0f} px down, screen {screen} px")
         shot = os.path.join(SHOTS, "planner-400.png")
         phone.save_screenshot(shot)
         check("the screenshot at 400 px is not blank", non_white_share(shot) > 0.05)
