@@ -352,6 +352,30 @@ struct OwnPhoneTests {
     #expect(onLate < 0.5 * onEarly, "doze on: \(onEarly) -> \(onLate)")
   }
 
+  /// Notifications turned off after two days for half the participants: from then on none of
+  /// their prompts is shown (`notifications_off`), none before; the others lose none to it.
+  /// Half of 400 is 200 ± 4 sd (sd 10).
+  @Test("notifications off after day 2 for a share: their prompts from then on are not shown, and only theirs")
+  func notificationsOff() {
+    let p = testPlan(days: 5, participants: 400, devices: [(.ideal, 1)], systems: [(.ios, 0.5), (.android, 0.5)]) {
+      $0.phones.notificationsOffShare = 0.5
+      $0.phones.notificationsOffAfterDays = 2
+    }
+    let all = StudyModelTests.outcomes(p, seed: 3)
+    var off = 0
+    for o in all {
+      let lost = o.prompts.filter { $0.reason == .notificationsOff }
+      guard !lost.isEmpty else { continue }
+      off += 1
+      #expect(lost.allSatisfy { $0.day >= 2 && $0.status == .undelivered && $0.delivered < 0 })
+      #expect(o.prompts.filter { $0.day >= 2 && $0.status != .droppedOut }.allSatisfy { $0.reason == .notificationsOff })
+    }
+    #expect(abs(off - 200) <= 40, "\(off) of 400")
+    // None by default, and the same people answer as before where nobody turns them off.
+    let none = StudyModelTests.outcomes(testPlan(days: 5, participants: 40), seed: 3)
+    #expect(none.allSatisfy { $0.prompts.allSatisfy { $0.reason != .notificationsOff } })
+  }
+
   @Test("a denied location permission records no location; the default population is every phone as its condition")
   func permission() {
     let denied = outcomes(plan(.ios) { $0.phones.iosLocation = [0, 0, 1] })

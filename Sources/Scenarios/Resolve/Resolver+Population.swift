@@ -97,6 +97,11 @@ extension ScenarioResolver {
     p.doze = try r.bool("doze", default: p.doze)
     p.unusedAppsSleep = try r.bool("unused_apps_sleep", default: p.unusedAppsSleep)
     p.ringer = try shares("ringer", RingerMode.names, p.ringer)
+    let off = try r.section("notifications_off")
+    p.notificationsOffShare = try off.share("share", default: p.notificationsOffShare)
+    p.notificationsOffAfterDays = try off.number("after_days", default: p.notificationsOffAfterDays, range: 0...3650)
+    try off.finish()
+    r.attach("notifications_off", off)
     return p
   }
 

@@ -19,6 +19,8 @@ public struct PhoneTraits: Sendable {
   public let manufacturer: Int
   /// The app may set exact alarms (Android).
   public let exactAlarms: Bool
+  /// When the app's notifications go off (permission denied or withdrawn; `.max`: never).
+  public let notificationsOffAt: SimTime
 
   /// Draws a participant's phone.
   public init(_ p: PhonePopulation, os: OperatingSystem, days: Int, stream s: inout RandomStream) {
@@ -36,5 +38,10 @@ public struct PhoneTraits: Sendable {
     removesAppAt = removal
     manufacturer = os == .android ? s.index(cumulative: p.manufacturers.map(\.share).cumulativeSums) : 0
     exactAlarms = os == .ios || s.bernoulli(p.exactAlarms)
+    // Drawn last, and only when some participants have them off: a population without it
+    // draws exactly as before.
+    notificationsOffAt =
+      p.notificationsOffShare > 0 && s.bernoulli(p.notificationsOffShare)
+      ? SimTime(p.notificationsOffAfterDays * Double(Tick.day)) : .max
   }
 }

@@ -34,6 +34,13 @@ public struct PhonePopulation: Sendable, Equatable {
   /// Shares of participants by the ringer mode their phone is in when a prompt arrives
   /// (silent, vibrate, sound; [@Mehrotra2016], C: 25.5 %, 21.5 %, 53 % of notifications).
   public var ringer: [Double] = [0.255, 0.215, 0.53]
+  /// The share of participants whose notifications for the study app are off (permission
+  /// denied at install, or withdrawn later), and after how many days of the study they go
+  /// off (0: from the start). Their prompts are not shown (`notifications_off`). Default
+  /// none: an assumption (the seeds say the apps need the permission and ESMira's app notes
+  /// help participants whose notifications do not work, but give no rate).
+  public var notificationsOffShare = 0.0
+  public var notificationsOffAfterDays = 0.0
 
   /// Creates the default population (every phone as its device condition has it).
   public init() {}
@@ -45,6 +52,7 @@ public struct PhonePopulation: Sendable, Equatable {
       && a.appRemovalPerDay == b.appRemovalPerDay && a.manufacturers.map(\.maker) == b.manufacturers.map(\.maker)
       && a.manufacturers.map(\.share) == b.manufacturers.map(\.share) && a.exactAlarms == b.exactAlarms
       && a.doze == b.doze && a.ringer == b.ringer && a.unusedAppsSleep == b.unusedAppsSleep
+      && a.notificationsOffShare == b.notificationsOffShare && a.notificationsOffAfterDays == b.notificationsOffAfterDays
   }
 }
 

@@ -52,6 +52,9 @@ public enum MissReason: String, Sendable, CaseOrdered {
   case appStopped = "app_stopped"
   /// Opened, and the participant stopped answering part-way.
   case brokeOff = "broke_off"
+  /// The app's notifications were off (permission denied at install or withdrawn): the
+  /// phone did not show the prompt (`population.phones.notifications_off`).
+  case notificationsOff = "notifications_off"
 }
 
 /// One prompt's whole life.

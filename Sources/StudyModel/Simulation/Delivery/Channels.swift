@@ -11,6 +11,8 @@ extension ParticipantSimulation {
     let now = sim.now
     if app.removed { return promptLife.settle(i, .undelivered, .appRemoved, at: now) }
     if app.forceStopped || deepSleeping(at: now) { return promptLife.settle(i, .undelivered, .appStopped, at: now) }
+    // Notifications off: the phone shows nothing ([@AppleLocalNotifications]; ESMira app notes).
+    if now >= phone.notificationsOffAt { return promptLife.settle(i, .undelivered, .notificationsOff, at: now) }
     switch proto.channel.kind {
     case .local:
       guard delivery.planner.isPlanned(i) else {
