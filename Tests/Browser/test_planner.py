@@ -192,6 +192,9 @@ def report_checks(work):
             check(f"the report draws the participants' weeks at {width} px", weeks == 4, f"{weeks} calendars")
             shown = internal_names(driver.find_element(By.TAG_NAME, "body").text)
             check(f"the report at {width} px shows no internal name", not shown, ", ".join(shown))
+            heat = driver.find_elements(By.CSS_SELECTOR, "svg.heat")
+            labelled = heat and all(t in heat[0].get_attribute("innerHTML") for t in ("day 1", "participant", "all expected"))
+            check(f"the report's heat map has its axes and key at {width} px", bool(labelled))
             height = driver.execute_script("return document.documentElement.scrollHeight")
             driver.set_window_size(width, min(height, 12000)) if not phone else None
             shot = os.path.join(SHOTS, f"report-{width}.png")

@@ -65,7 +65,7 @@ public enum Report {
         variants.map { complianceCharts($0) })
       body += section(
         "Sampling bias",
-        "Mean reported state minus the true waking-time mean, per participant, averaged; the dot is the estimate, the whisker its 95 % interval across replications, or over participants when there is one replication (the range the bias of a study like this one would fall in 95 times out of 100).",
+        "Mean reported state minus the true waking-time mean, per participant, averaged, in points of the state's 0–100 scale; the dot is the estimate, the whisker its 95 % interval across replications, or over participants when there is one replication (the range the bias of a study like this one would fall in 95 times out of 100).",
         [biasChart(variants)])
     }
     if variants.contains(where: { !$0.heat.isEmpty }) {

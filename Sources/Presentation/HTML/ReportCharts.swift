@@ -25,7 +25,7 @@ extension Report {
       m += every
     }
     c.axes(
-      xLabel: "time of day", yLabel: "intensity", xTicks: ticks,
+      xLabel: "time of day", yLabel: "intensity (1 = uniform)", xTicks: ticks,
       yTicks: [(0, "0"), (1, "1"), (min(top, 30), NumberText.fixed(min(top, 30), 1))])
     c.line(v.intensityScheduled.enumerated().map { (Double($0.offset) + 0.5, $0.element) }, cssClass: "sched")
     c.line(v.intensityAnswered.enumerated().map { (Double($0.offset) + 0.5, $0.element) }, cssClass: "answered")
@@ -178,14 +178,14 @@ extension Report {
 
   static func complianceCharts(_ v: VariantResults) -> String {
     var hours = SVGChart(width: 300, height: 170, x: 0...24, y: 0...1)
-    hours.axes(xLabel: "hour of day", yLabel: "answered", xTicks: [(0, "0"), (6, "6"), (12, "12"), (18, "18"), (24, "24")], yTicks: [(0, "0"), (0.5, "0.5"), (1, "1")])
+    hours.axes(xLabel: "hour of day", yLabel: "share answered", xTicks: [(0, "0"), (6, "6"), (12, "12"), (18, "18"), (24, "24")], yTicks: [(0, "0"), (0.5, "0.5"), (1, "1")])
     for h in 0..<24 where v.deliveredByHour[h] > 0 {
       let share = Double(v.answeredByHour[h]) / Double(v.deliveredByHour[h])
       hours.bar(x0: Double(h) + 0.1, x1: Double(h) + 0.9, value: share, cssClass: "bar", title: "\(h):00 \(NumberText.fixed(share, 3)) of \(v.deliveredByHour[h])")
     }
     let days = v.deliveredByDay.count
     var daily = SVGChart(width: 300, height: 170, x: 0...Double(max(days, 1)), y: 0...1)
-    daily.axes(xLabel: "study day", yLabel: "answered", xTicks: [(0, "1"), (Double(days), String(days))], yTicks: [(0, "0"), (0.5, "0.5"), (1, "1")])
+    daily.axes(xLabel: "study day", yLabel: "share answered", xTicks: [(0, "1"), (Double(days), String(days))], yTicks: [(0, "0"), (0.5, "0.5"), (1, "1")])
     daily.line(
       (0..<days).filter { v.deliveredByDay[$0] > 0 }.map { (Double($0) + 0.5, Double(v.answeredByDay[$0]) / Double(v.deliveredByDay[$0])) },
       cssClass: "answered")
@@ -197,7 +197,7 @@ extension Report {
     let lo = min(values.min() ?? -1, 0) - 0.5
     let hi = max(values.max() ?? 1, 0) + 0.5
     var c = SVGChart(width: max(420, Double(variants.count) * 90), x: 0...Double(max(variants.count, 1)), y: lo...hi)
-    c.axes(xLabel: "variant", yLabel: "bias", xTicks: [], yTicks: [(lo, NumberText.fixed(lo, 1)), (0, "0"), (hi, NumberText.fixed(hi, 1))])
+    c.axes(xLabel: "variant", yLabel: "bias, points (0–100)", xTicks: [], yTicks: [(lo, NumberText.fixed(lo, 1)), (0, "0"), (hi, NumberText.fixed(hi, 1))])
     for (i, v) in variants.enumerated() {
       c.errorBar(x: Double(i) + 0.5, low: v.biasLow, mid: v.bias, high: v.biasHigh,
         title: "\(Labels.variant(v.name)): bias \(NumberText.fixed(v.bias, 2)) [\(NumberText.fixed(v.biasLow, 2)), \(NumberText.fixed(v.biasHigh, 2))], RMSE \(NumberText.fixed(v.biasRMSE, 2))")
@@ -213,22 +213,46 @@ extension Report {
     guard rows > 0, cols > 0 else { return "" }
     let cell = max(min(600.0 / Double(cols), 6), 2)
     let h = 4.0
+    // Margins for the axes (participants down the left, study days along the bottom) and the key.
+    let (left, bottom, top) = (34.0, 28.0, 22.0)
+    func shade(_ x: Double) -> String {
+      let g = Int((1 - x) * 255)
+      return "rgb(\(g),\(g),\(min(g + 40, 255)))"
+    }
     var body = ""
     for (r, row) in v.heat.enumerated() {
       for (c, x) in row.enumerated() {
-        let shade: String
-        if x.isNaN {
-          shade = "#f6f6f6"
-        } else {
-          let g = Int((1 - Double(x)) * 255)
-          shade = "rgb(\(g),\(g),\(min(g + 40, 255)))"
-        }
-        body += "<rect x='\(SVGChart.f(Double(c) * cell))' y='\(SVGChart.f(Double(r) * h))' width='\(SVGChart.f(cell))' height='\(SVGChart.f(h))' fill='\(shade)'/>"
+        let fill = x.isNaN ? "#f6f6f6" : shade(Double(x))
+        body += "<rect x='\(SVGChart.f(left + Double(c) * cell))' y='\(SVGChart.f(top + Double(r) * h))' width='\(SVGChart.f(cell))' height='\(SVGChart.f(h))' fill='\(fill)'/>"
       }
     }
-    let (w, hh) = (SVGChart.f(Double(cols) * cell), SVGChart.f(Double(rows) * h))
+    let width = left + Double(cols) * cell + 4
+    let height = top + Double(rows) * h + bottom
+    let base = top + Double(rows) * h
+    // Study days along the bottom (numbered from 1), participants down the left.
+    let days = cols / 24
+    let step = max(1, days / 7)
+    for d in stride(from: 0, to: max(days, 1), by: step) {
+      let x = left + Double(d * 24) * cell
+      body += "<line x1='\(SVGChart.f(x))' y1='\(SVGChart.f(base))' x2='\(SVGChart.f(x))' y2='\(SVGChart.f(base + 4))' class='axis'/>"
+      body += "<text x='\(SVGChart.f(x + 1))' y='\(SVGChart.f(base + 14))' class='tick'>day \(d + 1)</text>"
+    }
+    body += "<text x='\(SVGChart.f(left + Double(cols) * cell / 2))' y='\(SVGChart.f(height - 2))' class='label' text-anchor='middle'>hours of the study</text>"
+    body += "<text x='\(SVGChart.f(left - 4))' y='\(SVGChart.f(top + 8))' class='tick' text-anchor='end'>1</text>"
+    body += "<text x='\(SVGChart.f(left - 4))' y='\(SVGChart.f(base))' class='tick' text-anchor='end'>\(rows)</text>"
+    body += "<text x='10' y='\(SVGChart.f(top + Double(rows) * h / 2))' class='label' text-anchor='middle' transform='rotate(-90 10 \(SVGChart.f(top + Double(rows) * h / 2)))'>participant</text>"
+    // The key: the share of the expected samples collected in the hour.
+    var kx = left
+    for (x, label) in [(0.0, "none"), (0.5, "half"), (1.0, "all expected")] {
+      body += "<rect x='\(SVGChart.f(kx))' y='4' width='10' height='10' fill='\(shade(x))' stroke='#999' stroke-width='0.5'/>"
+      body += "<text x='\(SVGChart.f(kx + 13))' y='13' class='tick'>\(label)</text>"
+      kx += 13 + Double(label.count) * 6 + 10
+    }
+    body += "<rect x='\(SVGChart.f(kx))' y='4' width='10' height='10' fill='#f6f6f6' stroke='#999' stroke-width='0.5'/>"
+    body += "<text x='\(SVGChart.f(kx + 13))' y='13' class='tick'>not enrolled or none expected</text>"
+    let (w, hh) = (SVGChart.f(width), SVGChart.f(height))
     let svg = "<svg xmlns='http://www.w3.org/2000/svg' class='heat' width='100%' viewBox='0 0 \(w) \(hh)' style='max-width:\(w)px'>\(body)</svg>"
-    return figure("\(Labels.variant(v.name)): \(v.heatSensor), \(rows) participants × \(cols) hours", svg)
+    return figure("\(Labels.variant(v.name)): \(v.heatSensor), samples collected per participant-hour (\(rows) participants × \(cols) hours)", svg)
   }
 
   public static func coverageTable(_ variants: [VariantResults]) -> String {
