@@ -129,11 +129,10 @@ public enum DesignSearch {
     public var participantDays: Int
   }
 
-  /// Searches `space` over `participants`, `days` and `perDay` (each sorted, distinct);
-  /// `exhaustive` tries every design instead (what the search is checked against).
+  /// Searches `space` over `participants`, `days` and `perDay` (each sorted, distinct).
   public static func search(
     _ space: DesignSpace, target: DesignTarget, participants: [Int], days: [Int], perDay: [Int], cost: DesignCost,
-    maxReplications: Int = 5, threads: Int, exhaustive: Bool = false, progress: (Evaluation) -> Void = { _ in }
+    maxReplications: Int = 5, threads: Int
   ) throws(ScenarioError) -> Result {
     var evaluations: [Evaluation] = []
     var frontier: [(participants: Int, perDay: Int, best: Evaluation?)] = []
@@ -164,22 +163,11 @@ public enum DesignSearch {
       }
       cache[point] = e
       evaluations.append(e)
-      progress(e)
       return e
     }
     for n in participants {
       var upper = days.count - 1
       for k in perDay {
-        if exhaustive {
-          // Every design (to check the search against).
-          var best: Evaluation?
-          for d in days {
-            let e = try evaluate(DesignPoint(participants: n, days: d, perDay: k))
-            if e.reaches && best == nil { best = e }
-          }
-          frontier.append((n, k, best))
-          continue
-        }
         // The fewest days (index into `days`) up to `upper` that reach the target.
         let top = try evaluate(DesignPoint(participants: n, days: days[upper], perDay: k))
         guard top.reaches else {

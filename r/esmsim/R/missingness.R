@@ -25,13 +25,8 @@ esm_missingness <- function(scenario, participants = NULL, duration = NULL, repl
   source <- scenario_file(scenario)
   output <- tempfile("esmsim-mask-")
   on.exit(unlink(output, recursive = TRUE), add = TRUE)
-  args <- c("run", source$file, "--output", output)
-  add <- function(flag, value) if (!is.null(value)) args <<- c(args, flag, as.character(value))
-  add("--participants", participants)
-  add("--duration", duration)
-  add("--replications", replications)
-  add("--seed", seed)
-  esm_exec(args, scenario = source, call = sys.call())
+  esm_exec(run_args(source$file, output, participants, duration, replications, seed), scenario = source,
+           call = sys.call())
   keep <- c(variant = "character", replication = "integer", participant = "integer", prompt = "integer",
             day = "integer", scheduled = "character", status = "character", reason = "character",
             volunteered = "integer")

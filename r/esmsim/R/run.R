@@ -35,16 +35,23 @@ esm_run <- function(scenario, output = NULL, participants = NULL, duration = NUL
                     quiet = FALSE, progress = interactive()) {
   source <- scenario_file(scenario)
   if (is.null(output)) output <- tempfile("esmsim-results-")
-  args <- c("run", source$file, "--output", output)
+  args <- run_args(source$file, output, participants, duration, replications, seed, threads)
+  if (isTRUE(force)) args <- c(args, "--force")
+  esm_exec(args, echo = !quiet, scenario = source, call = sys.call(), progress = progress)
+  esm_read(output)
+}
+
+# The arguments of `esmsim run` for a scenario file, an output folder and the overrides given.
+run_args <- function(file, output, participants = NULL, duration = NULL, replications = NULL, seed = NULL,
+                     threads = NULL) {
+  args <- c("run", file, "--output", output)
   add <- function(flag, value) if (!is.null(value)) args <<- c(args, flag, as.character(value))
   add("--participants", participants)
   add("--duration", duration)
   add("--replications", replications)
   add("--seed", seed)
   add("--threads", threads)
-  if (isTRUE(force)) args <- c(args, "--force")
-  esm_exec(args, echo = !quiet, scenario = source, call = sys.call(), progress = progress)
-  esm_read(output)
+  args
 }
 
 # A scenario given as a file stays one; a list is written as JSON to a temporary file.
