@@ -51,6 +51,10 @@ def pct(x):
     return f"{100 * x:.1f} %"
 
 
+def verdict(ok):
+    return "holds" if ok else "FAILS"
+
+
 def table(header, body):
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in body]
@@ -129,18 +133,25 @@ for case in ["BL", "ESM", "SPN", "ESM+SPN"]:
     for device in ["ideal", "non_controlled", "heavy", "low_power"]:
         r = by[(case, device, "location")]
         expected = paper.get((case, device), "nearly 100 % Comp" if case != "BL" else "")
+        if device in ("ideal", "non_controlled"):
+            # "Ideal and non-c phones had collected 100% of the location data under all four
+            # conditions" (§5.3, coverage): at least 98 % of their hours Comp.
+            expected = "100 % of location"
+
         comp, incomp, loss = float(r["comp"]), float(r["incomp"]), float(r["loss"])
         if expected == "almost exclusively Comp" or expected == "nearly 100 % Comp":
-            verdict = "agrees" if comp >= 0.9 else "differs"
+            agreement = "agrees" if comp >= 0.9 else "differs"
+        elif expected == "100 % of location":
+            agreement = "agrees" if comp >= 0.98 else "differs"
         elif expected == "more than half Loss":
-            verdict = "agrees" if loss > 0.5 else "differs"
+            agreement = "agrees" if loss > 0.5 else "differs"
         elif expected == "86.11 % Incomp":
-            verdict = "agrees" if abs(incomp - 0.8611) < 0.05 else "differs"
+            agreement = "agrees" if abs(incomp - 0.8611) < 0.05 else "differs"
         elif expected == "not nearly 100 % Comp":
-            verdict = "agrees" if comp < 0.9 else "differs"
+            agreement = "agrees" if comp < 0.9 else "differs"
         else:
-            verdict = ""
-        body.append([case, device, pct(comp), pct(incomp), pct(loss), expected, verdict])
+            agreement = ""
+        body.append([case, device, pct(comp), pct(incomp), pct(loss), expected, agreement])
 say(table(["case", "device", "Comp", "Incomp", "Loss", "paper", ""], body))
 w = by[("BL", "low_power", "weather")]
 p = [float(by[(c, d, "pedometer")]["comp"]) for c in ["BL", "ESM", "SPN", "ESM+SPN"]
@@ -148,6 +159,48 @@ p = [float(by[(c, d, "pedometer")]["comp"]) for c in ["BL", "ESM", "SPN", "ESM+S
 say(f"\nWeather (a web API) on Low Power Mode phones, BL: Comp {pct(float(w['comp']))}, Loss {pct(float(w['loss']))}")
 say("(paper: low-p \"loses weather information\"). Pedometer, every condition and case: Comp between")
 say(f"{pct(min(p))} and {pct(max(p))} (paper: \"collected ideal amounts of data\").\n")
+
+# 3b. Battery lives from the sensors' settings ------------------------------------------------
+say("### Battery life by location accuracy (§5.2)\n")
+say("The paper's bench: an iPhone X in flight mode with Low Power Mode on, never charged; idle it ran")
+say("35.05 h, the app with its location sensor 16.05 h at best for navigation, 34.05 h at 10 m and")
+say("22.52 h at 100 m. esmsim: 200 such phones per accuracy (the `ideal` profile drained at the idle")
+say("rate, 100 / 35.05 / 0.7 % an hour before Low Power Mode's saving, and never charged), location")
+say("every 3 minutes written as JSON, for 3 days; a phone's life is the hour its location rows stop")
+say("(the middle of the first hour not Comp) over the share of a full battery it started with")
+say("(uniform 60–100 %, mean 80 %). Within 15 % of the paper's life:\n")
+bench = """name: battery bench
+seed: 52
+duration: 3d
+population:
+  size: 200
+  devices: {ideal: 1}
+  os: {ios: 1}
+  compliance: {dropout_per_day: 0}
+  device_profiles:
+    ideal: {low_power_mode: true, battery_drain_awake: %(idle).6f, battery_drain_asleep: %(idle).6f,
+            battery_drain_app: 0, charge_nightly: 0, charge_when_low: 0}
+protocol:
+  schedule: {algorithm: none}
+  sensors:
+    location: {every: 3m, accuracy: %(accuracy)s, storage: json}
+outputs: {prompts: false, participants: false, coverage: true, sqlite: false, report: false}
+"""
+idle = 100 / 35.05 / 0.7
+body = []
+for accuracy, paper_life in [("best_for_navigation", 16.05), ("10m", 34.05), ("100m", 22.52)]:
+    folder = run(bench % {"idle": idle, "accuracy": accuracy}, "bench-" + accuracy)
+    first_lost = {}
+    for r in rows(os.path.join(folder, "coverage.csv")):
+        hour = int(r["day"]) * 24 + int(r["hour"])
+        if r["status"] != "comp" and r["participant"] not in first_lost:
+            first_lost[r["participant"]] = hour + 0.5
+    lives = list(first_lost.values())
+    life = sum(lives) / len(lives) / 0.8
+    body.append([accuracy.replace("_", " "), f"{paper_life:.2f} h", f"{life:.1f} h ({len(lives)} of 200 ran flat)",
+                 verdict(abs(life - paper_life) / paper_life <= 0.15)])
+say(table(["location accuracy", "paper", "esmsim", "within 15 %"], body))
+say("")
 
 # 4. Compliance calibration -------------------------------------------------------------------
 say("## 4. Compliance: the typical study (Wrzus & Neubauer 2023; Rintala et al. 2019)\n")
@@ -190,8 +243,6 @@ for r in prompts:
     by_hour[h][1] += 1
 share = {d: a / n for d, (a, n) in by_day.items()}
 overall = sum(a for a, _ in by_day.values()) / sum(n for _, n in by_day.values())
-def verdict(ok):
-    return "holds" if ok else "FAILS"
 
 
 typical_answered = summary[("60 min", "compliance")]

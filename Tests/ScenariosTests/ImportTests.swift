@@ -202,3 +202,26 @@ struct ImportTests {
     }
   }
 }
+
+@Suite("Imported protocols: the window")
+struct ImportedWindowTests {
+  @Test("an imported protocol records no window (show prints none) and one given is warned about by key")
+  func noWindow() throws {
+    let file = fixtures.appendingPathComponent("s.yaml").path
+    func resolve(_ extra: String) throws -> Scenario {
+      try ScenarioResolver.resolve(
+        ScenarioLoader.parse(Data("name: t\nduration: 7d\nprotocol: {esmira_study: esmira-two-signals.json\(extra)}\n".utf8), file: file),
+        file: file)
+    }
+    let plain = try resolve("")
+    #expect(plain.resolved["protocol"]?["window"] == nil)
+    #expect(!plain.warnings.contains { $0.key.hasSuffix("window") })
+    let given = try resolve(", window: \"09:00-21:00\"")
+    #expect(given.warnings.filter { $0.key == "protocol.window" }.count == 1)
+    // The imported signal times are unchanged by it.
+    #expect(given.variants[0].plan.protocolPlan.schedules == plain.variants[0].plan.protocolPlan.schedules)
+    // Written by hand, the window is still recorded.
+    let own = try ScenarioResolver.resolve(ScenarioLoader.parse(Data("name: t\nduration: 7d\n".utf8), file: file), file: file)
+    #expect(own.resolved["protocol"]?["window"] != nil)
+  }
+}

@@ -72,6 +72,8 @@ extension ScenarioResolver {
     p.drainAsleep = try r.number("battery_drain_asleep", default: base.drainAsleep, range: 0...100)
     p.drainApp = try r.number("battery_drain_app", default: base.drainApp, range: 0...100)
     p.chargeNightly = try r.share("charge_nightly", default: base.chargeNightly)
+    p.chargeWhenLow = try r.share("charge_when_low", default: base.chargeWhenLow)
+    p.lowPowerAccept = try r.share("low_power_accept", default: base.lowPowerAccept)
     try r.finish()
     return p
   }

@@ -12,15 +12,23 @@ extension ScenarioResolver {
     // A preset's keys are already in the tree (ProtocolPresets.expand); its name is recorded.
     if let (name, at) = try r.scalar("preset") { r.record("preset", .scalar(name, at)) }
     let imported = try importedProtocol(r, plan: plan)
-    let window = try windowPlan(r)
     if let imported {
       p.schedules = imported.parts
       p.survey = imported.survey
       for w in imported.warnings { warn(w) }
+      // The imported schedules keep their own hours: no window is recorded (`esmsim show`
+      // would print one that is not used), and one given is said to be unused.
+      if r.has("window") {
+        warn(
+          ScenarioWarning(
+            file: file, key: r.keyPath("window"),
+            message: r.context + "an imported protocol's schedules keep their own hours: the window is not used"))
+        _ = r.raw("window")
+      }
     } else if r.has("questionnaires") {
-      p.schedules = try questionnaires(r, window: window, plan: plan)
+      p.schedules = try questionnaires(r, window: try windowPlan(r), plan: plan)
     } else {
-      p.schedules = try scheduleParts(r, window: window, plan: plan)
+      p.schedules = try scheduleParts(r, window: try windowPlan(r), plan: plan)
     }
     let defaultChannel: (String, ChannelPlan) =
       imported.map { ($0.channelPreset, ChannelPlan.preset($0.channelPreset)!) } ?? ("ios_local", .iosLocal)

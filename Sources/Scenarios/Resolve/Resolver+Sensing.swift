@@ -38,6 +38,11 @@ extension ScenarioResolver {
       s.needsNetwork = try one.bool("needs_network", default: base.needsNetwork)
       s.coprocessor = try one.bool("coprocessor", default: base.coprocessor)
       s.bytesPerRow = try one.integer("bytes_per_row", default: base.bytesPerRow, range: 1...1_000_000)
+      if one.has("accuracy") && !s.usesLocation {
+        throw one.error("accuracy", value["accuracy"]?.location, "accuracy applies to a location sensor (named location or gps)")
+      }
+      s.accuracy = try one.choice("accuracy", default: base.accuracy)
+      s.storage = try one.choice("storage", default: base.storage)
       try one.finish()
       sr.attach(name, one)
       out.append(s)

@@ -221,14 +221,24 @@ public struct SensorPlan: Sendable, Equatable {
   public var coprocessor: Bool
   /// Bytes per stored row (AWARE-iOS Table 4 for the accelerometer: 100 bytes).
   public var bytesPerRow: Int
+  /// The location accuracy asked for (location sensors; default AWARE-iOS's anchor, 3 km,
+  /// §4.1) and where rows are stored (default SQLite, as the case study): they set the
+  /// sensor's battery drain (``drainPerHour``).
+  public var accuracy: LocationAccuracy
+  public var storage: SensorStorage
 
   /// Creates a sensor.
-  public init(name: String, kind: Kind, needsNetwork: Bool = false, coprocessor: Bool = false, bytesPerRow: Int = 100) {
+  public init(
+    name: String, kind: Kind, needsNetwork: Bool = false, coprocessor: Bool = false, bytesPerRow: Int = 100,
+    accuracy: LocationAccuracy = .threeKilometers, storage: SensorStorage = .sqlite
+  ) {
     self.name = name
     self.kind = kind
     self.needsNetwork = needsNetwork
     self.coprocessor = coprocessor
     self.bytesPerRow = bytesPerRow
+    self.accuracy = accuracy
+    self.storage = storage
   }
 
   /// Whether the sensor records the phone's location, and so needs the location permission

@@ -135,7 +135,7 @@ public struct ParticipantSimulation: EventHandler {
     makerStream = stream(Purpose.phone.indexed(4))
     delivery = Delivery(channel: proto.channel, os: person.os, reminders: proto.mostReminders)
     power = Power(
-      profile: profile, lowPowerHabit: phone.lowPowerHabit, level: phoneStream.uniform(Power.startLevels.low, Power.startLevels.high), traces: traceBattery)
+      profile: profile, lowPowerHabit: phone.lowPowerHabit, sensorDrain: SensorDrain.perHour(proto.sensors), level: phoneStream.uniform(Power.startLevels.low, Power.startLevels.high), traces: traceBattery)
     // The truth's path from a stream of its own, to the end of enrolment (the dropout day's
     // start or the study's end: the participant's, not the protocol's).
     truth = GroundTruth(

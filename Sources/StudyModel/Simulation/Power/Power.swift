@@ -46,9 +46,12 @@ struct Power {
 
   /// - Parameter lowPowerHabit: the participant keeps Low Power Mode on throughout
   ///   (``PhoneTraits/lowPowerHabit``), as the Low Power Mode condition does.
-  init(profile: DeviceProfile, lowPowerHabit: Bool = false, level: Double, traces: Bool) {
+  /// - Parameter sensorDrain: what the app's sensors add to its drain while it runs, percent
+  ///   per hour (``SensorDrain/perHour(_:)``).
+  init(profile: DeviceProfile, lowPowerHabit: Bool = false, sensorDrain: Double = 0, level: Double, traces: Bool) {
     drain = (
-      Battery.perTick(profile.drainAwake), Battery.perTick(profile.drainAsleep), Battery.perTick(profile.drainApp),
+      Battery.perTick(profile.drainAwake), Battery.perTick(profile.drainAsleep),
+      Battery.perTick(profile.drainApp + sensorDrain),
       Battery.perTick(DeviceProfile.chargePerHour)
     )
     lowPowerThroughout = profile.lowPowerMode || lowPowerHabit

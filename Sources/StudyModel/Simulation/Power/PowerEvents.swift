@@ -54,11 +54,11 @@ extension ParticipantSimulation {
       return
     }
     if !power.charging && level <= offer + Power.reached && level > Power.empty + Power.reached {
-      if !power.lowPower && phoneStream.bernoulli(DeviceProfile.lowPowerAccept) {
+      if !power.lowPower && phoneStream.bernoulli(profile.lowPowerAccept) {
         power.lowPowerSpans.begin(at: now)
         if app.mode == .anchored { armAppTimer(&sim) }
       }
-      if awake && !power.daytimeCharging && phoneStream.bernoulli(DeviceProfile.chargeWhenLow) {
+      if awake && !power.daytimeCharging && phoneStream.bernoulli(profile.chargeWhenLow) {
         let from = now + Tick.minutes(phoneStream.uniform(0, DeviceProfile.chargeWithinMinutes))
         sim.schedule(at: from, kind: EventKind.charger.rawValue, payload: 1)
         sim.schedule(at: from + Tick.minutes(DeviceProfile.daytimeChargeMinutes), kind: EventKind.charger.rawValue, payload: 0)
