@@ -172,6 +172,42 @@ struct PhoneTests {
     }
   }
 
+  @Test("AWARE's plugin plans 56 per schedule and iOS the soonest 64 of all: a schedule past its 56 leaves its later prompts out while the other's are planned")
+  func awarePerScheduleCap() {
+    // Schedule 0: 8 a day (09:00-16:00); schedule 1: one a day at 20:00; 14 days.
+    var times: [SimTime] = []
+    var days: [Int32] = []
+    var parts: [UInt16] = []
+    for d in 0..<14 {
+      for h in 0..<8 {
+        times.append(SimTime(d) * Tick.day + SimTime(9 + h) * Tick.hour)
+        days.append(Int32(d))
+        parts.append(0)
+      }
+      times.append(SimTime(d) * Tick.day + 20 * Tick.hour)
+      days.append(Int32(d))
+      parts.append(1)
+    }
+    var planner = LocalPlanner(channel: .awareIOS, reminders: 0)
+    planner.refill(at: 0, times: times, days: days, parts: parts, schedules: 2, today: 0)
+    let planned = times.indices.filter(planner.isPlanned)
+    // Schedule 0's 56 (days 0-6) and schedule 1's days 0-7: 64 in all.
+    #expect(planned.count == 64)
+    #expect(planned.filter { parts[$0] == 0 }.count == 56)
+    #expect(planned.filter { parts[$0] == 1 }.map { days[$0] } == Array(0...7))
+    #expect(!planner.isPlanned(times.indices.first { days[$0] == 7 && parts[$0] == 0 }!))
+    #expect(planner.cutByCap)
+    // One schedule alone: its 56.
+    let alone = times.indices.filter { parts[$0] == 0 }
+    var single = LocalPlanner(channel: .awareIOS, reminders: 0)
+    single.refill(at: 0, times: alone.map { times[$0] }, days: alone.map { days[$0] }, parts: alone.map { _ in 0 }, schedules: 1, today: 0)
+    #expect(single.end == 56 && !single.isPlanned(56))
+    // A top-up on day 3 plans anew from the next prompt.
+    planner.refill(at: 3 * Tick.day, times: times, days: days, parts: parts, schedules: 2, today: 3)
+    let later = times.indices.filter { planner.isPlanned($0) && times[$0] > 3 * Tick.day }
+    #expect(later.count == 64 && later.first == times.firstIndex { $0 > 3 * Tick.day })
+  }
+
   @Test("ESMira's planner counts occurrences: every other day plans days 0, 2, 4, 6; Monday-only four Mondays; each schedule its own")
   func esmiraOccurrences() {
     // Two prompts a day every other day for 30 days.

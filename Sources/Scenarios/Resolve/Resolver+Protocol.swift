@@ -321,6 +321,9 @@ extension ScenarioResolver {
     }
     if c.kind == .local {
       c.cap = try cr.integer("cap", default: c.cap, range: 1...10_000)
+      if cr.has("cap_per_schedule") || c.perScheduleCap != nil {
+        c.perScheduleCap = try cr.integer("cap_per_schedule", default: c.perScheduleCap ?? c.cap, range: 1...10_000)
+      }
       if cr.has("horizon_days") {
         c.horizonDays = try cr.integer("horizon_days", default: c.horizonDays ?? 7, range: 1...3650)
       }

@@ -101,8 +101,11 @@ public struct ChannelPlan: Sendable, Equatable {
   /// The channel's kind.
   public var kind: Kind
   /// Local: the most notifications iOS holds for the app (64; extra ones are silently
-  /// dropped, the soonest kept) or the app's own stricter limit (ESMira 55, AWARE iOS 56).
+  /// dropped, the soonest kept) or the app's own stricter limit (ESMira 55).
   public var cap: Int
+  /// Local: the app's own limit per schedule, the schedules' plans then pooled under `cap`
+  /// (AWARE iOS: 56 per schedule, iOS keeping the soonest 64; nil: `cap` alone).
+  public var perScheduleCap: Int?
   /// Local: plan this many days ahead (nil: as far as the cap allows).
   public var horizonDays: Int?
   /// Local: plan at most this many repetitions of each time of day (ESMira: 4).
@@ -152,9 +155,14 @@ public struct ChannelPlan: Sendable, Equatable {
   public static let esmira = ChannelPlan(
     kind: .local, cap: 55, repetitions: 4, refillInBackground: false, backgroundTaskEvery: 12 * Tick.hour,
     backgroundTaskSuccess: 0.5)
-  /// AWARE's iOS ESM plugin: stops at 56 pending, planned as far ahead as that allows, when
-  /// schedules load or the app opens (`ESMScheduleManager.swift`).
-  public static let awareIOS = ChannelPlan(kind: .local, cap: 56, refillInBackground: false)
+  /// AWARE's iOS ESM plugin: each schedule planned up to 56 notifications ahead (its counter
+  /// runs per schedule, `maxScheduledNotifications` in `ESMScheduleManager.swift`), iOS keeping
+  /// the soonest 64 of them all, when schedules load or the app opens.
+  public static let awareIOS: ChannelPlan = {
+    var c = ChannelPlan(kind: .local, cap: 64, refillInBackground: false)
+    c.perScheduleCap = 56
+    return c
+  }()
   /// Mappiness: a server sends an APNs push when a signal falls due (every 2 minutes).
   public static let push = ChannelPlan(kind: .push)
 }

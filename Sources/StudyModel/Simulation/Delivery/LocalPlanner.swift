@@ -18,6 +18,9 @@ public struct LocalPlanner: Sendable {
   public private(set) var end = 0
   /// Whether the last top-up was cut short by the cap.
   public private(set) var cutByCap = false
+  /// Prompts planned beyond ``end`` (in time order): with a cap per schedule, a schedule that
+  /// has used its share leaves its later prompts out while the others' are still planned.
+  public private(set) var beyond: [Int] = []
 
   /// A planner for `channel`, each prompt taking `1 + reminders` notifications.
   public init(channel: ChannelPlan, reminders: Int) {
@@ -48,10 +51,39 @@ public struct LocalPlanner: Sendable {
       while count > 1 && ends[count - 1] - first > perPromptCap { count -= 1 }
       wanted = min(wanted, ends[count - 1])
     }
+    if let each = channel.perScheduleCap {
+      planEach(from: first, to: wanted, each: each, parts: parts, schedules: schedules)
+      return
+    }
     let capEnd = first + channel.cap / notificationsPerPrompt
     let newEnd = min(wanted, capEnd)
     cutByCap = wanted > capEnd
     end = max(end, newEnd)
+  }
+
+  /// AWARE's plugin: each schedule plans its next `each` notifications (its counter runs per
+  /// schedule), and iOS keeps the soonest ``ChannelPlan/cap`` of them all. The plan replaces
+  /// the last one (the plugin cancels its pending notifications first): the prompts from
+  /// `first` up to the first one left out, and the later ones still planned in ``beyond``.
+  mutating func planEach(from first: Int, to wanted: Int, each: Int, parts: [UInt16], schedules: Int) {
+    var used = [Int](repeating: 0, count: schedules)
+    var pooled = 0
+    var prefixEnd: Int?
+    beyond.removeAll(keepingCapacity: true)
+    var i = first
+    while i < wanted && pooled + notificationsPerPrompt <= channel.cap {
+      let p = Int(parts[i])
+      if used[p] + notificationsPerPrompt <= each {
+        used[p] += notificationsPerPrompt
+        pooled += notificationsPerPrompt
+        if prefixEnd != nil { beyond.append(i) }
+      } else if prefixEnd == nil {
+        prefixEnd = i
+      }
+      i += 1
+    }
+    end = prefixEnd ?? i
+    cutByCap = i < wanted || prefixEnd != nil
   }
 
   /// The end of the prompts from `first` that fall on each schedule's next `r` days with
@@ -90,8 +122,19 @@ public struct LocalPlanner: Sendable {
   public mutating func planAll(count: Int) {
     end = count
     cutByCap = false
+    beyond = []
   }
 
   /// Whether prompt `i` is on the phone when its time comes.
-  public func isPlanned(_ i: Int) -> Bool { i < end }
+  public func isPlanned(_ i: Int) -> Bool { i < end || (!beyond.isEmpty && Self.sortedContains(beyond, i)) }
+
+  static func sortedContains(_ a: [Int], _ x: Int) -> Bool {
+    var lo = 0
+    var hi = a.count
+    while lo < hi {
+      let mid = (lo + hi) / 2
+      if a[mid] < x { lo = mid + 1 } else { hi = mid }
+    }
+    return lo < a.count && a[lo] == x
+  }
 }
