@@ -90,11 +90,23 @@ struct BeiweTests {
     #expect(rows.count == 3 && rows.allSatisfy { $0[status] == "2" && $0[answer].isEmpty })
   }
 
-  @Test("Android timings have no event column; a survey never opened has no answers file")
+  @Test("Android timings: no event column, no notification row, the survey's first display, an answer row per item and the submission as Beiwe's Android app writes them; a survey never opened has no answers file")
   func androidAndUnopened() {
     let p = Self.prompt(reached: 1)
     #expect(BeiweSurveys.timingsHeader(.android) == Array(BeiweSurveys.timingsHeader.dropLast()))
-    #expect(BeiweSurveys.timings(p, survey: Self.survey, os: .android, time: Self.time).allSatisfy { $0.count == 6 })
+    let rows = BeiweSurveys.timings(p, survey: Self.survey, os: .android, time: Self.time)
+    #expect(rows.first == [String(Self.time.unix(p.opened)), "Survey first rendered and displayed to user"])
+    #expect(rows.last == [String(Self.time.unix(p.submitted)), "User hit submit"])
+    let answers = rows.dropFirst().dropLast()
+    #expect(answers.count == Self.survey.items.count && answers.allSatisfy { $0.count == 6 && !$0[5].isEmpty })
+    #expect(answers.map { $0[1] } == Self.survey.items.map(\.id))
+    // Not opened: nothing (Android writes no notification row); broken off: no submission.
+    var unopened = p
+    unopened.opened = -1
+    unopened.status = .expired
+    #expect(BeiweSurveys.timings(unopened, survey: Self.survey, os: .android, time: Self.time).isEmpty)
+    let half = Self.prompt(reached: 0.5)
+    #expect(!BeiweSurveys.timings(half, survey: Self.survey, os: .android, time: Self.time).contains { $0.count == 2 && $0[1] == "User hit submit" })
     var never = PromptRecord(index: 1, day: 0, scheduled: 0)
     never.delivered = 0
     never.status = .expired

@@ -5,7 +5,8 @@ import StudyModel
 /// Beiwe's survey files as its data formats define them ([@Beiwe]): per survey, the
 /// timings (`timestamp, question id, question type, question text, question answer options,
 /// answer`, and on iOS only `event`: notified, present, changed, unpresent, submitted,
-/// expired) and, for each survey submitted or expired while being answered, the answers
+/// expired; Android writes no notification and its own two messages, ``androidOpened`` and
+/// ``androidSubmitted``) and, for each survey submitted or expired while being answered, the answers
 /// (`question id, question type, question text, question answer options, answer`). A question
 /// never reached is `not_presented` on iOS, one reached but left unanswered
 /// `NO_ANSWER_SELECTED`. Options are written in Beiwe's brackets, `[a;b]`. The survey's id
@@ -62,11 +63,17 @@ public enum BeiweSurveys {
     return p.delivered + w
   }
 
+  /// Beiwe's Android app's two survey messages, written in the question id column of a
+  /// two-field row (its `AnswerRecorder`; Beiwe's Forest reads them so).
+  public static let androidOpened = "Survey first rendered and displayed to user"
+  public static let androidSubmitted = "User hit submit"
+
   /// The timings rows of one prompt (iOS with the event column); `expiry` its schedule's.
   public static func timings(
     _ p: PromptRecord, survey: SurveyPlan, os: OperatingSystem, time: Timestamps, expiry: ExpiryPolicy = .never
   ) -> [[String]] {
     guard p.delivered >= 0, !p.volunteered else { return [] }
+    if os != .ios { return androidTimings(p, survey: survey, time: time) }
     var out: [[String]] = [[String(time.unix(p.delivered)), "", "", "", "", "", "notified"]]
     let n = survey.items.count
     let (presented, answered) = progress(p, items: n)
@@ -90,7 +97,26 @@ public enum BeiweSurveys {
     } else if let t = Self.expiry(of: p, expiry) {
       out.append([String(time.unix(t)), "", "", "", "", "", "expired"])
     }
-    return os == .ios ? out : out.map { Array($0.dropLast()) }
+    return out
+  }
+
+  /// Android's timings: no notification or expiry rows; the survey's first display, a row per
+  /// answer given (when the participant answers it, halfway through the item's time), and the
+  /// submission.
+  static func androidTimings(_ p: PromptRecord, survey: SurveyPlan, time: Timestamps) -> [[String]] {
+    let n = survey.items.count
+    let (presented, answered) = progress(p, items: n)
+    guard presented > 0 else { return [] }
+    var out: [[String]] = [[String(time.unix(p.opened)), androidOpened]]
+    let end = p.submitted >= 0 ? p.submitted : p.closed
+    let span = max(p.reached >= 1 ? end - p.opened : SimTime(Double(end - p.opened) / p.reached), 1)
+    for (k, item) in survey.items.prefix(answered).enumerated() {
+      let from = p.opened + span * SimTime(k) / SimTime(n)
+      let to = min(p.opened + span * SimTime(k + 1) / SimTime(n), end)
+      out.append([String(time.unix(from + (to - from) / 2))] + question(item) + [Self.answer(item, state: p.reported)])
+    }
+    if p.status == .answered { out.append([String(time.unix(p.submitted)), androidSubmitted]) }
+    return out
   }
 
   /// The answers rows of one prompt, nil when no answers file is written (never opened, or
