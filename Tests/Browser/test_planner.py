@@ -120,6 +120,14 @@ def planner_checks(url, work):
         check("the planner shows no internal name", not shown, ", ".join(shown))
         rows = len(driver.find_elements(By.CSS_SELECTOR, "#os table tr"))
         check("the planner splits iPhone and Android", rows >= 2 * 3, f"{rows} rows")
+        # Every chart has its caption: each results heading followed by a note.
+        bare = driver.execute_script(
+            "return [...document.querySelectorAll('#results > h2, #results > h3')]"
+            ".filter(h => h.textContent !== 'At a glance' && !(h.nextElementSibling && h.nextElementSibling.classList.contains('note')))"
+            ".map(h => h.textContent)")
+        check("every chart on the planner has a caption", not bare, ", ".join(bare))
+        body = driver.find_element(By.TAG_NAME, "body").text
+        check("the planner says where the assumptions and the validation are", "docs/sources.md" in body and "docs/validation.md" in body)
         # Shots of the page at full width, with the calendar and charts drawn.
         driver.set_window_size(1400, 3200)
         time.sleep(0.5)
@@ -192,6 +200,9 @@ def report_checks(work):
             check(f"the report draws the participants' weeks at {width} px", weeks == 4, f"{weeks} calendars")
             shown = internal_names(driver.find_element(By.TAG_NAME, "body").text)
             check(f"the report at {width} px shows no internal name", not shown, ", ".join(shown))
+            text = driver.find_element(By.TAG_NAME, "body").text
+            check(f"the report at {width} px says where the assumptions and the validation are",
+                  "docs/sources.md" in text and "docs/validation.md" in text)
             heat = driver.find_elements(By.CSS_SELECTOR, "svg.heat")
             labelled = heat and all(t in heat[0].get_attribute("innerHTML") for t in ("day 1", "participant", "all expected"))
             check(f"the report's heat map has its axes and key at {width} px", bool(labelled))

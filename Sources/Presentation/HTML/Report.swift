@@ -26,16 +26,16 @@ public enum Report {
       let axes = answerAxes(answered)
       body += section(
         "How many answers will each participant give?",
-        "Participants by the answers they gave (every replication's participants); the dashed line is the answers target (protocol.answers_target), bars below it in orange. The variants share both axes.",
+        Captions.answers,
         answered.map { answersHistogram($0, maxAnswers: axes.maxAnswers, maxShare: axes.maxShare) })
       body += section(
         "What became of the prompts",
-        "The share of prompts delivered to the phone, then each prompt scheduled answered or missed for one reason (docs/outputs.md lists the reasons), as shares of the prompts scheduled.",
+        Captions.fate,
         answered.map(lossBars))
       if answered.contains(where: { $0.byOS.count > 1 }) {
         body += section(
           "iPhone against Android",
-          "The same figures for each system's participants: how many answers they gave, the share reaching the answers target, and the shares of their prompts delivered and answered (prompts due, as in compliance).",
+          Captions.osSplit,
           answered.map(osSplit))
       }
     }
@@ -51,21 +51,19 @@ public enum Report {
       let top = intensityTop(variants)
       body += section(
         "When prompts fall, and when they are answered",
-        "Intensity by time of day across the signalling window: 1 means the schedule samples that moment as often as any other. The variants share the vertical axis.",
+        Captions.intensity,
         variants.map { intensityChart($0, window: window, top: top) })
       body += section(
         "Can a participant see the next prompt coming?",
-        "Predictability of each schedule: fewer bits per signal means easier to anticipate; the forced share counts prompts that fell where the model gave them 50 % or more. "
-          + "The model is scored on held-out days; "
-          + "with fewer than \(ScheduleSummary.stableHeldOutDays) of them it overfits and overstates the bits (marked *; docs/schedules.md).",
+        Captions.predictability(stableDays: ScheduleSummary.stableHeldOutDays),
         variants.count > 1 ? [predictabilityChart(variants), predictabilityDays(variants)] : [predictabilityDays(variants)])
       body += section(
         "Compliance by hour of day and by study day",
-        "Answered share of delivered prompts.",
+        Captions.compliance,
         variants.map { complianceCharts($0) })
       body += section(
         "Sampling bias",
-        "Mean reported state minus the true waking-time mean, per participant, averaged, in points of the state's 0–100 scale; the dot is the estimate, the whisker its 95 % interval across replications, or over participants when there is one replication (the range the bias of a study like this one would fall in 95 times out of 100).",
+        Captions.bias,
         [biasChart(variants)])
     }
     if variants.contains(where: { !$0.heat.isEmpty }) {
@@ -75,7 +73,7 @@ public enum Report {
         variants.map { heatMap($0) })
     }
     if variants.contains(where: { !$0.coverage.isEmpty }) {
-      body += section("Coverage by device and sensor", "Shares of participant-hours Comp, Incomp and Loss.", [coverageTable(variants)])
+      body += section("Coverage by device and sensor", Captions.coverage, [coverageTable(variants)])
     }
     let summary = variants.flatMap(\.rows)
     body += "<h2>Every figure</h2><details><summary>The full summary (\(summary.count) rows, as in summary.csv)</summary>"
@@ -88,7 +86,7 @@ public enum Report {
       <meta name="viewport" content="width=device-width, initial-scale=1">
       <title>\(HTML.escape(title)) · esmsim report</title>
       <style>\(css)</style></head>
-      <body>\(body)<footer>Made by esmsim. Every figure comes from the simulation described above.</footer></body></html>
+      <body>\(body)<footer>Made by esmsim. Every figure comes from the simulation described above. \(HTML.escape(Captions.sources))</footer></body></html>
 
       """
   }

@@ -78,12 +78,8 @@ public enum BeiweSurveys {
     let n = survey.items.count
     let (presented, answered) = progress(p, items: n)
     if presented > 0 {
-      // Items are presented in turn over the answering time.
-      let end = p.submitted >= 0 ? p.submitted : p.closed
-      let span = max(p.reached >= 1 ? end - p.opened : SimTime(Double(end - p.opened) / p.reached), 1)
       for (k, item) in survey.items.prefix(presented).enumerated() {
-        let from = p.opened + span * SimTime(k) / SimTime(n)
-        let to = min(p.opened + span * SimTime(k + 1) / SimTime(n), end)
+        let (from, to) = onScreen(p, item: k, of: n)
         let answer = k < answered ? Self.answer(item, state: p.reported) : ""
         out.append([String(time.unix(from))] + question(item) + ["", "present"])
         if k < answered { out.append([String(time.unix(from + (to - from) / 2))] + question(item) + [answer, "changed"]) }
@@ -100,6 +96,14 @@ public enum BeiweSurveys {
     return out
   }
 
+  /// When item `k` of `n` is on screen: items are presented in turn over the answering time
+  /// (opened to submitted or closed; a survey broken off got as far as `reached`).
+  static func onScreen(_ p: PromptRecord, item k: Int, of n: Int) -> (from: SimTime, to: SimTime) {
+    let end = p.submitted >= 0 ? p.submitted : p.closed
+    let span = max(p.reached >= 1 ? end - p.opened : SimTime(Double(end - p.opened) / p.reached), 1)
+    return (p.opened + span * SimTime(k) / SimTime(n), min(p.opened + span * SimTime(k + 1) / SimTime(n), end))
+  }
+
   /// Android's timings: no notification or expiry rows; the survey's first display, a row per
   /// answer given (when the participant answers it, halfway through the item's time), and the
   /// submission.
@@ -108,11 +112,8 @@ public enum BeiweSurveys {
     let (presented, answered) = progress(p, items: n)
     guard presented > 0 else { return [] }
     var out: [[String]] = [[String(time.unix(p.opened)), androidOpened]]
-    let end = p.submitted >= 0 ? p.submitted : p.closed
-    let span = max(p.reached >= 1 ? end - p.opened : SimTime(Double(end - p.opened) / p.reached), 1)
     for (k, item) in survey.items.prefix(answered).enumerated() {
-      let from = p.opened + span * SimTime(k) / SimTime(n)
-      let to = min(p.opened + span * SimTime(k + 1) / SimTime(n), end)
+      let (from, to) = onScreen(p, item: k, of: n)
       out.append([String(time.unix(from + (to - from) / 2))] + question(item) + [Self.answer(item, state: p.reported)])
     }
     if p.status == .answered { out.append([String(time.unix(p.submitted)), androidSubmitted]) }

@@ -1,6 +1,12 @@
+import Measures
+import Presentation
+
 /// The planner's page: a form on the left, the results on the right (stacked on a phone).
 /// The script (``PlannerScript``) turns the form into a scenario and asks the server to run it.
 enum PlannerPage {
+  /// A caption under a chart, escaped (``Captions``).
+  static func note(_ text: String) -> String { "<p class=\"note\">" + HTML.escape(text) + "</p>" }
+
   static let html = #"""
     <!DOCTYPE html>
     <html lang="en"><head><meta charset="utf-8">
@@ -51,18 +57,19 @@ enum PlannerPage {
     <section id="results" aria-live="polite">
       <div id="error" class="error" hidden></div><div id="warnings" class="warnings" hidden></div>
       <h2>At a glance</h2><div id="cards" class="cards"></div>
-      <h2>How many answers will each participant give?</h2><div id="answers" class="charts"></div>
-      <h3>How many days until they reach the target?</h3><div id="reaching" class="charts"></div>
-      <h2>What became of the prompts</h2><div id="fate" class="charts"></div>
-      <h2>iPhone against Android</h2><p class="note">Each system's participants: answers, the share reaching the target, prompts delivered and answered.</p><div id="os" class="charts"></div>
+      <h2>How many answers will each participant give?</h2>\#(note(Captions.answers))<div id="answers" class="charts"></div>
+      <h3>How many days until they reach the target?</h3>\#(note(Captions.reaching))<div id="reaching" class="charts"></div>
+      <h2>What became of the prompts</h2>\#(note(Captions.fate))<div id="fate" class="charts"></div>
+      <h2>iPhone against Android</h2>\#(note(Captions.osSplit))<div id="os" class="charts"></div>
       <h2>A participant's week</h2>
       <p class="note">Participant <button type="button" id="prev" aria-label="previous participant">◀</button>
         <input id="who" type="number" min="1" value="1" aria-label="participant"> <button type="button" id="next" aria-label="next participant">▶</button>
         — where they were (top band), what the phone and the app were doing (thin band), each prompt at its time: filled answered, a ring missed (hover for its story).</p>
       <div id="week" class="charts"></div>
-      <h2>When prompts fall and are answered</h2><div id="uniformity" class="charts"></div>
-      <h2>Predictability and sampling bias</h2><div id="shared" class="charts"></div>
-      <h2>Coverage by device</h2><div id="coverage"></div>
+      <h2>When prompts fall and are answered</h2>\#(note(Captions.intensity + " " + Captions.compliance))<div id="uniformity" class="charts"></div>
+      <h2>Predictability and sampling bias</h2>\#(note(Captions.predictability(stableDays: ScheduleSummary.stableHeldOutDays) + " " + Captions.bias))<div id="shared" class="charts"></div>
+      <h2>Coverage by device</h2>\#(note(Captions.coverage))<div id="coverage"></div>
+      \#(note(Captions.sources))
     </section>
     </main>
     <script src="/app.js"></script></body></html>
