@@ -135,4 +135,71 @@ struct CompareAgainstExportTests {
       #expect(abs(hi - intensity.max()!) < 1e-9, "\(algorithm): \(hi) against \(intensity.max()!)")
     }
   }
+
+  /// Bits per signal recomputed from exported `day,index,minute` rows, as docs/schedules.md
+  /// states the model, written apart from esmsim's (a dictionary of states, day by day, slot by
+  /// slot): 10-minute slots of the sampled minutes; days 0..<days, the empty ones included;
+  /// fitted on even days, scored on odd ones; divided by the held-out slots holding a signal.
+  /// `sampling`: the minutes the scheduler samples (Mappiness: the window less its end margin),
+  /// which the 10-minute slots cut (the last one partial).
+  static func bitsPerSignal(_ csv: String, days: Int, sampling: Double = 720) -> Double {
+    let slots = Int((sampling / 10).rounded(.up))
+    var byDay = [Int: [Int]]()
+    for line in csv.split(separator: "\n").dropFirst() {
+      let f = line.split(separator: ",")
+      byDay[Int(f[0])!, default: []].append(min(Int(Double(f[2])! / 10), slots - 1))
+    }
+    let cap = min(byDay.values.map(\.count).max() ?? 0, 31)
+    struct State: Hashable { var slot: Int, soFar: Int, since: Int }
+    func counts(parity: Int) -> [State: (visits: Int, hits: Int)] {
+      var c = [State: (visits: Int, hits: Int)]()
+      for d in stride(from: parity, to: days, by: 2) {
+        var perSlot = [Int: Int]()
+        for s in byDay[d] ?? [] { perSlot[s, default: 0] += 1 }
+        var soFar = 0
+        var last: Int?
+        for s in 0..<slots {
+          let state = State(slot: s, soFar: min(soFar, cap), since: last.map { s - $0 } ?? 0)
+          let n = perSlot[s] ?? 0
+          c[state, default: (0, 0)].visits += 1
+          if n > 0 {
+            c[state]!.hits += 1
+            soFar += n
+            last = s
+          }
+        }
+      }
+      return c
+    }
+    let fit = counts(parity: 0)
+    var bits = 0.0
+    var hits = 0
+    for (state, h) in counts(parity: 1) {
+      let f = fit[state] ?? (0, 0)
+      let p = (Double(f.hits) + 0.5) / (Double(f.visits) + 1)
+      bits -= Double(h.hits) * log2(p) + Double(h.visits - h.hits) * log2(1 - p)
+      hits += h.hits
+    }
+    return bits / Double(hits)
+  }
+
+  @Test("compare's bits per signal are those of the exported times, Bernoulli (two signals in a slot, days without any) included")
+  func sameBits() throws {
+    let days = 4000
+    let common = ["--per-day", "3", "--window", "08:00-20:00", "--min-gap", "120", "--days", String(days), "--seed", "5"]
+    let compare = try ESMSimBinary.run(["schedule", "compare"] + common + ["--format", "json"])
+    let rows = try #require(try JSONSerialization.jsonObject(with: Data(compare.stdout.utf8)) as? [[String: Any]])
+    // Mappiness samples up to 10 minutes before the window's end (its default end margin).
+    for (algorithm, method, sampling) in [("bernoulli", nil, 720), ("mappiness", nil, 710), ("fixed-blocks", "none", 720)]
+      as [(String, String?, Double)]
+    {
+      var args = ["schedule", "--algorithm", algorithm] + common + ["--format", "csv"]
+      if let method { args += ["--gap-method", method] }
+      let export = try ESMSimBinary.run(args)
+      let row = try #require(rows.first { $0["algorithm"] as? String == algorithm && ($0["gap_method"] as? String) == method })
+      let measured = try #require(row["bits_per_signal"] as? Double)
+      let recomputed = Self.bitsPerSignal(export.stdout, days: days, sampling: sampling)
+      #expect(abs(measured - recomputed) < 1e-9, "\(algorithm): compare \(measured), exported times \(recomputed)")
+    }
+  }
 }

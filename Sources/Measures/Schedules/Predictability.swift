@@ -6,7 +6,10 @@
 /// since the last signal or "none yet"); the outcome is whether the slot holds a signal.
 /// P(signal | state) is fitted with add-½ smoothing, p = (signals + 0.5)/(visits + 1), on the
 /// even-numbered days (0, 2, 4, …) and scored by log-loss on the odd-numbered days; a state
-/// never seen in fitting gets p = 0.5.
+/// never seen in fitting gets p = 0.5. The day runs to the window's end: the slots after the
+/// last signal are scored too (a day without signals is all such slots). Bits per signal divide
+/// the held-out log-loss by the held-out slots that held a signal (the outcomes the model
+/// predicts), so they can be recomputed from exported signal times.
 struct Predictability: Sendable {
   /// A state's visits, the visits whose slot held a signal, and the signals in them.
   struct Count: Sendable, Equatable {
@@ -168,6 +171,7 @@ struct Predictability: Sendable {
     let held = Self.counts(heldOut, slotCount: slotCount, soFarCap: cap)
     var bits = 0.0
     var signals = 0
+    var signalSlots = 0
     var forced = 0
     for (f, h) in zip(fitted, held) where h.visits > 0 {
       let p = Self.probability(f)
@@ -175,11 +179,16 @@ struct Predictability: Sendable {
       if h.signalSlots > 0 { bits -= Double(h.signalSlots) * log2(p) }
       if h.visits > h.signalSlots { bits -= Double(h.visits - h.signalSlots) * log2(1 - p) }
       signals += Int(h.signals)
+      signalSlots += Int(h.signalSlots)
       if p >= 0.5 { forced += Int(h.signals) }
     }
     let hazard = fitted.lazy.filter { $0.visits >= 100 }.map(Self.probability).max() ?? .nan
+    // Per signal as the model sees signals: a slot holding a signal is one outcome, so two
+    // signals in one slot (a per-minute coin does it; 2 % of Bernoulli's) count once, as
+    // they do in the log-loss. The slots after a day's last signal, to the window's end, and
+    // the whole of a day without a signal are scored as slots without one.
     return Result(
-      bitsPerSignal: signals == 0 ? .nan : bits / Double(signals),
+      bitsPerSignal: signalSlots == 0 ? .nan : bits / Double(signalSlots),
       bitsPerDay: heldOut.count == 0 ? .nan : bits / Double(heldOut.count),
       forcedShare: signals == 0 ? .nan : Double(forced) / Double(signals),
       maxHazard: hazard, heldOutDays: heldOut.count)
