@@ -412,6 +412,42 @@ struct OwnPhoneTests {
     #expect(none.allSatisfy { $0.prompts.allSatisfy { $0.reason != .notificationsOff } })
   }
 
+  @Test("a daily Focus delivers quietly: prompts in its hours are rarely seen within a minute, those outside as without it")
+  func focusHours() {
+    // Share of delivered prompts opened within a minute, inside and outside 12:00-18:00.
+    func quick(focus: Double) -> (inside: (Int, Int), outside: (Int, Int)) {
+      let p = testPlan(days: 10, participants: 300, devices: [(.ideal, 1)]) {
+        $0.phones.focusShare = focus
+        $0.phones.focusHours = (12 * 60, 18 * 60)
+        $0.phones.ringer = [0, 0, 1]
+      }
+      var inside = (0, 0)
+      var outside = (0, 0)
+      for o in StudyModelTests.outcomes(p, seed: 9) {
+        for r in o.prompts where r.delivered >= 0 {
+          let clock = r.delivered % Tick.day
+          let fast = r.opened >= 0 && r.opened - r.delivered <= Tick.minute ? 1 : 0
+          if clock >= 12 * Tick.hour && clock < 18 * Tick.hour {
+            inside.0 += fast
+            inside.1 += 1
+          } else {
+            outside.0 += fast
+            outside.1 += 1
+          }
+        }
+      }
+      return (inside, outside)
+    }
+    func share(_ x: (Int, Int)) -> Double { Double(x.0) / Double(x.1) }
+    let on = quick(focus: 1)
+    let off = quick(focus: 0)
+    #expect(on.inside.1 > 3000 && off.inside.1 > 3000)
+    #expect(share(on.inside) < 0.5 * share(off.inside), "\(share(on.inside)) against \(share(off.inside))")
+    // Outside its hours: the same within four standard errors of the difference.
+    let se = (share(off.outside) * (1 - share(off.outside)) * (1 / Double(on.outside.1) + 1 / Double(off.outside.1))).squareRoot()
+    #expect(abs(share(on.outside) - share(off.outside)) < 4 * se, "\(share(on.outside)) against \(share(off.outside))")
+  }
+
   @Test("a denied location permission records no location; the default population is every phone as its condition")
   func permission() {
     let denied = outcomes(plan(.ios) { $0.phones.iosLocation = [0, 0, 1] })

@@ -21,6 +21,9 @@ public struct PhoneTraits: Sendable {
   public let exactAlarms: Bool
   /// When the app's notifications go off (permission denied or withdrawn; `.max`: never).
   public let notificationsOffAt: SimTime
+  /// The daily Focus that silences the app's notifications, ticks after midnight on the
+  /// phone's clock (nil: none; the end before the start: across midnight).
+  public let focus: (start: SimTime, end: SimTime)?
 
   /// Draws a participant's phone.
   public init(_ p: PhonePopulation, os: OperatingSystem, days: Int, stream s: inout RandomStream) {
@@ -43,5 +46,16 @@ public struct PhoneTraits: Sendable {
     notificationsOffAt =
       p.notificationsOffShare > 0 && s.bernoulli(p.notificationsOffShare)
       ? SimTime(p.notificationsOffAfterDays * Double(Tick.day)) : .max
+    focus =
+      p.focusShare > 0 && s.bernoulli(p.focusShare)
+      ? (Tick.minutes(p.focusHours.start), Tick.minutes(p.focusHours.end)) : nil
+  }
+
+  /// Whether the Focus silences a notification arriving at `t` (the participant's clock).
+  @inline(__always)
+  public func focused(at t: SimTime) -> Bool {
+    guard let f = focus else { return false }
+    let clock = t % Tick.day
+    return f.start <= f.end ? (clock >= f.start && clock < f.end) : (clock >= f.start || clock < f.end)
   }
 }

@@ -41,6 +41,13 @@ public struct PhonePopulation: Sendable, Equatable {
   /// help participants whose notifications do not work, but give no rate).
   public var notificationsOffShare = 0.0
   public var notificationsOffAfterDays = 0.0
+  /// The share of participants with a daily Focus (iOS) or Do Not Disturb (Android) that
+  /// silences the study app, and its hours on the phone's clock, minutes after midnight (the
+  /// end before the start: across midnight). Its notifications arrive without a sound, a
+  /// vibration or a lit screen: found at the next look at the phone. Default none (no rate
+  /// is published: an assumption); hours 22:00-07:00 (a sleep Focus, assumption).
+  public var focusShare = 0.0
+  public var focusHours: (start: Double, end: Double) = (22 * 60, 7 * 60)
 
   /// Creates the default population (every phone as its device condition has it).
   public init() {}
@@ -53,6 +60,7 @@ public struct PhonePopulation: Sendable, Equatable {
       && a.manufacturers.map(\.share) == b.manufacturers.map(\.share) && a.exactAlarms == b.exactAlarms
       && a.doze == b.doze && a.ringer == b.ringer && a.unusedAppsSleep == b.unusedAppsSleep
       && a.notificationsOffShare == b.notificationsOffShare && a.notificationsOffAfterDays == b.notificationsOffAfterDays
+      && a.focusShare == b.focusShare && a.focusHours == b.focusHours
   }
 }
 

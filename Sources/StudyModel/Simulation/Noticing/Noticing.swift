@@ -2,7 +2,8 @@ import SimKernel
 
 /// Noticing: when the participant sees something that appears on the phone. An alert is
 /// heard at once with the ringer mode's, the context's and the phone's chances (a silent
-/// phone's is seen, if the phone is at hand); otherwise the next look at the phone finds it.
+/// phone's is seen, if the phone is at hand; in the participant's Focus hours none is,
+/// ``PhoneTraits/focused(at:)``); otherwise the next look at the phone finds it.
 /// Looks come at the person's rate while they are awake with the phone at hand; after sleep,
 /// the first look comes minutes after waking.
 struct Noticing {
@@ -54,7 +55,11 @@ extension ParticipantSimulation {
     let first = episodes[k]
     if alert && first.context != .asleep {
       let chance: Double
-      if noticing.ringer == .silent {
+      if phone.focused(at: t) {
+        // A Focus delivers quietly: no alert, the next look finds it (the draw is still
+        // made, so that the participant's later draws stay as without the Focus).
+        chance = 0
+      } else if noticing.ringer == .silent {
         chance = first.phoneAtHand ? Noticing.silentSeen : 0
       } else {
         let reach = first.phoneAtHand ? 1.0 : Noticing.alertAwayFromHand
