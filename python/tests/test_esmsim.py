@@ -63,3 +63,42 @@ def test_a_missing_program_is_said(monkeypatch):
     monkeypatch.setenv("PATH", "")
     with pytest.raises(esmsim.NotFoundError):
         esmsim.esmsim_path()
+
+
+@needs_esmsim
+def test_install_checks_the_checksum_and_leaves_nothing_half_done(tmp_path):
+    """A tarball in make dist's layout, served on 127.0.0.1: a wrong SHA-256 is refused and
+    leaves nothing; the right one installs a program that runs."""
+    import functools
+    import hashlib
+    import http.server
+    import subprocess
+    import tarfile
+    import threading
+
+    name = "esmsim-0.1.0-linux-x86_64"
+    (tmp_path / "serve" / name).mkdir(parents=True)
+    shutil.copy(esmsim.esmsim_path(), tmp_path / "serve" / name / "esmsim")
+    tarball = tmp_path / "serve" / (name + ".tar.gz")
+    with tarfile.open(tarball, "w:gz") as tar:
+        tar.add(tmp_path / "serve" / name, arcname=name)
+    digest = hashlib.sha256(tarball.read_bytes()).hexdigest()
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(tmp_path / "serve"))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/{name}.tar.gz"
+        target = tmp_path / "installed"
+        with pytest.raises(esmsim.EsmsimError, match="SHA-256"):
+            esmsim.install(url, "0" * 64, target, quiet=True)
+        assert list(target.iterdir()) == []
+        with pytest.raises(esmsim.EsmsimError, match="download"):
+            esmsim.install(url.replace(name, "esmsim-9.9.9-linux-x86_64"), digest, target, quiet=True)
+        assert list(target.iterdir()) == []
+        program = esmsim.install(url, digest, target, quiet=True)
+        assert program == str(target / name / "esmsim")
+        assert [p.name for p in target.iterdir()] == [name]
+        done = subprocess.run([program, "--version"], capture_output=True, text=True)
+        assert done.returncode == 0 and done.stdout.strip()
+    finally:
+        server.shutdown()

@@ -7,18 +7,23 @@ folder's `manifest.json`. Errors come from esmsim's JSON error reports
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
+import tarfile
 import tempfile
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Union
 
 import pandas as pd
 
-__all__ = ["esmsim_path", "run", "read", "Results", "EsmsimError", "ScenarioError", "NotFoundError"]
+__all__ = ["esmsim_path", "install", "install_dir", "run", "read", "Results", "EsmsimError", "ScenarioError",
+           "NotFoundError"]
 __version__ = "0.1.0"
 
 
@@ -53,12 +58,83 @@ class NotFoundError(EsmsimError):
     """The esmsim program was not found."""
 
 
+def install_dir() -> Path:
+    """Where `install()` unpacks esmsim: `$XDG_DATA_HOME/esmsim`, else `~/.local/share/esmsim`."""
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "esmsim"
+
+
+def _installed(directory: Path) -> Optional[str]:
+    """The newest installed program under `directory` (by its folder's name), if any."""
+    found = sorted(directory.glob("esmsim-*-linux-x86_64/esmsim")) if directory.is_dir() else []
+    found = [str(f) for f in found if os.access(f, os.X_OK)]
+    return found[-1] if found else None
+
+
 def esmsim_path() -> str:
-    """The esmsim program: the `ESMSIM` environment variable, then `esmsim` on the PATH."""
-    for candidate in (os.environ.get("ESMSIM"), shutil.which("esmsim")):
+    """The esmsim program: the `ESMSIM` environment variable, then `esmsim` on the PATH, then
+    the one `install()` put in `install_dir()`."""
+    for candidate in (os.environ.get("ESMSIM"), shutil.which("esmsim"), _installed(install_dir())):
         if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
             return candidate
-    raise NotFoundError("esmsim not found: set ESMSIM to the program, or put esmsim on the PATH (make release builds it)")
+    raise NotFoundError("esmsim not found: set ESMSIM to the program, put esmsim on the PATH (make release builds "
+                        "it), or esmsim.install(url, sha256) a make dist tarball")
+
+
+_RELEASE = re.compile(r"^esmsim-[A-Za-z0-9._-]+-linux-x86_64$")
+
+
+def install(url: str, sha256: str, directory: Optional[Union[str, os.PathLike]] = None, quiet: bool = False) -> str:
+    """Install the self-contained esmsim program from a release tarball (what `make dist`
+    writes: `esmsim-VERSION-linux-x86_64.tar.gz`).
+
+    Downloads `url`, checks its SHA-256 against `sha256` (the `.sha256` file beside it), and
+    unpacks it into `directory` (default `install_dir()`, where `esmsim_path()` looks). The
+    archive is unpacked in a temporary folder beside the target and moved into place only when
+    whole: a wrong checksum, a broken download or an archive without the program leaves
+    nothing behind. No public release address exists yet: give the one your group serves.
+    Returns the installed program's path; raises `EsmsimError` on any failure."""
+    if not re.fullmatch(r"[0-9a-fA-F]{64}", sha256 or ""):
+        raise EsmsimError("give the tarball's sha256 (64 hexadecimal digits, the .sha256 file beside it)")
+    name = re.sub(r"\.tar\.gz$", "", os.path.basename(url.split("?")[0].split("#")[0]))
+    if not _RELEASE.match(name):
+        raise EsmsimError(f"{os.path.basename(url)} is not an esmsim release tarball (esmsim-VERSION-linux-x86_64.tar.gz)")
+    target_dir = Path(directory) if directory is not None else install_dir()
+    target_dir.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix="install-", dir=target_dir))
+    try:
+        archive = staging / (name + ".tar.gz")
+        try:
+            with urllib.request.urlopen(url) as response, open(archive, "wb") as out:
+                shutil.copyfileobj(response, out)
+        except Exception as e:  # a URL error, a refused connection, an HTTP error
+            raise EsmsimError(f"could not download {url}: {e}") from None
+        digest = hashlib.sha256(archive.read_bytes()).hexdigest()
+        if digest != sha256.lower():
+            raise EsmsimError(f"{os.path.basename(url)} has SHA-256 {digest}, not the {sha256.lower()} given: not installed")
+        try:
+            with tarfile.open(archive, "r:gz") as tar:
+                for member in tar.getmembers():
+                    parts = Path(member.name).parts
+                    if (not parts or parts[0] != name or ".." in parts or member.name.startswith("/")
+                            or not (member.isfile() or member.isdir())):
+                        raise EsmsimError(f"{os.path.basename(url)} holds {member.name!r}, outside {name}/")
+                tar.extractall(staging)
+        except (tarfile.TarError, OSError) as e:
+            raise EsmsimError(f"could not unpack {os.path.basename(url)}: {e}") from None
+        program = staging / name / "esmsim"
+        if not program.is_file():
+            raise EsmsimError(f"{os.path.basename(url)} holds no {name}/esmsim")
+        program.chmod(0o755)
+        target = target_dir / name
+        if target.exists():
+            shutil.rmtree(target)
+        os.replace(staging / name, target)
+        if not quiet:
+            print(f"esmsim: installed {name} into {target} (SHA-256 checked)")
+        return str(target / "esmsim")
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
 
 
 def _execute(args: List[str]) -> subprocess.CompletedProcess:
