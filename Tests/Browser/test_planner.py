@@ -163,6 +163,20 @@ def planner_checks(url, work):
         screen = phone.execute_script("return window.innerHeight")
         check("at 400 px the first figure is on the first screen (results before the form)", first_figure < screen,
               f"{first_figure:.0f} px down, screen {screen} px")
+        # A participant's week at 400 px: its dots large enough to tap, and a tap tells the story.
+        radius = phone.execute_script(
+            "const c = document.querySelector('#week svg circle.prompt'); return c ? c.getBoundingClientRect().width / 2 : 0")
+        check("at 400 px a prompt in the week is large enough to tap", radius >= 3.5, f"radius {radius:.1f} px")
+        dot = phone.find_elements(By.CSS_SELECTOR, "#week svg circle.prompt")
+        if dot:
+            phone.execute_script("arguments[0].scrollIntoView({block: 'center', inline: 'center'})", dot[0])
+            phone.execute_script(
+                "arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", dot[0])
+            story = phone.find_element(By.ID, "story").text
+            expected = dot[0].find_element(By.TAG_NAME, "title").get_attribute("textContent")
+            check("tapping a prompt shows its story", expected and expected in story, story)
+        width = phone.execute_script("return document.documentElement.scrollWidth")
+        check("the page still fits 400 px with the week drawn", width <= 400, f"{width} px wide")
         shot = os.path.join(SHOTS, "planner-400.png")
         phone.save_screenshot(shot)
         check("the screenshot at 400 px is not blank", non_white_share(shot) > 0.05)

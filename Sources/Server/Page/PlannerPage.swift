@@ -64,8 +64,9 @@ enum PlannerPage {
       <h2>A participant's week</h2>
       <p class="note">Participant <button type="button" id="prev" aria-label="previous participant">◀</button>
         <input id="who" type="number" min="1" value="1" aria-label="participant"> <button type="button" id="next" aria-label="next participant">▶</button>
-        — where they were (top band), what the phone and the app were doing (thin band), each prompt at its time: filled answered, a ring missed (hover for its story).</p>
+        — where they were (top band), what the phone and the app were doing (thin band), each prompt at its time: filled answered, a ring missed (tap or click it for its story).</p>
       <div id="week" class="charts"></div>
+      <p id="story" class="story" aria-live="polite">Tap or click a prompt or a band for its story.</p>
       <h2>When prompts fall and are answered</h2>\#(note(Captions.intensity + " " + Captions.compliance))<div id="uniformity" class="charts"></div>
       <h2>Predictability and sampling bias</h2>\#(note(Captions.predictability(stableDays: ScheduleSummary.stableHeldOutDays) + " " + Captions.bias))<div id="shared" class="charts"></div>
       <h2>Coverage by device</h2>\#(note(Captions.coverage))<div id="coverage"></div>

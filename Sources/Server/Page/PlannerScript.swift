@@ -127,12 +127,19 @@ enum PlannerScript {
       render(reply);
     }
 
+    // A touchscreen has no hover: a tap (or click) on a prompt or a band shows its story.
+    document.addEventListener("click", e => {
+      const hit = e.target.closest && e.target.closest("#week svg circle, #week svg rect");
+      const title = hit && hit.querySelector("title");
+      if (title && $("#story")) $("#story").textContent = (hit.closest("figure").querySelector("figcaption").textContent + ": " + title.textContent);
+    });
+
     function render(reply) {
       const put = (sel, key) => { const e = $(sel); if (e) e.innerHTML = reply.variants.map(v => v[key]).join(""); };
       put("#cards", "headline"); put("#answers", "answers_chart"); put("#reaching", "reaching_chart"); put("#os", "os_split"); put("#fate", "fate_chart");
       put("#uniformity", "uniformity_chart"); put("#truth", "truth_chart");
       const week = $("#week");
-      if (week) week.innerHTML = reply.variants.map(v => `<figure><figcaption>${escapeHtml(v.name)}</figcaption>${v.week}</figure>`).join("");
+      if (week) week.innerHTML = reply.variants.map(v => `<figure><figcaption>${escapeHtml(v.name)}</figcaption><div class="scroll">${v.week}</div></figure>`).join("");
       if ($("#shared")) $("#shared").innerHTML = reply.predictability_chart + reply.bias_chart;
       if ($("#coverage")) $("#coverage").innerHTML = reply.coverage_table || "<p class='note'>No periodic sensor.</p>";
       const figures = $("#figures");

@@ -33,6 +33,8 @@ enum PlannerStyle {
     .fate{display:flex;align-items:center;gap:8px;font-size:.85em;margin:2px 0}.fate .what{flex:0 0 8.5em}
     .fate .track{flex:1;background:#f2f2f2;height:12px;min-width:60px}.fate .fill{display:block;height:12px}
     .fate .ok{background:#1f6fb4}.fate .sent{background:#7fa7cc}.fate .miss{background:#c0392b}.fate .share{flex:0 0 4.5em;text-align:right}
-    @media (max-width:760px){main{display:flex;flex-direction:column;padding:8px}#results{order:-1;width:100%}form{position:static;max-height:none;width:100%;flex-basis:auto}.card{min-width:0}figure{flex-basis:100%}.fate .what{flex-basis:6.5em}.card dl{grid-template-columns:auto}}
+    .story{background:#f4f7fb;border-left:3px solid #1f6fb4;padding:6px 10px;font-size:.9em;min-height:1.5em}
+    #week .scroll{overflow-x:auto}
+    @media (max-width:760px){#week svg.week{min-width:960px}main{display:flex;flex-direction:column;padding:8px}#results{order:-1;width:100%}form{position:static;max-height:none;width:100%;flex-basis:auto}.card{min-width:0}figure{flex-basis:100%}.fate .what{flex-basis:6.5em}.card dl{grid-template-columns:auto}}
     """#
 }
