@@ -57,6 +57,20 @@ struct PresetTests {
     #expect(beiwe.warnings.map(\.key) == ["protocol.preset"])
   }
 
+  @Test("Beiwe's passive files: a sensor Beiwe has no stream for is said, not dropped silently; a Focus's hours are checked")
+  func beiweSensorsAndFocus() throws {
+    let base = "name: b\nduration: 2d\nprotocol: {sensors: {location: {every: 3m}, weather: {every: 10m, needs_network: true}}}\n"
+    let written = try resolve(base + "outputs: {beiwe_sensors: true}\n", file: "b.yaml")
+    let w = written.warnings.filter { $0.key == "outputs.beiwe_sensors" }
+    #expect(w.count == 1 && w[0].message.contains("weather") && !w[0].message.contains("location,"))
+    #expect(try resolve(base, file: "b.yaml").warnings.allSatisfy { $0.key != "outputs.beiwe_sensors" })
+    #expect(throws: ScenarioError.self) { try resolve("name: f\npopulation: {phones: {focus: {hours: \"25:00-07:00\"}}}\n") }
+    do {
+      _ = try resolve("name: f\npopulation: {phones: {focus: {hours: \"07:00-07:00\"}}}\n")
+      Issue.record("equal ends accepted")
+    } catch { #expect(error.key == "population.phones.focus.hours") }
+  }
+
   @Test("AWARE rows with Android participants: said, not dropped silently")
   func awareRowsAndroid() throws {
     let s = try resolve("name: a\nduration: 2d\npopulation: {os: {ios: 0.5, android: 0.5}}\noutputs: {aware_esm: true}\n")

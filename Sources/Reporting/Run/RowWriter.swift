@@ -18,6 +18,10 @@ extension StudyRun {
     var aware: TableSink?
     var sqlite: SQLiteDatabase?
     var beiweRoot: String?
+    /// Beiwe's survey and phone files (`outputs.beiwe`), its passive sensor files
+    /// (`outputs.beiwe_sensors`).
+    var beiweSurveys = false
+    var beiweSensors = false
     var awareId = 0
 
     func close() throws {
@@ -82,6 +86,10 @@ extension StudyRun {
         }
         return full
       }
+      if let sensing = o.sensing, tables.beiweSensors {
+        try writeBeiweSensors(o, sensing: sensing, plan: plan, time: time, directory: directory)
+      }
+      guard tables.beiweSurveys else { return }
       var timings: [String: CSVFile] = [:]
       for p in o.prompts {
         let survey = plan.protocolPlan.survey(ofSchedule: p.schedule)
@@ -118,6 +126,37 @@ extension StudyRun {
         }
         try power.close()
       }
+    }
+  }
+
+  /// Beiwe's passive files of one participant: for each sensor with a Beiwe stream, a file per
+  /// UTC hour with a row per sample the sensor collected (``SensingStretches``), so that the
+  /// rows of a study hour are `coverage.csv`'s collected count.
+  static func writeBeiweSensors(
+    _ o: ParticipantOutcome, sensing: SensingStretches, plan: StudyPlan, time: Timestamps,
+    directory: (String) throws -> String
+  ) throws {
+    for sensor in plan.protocolPlan.sensors {
+      guard let stream = BeiweSensors.stream(of: sensor) else { continue }
+      let values = BeiweSensors.values(stream, participant: o.participant, os: o.os)
+      let folder = try directory(stream.name)
+      var file: CSVFile?
+      var name = ""
+      try sensing.samples(of: sensor) { t in
+        let ms = time.unix(t)
+        let hourFile = BeiweSensors.fileName(hourOf: ms)
+        if hourFile != name {
+          try file?.close()
+          name = hourFile
+          let path = (folder as NSString).appendingPathComponent(hourFile)
+          // A stretch may come back to an hour already written (samples are in order per
+          // stretch): append to it.
+          file = FileManager.default.fileExists(atPath: path)
+            ? try CSVFile(appendingTo: path) : try CSVFile(path: path, header: stream.header)
+        }
+        try file!.row([String(ms)] + values)
+      }
+      try file?.close()
     }
   }
 }

@@ -126,7 +126,9 @@ public enum StudyRun {
     if out.participants { tables.participants = try open(.participants, csv: true) }
     if out.awareESM { tables.aware = try open(.aware, csv: true) }
     for schema in schemas { files.append(schema.file) }
-    if out.beiwe {
+    tables.beiweSurveys = out.beiwe
+    tables.beiweSensors = out.beiweSensors
+    if out.beiwe || out.beiweSensors {
       tables.beiweRoot = path("beiwe")
       try FileManager.default.createDirectory(atPath: tables.beiweRoot!, withIntermediateDirectories: false)
     }

@@ -24,6 +24,17 @@ public final class CSVFile {
     try row(header)
   }
 
+  /// Opens an existing file to add rows at its end (no header).
+  public init(appendingTo path: String) throws {
+    self.path = path
+    guard let h = FileHandle(forWritingAtPath: path) else {
+      throw AtomicFile.WriteError(path: path, reason: "cannot open for appending")
+    }
+    h.seekToEndOfFile()
+    handle = h
+    buffer.reserveCapacity(Self.flushSize + 4096)
+  }
+
   /// Appends one row.
   public func row(_ cells: [String]) throws {
     for (i, c) in cells.enumerated() {

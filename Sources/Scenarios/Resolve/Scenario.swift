@@ -40,6 +40,9 @@ public struct OutputSettings: Sendable, Equatable {
   public var awareESM = false
   /// `beiwe/`: Beiwe survey timings, one file per participant.
   public var beiwe = false
+  /// `beiwe/…/<stream>/`: Beiwe's passive sensor files (gps, accel, gyro, magnetometer,
+  /// devicemotion), hour by hour, a row per sample the simulated sensor collected.
+  public var beiweSensors = false
   /// `results.sqlite`: the same tables in SQLite.
   public var sqlite = true
   /// `report.html`.

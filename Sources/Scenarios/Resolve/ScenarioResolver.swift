@@ -102,6 +102,7 @@ public struct ScenarioResolver {
     outputs.participants = try o.bool("participants", default: outputs.participants)
     outputs.awareESM = try o.bool("aware_esm", default: outputs.awareESM)
     outputs.beiwe = try o.bool("beiwe", default: outputs.beiwe)
+    outputs.beiweSensors = try o.bool("beiwe_sensors", default: outputs.beiweSensors)
     outputs.sqlite = try o.bool("sqlite", default: outputs.sqlite)
     outputs.report = try o.bool("report", default: outputs.report)
     outputs.heatHours = try o.integer("heat_hours", default: outputs.heatHours, range: 0...(24 * 60))

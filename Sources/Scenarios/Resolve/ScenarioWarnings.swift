@@ -40,6 +40,19 @@ public struct ScenarioWarning: Sendable, Equatable, CustomStringConvertible {
         ScenarioWarning(
           file: file, key: "outputs.aware_esm", message: "the rows are the AWARE iOS ESM plugin's: Android participants have none"))
     }
+    if outputs.beiweSensors {
+      // Sensors Beiwe has no stream for are counted in coverage.csv but not written.
+      var unwritten: [String] = []
+      for (_, plan) in variants {
+        for s in plan.protocolPlan.sensors where s.beiweStream == nil && !unwritten.contains(s.name) { unwritten.append(s.name) }
+      }
+      if !unwritten.isEmpty {
+        out.append(
+          ScenarioWarning(
+            file: file, key: "outputs.beiwe_sensors",
+            message: "Beiwe has no stream for \(unwritten.joined(separator: ", ")): not written (gps, accel, gyro, magnetometer and devicemotion are)"))
+      }
+    }
     // The Beiwe preset, in the base or in a variant.
     var trees: [(String, ScenarioValue?)] = [("protocol.preset", root["protocol"])]
     if case .sequence(let list, _)? = root["variants"] {

@@ -32,6 +32,8 @@ public enum StudyRunner {
     public var detailParticipants: Int
     /// Derive each participant's Reachability and PowerState events (Beiwe outputs).
     public var phoneEvents = false
+    /// Keep the stretches each participant's sensors recorded in (Beiwe's passive files).
+    public var sensorSamples = false
     /// Simulate the chunks in this order (a permutation of the chunk indices) instead of
     /// 0, 1, 2…; tests use it to show that the order of work does not matter. All results
     /// are then kept until the end. nil: in order.
@@ -198,7 +200,8 @@ public enum StudyRunner {
       if shouldStop() { break }
       let o = ParticipantSimulation.outcome(
         plan: plan, seed: options.seed, replication: replication, participant: UInt32(p),
-        keepRows: options.coverageRows, heatHours: options.heatHours, phoneEvents: options.phoneEvents)
+        keepRows: options.coverageRows, heatHours: options.heatHours, phoneEvents: options.phoneEvents,
+        sensorSamples: options.sensorSamples)
       acc.add(o)
       outcomes.append(o)
     }

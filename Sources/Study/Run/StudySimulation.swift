@@ -65,6 +65,7 @@ public enum StudySimulation {
           seed: scenario.seed, threads: options.threads, coverageRows: out.coverage, heatHours: out.report ? out.heatHours : 0,
           detailParticipants: options.detailParticipants)
         runOptions.phoneEvents = out.beiwe
+        runOptions.sensorSamples = out.beiweSensors
         progress.start(variant: variant.name, replication: r, participants: plan.participants)
         let acc = try StudyRunner.run(
           plan, replication: UInt32(r), options: runOptions,

@@ -47,6 +47,13 @@ public struct WorkEstimate: Sendable, Equatable {
       let items = Double(max(plan.protocolPlan.survey.items.count, 1))
       if scenario.outputs.awareESM { bytes += pd * perDay * items * 260 }
       if scenario.outputs.beiwe { bytes += pd * perDay * (items * 2 * 90 + 2 * 4096) }
+      if scenario.outputs.beiweSensors {
+        // Beiwe's passive files: at most every sample of the day, some 40 bytes a row, a
+        // 4 KB block per hourly file.
+        for sensor in plan.protocolPlan.sensors where sensor.beiweStream != nil {
+          bytes += pd * (Double(sensor.expectedPerHour) * 24 * 40 + 24 * 4096)
+        }
+      }
       rows = max(rows, Double(plan.participants))
       largest = max(largest, pd)
     }

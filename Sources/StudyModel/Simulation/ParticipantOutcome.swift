@@ -41,6 +41,8 @@ public struct ParticipantOutcome: Sendable {
   /// What the app observed of the network and charging (Beiwe's Reachability and
   /// PowerState), when asked for.
   public var phoneEvents: PhoneEvents?
+  /// The stretches the sensors recorded in, when their samples are to be written.
+  public var sensing: SensingStretches? = nil
 }
 
 extension ParticipantSimulation {
@@ -52,7 +54,7 @@ extension ParticipantSimulation {
   ///   - heatHours: study hours of the heat map (0: none).
   public static func outcome(
     plan: StudyPlan, seed: UInt64, replication: UInt32, participant: UInt32, keepRows: Bool = false,
-    heatHours: Int = 0, phoneEvents: Bool = false
+    heatHours: Int = 0, phoneEvents: Bool = false, sensorSamples: Bool = false
   ) -> ParticipantOutcome {
     let traceBattery = phoneEvents || plan.protocolPlan.sensors.contains { $0.kind == .battery }
     var sim = ParticipantSimulation(
@@ -93,7 +95,7 @@ extension ParticipantSimulation {
       sensors: sensors, runs: runs, locationRuns: locationRuns, phoneOn: phoneOn, networkUsable: networkUsable, timeline: sim.life.timeline,
       enrolledUntil: end, lastSync: lastSync ?? 0, checks: checks, batteryTrace: sim.batteryTrace, keepRows: keepRows,
       heatHours: heatHours)
-    return ParticipantOutcome(
+    var outcome = ParticipantOutcome(
       participant: Int(participant), device: sim.person.device, os: sim.person.os, zone: sim.person.zone, prompts: prompts,
       volunteered: volunteered, tallies: coverage.tallies, coverageRows: coverage.rows, yield: coverage.yield,
       heat: coverage.heat, trueMean: sim.trueWakingMean, enrolledUntil: end, lastSync: lastSync,
@@ -102,6 +104,11 @@ extension ParticipantSimulation {
       phoneEvents: phoneEvents
         ? PhoneEvents(
           runs: runs, timeline: sim.life.timeline, charging: charging, batteryTrace: sim.batteryTrace, checks: checks) : nil)
+    if sensorSamples {
+      outcome.sensing = SensingStretches(
+        runs: runs, locationRuns: locationRuns, phoneOn: phoneOn, networkUsable: networkUsable, enrolledUntil: end)
+    }
+    return outcome
   }
 }
 
