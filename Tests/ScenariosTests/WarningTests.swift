@@ -71,6 +71,15 @@ struct PresetTests {
     } catch { #expect(error.key == "population.phones.focus.hours") }
   }
 
+  @Test("a distribution serving fewer testers than the iPhones simulated is said, by key")
+  func distributionScale() throws {
+    let yaml = { (n: Int, d: String) in "name: d\npopulation: {size: \(n), os: {ios: 0.5, android: 0.5}}\nprotocol: {distribution: \(d)}\n" }
+    #expect(try resolve(yaml(300, "testflight_internal")).warnings.contains { $0.key == "protocol.distribution" })
+    #expect(try resolve(yaml(180, "testflight_internal")).warnings.allSatisfy { $0.key != "protocol.distribution" })
+    #expect(try resolve(yaml(300, "testflight")).warnings.allSatisfy { $0.key != "protocol.distribution" })
+    #expect(try resolve("name: d\nprotocol: {build_age_days: 10}\n").warnings.contains { $0.key == "protocol.build_age_days" })
+  }
+
   @Test("AWARE rows with Android participants: said, not dropped silently")
   func awareRowsAndroid() throws {
     let s = try resolve("name: a\nduration: 2d\npopulation: {os: {ios: 0.5, android: 0.5}}\noutputs: {aware_esm: true}\n")

@@ -448,6 +448,35 @@ struct OwnPhoneTests {
     #expect(abs(share(on.outside) - share(off.outside)) < 4 * se, "\(share(on.outside)) against \(share(off.outside))")
   }
 
+  @Test("a TestFlight build 85 days old expires on day 5: the iPhones' prompts from then are lost as build_expired and their app records nothing; Android's go on")
+  func testflightExpiry() {
+    let p = testPlan(days: 10, participants: 60, devices: [(.ideal, 1)], systems: [(.ios, 0.5), (.android, 0.5)], sensors: caseStudySensors) {
+      $0.protocolPlan.distribution = .testflight
+      $0.protocolPlan.buildAgeDays = 85
+      $0.compliance.dropoutPerDay = 0
+    }
+    let expiry = 5 * Tick.day
+    var ios = 0
+    for o in StudyModelTests.outcomes(p, seed: 4, keepRows: true) {
+      let expired = o.prompts.filter { $0.reason == .buildExpired }
+      if o.os == .ios {
+        ios += 1
+        #expect(!expired.isEmpty && expired.allSatisfy { $0.scheduled >= expiry && $0.status == .undelivered })
+        #expect(o.prompts.filter { $0.scheduled >= expiry }.allSatisfy { $0.reason == .buildExpired })
+        // Location rows stop at the expiry.
+        #expect(o.coverageRows.filter { $0.sensor == 1 && $0.hour >= 5 * 24 }.allSatisfy { $0.collected == 0 })
+        #expect(o.coverageRows.contains { $0.sensor == 1 && $0.hour < 5 * 24 && $0.collected > 0 })
+      } else {
+        #expect(expired.isEmpty)
+      }
+    }
+    #expect(ios > 15)
+    // App Store builds do not expire.
+    var store = p
+    store.protocolPlan.distribution = .appStore
+    #expect(StudyModelTests.outcomes(store, seed: 4).allSatisfy { $0.prompts.allSatisfy { $0.reason != .buildExpired } })
+  }
+
   @Test("a denied location permission records no location; the default population is every phone as its condition")
   func permission() {
     let denied = outcomes(plan(.ios) { $0.phones.iosLocation = [0, 0, 1] })

@@ -9,7 +9,7 @@ public enum Labels {
     "replaced": "push replaced while offline", "offline": "push expired while offline", "asleep": "asleep",
     "not_noticed": "not noticed", "unwilling": "declined to answer", "too_late": "could not answer in time",
     "busy": "arrived during another survey", "dropped_out": "dropped out", "app_removed": "app removed",
-    "app_stopped": "app force-stopped by the phone", "notifications_off": "notifications turned off",
+    "app_stopped": "app force-stopped by the phone", "notifications_off": "notifications turned off", "build_expired": "TestFlight build expired",
     // Schedulers and gap rules.
     "mappiness": "Mappiness (random in blocks)", "fixed-blocks": "random in fixed blocks", "bernoulli": "Bernoulli minutes",
     "fixed-times": "fixed times", "chain": "chain (ExperienceSampler)", "buffered-blocks": "buffered blocks (mEMA)",

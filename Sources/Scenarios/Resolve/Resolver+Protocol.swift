@@ -57,6 +57,14 @@ extension ScenarioResolver {
     p.answersTarget = try r.integer("answers_target", default: 30, range: 1...1_000_000)
     p.volunteered = try r.bool("volunteered", default: false)
     p.upload = try r.choice("upload", default: UploadPolicy.wifiWhileCharging)
+    p.distribution = try r.choice("distribution", default: Distribution.appStore)
+    p.buildAgeDays = try r.integer("build_age_days", default: 0, range: 0...3650)
+    if r.has("build_age_days") && p.distribution.buildLifeDays == nil {
+      warn(
+        ScenarioWarning(
+          file: file, key: r.keyPath("build_age_days"),
+          message: r.context + "a \(p.distribution.rawValue) build does not expire: its age changes nothing"))
+    }
     p.settingsChange = try settingsChange(r, parts: p.schedules, days: plan.days)
     p.ownSettingsChanges = try ownSettings(r, parts: p.schedules)
     p.sensors = try sensors(r)

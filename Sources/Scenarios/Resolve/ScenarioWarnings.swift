@@ -19,6 +19,15 @@ public struct ScenarioWarning: Sendable, Equatable, CustomStringConvertible {
     var out: [ScenarioWarning] = []
     let prefix = variant.map { "variants[\($0)]." } ?? ""
     let ios = plan.systems.contains { $0.os == .ios && $0.share > 0 }
+    // The distribution's largest number of testers (seed 004, Table 2).
+    let iPhones = Double(plan.participants) * plan.systems.filter { $0.os == .ios }.reduce(0) { $0 + $1.share }
+      / max(plan.systems.reduce(0) { $0 + $1.share }, 1e-12)
+    if let most = plan.protocolPlan.distribution.mostParticipants, iPhones.rounded() > Double(most) {
+      out.append(
+        ScenarioWarning(
+          file: file, key: prefix + "protocol.distribution",
+          message: "\(plan.protocolPlan.distribution.rawValue) serves at most \(most) devices; about \(Int(iPhones.rounded())) iPhones are simulated as if it served them all"))
+    }
     if ios, let every = plan.protocolPlan.silentPushEvery, Double(every) < PushBudget.refill {
       out.append(
         ScenarioWarning(

@@ -66,6 +66,14 @@ public struct ProtocolPlan: Sendable, Equatable {
   public var surveyIDs: [String] { schedules.indices.map { survey(ofSchedule: $0).id } }
   /// The most reminders any schedule's prompt has (the notifications a prompt takes on iOS).
   public var mostReminders: Int { max(reminders.count, schedules.compactMap { $0.reminders?.count }.max() ?? 0) }
+  /// How the app reaches the iPhones, and how many days old its build is when the study
+  /// starts: a TestFlight build stops working on study day `90 − buildAgeDays` (iOS only).
+  public var distribution = Distribution.appStore
+  public var buildAgeDays = 0
+  /// When the iOS build expires, study time (nil: never within reach).
+  public var buildExpiresAt: SimTime? {
+    distribution.buildLifeDays.map { SimTime(max($0 - buildAgeDays, 0)) * Tick.day }
+  }
   /// The answers each participant should give (the study's target, for the share of
   /// participants reaching it). Default 30 (assumption: a common minimum for person-level
   /// estimates; set it to the study's own).

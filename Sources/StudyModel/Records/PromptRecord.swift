@@ -55,6 +55,9 @@ public enum MissReason: String, Sendable, CaseOrdered {
   /// The app's notifications were off (permission denied at install or withdrawn): the
   /// phone did not show the prompt (`population.phones.notifications_off`).
   case notificationsOff = "notifications_off"
+  /// iOS: the app's TestFlight build had expired (90 days after its upload), and the app no
+  /// longer opened (`protocol.distribution`).
+  case buildExpired = "build_expired"
 }
 
 /// One prompt's whole life.

@@ -53,6 +53,8 @@ enum EventKind: UInt16, CaseOrdered {
   case appRemoved
   /// An Android maker's battery manager force-stops an app that does not keep itself alive.
   case makerStop
+  /// The app's TestFlight build expires (iOS).
+  case buildExpired
 }
 
 extension EventKind {
@@ -67,7 +69,7 @@ extension EventKind {
 
   /// The last case (a constant, where a stored count would be checked for its
   /// initialisation at every event: tested to be the last).
-  static var last: EventKind { .makerStop }
+  static var last: EventKind { .buildExpired }
 }
 
 /// Cancellation slots of the participant's simulator.

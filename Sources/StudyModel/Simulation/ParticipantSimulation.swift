@@ -260,6 +260,7 @@ public struct ParticipantSimulation: EventHandler {
     case .androidWake: androidWake(event.payload, &sim)
     case .appRemoved: removeApp(&sim)
     case .makerStop: makerStop(&sim)
+    case .buildExpired: removeApp(expired: true, &sim)
     }
   }
 

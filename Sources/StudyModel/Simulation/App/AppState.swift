@@ -51,8 +51,9 @@ struct AppState {
   /// Android: the app is in the stopped state (its maker's battery manager force-stopped it):
   /// its alarms are cancelled and no push reaches it until the participant opens it.
   var forceStopped = false
-  /// The participant removed the app.
+  /// The participant removed the app, or (`expired`) its TestFlight build expired.
   var removed = false
+  var expired = false
   /// Android: the last periodic alarm let through (App Standby's limit), and the day and
   /// count of high-priority pushes spent (its quota).
   var lastAlarm: SimTime = -Tick.day

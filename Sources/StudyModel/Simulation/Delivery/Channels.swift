@@ -9,7 +9,7 @@ extension ParticipantSimulation {
   /// are cancelled and pushes do not reach a stopped app) until the participant opens it.
   mutating func send(_ i: Int, from here: Episode, _ sim: inout Simulator) {
     let now = sim.now
-    if app.removed { return promptLife.settle(i, .undelivered, .appRemoved, at: now) }
+    if app.removed { return promptLife.settle(i, .undelivered, app.expired ? .buildExpired : .appRemoved, at: now) }
     if app.forceStopped || deepSleeping(at: now) { return promptLife.settle(i, .undelivered, .appStopped, at: now) }
     // Notifications off: the phone shows nothing ([@AppleLocalNotifications]; ESMira app notes).
     if now >= phone.notificationsOffAt { return promptLife.settle(i, .undelivered, .notificationsOff, at: now) }

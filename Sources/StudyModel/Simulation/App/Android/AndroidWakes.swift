@@ -2,8 +2,8 @@ import SimKernel
 
 // What runs an Android app that does not keep itself alive: its own periodic alarm
 // (``AppDesign/Kind/osWoken``) or the study server's pushes (``AppDesign/Kind/pushDriven``),
-// each held back by Doze unless exempt, and by App Standby's limits. Also the phone habits
-// that end the app: its removal.
+// each held back by Doze unless exempt, and by App Standby's limits. Also what ends the app:
+// its removal, and an iOS TestFlight build's expiry.
 extension ParticipantSimulation {
   /// Arms what the participant's own phone does from the start: the Android app's first
   /// periodic wake, and the app's removal.
@@ -13,6 +13,9 @@ extension ParticipantSimulation {
     }
     if phone.removesAppAt < leaves {
       sim.schedule(at: phone.removesAppAt, kind: EventKind.appRemoved.rawValue)
+    }
+    if person.os == .ios, let t = proto.buildExpiresAt, t < leaves {
+      sim.schedule(at: t, kind: EventKind.buildExpired.rawValue)
     }
     if makerStopsApp { scheduleMakerStop(&sim) }
   }
@@ -124,10 +127,13 @@ extension ParticipantSimulation {
   }
 
   /// The participant removes the app: it stops for good, and no prompt reaches them.
-  mutating func removeApp(_ sim: inout Simulator) {
-    guard !droppedOut else { return }
+  /// The app is gone: removed by the participant, or (`expired`) its TestFlight build expired
+  /// and it no longer opens (seed 004, Table 2).
+  mutating func removeApp(expired: Bool = false, _ sim: inout Simulator) {
+    guard !droppedOut, !app.removed else { return }
     halt(.notRunning, &sim)
     app.removed = true
+    app.expired = expired
     app.forceQuit = true
   }
 }
