@@ -91,6 +91,28 @@ struct QuestionnaireTests {
     #expect(abs(Double(half) - Double(every) / 2) < 4 * sd, "\(half) of \(every)")
   }
 
+  @Test("prompts after a phone call: about calls_per_day a day, none without calls, fewer with fewer calls")
+  func afterCalls() {
+    let trigger = EventTrigger(event: .callEnd, delay: 2 * Tick.minute, maxPerDay: 100)
+    let full = try! Window(parsing: "00:00-23:59")
+    func run(perDay: Double) -> [ParticipantOutcome] {
+      let plan = testPlan(days: 10, participants: 100) { plan in
+        plan.protocolPlan.schedules = [SchedulePart(.events(trigger), window: .fixed(weekday: full, weekend: full))]
+        plan.dailyLife.callsPerDay = perDay
+        plan.compliance.dropoutPerDay = 0
+      }
+      return outcomes(plan, seed: 12)
+    }
+    let three = run(perDay: 3)
+    let n = three.reduce(0) { $0 + $1.prompts.count }
+    // A Poisson count of about 3 a day over ~16 waking hours (a little fewer: the day's
+    // waking hours vary and the window ends at 23:59): 100 x 10 days, within 10 %.
+    #expect(Double(n) > 0.8 * 3000 && Double(n) < 1.1 * 3000, "\(n) prompts")
+    #expect(run(perDay: 0).allSatisfy { $0.prompts.isEmpty })
+    // A third of the calls: under half the prompts.
+    #expect(run(perDay: 1).reduce(0) { $0 + $1.prompts.count } < n / 2)
+  }
+
   @Test("adding a questionnaire leaves the first one's prompt times alone (each schedule has its own stream)")
   func ownStreams() {
     let blocks = ScheduleChoice(.fixedBlocks, ScheduleParameters(perDay: 5))

@@ -131,6 +131,7 @@ extension ScenarioResolver {
     life.undergroundShare = try r.share("underground_share", default: d.undergroundShare)
     life.deadZoneShare = try r.share("dead_zone_share", default: d.deadZoneShare)
     life.commute = try r.duration("commute", default: d.commute, range: Tick.minute...(4 * Tick.hour))
+    life.callsPerDay = try r.number("calls_per_day", default: d.callsPerDay, range: 0...100)
     if life.weekdayBed - life.weekdayWake < 10 * Tick.hour {
       throw r.error("weekday_bed", nil, "the waking day from weekday_wake to weekday_bed must last at least 10 hours")
     }

@@ -71,7 +71,7 @@ extension ScenarioResolver {
   func eventTrigger(_ s: Reader, at: ScenarioValue.Location?) throws(ScenarioError) -> EventTrigger {
     let contexts = Context.allCases.map(\.description)
     let expected =
-      "expected phone_unlock, leaving_CONTEXT or entering_CONTEXT (contexts: \(contexts.joined(separator: ", ")))"
+      "expected phone_unlock, call_end, leaving_CONTEXT or entering_CONTEXT (contexts: \(contexts.joined(separator: ", ")))"
     guard let (text, l) = try s.scalar("trigger") else { throw s.error("trigger", at, "is required: \(expected)") }
     s.record("trigger", .scalar(text, l))
     let event: EventTrigger.Event
@@ -80,6 +80,8 @@ extension ScenarioResolver {
     }
     if text == "phone_unlock" {
       event = .phoneUnlock
+    } else if text == "call_end" {
+      event = .callEnd
     } else if let c = context(after: "leaving_") {
       event = .leaving(c)
     } else if let c = context(after: "entering_") {

@@ -15,7 +15,7 @@ import SimKernel
 /// | 3 | ``Purpose/context`` | the day's contexts; index 1 company |
 /// | 4 | ``Purpose/response`` | noticing, willingness, latency, dismissal; index 1 habits |
 /// | 5 | ``Purpose/state`` | looks at the state and reporting noise; index 1 the truth's path |
-/// | 6 | ``Purpose/phone`` | app lifecycle, memory, battery, network; indices 3–4 the phone's life and its maker |
+/// | 6 | ``Purpose/phone`` | app lifecycle, memory, battery, network; indices 1–2 phone checks, 3–4 the phone's life and its maker, 5 phone calls |
 /// | 7 | ``Purpose/delivery`` | push latency and loss, server ticks |
 /// | 8 | ``Purpose/traits`` | person-level traits drawn once; indices 2–3 zone and phone |
 extension Purpose {

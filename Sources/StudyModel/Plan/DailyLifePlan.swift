@@ -33,6 +33,8 @@ public struct DailyLifePlan: Sendable, Equatable {
   public var deadZoneShare: Double = 0.02
   /// Mean one-way commute. Default 27.6 min ([@ACS2019], A).
   public var commute: SimTime = 27 * Tick.minute + 36 * Tick.second
+  /// Phone calls a day (for prompts after a call, ``PhoneCalls``). Default 2 (assumption, D).
+  public var callsPerDay: Double = 2
 
   /// The conditions of each context, indexed by ``Context/rawValue``.
   public var conditions: [ContextConditions] = DailyLifePlan.defaultConditions

@@ -133,6 +133,8 @@ public struct EventTrigger: Sendable, Equatable {
     case entering(Context)
     /// The participant unlocks the phone (a phone check).
     case phoneUnlock
+    /// A phone call ends (``PhoneCalls``).
+    case callEnd
   }
 
   /// The event.

@@ -152,12 +152,17 @@ public struct ParticipantSimulation: EventHandler {
     var scheduleStreams = proto.schedules.indices.map { stream(Purpose.schedule.indexed(UInt32($0))) }
     var settingsStream = stream(Purpose.traits.indexed(1))
     let unlocks = proto.schedules.contains { $0.trigger?.event == .phoneUnlock }
+    var calls: PhoneCalls?
+    if proto.schedules.contains(where: { $0.trigger?.event == .callEnd }) {
+      var callStream = stream(Purpose.phone.indexed(5))
+      calls = PhoneCalls(timeline: life.timeline, until: studyEnd, perDay: plan.dailyLife.callsPerDay, stream: &callStream)
+    }
     timetable = Timetable(
       plan: plan, person: person, life: life,
       checks: unlocks
         ? Self.phoneChecks(seed: seed, replication: replication, participant: participant, life: life, person: person, until: studyEnd)
         : PhoneChecks(),
-      settings: &settingsStream, streams: &scheduleStreams)
+      calls: calls, settings: &settingsStream, streams: &scheduleStreams)
     promptLife = PromptLife(timetable, reminders: reminders)
     burden = PromptBurden(plan, declinePerDay: person.engagement.declinePerDay)
   }

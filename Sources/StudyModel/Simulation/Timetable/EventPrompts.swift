@@ -13,14 +13,16 @@ struct EventPrompts {
   /// The schedule's last prompt (nil: none yet).
   private var last: SimTime?
 
-  /// The events of `trigger` in the participant's `timeline` (context changes) or among
-  /// their phone `checks` (unlocks).
-  init(_ trigger: EventTrigger, timeline: Timeline, checks: PhoneChecks) {
+  /// The events of `trigger` in the participant's `timeline` (context changes), among their
+  /// phone `checks` (unlocks) or their `calls` (a call's end).
+  init(_ trigger: EventTrigger, timeline: Timeline, checks: PhoneChecks, calls: PhoneCalls?) {
     self.trigger = trigger
     let episodes = timeline.episodes
     switch trigger.event {
     case .phoneUnlock:
       moments = checks.times
+    case .callEnd:
+      moments = calls?.ends ?? []
     case .leaving(let c):
       moments = episodes.indices.dropFirst().filter { episodes[$0 - 1].context == c && episodes[$0].context != c }
         .map { episodes[$0].start }

@@ -41,14 +41,14 @@ struct Timetable {
   /// so that adding a questionnaire leaves the others' times alone; `checks`: the phone
   /// checks, for prompts triggered by unlocking).
   init(
-    plan: StudyPlan, person: Person, life: DailyLife, checks: PhoneChecks, settings: inout RandomStream,
+    plan: StudyPlan, person: Person, life: DailyLife, checks: PhoneChecks, calls: PhoneCalls? = nil, settings: inout RandomStream,
     streams: inout [RandomStream]
   ) {
     wake = life.wake
     bed = life.bed
     let channel = plan.protocolPlan.channel
     serverTick = channel.kind == .push ? max(channel.serverTick, 0) : 0
-    draw(plan: plan, person: person, life: life, checks: checks, settings: &settings, &streams)
+    draw(plan: plan, person: person, life: life, checks: checks, calls: calls, settings: &settings, &streams)
   }
 
   /// The participant's change of settings: the study's, or their own.
@@ -128,7 +128,7 @@ struct Timetable {
 
   /// Draws every day's schedule in the participant's windows.
   private mutating func draw(
-    plan: StudyPlan, person: Person, life: DailyLife, checks: PhoneChecks, settings: inout RandomStream,
+    plan: StudyPlan, person: Person, life: DailyLife, checks: PhoneChecks, calls: PhoneCalls? = nil, settings: inout RandomStream,
     _ streams: inout [RandomStream]
   ) {
     let proto = plan.protocolPlan
@@ -158,7 +158,7 @@ struct Timetable {
       }
       built.append(Built(windows: windows, schedulers: schedulers))
       if let trigger = part.trigger {
-        events.append(EventPrompts(trigger, timeline: life.timeline, checks: checks))
+        events.append(EventPrompts(trigger, timeline: life.timeline, checks: checks, calls: calls))
       } else {
         events.append(nil)
       }
