@@ -80,6 +80,13 @@ struct PresetTests {
     #expect(try resolve("name: d\nprotocol: {build_age_days: 10}\n").warnings.contains { $0.key == "protocol.build_age_days" })
   }
 
+  @Test("a sensor storing more than 10^6 rows a day is warned about (the CPU kill is not simulated)")
+  func cpuLimit() throws {
+    let warned = try resolve("name: c\nprotocol: {sensors: {accelerometer: {hz: 50}, location: {every: 3m}}}\n")
+    #expect(warned.warnings.map(\.key).filter { $0.hasPrefix("protocol.sensors.") } == ["protocol.sensors.accelerometer"])
+    #expect(try resolve("name: c\nprotocol: {sensors: {accelerometer: {hz: 5}}}\n").warnings.allSatisfy { !$0.key.hasPrefix("protocol.sensors.") })
+  }
+
   @Test("AWARE rows with Android participants: said, not dropped silently")
   func awareRowsAndroid() throws {
     let s = try resolve("name: a\nduration: 2d\npopulation: {os: {ios: 0.5, android: 0.5}}\noutputs: {aware_esm: true}\n")

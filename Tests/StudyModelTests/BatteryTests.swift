@@ -1,3 +1,4 @@
+import Foundation
 import SimKernel
 import Testing
 
@@ -81,5 +82,40 @@ struct BatteryTests {
     ordinary.lowPowerAccept = 0.5
     let other = losses(ordinary)
     #expect(other.offs > 0 && other.lowPower > 0)
+  }
+}
+
+@Suite("Local storage: the app's unsynced data filling a small phone (AWARE-iOS §3.2)")
+struct LocalStorageTests {
+  @Test("the store fills after the run time its free space holds, stays full until a sync, and fills again")
+  func fillsAndEmpties() {
+    let h = Tick.hour
+    let runs = Intervals([(0, 10 * h)])
+    let syncs = Intervals([(5 * h, 5 * h + h / 2)])
+    // 2 hours of data fit.
+    let full = LocalStorage.full(runs: runs, syncs: syncs, freeBytes: 2_000, bytesPerHour: 1_000, until: 10 * h)
+    #expect(full.spans.map { [$0.start, $0.end] } == [[2 * h, 5 * h], [7 * h + h / 2, 10 * h]])
+    // Run time, not clock time, fills it: a gap in the runs delays the filling.
+    let gappy = Intervals([(0, h), (3 * h, 10 * h)])
+    let later = LocalStorage.full(runs: gappy, syncs: Intervals(), freeBytes: 2_000, bytesPerHour: 1_000, until: 10 * h)
+    #expect(later.spans.map { [$0.start, $0.end] } == [[4 * h, 10 * h]])
+    #expect(LocalStorage.full(runs: runs, syncs: syncs, freeBytes: .infinity, bytesPerHour: 1_000, until: 10 * h).spans.isEmpty)
+    // The paper's figure: 80 % of small phones under 1.5 GB free.
+    #expect(abs((1 - exp(-1.5 / LocalStorage.meanFreeGB)) - 0.8) < 1e-12)
+  }
+
+  @Test("small phones lose accelerometer rows at 50 Hz between syncs, not a location an hour; large phones lose none")
+  func smallPhones() {
+    func collected(small: Double, sensors: [SensorPlan]) -> Int {
+      let plan = sensingPlan(.ideal, days: 14, participants: 60) {
+        $0.protocolPlan.sensors = sensors
+        $0.phones.smallStorageShare = small
+      }
+      return StudyModelTests.outcomes(plan, seed: 8).reduce(0) { $0 + $1.tallies[0].collected }
+    }
+    let fast = [SensorPlan(name: "accelerometer", kind: .periodic(period: 20))]
+    #expect(collected(small: 1, sensors: fast) < collected(small: 0, sensors: fast))
+    let slow = [SensorPlan(name: "location", kind: .periodic(period: Tick.hour))]
+    #expect(collected(small: 1, sensors: slow) == collected(small: 0, sensors: slow))
   }
 }

@@ -104,6 +104,7 @@ extension ScenarioResolver {
     p.notificationsOffAfterDays = try off.number("after_days", default: p.notificationsOffAfterDays, range: 0...3650)
     try off.finish()
     r.attach("notifications_off", off)
+    p.smallStorageShare = try r.share("small_storage", default: p.smallStorageShare)
     let focus = try r.section("focus")
     p.focusShare = try focus.share("share", default: p.focusShare)
     let hours = try focus.string("hours", default: "22:00-07:00", maxLength: 11)

@@ -19,6 +19,15 @@ public struct ScenarioWarning: Sendable, Equatable, CustomStringConvertible {
     var out: [ScenarioWarning] = []
     let prefix = variant.map { "variants[\($0)]." } ?? ""
     let ios = plan.systems.contains { $0.os == .ios && $0.share > 0 }
+    // iOS kills a background app using over 80 % CPU for over 60 s; reading a local table of
+    // 10^7 rows took over 30 s (seed 004 §3.2, §5.1, guideline 1(e): under 10^6 rows). Not
+    // simulated: said for a sensor that stores more than 10^6 rows a day.
+    for sensor in plan.protocolPlan.sensors where sensor.expectedPerHour * 24 > 1_000_000 {
+      out.append(
+        ScenarioWarning(
+          file: file, key: prefix + "protocol.sensors.\(sensor.name)",
+          message: "\(sensor.expectedPerHour * 24) rows a day: AWARE-iOS keeps a table under 10^6 rows, since reading more takes CPU iOS kills a background app for (over 80 % for 60 s); that kill is not simulated"))
+    }
     // The distribution's largest number of testers (seed 004, Table 2).
     let iPhones = Double(plan.participants) * plan.systems.filter { $0.os == .ios }.reduce(0) { $0 + $1.share }
       / max(plan.systems.reduce(0) { $0 + $1.share }, 1e-12)

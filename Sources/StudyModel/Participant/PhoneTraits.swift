@@ -24,6 +24,8 @@ public struct PhoneTraits: Sendable {
   /// The daily Focus that silences the app's notifications, ticks after midnight on the
   /// phone's clock (nil: none; the end before the start: across midnight).
   public let focus: (start: SimTime, end: SimTime)?
+  /// Free storage for the app's unsynced data, bytes (infinity: a large phone that never fills).
+  public let freeStorage: Double
 
   /// Draws a participant's phone.
   public init(_ p: PhonePopulation, os: OperatingSystem, days: Int, stream s: inout RandomStream) {
@@ -49,6 +51,9 @@ public struct PhoneTraits: Sendable {
     focus =
       p.focusShare > 0 && s.bernoulli(p.focusShare)
       ? (Tick.minutes(p.focusHours.start), Tick.minutes(p.focusHours.end)) : nil
+    freeStorage =
+      p.smallStorageShare > 0 && s.bernoulli(p.smallStorageShare)
+      ? s.exponential(mean: LocalStorage.meanFreeGB) * 1e9 : .infinity
   }
 
   /// Whether the Focus silences a notification arriving at `t` (the participant's clock).

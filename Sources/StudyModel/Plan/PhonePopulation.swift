@@ -48,6 +48,11 @@ public struct PhonePopulation: Sendable, Equatable {
   /// is published: an assumption); hours 22:00-07:00 (a sleep Focus, assumption).
   public var focusShare = 0.0
   public var focusHours: (start: Double, end: Double) = (22 * 60, 7 * 60)
+  /// The share of participants whose phone has little storage (16 or 32 GB; ``LocalStorage``):
+  /// their free space is drawn (80 % under 1.5 GB, seed 004 §3.2) and the app's unsynced data
+  /// can fill it. Default 0 (today's phones are larger: an assumption); the paper's 2016 sample
+  /// had 15 of 54.
+  public var smallStorageShare = 0.0
 
   /// Creates the default population (every phone as its device condition has it).
   public init() {}
@@ -60,7 +65,7 @@ public struct PhonePopulation: Sendable, Equatable {
       && a.manufacturers.map(\.share) == b.manufacturers.map(\.share) && a.exactAlarms == b.exactAlarms
       && a.doze == b.doze && a.ringer == b.ringer && a.unusedAppsSleep == b.unusedAppsSleep
       && a.notificationsOffShare == b.notificationsOffShare && a.notificationsOffAfterDays == b.notificationsOffAfterDays
-      && a.focusShare == b.focusShare && a.focusHours == b.focusHours
+      && a.focusShare == b.focusShare && a.focusHours == b.focusHours && a.smallStorageShare == b.smallStorageShare
   }
 }
 

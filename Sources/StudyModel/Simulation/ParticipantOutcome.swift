@@ -66,8 +66,17 @@ extension ParticipantSimulation {
     let (foreground, phoneOn) = (sim.foreground, sim.phoneOn)
     // What the app's runs recorded: on Android, nothing while the phone dozed but the runs
     // an exemption let through; the location only as the permission allows.
-    let runs = sim.sensingRuns(until: end)
+    var runs = sim.sensingRuns(until: end)
     let sensors = plan.protocolPlan.sensors
+    // A small phone's store fills between syncs: the sensors store nothing while it is full.
+    if sim.phone.freeStorage.isFinite {
+      let usable = Upload.backgroundNetwork(timeline: sim.life.timeline, lowPower: lowPower, foreground: foreground, until: end)
+      let syncs = Upload.syncStretches(
+        policy: sim.proto.upload, runs: runs, charging: charging, networkUsable: usable, timeline: sim.life.timeline, until: end)
+      let full = LocalStorage.full(
+        runs: runs, syncs: syncs, freeBytes: sim.phone.freeStorage, bytesPerHour: LocalStorage.bytesPerHour(sensors), until: end)
+      if !full.spans.isEmpty { runs = runs.intersection(full.complement(from: 0, to: end)) }
+    }
     let locationRuns = sensors.contains(where: \.usesLocation) ? sim.locationRuns(runs, until: end) : nil
     // When the network works for the app in the background: for uploads and for the
     // sensors that need the network, computed once.
@@ -150,6 +159,20 @@ public enum Upload {
   ///
   /// - Parameter networkUsable: ``backgroundNetwork(timeline:lowPower:foreground:until:)``
   ///   (only read by the policies that upload whenever they can).
+  /// The stretches in which the app syncs: on Wi-Fi while charging with the app running
+  /// (AWARE), or whenever it runs with a usable network.
+  public static func syncStretches(
+    policy: UploadPolicy, runs: Intervals, charging: Intervals, networkUsable: Intervals, timeline: Timeline,
+    until: SimTime
+  ) -> Intervals {
+    switch policy {
+    case .wifiWhileCharging:
+      let wifi = Intervals(timeline.episodes.filter { $0.network == .wifi && $0.start < until }.map { ($0.start, min($0.end, until)) })
+      return wifi.intersection(charging).intersection(runs)
+    case .immediateRetry, .continuous: return networkUsable.intersection(runs)
+    }
+  }
+
   public static func lastSync(
     policy: UploadPolicy, runs: Intervals, charging: Intervals, networkUsable: Intervals, timeline: Timeline,
     until: SimTime
