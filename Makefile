@@ -92,9 +92,10 @@ sanitize: deps
 notebooks: release $(VENV)/.installed
 	ESMSIM=$(CURDIR)/$(ESMSIM) $(VENV)/bin/python scripts/run_notebooks.py
 
-$(VENV)/.installed: notebooks/requirements.txt
+$(VENV)/.installed: notebooks/requirements.txt python/pyproject.toml python/src/esmsim/__init__.py
 	test -x $(VENV)/bin/python || python3 -m venv $(VENV)
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r notebooks/requirements.txt
+	$(VENV)/bin/pip install -q --disable-pip-version-check --force-reinstall --no-deps ./python
 	touch $@
 
 ## validate: rerun the validation figures and rewrite docs/validation.md.

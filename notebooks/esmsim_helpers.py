@@ -1,58 +1,49 @@
-"""Helpers the notebooks share: find the esmsim command, run it, read its results.
+"""What the notebooks share beyond the esmsim Python package (python/, installed into the
+notebooks' venv by notebooks/requirements.txt): where the ready scenarios are, running a scenario
+given as YAML text, a metric by variant, a mean with its interval, and the `esmsim` command for
+what the package does not wrap (`esmsim schedule`).
 
-The command is taken from the ESMSIM environment variable, else `esmsim` on PATH, else the
-release build of this repository (`make release` builds it)."""
+The program is the package's (`esmsim.esmsim_path()`: ESMSIM, then esmsim on the PATH, then an
+installed one); in a clone whose release build exists, that build."""
 import os
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
 import pandas as pd
 
+import esmsim as package
+
 REPO = Path(__file__).resolve().parent.parent
 SCENARIOS = REPO / "scenarios"
-
-
-def esmsim_binary():
-    """The esmsim command to run."""
-    for candidate in (os.environ.get("ESMSIM"), shutil.which("esmsim"),
-                      str(REPO / ".build" / "release" / "esmsim")):
-        if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
-            return candidate
-    raise FileNotFoundError("esmsim not found: run `make release`, or set ESMSIM to the binary")
+if not os.environ.get("ESMSIM") and (REPO / ".build" / "release" / "esmsim").is_file():
+    os.environ["ESMSIM"] = str(REPO / ".build" / "release" / "esmsim")
 
 
 def esmsim(*args):
-    """Runs esmsim with these arguments and returns its standard output; raises with its
-    error message if it fails."""
-    done = subprocess.run([esmsim_binary(), *map(str, args)], capture_output=True, text=True)
+    """Runs the esmsim command with these arguments and returns its standard output; raises
+    with its error message if it fails."""
+    done = subprocess.run([package.esmsim_path(), *map(str, args)], capture_output=True, text=True)
     if done.returncode != 0:
         raise RuntimeError(f"esmsim {' '.join(map(str, args))} failed ({done.returncode}):\n{done.stderr}")
     return done.stdout
 
 
-def run_scenario(scenario, *options):
-    """Runs a scenario (a path, or YAML text) into a fresh folder and returns the folder."""
-    out = Path(tempfile.mkdtemp(prefix="esmsim-notebook-")) / "results"
+def run_scenario(scenario, **options):
+    """Runs a scenario (a path, or YAML text) with the package (`esmsim.run`, options such as
+    participants=200) and returns its results: typed DataFrames (`summary`, `prompts`,
+    `participants`, `coverage_summary`…)."""
     if isinstance(scenario, str) and "\n" in scenario:
-        path = out.parent / "scenario.yaml"
+        path = Path(tempfile.mkdtemp(prefix="esmsim-notebook-")) / "scenario.yaml"
         path.write_text(scenario)
         scenario = path
-    esmsim("run", scenario, "--output", out, *options)
-    return out
-
-
-def summary(folder):
-    """summary.csv as a table: one row per variant and metric (mean, sd, ci_low, ci_high, n,
-    participant_ci_low, participant_ci_high)."""
-    return pd.read_csv(Path(folder) / "summary.csv", keep_default_na=False, na_values=[""])
+    return package.run(scenario, **options)
 
 
 def metric(table, name):
     """One metric's mean per variant, in the scenario's variant order."""
     rows = table[table.metric == name]
-    return pd.Series(rows["mean"].values, index=rows["variant"].values, name=name)
+    return pd.Series(rows["mean"].values, index=rows["variant"].astype(str).values, name=name)
 
 
 def mean_with_interval(values):
