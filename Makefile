@@ -8,7 +8,7 @@ ESMSIM := .build/release/esmsim
 CPU ?= $(shell bash scripts/cpu-target.sh)
 RELEASE_FLAGS := $(if $(CPU),-Xswiftc -target-cpu -Xswiftc $(CPU))
 
-.PHONY: all deps deps-test build release demo serve dist test-dist test test-r test-python test-browser power test-slurm fuzz sanitize notebooks validate bench bench-simpy clean
+.PHONY: all deps deps-test build release demo serve dist test-dist test test-r test-python test-browser power test-slurm fuzz sanitize notebooks check-darwin-branches validate bench bench-simpy clean
 VENV := .venv
 
 all: release
@@ -97,6 +97,11 @@ $(VENV)/.installed: notebooks/requirements.txt python/pyproject.toml python/src/
 	$(VENV)/bin/pip install -q --disable-pip-version-check -r notebooks/requirements.txt
 	$(VENV)/bin/pip install -q --disable-pip-version-check --force-reinstall --no-deps ./python
 	touch $@
+
+## check-darwin-branches: compile the non-Linux branches of every `#if os(Linux)` on this machine
+## (what a macOS build takes instead of /proc), in a build folder of its own. Not a macOS build.
+check-darwin-branches:
+	swift build -c release --build-path .build/check-darwin -Xswiftc -DESMSIM_CHECK_DARWIN
 
 ## validate: rerun the validation figures and rewrite docs/validation.md.
 validate: release

@@ -44,6 +44,13 @@ if ((${#need_pkgs[@]} == 0)); then
   exit 0
 fi
 
+if [ "$(uname -s)" = "Darwin" ]; then
+  # macOS (not built or tested by this project: README): Homebrew's GSL, SQLite and pkg-config;
+  # Homebrew's sqlite is keg-only, so pkg-config must be told where its .pc file is.
+  echo "esmsim needs GSL, SQLite and pkg-config on macOS: brew install gsl sqlite pkg-config, then" >&2
+  echo "  export PKG_CONFIG_PATH=\"\$(brew --prefix sqlite)/lib/pkgconfig:\$PKG_CONFIG_PATH\" and run make again." >&2
+  exit 1
+fi
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "esmsim needs: ${need_pkgs[*]} (GNU GSL and SQLite development files). Install them with your package manager, then run make again." >&2
   exit 1

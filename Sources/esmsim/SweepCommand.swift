@@ -167,7 +167,12 @@ extension SweepCommand {
     /// `.build/dist/` of the working folder, when there is one (compute nodes rarely have
     /// Swift); otherwise this one. Says which on standard error.
     static func defaultBinary(cwd: String) -> String {
-      let this = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+      #if os(Linux) && !ESMSIM_CHECK_DARWIN
+        let this = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+      #else
+        // No /proc elsewhere (macOS): the path the program was started by.
+        let this = URL(fileURLWithPath: Bundle.main.executablePath ?? CommandLine.arguments[0]).resolvingSymlinksInPath().path
+      #endif
       if ESMSimVersion.build.hasPrefix("(make dist") { return this }
       let name = "esmsim-\(ESMSimVersion.string)-linux-x86_64/esmsim"
       for folder in ["dist", ".build/dist"] {

@@ -45,7 +45,7 @@ public enum Manifest {
 
   /// The operating system and processor.
   public static var platform: String {
-    #if os(Linux)
+    #if os(Linux) && !ESMSIM_CHECK_DARWIN
       let os = "Linux"
     #elseif os(macOS)
       let os = "macOS"
