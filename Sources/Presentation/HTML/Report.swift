@@ -44,7 +44,7 @@ public enum Report {
         "A participant's week",
         "The first participants' first days, midnight to midnight: where they were (top band), what the phone and the study app were doing (thin band), and each prompt at its scheduled time, a filled dot answered, a ring missed (hover for its story). The variants simulate the same people (common random numbers).",
         (0..<(weeks.map(\.count).max() ?? 0)).flatMap { k in
-          zip(variants, weeks).filter { k < $0.1.count }.map { "<figure class='week'><figcaption>\(HTML.escape($0.0.name))</figcaption><div class='scroll'>\($0.1[k])</div></figure>" }
+          zip(variants, weeks).filter { k < $0.1.count }.map { "<figure class='wide'><figcaption>\(HTML.escape($0.0.name))</figcaption><div class='scroll'>\($0.1[k])</div></figure>" }
         })
     }
     if variants.contains(where: { !$0.intensityScheduled.isEmpty }) {
@@ -96,7 +96,7 @@ public enum Report {
     h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ddd}
     .description{white-space:pre-wrap;color:#444}.facts{display:grid;grid-template-columns:max-content auto;gap:2px 12px}
     .facts dt{font-weight:600}.facts dd{margin:0;overflow-wrap:anywhere;min-width:0}.charts{display:flex;flex-wrap:wrap;gap:16px;align-items:flex-start}
-    figure{margin:0;flex:1 1 520px;min-width:280px}figure.week{flex-basis:100%}.scroll{overflow-x:auto}@media (max-width:760px){svg.week{min-width:960px}}figcaption{font-weight:600;font-size:.9em}.note{color:#555;font-size:.9em}
+    figure{margin:0;flex:1 1 520px;min-width:280px}figure.wide{flex-basis:100%}.scroll{overflow-x:auto}@media (max-width:760px){svg.week{min-width:960px}}figcaption{font-weight:600;font-size:.9em}.note{color:#555;font-size:.9em}
     .axis{stroke:#333;stroke-width:1}.grid{stroke:#eee;stroke-width:1}.tick{font-size:10px;fill:#333}.label{font-size:11px;fill:#333}
     .sched{fill:none;stroke:#888;stroke-width:1.5}.answered{fill:none;stroke:#1f6fb4;stroke-width:1.5}
     .bar{fill:#1f6fb4}.bar2{fill:#e08a2c}.whisker{stroke:#333;stroke-width:1.5}.dot{fill:#c0392b}
