@@ -418,7 +418,7 @@ struct OwnPhoneTests {
     func quick(focus: Double) -> (inside: (Int, Int), outside: (Int, Int)) {
       let p = testPlan(days: 10, participants: 300, devices: [(.ideal, 1)]) {
         $0.phones.focusShare = focus
-        $0.phones.focusHours = (12 * 60, 18 * 60)
+        $0.phones.focusHours = try! Window(parsing: "12:00-18:00")
         $0.phones.ringer = [0, 0, 1]
       }
       var inside = (0, 0)

@@ -107,12 +107,10 @@ extension ScenarioResolver {
     p.smallStorageShare = try r.share("small_storage", default: p.smallStorageShare)
     let focus = try r.section("focus")
     p.focusShare = try focus.share("share", default: p.focusShare)
-    let hours = try focus.string("hours", default: "22:00-07:00", maxLength: 11)
-    let ends = hours.split(separator: "-", omittingEmptySubsequences: false)
-    guard ends.count == 2, let from = ClockTime(ends[0]), let to = ClockTime(ends[1]), from.minutes != to.minutes else {
-      throw focus.error("hours", focus.raw("hours")?.location, "expected HH:MM-HH:MM, two different times (22:00-07:00 runs across midnight), found '\(hours)'")
+    let hours = try focus.string("hours", default: p.focusHours.description, maxLength: 11)
+    do { p.focusHours = try Window(parsing: hours) } catch {
+      throw focus.error("hours", focus.raw("hours")?.location, error.message + " (22:00-07:00 runs across midnight)")
     }
-    p.focusHours = (from.minutes, to.minutes)
     try focus.finish()
     r.attach("focus", focus)
     return p

@@ -21,9 +21,9 @@ public struct PhoneTraits: Sendable {
   public let exactAlarms: Bool
   /// When the app's notifications go off (permission denied or withdrawn; `.max`: never).
   public let notificationsOffAt: SimTime
-  /// The daily Focus that silences the app's notifications, ticks after midnight on the
-  /// phone's clock (nil: none; the end before the start: across midnight).
-  public let focus: (start: SimTime, end: SimTime)?
+  /// The daily Focus that silences the app's notifications: its start, ticks after midnight
+  /// on the phone's clock, and its length (nil: none).
+  public let focus: (start: SimTime, length: SimTime)?
   /// Free storage for the app's unsynced data, bytes (infinity: a large phone that never fills).
   public let freeStorage: Double
 
@@ -50,7 +50,7 @@ public struct PhoneTraits: Sendable {
       ? SimTime(p.notificationsOffAfterDays * Double(Tick.day)) : .max
     focus =
       p.focusShare > 0 && s.bernoulli(p.focusShare)
-      ? (Tick.minutes(p.focusHours.start), Tick.minutes(p.focusHours.end)) : nil
+      ? (Tick.minutes(p.focusHours.start.minutes), Tick.minutes(p.focusHours.length)) : nil
     freeStorage =
       p.smallStorageShare > 0 && s.bernoulli(p.smallStorageShare)
       ? s.exponential(mean: LocalStorage.meanFreeGB) * 1e9 : .infinity
@@ -60,7 +60,6 @@ public struct PhoneTraits: Sendable {
   @inline(__always)
   public func focused(at t: SimTime) -> Bool {
     guard let f = focus else { return false }
-    let clock = t % Tick.day
-    return f.start <= f.end ? (clock >= f.start && clock < f.end) : (clock >= f.start || clock < f.end)
+    return ((t - f.start) % Tick.day + Tick.day) % Tick.day < f.length
   }
 }

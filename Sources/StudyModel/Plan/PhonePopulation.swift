@@ -1,3 +1,4 @@
+import Schedules
 import SimKernel
 
 /// How participants' own phones differ, drawn per participant so that a cohort is a mixture
@@ -45,9 +46,10 @@ public struct PhonePopulation: Sendable, Equatable {
   /// silences the study app, and its hours on the phone's clock, minutes after midnight (the
   /// end before the start: across midnight). Its notifications arrive without a sound, a
   /// vibration or a lit screen: found at the next look at the phone. Default none (no rate
-  /// is published: an assumption); hours 22:00-07:00 (a sleep Focus, assumption).
+  /// is published: an assumption); hours 22:00-07:00 (a sleep Focus, assumption; a
+  /// ``Window`` may cross midnight).
   public var focusShare = 0.0
-  public var focusHours: (start: Double, end: Double) = (22 * 60, 7 * 60)
+  public var focusHours = try! Window(parsing: "22:00-07:00")
   /// The share of participants whose phone has little storage (16 or 32 GB; ``LocalStorage``):
   /// their free space is drawn (80 % under 1.5 GB, seed 004 §3.2) and the app's unsynced data
   /// can fill it. Default 0 (today's phones are larger: an assumption); the paper's 2016 sample

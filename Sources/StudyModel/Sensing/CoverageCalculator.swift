@@ -111,30 +111,11 @@ public struct CoverageCalculator {
         // (its grid points are the fast sensor's); fast sensors themselves are in the mask.
         let implied = minPeriod.map { !sensor.coprocessor && !ownRuns(sensor) && periodTicks % $0 == 0 } ?? false
         let marks = (sensor.needsNetwork || sensor.coprocessor || periodTicks > Tick.minute) && !implied
-        if sensor.coprocessor {
-          for r in phoneOn.spans where r.start < end {
-            Self.addStretch(
-              origin: 0, period: period, from: r.start, to: min(r.end, end), lastSync: lastSync, marks: marks,
-              &counts, &mask)
-          }
-        } else if sensor.needsNetwork {
-          var u = 0
-          for r in runs.spans where r.start < end {
-            while u < usable.spans.count && usable.spans[u].end <= r.start { u += 1 }
-            var v = u
-            while v < usable.spans.count && usable.spans[v].start < r.end {
-              Self.addStretch(
-                origin: r.start, period: period, from: max(r.start, usable.spans[v].start),
-                to: min(r.end, usable.spans[v].end, end), lastSync: lastSync, marks: marks, &counts, &mask)
-              v += 1
-            }
-          }
-        } else {
-          for r in (ownRuns(sensor) ? locationRuns! : runs).spans where r.start < end {
-            Self.addStretch(
-              origin: r.start, period: period, from: r.start, to: min(r.end, end), lastSync: lastSync, marks: marks,
-              &counts, &mask)
-          }
+        sensor.sampledStretches(
+          runs: runs, locationRuns: locationRuns, phoneOn: phoneOn, networkUsable: usable, end: end
+        ) { origin, a, b in
+          Self.addStretch(
+            origin: origin, period: period, from: a, to: b, lastSync: lastSync, marks: marks, &counts, &mask)
         }
         counts.close()
         tallies[k] = counts.tally(hours: hours)

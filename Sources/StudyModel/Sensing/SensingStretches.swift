@@ -24,34 +24,52 @@ public struct SensingStretches: Sendable {
   }
 
   /// Calls `body` with every sample time of a periodic sensor, in order (event sensors: none):
-  /// a grid restarted at each run stretch's start (a coprocessor's at midnight of day 0, over
-  /// the phone's on-stretches), within the stretches, before ``end``.
+  /// the grid of each stretch ``SensorPlan/sampledStretches(runs:locationRuns:phoneOn:networkUsable:end:_:)``
+  /// gives, before ``end``.
   public func samples(of sensor: SensorPlan, _ body: (SimTime) throws -> Void) rethrows {
     guard case .periodic(let period) = sensor.kind else { return }
-    func grid(origin: SimTime, from a: SimTime, to b: SimTime) throws {
-      guard a < b else { return }
+    try sensor.sampledStretches(runs: runs, locationRuns: locationRuns, phoneOn: phoneOn, networkUsable: networkUsable, end: end) {
+      origin, a, b in
       var t = a <= origin ? origin : origin + (a - origin + period - 1) / period * period
       while t < b {
         try body(t)
         t += period
       }
     }
-    if sensor.coprocessor {
-      for r in phoneOn.spans where r.start < end { try grid(origin: 0, from: r.start, to: min(r.end, end)) }
-    } else if sensor.needsNetwork {
-      for r in runs.spans where r.start < end {
-        for u in networkUsable.spans where u.end > r.start && u.start < r.end {
-          try grid(origin: r.start, from: max(r.start, u.start), to: min(r.end, u.end, end))
-        }
-      }
-    } else {
-      let own = sensor.usesLocation ? (locationRuns ?? runs) : runs
-      for r in own.spans where r.start < end { try grid(origin: r.start, from: r.start, to: min(r.end, end)) }
-    }
   }
 }
 
 extension SensorPlan {
+  /// The stretches a periodic sensor samples in, in order, each as the origin of its grid
+  /// (samples at origin + k·period) and the part `[from, to)` of it that counts (possibly
+  /// empty), before `end`: the app's runs, each restarting the grid (a location sensor: the
+  /// runs it may record the location in, `locationRuns` when given); a sensor that needs the
+  /// network, the runs' parts where it is usable; a coprocessor's, the phone's on-stretches on
+  /// one grid from time 0. What ``CoverageCalculator`` counts and ``SensingStretches`` writes.
+  @inline(__always)
+  public func sampledStretches(
+    runs: Intervals, locationRuns: Intervals?, phoneOn: Intervals, networkUsable usable: Intervals, end: SimTime,
+    _ body: (_ origin: SimTime, _ from: SimTime, _ to: SimTime) throws -> Void
+  ) rethrows {
+    if coprocessor {
+      for r in phoneOn.spans where r.start < end { try body(0, r.start, min(r.end, end)) }
+    } else if needsNetwork {
+      var u = 0
+      for r in runs.spans where r.start < end {
+        while u < usable.spans.count && usable.spans[u].end <= r.start { u += 1 }
+        var v = u
+        while v < usable.spans.count && usable.spans[v].start < r.end {
+          try body(r.start, max(r.start, usable.spans[v].start), min(r.end, usable.spans[v].end, end))
+          v += 1
+        }
+      }
+    } else {
+      for r in (usesLocation ? locationRuns ?? runs : runs).spans where r.start < end {
+        try body(r.start, r.start, min(r.end, end))
+      }
+    }
+  }
+
   /// The Beiwe data stream a periodic sensor's samples are written to, by its name (`location`
   /// or `gps`: gps; `accelerometer`: accel; `gyroscope`: gyro; `magnetometer`;
   /// `devicemotion`), nil where Beiwe has none ([@Beiwe]).

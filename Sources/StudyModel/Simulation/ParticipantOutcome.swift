@@ -68,22 +68,22 @@ extension ParticipantSimulation {
     // an exemption let through; the location only as the permission allows.
     var runs = sim.sensingRuns(until: end)
     let sensors = plan.protocolPlan.sensors
+    // When the network works for the app in the background: for uploads (and so the syncs
+    // that empty a small phone's store) and for the sensors that need the network, computed once.
+    let networkUsable =
+      sim.proto.upload != .wifiWhileCharging || sensors.contains(where: \.needsNetwork)
+      ? Upload.backgroundNetwork(timeline: sim.life.timeline, lowPower: lowPower, foreground: foreground, until: end)
+      : Intervals()
     // A small phone's store fills between syncs: the sensors store nothing while it is full.
     if sim.phone.freeStorage.isFinite {
-      let usable = Upload.backgroundNetwork(timeline: sim.life.timeline, lowPower: lowPower, foreground: foreground, until: end)
       let syncs = Upload.syncStretches(
-        policy: sim.proto.upload, runs: runs, charging: charging, networkUsable: usable, timeline: sim.life.timeline, until: end)
+        policy: sim.proto.upload, runs: runs, charging: charging, networkUsable: networkUsable, timeline: sim.life.timeline,
+        until: end)
       let full = LocalStorage.full(
         runs: runs, syncs: syncs, freeBytes: sim.phone.freeStorage, bytesPerHour: LocalStorage.bytesPerHour(sensors), until: end)
       if !full.spans.isEmpty { runs = runs.intersection(full.complement(from: 0, to: end)) }
     }
     let locationRuns = sensors.contains(where: \.usesLocation) ? sim.locationRuns(runs, until: end) : nil
-    // When the network works for the app in the background: for uploads and for the
-    // sensors that need the network, computed once.
-    let networkUsable =
-      sim.proto.upload != .wifiWhileCharging || sensors.contains(where: \.needsNetwork)
-      ? Upload.backgroundNetwork(timeline: sim.life.timeline, lowPower: lowPower, foreground: foreground, until: end)
-      : Intervals()
     let lastSync = Upload.lastSync(
       policy: sim.proto.upload, runs: runs, charging: charging, networkUsable: networkUsable, timeline: sim.life.timeline,
       until: end)
