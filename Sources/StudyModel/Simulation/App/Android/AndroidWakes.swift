@@ -2,21 +2,16 @@ import SimKernel
 
 // What runs an Android app that does not keep itself alive: its own periodic alarm
 // (``AppDesign/Kind/osWoken``) or the study server's pushes (``AppDesign/Kind/pushDriven``),
-// each held back by Doze unless exempt, and by App Standby's limits. Also what ends the app:
-// its removal, and an iOS TestFlight build's expiry.
+// each held back by Doze unless exempt, and by App Standby's limits (what ends the app on
+// either system: App/AppEnd.swift).
 extension ParticipantSimulation {
   /// Arms what the participant's own phone does from the start: the Android app's first
-  /// periodic wake, and the app's removal.
+  /// periodic wake, the app's end (``scheduleAppEnd(_:)``) and the maker's force-stops.
   mutating func startPhoneHabits(_ sim: inout Simulator) {
     if platform.ownWakes, let (every, source) = androidWakeEvery {
       sim.schedule(at: every, kind: EventKind.androidWake.rawValue, payload: source.rawValue)
     }
-    if phone.removesAppAt < leaves {
-      sim.schedule(at: phone.removesAppAt, kind: EventKind.appRemoved.rawValue)
-    }
-    if person.os == .ios, let t = proto.buildExpiresAt, t < leaves {
-      sim.schedule(at: t, kind: EventKind.buildExpired.rawValue)
-    }
+    scheduleAppEnd(&sim)
     if makerStopsApp { scheduleMakerStop(&sim) }
   }
 
@@ -124,16 +119,5 @@ extension ParticipantSimulation {
     if let c = power.chargingSpans.lastEnd(before: t + 1) { since = max(since, c) }
     if let on = power.phoneOn.openSince { since = max(since, on) }  // the phone came back on
     return Doze.phase(at: t, quietSince: since)
-  }
-
-  /// The participant removes the app: it stops for good, and no prompt reaches them.
-  /// The app is gone: removed by the participant, or (`expired`) its TestFlight build expired
-  /// and it no longer opens (seed 004, Table 2).
-  mutating func removeApp(expired: Bool = false, _ sim: inout Simulator) {
-    guard !droppedOut, !app.removed else { return }
-    halt(.notRunning, &sim)
-    app.removed = true
-    app.expired = expired
-    app.forceQuit = true
   }
 }
