@@ -56,12 +56,20 @@ plot.esm_power_curve <- function(x, ...) {
 
 #' @export
 print.esm_power <- function(x, ...) {
-  a <- as.data.frame(x)[x$analysis == "answered", ]
+  d <- as.data.frame(x)
+  a <- d[d$analysis == "answered", , drop = FALSE]
+  known <- function(v) if (is.null(v)) "?" else format(v)
+  tests <- unique(stats::na.omit(d$test))
   cat(sprintf("esmsim power (%s, alpha %s, planned slope %s): %d designs x %s replications\n",
-              if (nrow(x)) x$test[[1]] else "", format(attr(x, "alpha")), format(attr(x, "slope")), nrow(a),
-              if (nrow(a)) max(a$replications) else 0))
-  shown <- as.data.frame(x)[, c("participants", "days", "analysis", "power", "power_low", "power_high", "estimate", "answers")]
-  print(tibble::as_tibble(shown), ...)
+              if (length(tests)) tests[[1]] else "no fit succeeded", known(attr(x, "alpha")), known(attr(x, "slope")),
+              nrow(a), if (nrow(a)) max(a$replications + if (is.null(a$failed)) 0 else a$failed) else 0))
+  if (!is.null(d$failed) && (sum(d$failed) > 0 || sum(d$warnings) > 0)) {
+    cat(sprintf("(%d warnings, %d errors)%s\n", sum(d$warnings), sum(d$failed),
+                if (sum(d$failed)) paste0(": the first error: ", d$first_error[!is.na(d$first_error)][[1]]) else ""))
+  }
+  columns <- intersect(c("participants", "days", "analysis", "power", "power_low", "power_high", "estimate", "answers",
+                         "failed"), names(d))
+  print(tibble::as_tibble(d[, columns, drop = FALSE]), ...)
   invisible(x)
 }
 

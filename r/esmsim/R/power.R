@@ -37,14 +37,21 @@
 #' @param seed Master seed, shared by every design.
 #' @param cores Worker processes for the fits (a socket cluster; 1: none).
 #' @param quiet Do not print progress.
+#' @section Failed fits: a fit that fails (an error) or warns is counted, as
+#'   simr counts them: `failed` and `warnings` per row, the first error's text
+#'   in `first_error`, and the print says "(w warnings, e errors)". A row whose
+#'   fits all failed has no power (`NA`) and a warning says why; when every fit
+#'   of every design fails, the first error is raised. A formula naming a
+#'   column the analysed data do not have fails at once, before any simulation,
+#'   with R's message ("object 'mood' not found").
 #' @return A tibble, one row per design and analysis: `power` (share of
-#'   replications that reject at `alpha`) with its Monte Carlo 95 % interval
+#'   replications that reject at `alpha`, among the fits that succeeded) with its Monte Carlo 95 % interval
 #'   (`power_low`, `power_high`, Wilson); `estimate` (mean fixed slope), `bias`
 #'   (against the planned slope) with `bias_se`; `coverage` of the 95 % Wald
 #'   interval with its interval; `answers` (mean prompts analysed per study);
 #'   `singular` (share of fits with a singular random-effects matrix); `seconds`
 #'   (the design's wall time, simulation and fits); `test` (how the p-value was
-#'   found). Attribute `slope`: the planned slope. It prints, and plots power
+#'   found); `failed`, `warnings` and `first_error` (above). Attribute `slope`: the planned slope. It prints, and plots power
 #'   against participants ([plot.esm_power()]).
 #' @examples
 #' \dontrun{
@@ -79,6 +86,7 @@ esm_power <- function(scenario, participants, days, per_day = NULL, schedule = N
       "esmsim_scenario_error", key = "variants", element = "scenario$variants", file = NA_character_
     )
   }
+  if (inherits(model, "formula")) check_model(model, term)
   slope <- if (is.null(company$slope)) 0 else company$slope
   noise <- if (is.null(base$population$state$report_noise)) 5 else base$population$state$report_noise
   grid <- expand.grid(
@@ -115,6 +123,14 @@ esm_power <- function(scenario, participants, days, per_day = NULL, schedule = N
     }
   }
   out <- tibble::as_tibble(do.call(rbind, rows))
+  if (all(out$replications == 0)) {
+    esm_abort(sprintf("esmsim: every fit failed (%d of %d); the first error: %s", sum(out$failed),
+                      sum(out$failed), out$first_error[!is.na(out$first_error)][1]), "esmsim_model_error")
+  }
+  for (i in which(out$replications == 0)) {
+    warning(sprintf("esm_power: %s, %s data: no fit succeeded (%d errors; the first: %s)", design_label(out[i, ]),
+                    out$analysis[i], out$failed[i], out$first_error[i]), call. = FALSE)
+  }
   attr(out, "slope") <- slope
   attr(out, "alpha") <- alpha
   class(out) <- c("esm_power", class(out))
@@ -167,7 +183,7 @@ esm_run_prompts <- function(scenario, progress = FALSE) {
 # task seeds R's generator, so the results do not depend on the number of workers.
 fitter <- function(cores) {
   env <- new.env(parent = globalenv())
-  for (name in c("fit_replication", "fit_slope", "fit_model", "analysis_data")) {
+  for (name in c("fit_replication", "fit_slope", "fit_model", "analysis_data", "fit_row", "counting_warnings")) {
     f <- get(name)
     environment(f) <- env
     assign(name, f, envir = env)
@@ -218,55 +234,99 @@ analysis_data <- function(rows, state, company) {
   )
 }
 
+# The columns every analysed data set has (analysis_data()), as a few rows to try a formula on.
+analysis_template <- function() {
+  analysis_data(data.frame(participant = c(1L, 1L, 2L, 2L, 3L, 3L), day = 1L, prompt = 1:6,
+                           scheduled = "2026-01-05 09:00:00"),
+                state = c(50, 52, 48, 51, 49, 53), company = c(0L, 1L, 0L, 1L, 1L, 0L))
+}
+
+# A formula's variables and its tested term checked on the analysed data's columns before
+# anything is simulated: an unknown variable fails at once with R's own message.
+check_model <- function(model, term) {
+  template <- analysis_template()
+  fixed <- tryCatch(stats::model.matrix(lme4::nobars(model), stats::model.frame(lme4::subbars(model), template)),
+                    error = function(e) e)
+  if (inherits(fixed, "error")) {
+    esm_abort(sprintf("esmsim: the model %s: %s (the analysed data's columns: %s)", format(model),
+                      conditionMessage(fixed), paste(names(template), collapse = ", ")), "esmsim_model_error")
+  }
+  if (!term %in% colnames(fixed)) {
+    esm_abort(sprintf("esmsim: the model %s has no coefficient %s (it has %s)", format(model), term,
+                      paste(colnames(fixed), collapse = ", ")), "esmsim_model_error")
+  }
+  invisible(TRUE)
+}
+
+# Runs `expr` keeping its warnings' count: the value (or the error as a condition) and how
+# many warnings it gave.
+counting_warnings <- function(expr) {
+  warnings <- 0L
+  value <- withCallingHandlers(
+    tryCatch(suppressMessages(expr), error = function(e) e),
+    warning = function(w) {
+      warnings <<- warnings + 1L
+      invokeRestart("muffleWarning")
+    }
+  )
+  list(value = value, warnings = warnings)
+}
+
+# A fit's row: estimate, standard error, p-value, rows used, singular, the test, the error's
+# text (NA when it succeeded) and the warnings it gave.
+fit_row <- function(analysis, n, estimate = NA_real_, se = NA_real_, p = NA_real_, singular = NA, test = NA_character_,
+                    error = NA_character_, warnings = 0L) {
+  data.frame(analysis = analysis, estimate = estimate, se = se, p = p, n = n, singular = singular, test = test,
+             error = error, warnings = warnings, stringsAsFactors = FALSE)
+}
+
 # A researcher's model: a formula fitted with lmer (lmerTest's Satterthwaite test where it is
 # installed, a Wald z test otherwise) or a function returning estimate and p-value.
 fit_model <- function(d, model, term, analysis) {
-  failed <- data.frame(analysis = analysis, estimate = NA_real_, se = NA_real_, p = NA_real_, n = nrow(d),
-                       singular = NA, test = NA_character_)
-  if (length(unique(d$participant)) < 3) return(failed)
+  if (length(unique(d$participant)) < 3) {
+    return(fit_row(analysis, nrow(d), error = sprintf("%d participants answered: a mixed model needs 3",
+                                                      length(unique(d$participant)))))
+  }
   if (is.function(model)) {
-    r <- tryCatch(model(d), error = function(e) NULL)
-    if (is.null(r)) return(failed)
-    r <- unlist(r)
-    return(data.frame(analysis = analysis, estimate = unname(r[["estimate"]]), se = NA_real_, p = unname(r[["p_value"]]),
-                      n = nrow(d), singular = NA, test = "the model's function"))
+    r <- counting_warnings(model(d))
+    if (inherits(r$value, "error")) return(fit_row(analysis, nrow(d), error = conditionMessage(r$value), warnings = r$warnings))
+    v <- unlist(r$value)
+    return(fit_row(analysis, nrow(d), estimate = unname(v[["estimate"]]), p = unname(v[["p_value"]]),
+                   test = "the model's function", warnings = r$warnings))
   }
   satterthwaite <- requireNamespace("lmerTest", quietly = TRUE)
   fitter <- if (satterthwaite) lmerTest::lmer else lme4::lmer
-  fit <- tryCatch(
-    suppressMessages(suppressWarnings(fitter(model, d, control = lme4::lmerControl(calc.derivs = FALSE)))),
-    error = function(e) NULL
-  )
-  if (is.null(fit)) return(failed)
+  r <- counting_warnings(fitter(model, d, control = lme4::lmerControl(calc.derivs = FALSE)))
+  if (inherits(r$value, "error")) return(fit_row(analysis, nrow(d), error = conditionMessage(r$value), warnings = r$warnings))
+  fit <- r$value
   table <- stats::coef(summary(fit))
-  if (!term %in% rownames(table)) stop(sprintf("the model has no coefficient %s (it has %s)", term, paste(rownames(table), collapse = ", ")))
+  if (!term %in% rownames(table)) {
+    return(fit_row(analysis, nrow(d), error = sprintf("the model has no coefficient %s (it has %s)", term,
+                                                      paste(rownames(table), collapse = ", ")), warnings = r$warnings))
+  }
   estimate <- table[term, "Estimate"]
   se <- table[term, "Std. Error"]
   p <- if (satterthwaite) table[term, "Pr(>|t|)"] else 2 * stats::pnorm(-abs(estimate / se))
-  data.frame(analysis = analysis, estimate = estimate, se = se, p = p, n = nrow(d), singular = lme4::isSingular(fit),
-             test = if (satterthwaite) "Satterthwaite t (lmerTest)" else "Wald z")
+  fit_row(analysis, nrow(d), estimate = estimate, se = se, p = p, singular = lme4::isSingular(fit),
+          test = if (satterthwaite) "Satterthwaite t (lmerTest)" else "Wald z", warnings = r$warnings)
 }
 
 fit_slope <- function(y, x, person, analysis) {
-  failed <- data.frame(analysis = analysis, estimate = NA_real_, se = NA_real_, p = NA_real_, n = length(y),
-                       singular = NA, test = "Wald z")
-  if (length(unique(person)) < 3) return(failed)
+  if (length(unique(person)) < 3) {
+    return(fit_row(analysis, length(y), test = "Wald z",
+                   error = sprintf("%d participants answered: a mixed model needs 3", length(unique(person)))))
+  }
   xc <- x - stats::ave(x, person)
   data <- data.frame(y = y, xc = xc, person = factor(person))
-  fit <- tryCatch(
-    suppressMessages(suppressWarnings(lme4::lmer(
-      y ~ xc + (1 + xc | person), data,
-      control = lme4::lmerControl(calc.derivs = FALSE)
-    ))),
-    error = function(e) NULL
-  )
-  if (is.null(fit)) return(failed)
+  r <- counting_warnings(lme4::lmer(y ~ xc + (1 + xc | person), data, control = lme4::lmerControl(calc.derivs = FALSE)))
+  if (inherits(r$value, "error")) {
+    return(fit_row(analysis, length(y), test = "Wald z", error = conditionMessage(r$value), warnings = r$warnings))
+  }
+  fit <- r$value
   estimate <- unname(lme4::fixef(fit)[["xc"]])
   se <- sqrt(as.matrix(stats::vcov(fit))["xc", "xc"])
-  data.frame(
-    analysis = analysis, estimate = estimate, se = se, p = 2 * stats::pnorm(-abs(estimate / se)), n = length(y),
-    singular = lme4::isSingular(fit), test = "Wald z"
-  )
+  fit_row(analysis, length(y), estimate = estimate, se = se, p = 2 * stats::pnorm(-abs(estimate / se)),
+          singular = lme4::isSingular(fit), test = "Wald z", warnings = r$warnings)
 }
 
 wilson <- function(k, n, z = 1.959964) {
@@ -278,8 +338,9 @@ wilson <- function(k, n, z = 1.959964) {
 }
 
 summarise_fits <- function(f, d, analysis, slope, alpha, seconds) {
-  ok <- f[!is.na(f$estimate) & !is.na(f$p), ]
+  ok <- f[is.na(f$error) & !is.na(f$estimate) & !is.na(f$p), ]
   n <- nrow(ok)
+  errors <- f$error[!is.na(f$error)]
   reject <- sum(ok$p < alpha)
   has_se <- !is.na(ok$se)
   covered <- sum(abs(ok$estimate[has_se] - slope) <= stats::qnorm(0.975) * ok$se[has_se])
@@ -288,10 +349,12 @@ summarise_fits <- function(f, d, analysis, slope, alpha, seconds) {
   data.frame(
     participants = d$participants, days = d$days, per_day = d$per_day, schedule = d$schedule, analysis = analysis,
     replications = n, power = if (n) reject / n else NA_real_, power_low = p[[1]], power_high = p[[2]],
-    estimate = mean(ok$estimate), bias = mean(ok$estimate) - slope, bias_se = stats::sd(ok$estimate) / sqrt(n),
+    estimate = if (n) mean(ok$estimate) else NA_real_, bias = if (n) mean(ok$estimate) - slope else NA_real_,
+    bias_se = if (n > 1) stats::sd(ok$estimate) / sqrt(n) else NA_real_,
     coverage = if (sum(has_se)) covered / sum(has_se) else NA_real_, coverage_low = c95[[1]], coverage_high = c95[[2]],
-    answers = mean(f$n), singular = mean(ok$singular), seconds = seconds,
+    answers = mean(f$n), singular = if (n) mean(ok$singular) else NA_real_, seconds = seconds,
     test = if (n) ok$test[[1]] else NA_character_,
+    failed = length(errors), warnings = sum(f$warnings), first_error = if (length(errors)) errors[[1]] else NA_character_,
     stringsAsFactors = FALSE
   )
 }

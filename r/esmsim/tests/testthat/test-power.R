@@ -143,3 +143,44 @@ test_that("a power curve finds the smallest participants reaching the target, an
   built <- ggplot2::ggplot_build(ggplot2::autoplot(curve))
   expect_equal(nrow(built$data[[1]]), nrow(curve$curve))
 })
+
+test_that("a formula naming a column the data do not have fails at once, with R's message", {
+  # No esmsim needed: the formula is checked before anything is simulated.
+  skip_if_not_installed("lme4")
+  e <- expect_error(esm_power(plan_study(3), participants = 30, days = 7, replications = 10,
+                              model = mood ~ stress + (1 + stress | participant)),
+                    class = "esmsim_model_error")
+  expect_match(conditionMessage(e), "object 'mood' not found", fixed = TRUE)
+  e <- expect_error(esm_power(plan_study(3), participants = 30, days = 7, replications = 10,
+                              model = state ~ company + (1 | participant), term = "company_within"),
+                    class = "esmsim_model_error")
+  expect_match(conditionMessage(e), "no coefficient company_within")
+})
+
+test_that("failed fits are counted and reported; when every fit fails the first error is raised", {
+  skip_without_esmsim()
+  skip_if_not_installed("lme4")
+  expect_error(esm_power(plan_study(3), participants = 8, days = 3, replications = 3, quiet = TRUE, cores = 1,
+                         model = function(d) stop("the analysis broke")),
+               "every fit failed \\(9 of 9\\); the first error: the analysis broke")
+  calls <- 0
+  every_third_fails <- function(d) {
+    calls <<- calls + 1
+    if (calls %% 3 == 0) stop("third call")
+    warning("a warning")
+    c(estimate = 1, p_value = 0.01)
+  }
+  expect_warning(
+    r <- esm_power(plan_study(3), participants = 8, days = 3, replications = 4, quiet = TRUE, cores = 1,
+                   model = every_third_fails),
+    "mcar data: no fit succeeded \\(4 errors; the first: third call\\)")
+  # 12 fits (4 replications x 3 analyses, in order answered, complete, mcar): calls 3, 6, 9, 12 fail, all mcar.
+  expect_equal(r$failed[r$analysis == "mcar"], 4L)
+  expect_equal(sum(r$failed), 4L)
+  expect_equal(r$replications[r$analysis == "answered"], 4L)
+  expect_true(is.na(r$power[r$analysis == "mcar"]))
+  expect_equal(sum(r$warnings), 8L)
+  expect_output(print(r), "\\(8 warnings, 4 errors\\): the first error: third call")
+  # A subset prints too.
+  expect_output(print(r[r$analysis == "answered", ]), "esmsim power")
+})
