@@ -70,7 +70,9 @@ struct DesignCommand: ParsableCommand {
       let rest = text[dots.upperBound...].split(separator: ":", maxSplits: 1).map(String.init)
       guard let from, let to = rest.first.flatMap({ Int($0) }), to >= from else { return nil }
       let step = rest.count == 2 ? Int(rest[1]) : 1
-      guard let step, step >= 1, (to - from) / step < maxCount else { return nil }
+      // The span computed without overflow (the ends are any Int the text can hold).
+      let (span, overflow) = to.subtractingReportingOverflow(from)
+      guard let step, step >= 1, !overflow, span / step < maxCount else { return nil }
       return Array(stride(from: from, through: to, by: step))
     }
     let items = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }

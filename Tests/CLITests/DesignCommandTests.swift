@@ -48,6 +48,8 @@ struct DesignCommandTests {
     (["--target", "p10:20", "--vary", "days=1..5", "--vary", "days=6"], "given twice"),
     (["--target", "p10:20", "--vary", "participants=1..1000000", "--vary", "days=1..3650"], "--allow-large"),
     (["--target", "p10:20", "--variant", "other"], "no variant named 'other'"),
+    // The span of the widest range an Int holds overflows: refused, not a crash.
+    (["--target", "p10:20", "--vary", "days=-9223372036854775807..9223372036854775807:1"], "--vary days"),
   ])
   func refusals(args: [String], message: String) throws {
     let tmp = try Scratch()
@@ -77,5 +79,22 @@ struct DesignCommandTests {
     let r = try ESMSimBinary.run(["design", file, "--target", "p10:5", "--vary", "days=2..4"])
     #expect(r.status == 1)
     #expect(r.stderr.contains("protocol.questionnaires"), "\(r.stderr)")
+  }
+
+  @Test("a design the scheduler cannot run (Mappiness asked for 6 a day) is skipped with its reason; the others are searched")
+  func unrunnableDesignsSkipped() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let file = try tmp.write("s.yaml", Self.scenario.replacingOccurrences(of: "fixed-blocks", with: "mappiness"))
+    let r = try ESMSimBinary.run([
+      "design", file, "--target", "p10:10", "--vary", "days=3..10", "--vary", "per_day=4,6", "--output", tmp.path("d.json"),
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("40 participants, 6 a day: skipped, the scenario cannot run it (protocol.schedule.per_day: Mappiness sends 1 to 5 signals a day, not 6)"), "\(r.stdout)")
+    let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tmp.path("d.json")))) as! [String: Any]
+    let skipped = json["skipped"] as! [[String: Any]]
+    #expect(skipped.map { $0["per_day"] as! Int } == [6])
+    let designs = json["designs"] as! [[String: Any]]
+    #expect(!designs.isEmpty && designs.allSatisfy { $0["per_day"] as! Int == 4 })
   }
 }

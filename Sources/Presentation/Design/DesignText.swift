@@ -33,6 +33,9 @@ public enum DesignText {
         out += "  \(f.participants) participants, \(f.perDay) a day: not within the days given\n"
       }
     }
+    for s in r.skipped {
+      out += "  \(s.participants) participants, \(s.perDay) a day: skipped, the scenario cannot run it (\(s.reason))\n"
+    }
     if let c = r.cheapest {
       out += "cheapest in \(r.cost.rawValue): \(c.point) (\(r.cost.of(c.point)) \(r.cost.rawValue))\n"
     } else {
@@ -68,6 +71,13 @@ public enum DesignText {
           })
       ),
       ("cheapest", r.cheapest.map(evaluation) ?? .null),
+      (
+        "skipped",
+        .array(
+          r.skipped.map {
+            .object([("participants", .int($0.participants)), ("per_day", .int($0.perDay)), ("reason", .string($0.reason))])
+          })
+      ),
       ("participant_days_simulated", .int(r.participantDays)),
     ])
   }

@@ -127,6 +127,10 @@ public enum DesignSearch {
     public var cheapest: Evaluation?
     /// Participant-days simulated.
     public var participantDays: Int
+    /// The participants and prompts a day the scenario cannot run (a scheduler that sends
+    /// at most 5 a day asked for 6, a window too short for the prompts and their gaps), with
+    /// the scenario's reason: skipped, not searched.
+    public var skipped: [(participants: Int, perDay: Int, reason: String)] = []
   }
 
   /// Searches `space` over `participants`, `days` and `perDay` (each sorted, distinct).
@@ -136,6 +140,7 @@ public enum DesignSearch {
   ) throws(ScenarioError) -> Result {
     var evaluations: [Evaluation] = []
     var frontier: [(participants: Int, perDay: Int, best: Evaluation?)] = []
+    var skipped: [(participants: Int, perDay: Int, reason: String)] = []
     var simulated = 0
     var cache: [DesignPoint: Evaluation] = [:]
     func evaluate(_ point: DesignPoint) throws(ScenarioError) -> Evaluation {
@@ -168,6 +173,15 @@ public enum DesignSearch {
     for n in participants {
       var upper = days.count - 1
       for k in perDay {
+        // A design the scenario cannot run is skipped with its reason; the search goes on.
+        let point = DesignPoint(participants: n, days: days[upper], perDay: k)
+        do {
+          _ = try space.plan(point)
+        } catch {
+          let reason = error.message.replacingOccurrences(of: "at the design \(point): ", with: "")
+          skipped.append((n, k, error.key.isEmpty ? reason : "\(error.key): \(reason)"))
+          continue
+        }
         // The fewest days (index into `days`) up to `upper` that reach the target.
         let top = try evaluate(DesignPoint(participants: n, days: days[upper], perDay: k))
         guard top.reaches else {
@@ -194,6 +208,7 @@ public enum DesignSearch {
       (cost.of($0.point), $0.point.participants, $0.point.days) < (cost.of($1.point), $1.point.participants, $1.point.days)
     }
     return Result(
-      target: target, cost: cost, evaluations: evaluations, frontier: frontier, cheapest: cheapest, participantDays: simulated)
+      target: target, cost: cost, evaluations: evaluations, frontier: frontier, cheapest: cheapest, participantDays: simulated,
+      skipped: skipped)
   }
 }

@@ -25,7 +25,10 @@
 #'   clear, one_study_low, one_study_high, participant_days, prompts),
 #'   `frontier` (the fewest days for each participants and per_day; `NA` when
 #'   none within `days` reaches the target), `cheapest` (a one-row tibble, or
-#'   `NULL`), `target`, `figure`, `level`, `cost` and `variant`.
+#'   `NULL`), `skipped` (participants and prompts a day the scenario cannot
+#'   run, such as 6 a day for Mappiness, with the reason: not searched),
+#'   `target`, `figure`, `level`, `cost` and `variant`. A field the search does
+#'   not compute for the target (the one-study range of a percentile) is `NA`.
 #' @examples
 #' \dontrun{
 #' d <- esm_design("scenarios/quickstart.yaml", "answers:30@0.9",
@@ -55,16 +58,31 @@ esm_design <- function(scenario, target, days = NULL, per_day = NULL, participan
   if (!is.null(threads)) args <- c(args, "--threads", threads)
   esm_exec(args, scenario = source, call = sys.call())
   json <- jsonlite::fromJSON(output, simplifyDataFrame = TRUE)
-  designs <- tibble::as_tibble(as.data.frame(json$designs))
-  frontier <- tibble::as_tibble(as.data.frame(json$frontier))
-  if (!"days" %in% names(frontier)) frontier$days <- NA_integer_
+  designs <- design_table(json$designs)
+  frontier <- design_table(json$frontier)
+  if (!"days" %in% names(frontier)) frontier$days <- rep(NA_integer_, nrow(frontier))
   structure(list(
     designs = designs,
     frontier = frontier,
-    cheapest = if (is.null(json$cheapest)) NULL else tibble::as_tibble(as.data.frame(json$cheapest)),
+    cheapest = if (is.null(json$cheapest)) NULL else design_table(list(json$cheapest)),
     target = json$target, figure = json$figure, level = json$level, cost = json$cost,
-    variant = json$variant, scenario = json$scenario
+    variant = json$variant, scenario = json$scenario,
+    skipped = design_table(json$skipped)
   ), class = "esm_design")
+}
+
+# A list of designs from the JSON (a data frame, or a list of records) as a tibble: a field
+# JSON gives as null (a figure not computed for this target, such as the one-study range of a
+# percentile) is NA, typed as the column's other values.
+design_table <- function(x) {
+  if (is.null(x) || length(x) == 0) return(tibble::tibble(participants = integer(), per_day = integer()))
+  if (is.data.frame(x)) return(tibble::as_tibble(x))
+  names <- unique(unlist(lapply(x, names)))
+  columns <- lapply(names, function(n) {
+    values <- lapply(x, function(r) if (is.null(r[[n]])) NA else r[[n]])
+    unlist(values)
+  })
+  tibble::as_tibble(stats::setNames(columns, names))
 }
 
 design_figure <- function(x, value) {
@@ -83,9 +101,21 @@ print.esm_design <- function(x, ...) {
     } else {
       d <- x$designs[x$designs$participants == f$participants & x$designs$per_day == f$per_day &
                        x$designs$days == f$days, ]
-      cat(sprintf("  %d participants, %d a day: %d days (%s [%s, %s])\n", f$participants, f$per_day, f$days,
-                  design_figure(x, d$value), design_figure(x, d$low), design_figure(x, d$high)))
+      one_study <- if (!is.null(d$one_study_low) && !is.na(d$one_study_low)) {
+        sprintf("; one study of %d: %s-%s", f$participants, design_figure(x, d$one_study_low),
+                design_figure(x, d$one_study_high))
+      } else {
+        ""
+      }
+      cat(sprintf("  %d participants, %d a day: %d days (%s [%s, %s]%s)%s\n", f$participants, f$per_day, f$days,
+                  design_figure(x, d$value), design_figure(x, d$low), design_figure(x, d$high), one_study,
+                  if (isFALSE(d$clear)) ": the interval straddles the target" else ""))
     }
+  }
+  for (i in seq_len(nrow(x$skipped))) {
+    k <- x$skipped[i, ]
+    cat(sprintf("  %d participants, %d a day: skipped, the scenario cannot run it (%s)\n", k$participants, k$per_day,
+                k$reason))
   }
   if (is.null(x$cheapest)) {
     cat("No design within the ranges reaches the target.\n")

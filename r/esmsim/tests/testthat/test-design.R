@@ -52,3 +52,32 @@ test_that("a bad target or range is an error naming it", {
   expect_error(esm_design(quickstart_phones(), "answers:30"), "--target")
   expect_error(esm_design(quickstart_phones(), "answers:30@0.9", days = c(2.5, 3)), "whole numbers")
 })
+
+test_that("a percentile target over several participant counts reads (no one-study range: NA), and prints its flags", {
+  skip_without_esmsim()
+  s <- quickstart_phones()
+  s$population$size <- 40
+  d <- esm_design(s, "p10:30", participants = c(20, 40), days = 5:21, per_day = 5, replications = 3)
+  expect_equal(d$frontier$participants, c(20L, 40L))
+  expect_true(all(is.na(d$designs$one_study_low)))
+  expect_true(is.na(d$cheapest$one_study_low))
+  expect_true(is.numeric(d$cheapest$value))
+  out <- capture.output(print(d))
+  straddles <- d$designs$reaches & !d$designs$clear
+  frontier_straddles <- any(merge(d$frontier, d$designs[straddles, ], by = c("participants", "per_day", "days"))$reaches)
+  expect_equal(any(grepl("the interval straddles the target", out)), frontier_straddles)
+  # A share target prints the one-study range the command line prints.
+  a <- esm_design(s, "answers:30@0.9", participants = 40, days = 5:21, per_day = 5, replications = 3)
+  expect_match(paste(capture.output(print(a)), collapse = "\n"), "one study of 40: [0-9.]+ %-[0-9.]+ %")
+})
+
+test_that("a design the scheduler cannot run is skipped with its reason, the others searched", {
+  skip_without_esmsim()
+  s <- quickstart_phones()
+  s$population$size <- 30
+  d <- esm_design(s, "answers:30@0.9", days = 5:14, per_day = c(5, 6), replications = 2)
+  expect_equal(d$skipped$per_day, 6L)
+  expect_match(d$skipped$reason, "Mappiness sends 1 to 5 signals a day, not 6")
+  expect_true(all(d$designs$per_day == 5))
+  expect_output(print(d), "6 a day: skipped")
+})
