@@ -66,4 +66,40 @@ struct ParticipantIntervalTests {
     let intensity = try #require(rows.first { $0.metric == .intensityMinScheduled })
     #expect(intensity.participantLow.isNaN)
   }
+
+  @Test("two replications give no interval across them (one degree of freedom); three do; shares' intervals stay in [0, 1]")
+  func boundedShares() throws {
+    let accs = try (0..<3).map { r in
+      try #require(try StudyRunner.run(Self.plan, replication: UInt32(r), options: StudyRunner.Options(seed: 3, threads: 2)))
+    }
+    let two = SummaryRow.rows(variant: "v", replications: accs.prefix(2).map { Metrics.values($0) })
+    #expect(two.allSatisfy { $0.ciLow.isNaN && $0.ciHigh.isNaN })
+    let three = SummaryRow.rows(variant: "v", replications: accs.map { Metrics.values($0) })
+    let compliance = try #require(three.first { $0.metric == .compliance })
+    #expect(compliance.ciLow < compliance.mean && compliance.mean < compliance.ciHigh)
+    for rows in [two, three] {
+      for row in rows where row.metric.isShare {
+        for x in [row.ciLow, row.ciHigh, row.participantLow, row.participantHigh] where x.isFinite {
+          #expect(x >= 0 && x <= 1, "\(row.metric): \(x)")
+        }
+      }
+    }
+  }
+
+  @Test("a share near 1 across replications: the log-odds interval lies in (0, 1) where the plain t interval passes 1")
+  func shareNearOne() {
+    let values = [0.99, 0.93, 1.0].map { Estimate($0) }
+    let a = AcrossReplications(values, share: true)
+    let plain = AcrossReplications(values, share: false)
+    #expect(plain.high > 1)
+    #expect(a.low > 0 && a.low < a.mean && a.mean < a.high && a.high < 1)
+    // Every participant reached the target in a run of 40: Wilson's interval from the
+    // participants (trials), not the degenerate [1, 1].
+    var all = Estimate.mean(Array(repeating: 1.0, count: 40))
+    #expect(all.standardError == 0 && all.trials == 40)
+    let w = AcrossReplications([all], share: true)
+    #expect(w.participantHigh == 1 && w.participantLow < 1 && w.participantLow > 0.9)
+    all.trials = .nan
+    #expect(AcrossReplications([all], share: true).participantLow.isNaN)
+  }
 }

@@ -14,6 +14,10 @@ public struct Estimate: Sendable, Equatable {
   public var standardError: Double
   /// The degrees of freedom of that standard error (participants − 1).
   public var degrees: Int
+  /// For a share, the trials it counts (prompts, hours, participants): the sample size of
+  /// its Wilson interval where the standard error cannot give one (a share of 0 or 1). Nan
+  /// for other figures.
+  public var trials: Double = .nan
 
   /// A value without a standard error (a figure not pooled over participants).
   public init(_ value: Double) {
@@ -29,9 +33,11 @@ public struct Estimate: Sendable, Equatable {
     self.degrees = degrees
   }
 
-  /// The mean of accumulated values over participants, with its standard error.
+  /// The mean of accumulated values over participants, with its standard error (and, for a
+  /// share of participants, the participants as its trials).
   public init(_ m: Moments) {
     self.init(m.meanOrNaN, standardError: m.standardError, degrees: max(m.count - 1, 0))
+    trials = Double(m.count)
   }
 
   /// The mean of `values` over participants (non-numbers left out).
@@ -53,13 +59,19 @@ public struct Estimate: Sendable, Equatable {
     guard sx > 0 else { return Estimate(.nan) }
     let r = sy / sx
     let n = pairs.count
-    guard n >= 2 else { return Estimate(r) }
+    guard n >= 2 else {
+      var e = Estimate(r)
+      e.trials = sx
+      return e
+    }
     var ss = 0.0
     for p in pairs {
       let d = p.y - r * p.x
       ss += d * d
     }
-    return Estimate(r, standardError: (Double(n) / Double(n - 1) * ss).squareRoot() / sx, degrees: n - 1)
+    var e = Estimate(r, standardError: (Double(n) / Double(n - 1) * ss).squareRoot() / sx, degrees: n - 1)
+    e.trials = sx
+    return e
   }
 
   /// The `q` quantile of `values` (R's default, type 7: linear between order statistics).

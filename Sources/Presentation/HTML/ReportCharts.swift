@@ -272,7 +272,10 @@ extension Report {
     var out = "<table><tr><th class='name'>variant</th><th class='name'>metric</th><th>mean</th><th>sd</th>"
       + "<th>95 % interval across replications</th><th>n</th><th>95 % interval over participants</th></tr>"
     for r in rows {
-      let ci = r.ciLow.isFinite ? "\(num(r.ciLow)) – \(num(r.ciHigh))" : ""
+      let ci =
+        r.ciLow.isFinite
+        ? "\(num(r.ciLow)) – \(num(r.ciHigh))"
+        : (r.n > 0 && r.n < AcrossReplications.replicationsForInterval ? "needs 3 replications" : "")
       let pi = r.participantLow.isFinite ? "\(num(r.participantLow)) – \(num(r.participantHigh))" : ""
       out += "<tr><td class='name'>\(HTML.escape(r.variant))</td><td class='name'>\(HTML.escape(r.metric.name))</td><td>\(num(r.mean))</td><td>\(num(r.sd))</td><td>\(ci)</td><td>\(r.n)</td><td>\(pi)</td></tr>"
     }

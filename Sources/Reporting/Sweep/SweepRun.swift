@@ -66,8 +66,12 @@ public enum SweepRun {
         for (metric, e) in Metrics.values(acc) {
           // Values as Swift's shortest round-trip text, read back exactly by the merge: the
           // value, its standard error over participants and their degrees of freedom.
+          // Then whether it is a share and its trials (its intervals stay in [0, 1]).
           rows.append(
-            .array([.string(name), .string(metric.name), .string("\(e.value)"), .string("\(e.standardError)"), .string("\(e.degrees)")]))
+            .array([
+              .string(name), .string(metric.name), .string("\(e.value)"), .string("\(e.standardError)"), .string("\(e.degrees)"),
+              .string(metric.isShare ? "share" : "value"), .string("\(e.trials)"),
+            ]))
         }
       }
       let record = JSONValue.object([
@@ -128,12 +132,18 @@ public enum SweepRun {
     guard rowsHash(text) == checksum else { throw Failure("\(path): its rows do not match their checksum (the file was changed or damaged)") }
     var out: [(String, Metric, Estimate)] = []
     for row in rows {
-      guard row.count == 5, let value = Double(row[2]), !value.isInfinite, let se = Double(row[3]), !(se < 0), !se.isInfinite,
-        let degrees = Int(row[4]), degrees >= 0
-      else {
-        throw Failure("\(path): a damaged row \(row.prefix(5).map { String($0.prefix(40)) })")
+      if row.count == 5 {
+        throw Failure("\(path) was written by an older esmsim (its rows do not say which figures are shares): rerun its shard")
       }
-      out.append((row[0], Metric(name: row[1]), Estimate(value, standardError: se, degrees: degrees)))
+      guard row.count == 7, let value = Double(row[2]), !value.isInfinite, let se = Double(row[3]), !(se < 0), !se.isInfinite,
+        let degrees = Int(row[4]), degrees >= 0, row[5] == "share" || row[5] == "value", let trials = Double(row[6]),
+        !trials.isInfinite, !(trials < 0)
+      else {
+        throw Failure("\(path): a damaged row \(row.prefix(7).map { String($0.prefix(40)) })")
+      }
+      var e = Estimate(value, standardError: se, degrees: degrees)
+      e.trials = trials
+      out.append((row[0], Metric(name: row[1], isShare: row[5] == "share"), e))
     }
     return UnitResult(unit: unit, point: point, replication: replication, spec: spec, rows: out)
   }

@@ -57,10 +57,8 @@ public enum DesignTarget: Sendable, Equatable, CustomStringConvertible {
     switch self {
     case .shareReaching(let target, _):
       let p = Double(answers.filter { $0 >= target }.count) / n
-      let z = 1.96
-      let centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-      let half = z * (p * (1 - p) / n + z * z / (4 * n * n)).squareRoot() / (1 + z * z / n)
-      return (p, max(centre - half, 0), min(centre + half, 1))
+      let (low, high) = AcrossReplications.wilson(p, n: n, z: 1.96)
+      return (p, low, high)
     case .tenthPercentile:
       let sorted = answers.sorted().map(Double.init)
       let value = Estimate.quantile(sorted, 0.1)

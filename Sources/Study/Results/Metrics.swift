@@ -114,10 +114,9 @@ public enum Metrics {
 }
 
 /// One row of `summary.csv`: a metric's mean over replications with its spread and 95 %
-/// interval across them (Student's t; an interval needs two replications), and the 95 %
-/// interval over participants (from one replication on: the participants' standard errors
-/// of the replications combined, √Σse²/R, Student's t with the participants' degrees of
-/// freedom), for the metrics pooled over participants.
+/// interval across them (from 3 replications), and the 95 % interval over participants
+/// (from one replication on), for the metrics pooled over participants; a share's
+/// intervals stay in [0, 1] (``AcrossReplications`` says how).
 public struct SummaryRow: Sendable, Equatable {
   public var variant: String
   public var metric: Metric
@@ -135,7 +134,7 @@ public struct SummaryRow: Sendable, Equatable {
   public static func rows(variant: String, replications: [[(Metric, Estimate)]]) -> [SummaryRow] {
     guard let first = replications.first else { return [] }
     return first.indices.map { k in
-      let a = AcrossReplications(replications.map { $0[k].1 })
+      let a = AcrossReplications(replications.map { $0[k].1 }, share: first[k].0.isShare)
       return SummaryRow(
         variant: variant, metric: first[k].0, mean: a.mean, sd: a.sd, ciLow: a.low, ciHigh: a.high, n: a.count,
         participantLow: a.participantLow, participantHigh: a.participantHigh)
