@@ -56,6 +56,17 @@ struct RunCommandTests {
     #expect(Array(first[2...4]) == ["1", "1", "1"], "\(first)")
     let numbers = try lines(out + "/participants.csv").dropFirst().filter { !$0.isEmpty }.map { Int($0.split(separator: ",")[2])! }
     #expect(Set(numbers) == Set(1...12))
+    // Replications too are numbered from 1.
+    let replications = Set(try lines(out + "/prompts.csv").dropFirst().filter { !$0.isEmpty }.map { $0.split(separator: ",")[1] })
+    #expect(replications == ["1", "2"])
+    // The report's counts say that they add up two replications, and what one holds.
+    let report = try String(contentsOfFile: out + "/report.html", encoding: .utf8)
+    #expect(report.contains("<th>participants over 2 replications</th>"))
+    let perReplication = prompts.filter { $0.hasPrefix("mappiness,1,") }.count
+    #expect(report.contains("\(2 * perReplication) prompts scheduled over 2 replications (\(perReplication) in each)"), "\(perReplication)")
+    // Two replications: no interval across them, and the table says why.
+    #expect(summary.allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false)[4].isEmpty })
+    #expect(report.contains("needs 3 replications"))
   }
 
   @Test("ESMSIM_PROGRESS=json: a JSON progress line per update, ending at every participant of every step; results unchanged")

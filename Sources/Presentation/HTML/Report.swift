@@ -77,7 +77,7 @@ public enum Report {
     }
     let summary = variants.flatMap(\.rows)
     body += "<h2>Every figure</h2><details><summary>The full summary (\(summary.count) rows, as in summary.csv)</summary>"
-      + "<p class='note'>Means over replications with 95 % intervals across them (two replications or more) and over participants (the figures pooled over participants: docs/outputs.md).</p>"
+      + "<p class='note'>Means over replications with 95 % intervals across them (three replications or more) and over participants (the figures pooled over participants: docs/outputs.md).</p>"
       + summaryTable(summary) + "</details>"
     return """
       <!DOCTYPE html>

@@ -94,7 +94,7 @@ extension Report {
       c.bar(
         x0: Double(lo) + 0.05 * Double(bins), x1: Double(lo + bins) - 0.05 * Double(bins), value: Double(x) / n,
         cssClass: Double(lo) >= Double(v.target) ? "bar" : "bar2",
-        title: "\(bins == 1 ? String(lo) : "\(lo)–\(lo + bins - 1)") answers: \(x) participants")
+        title: "\(bins == 1 ? String(lo) : "\(lo)–\(lo + bins - 1)") answers: \(x) participants\(v.pooledOver)")
     }
     c.vline(x: Double(v.target), label: "target \(v.target)")
     return figure(v.name, legend([("bar", "reached the target"), ("bar2", "below it")]) + c.svg)
@@ -126,7 +126,7 @@ extension Report {
   /// loses on each).
   public static func osSplit(_ v: VariantResults) -> String {
     guard !v.byOS.isEmpty else { return "" }
-    var out = "<table><thead><tr><th class='name'>phones</th><th>participants</th><th>median answers</th><th>reach \(v.target)</th><th>delivered</th><th>answered</th></tr></thead><tbody>"
+    var out = "<table><thead><tr><th class='name'>phones</th><th>participants\(v.pooledOver)</th><th>median answers</th><th>reach \(v.target)</th><th>delivered</th><th>answered</th></tr></thead><tbody>"
     for o in v.byOS {
       out += "<tr><td class='name'>\(o.os == "ios" ? "iPhone" : "Android")</td><td>\(o.participants)</td>"
       out += "<td>\(NumberText.fixed(o.answersMedian, 1))</td><td>\(pct(o.shareReachingTarget))</td>"
@@ -148,7 +148,8 @@ extension Report {
     let body = rows.map { r in
       "<div class='fate'><span class='what'>\(HTML.escape(r.0))</span><span class='track'><span class='fill \(r.2)' style='width:\(SVGChart.f(100 * r.1))%'></span></span><span class='share'>\(pct(r.1))</span></div>"
     }.joined()
-    return "<figure><figcaption>\(HTML.escape(Labels.variant(v.name))): \(v.scheduled) prompts scheduled</figcaption>\(body)</figure>"
+    let perReplication = v.replications > 1 ? " (\(v.scheduled / v.replications) in each)" : ""
+    return "<figure><figcaption>\(HTML.escape(Labels.variant(v.name))): \(v.scheduled) prompts scheduled\(v.pooledOver)\(perReplication)</figcaption>\(body)</figure>"
   }
 
   /// The held-out days behind each variant's predictability, flagged when too few.

@@ -19,6 +19,8 @@ public enum Manifest {
       ("replications", .int(scenario.replications)),
       ("start_date", .string(scenario.startDate.description)),
       ("variants", .array(scenario.variants.map { .string($0.name) })),
+      // Each variant's answers target (`protocol.answers_target`): what "reaching" counts.
+      ("answers_target", .object(scenario.variants.map { ($0.name, .int($0.plan.protocolPlan.answersTarget)) })),
       // What the scenario asks for that esmsim simulates otherwise or not at all.
       ("warnings", .array(scenario.warnings.map { .string("\($0.key): \($0.message)") })),
       ("random_numbers", .string("Philox4x32-10 streams keyed by (seed, replication, participant, purpose)")),

@@ -17,7 +17,7 @@ public enum Rows {
     company: Bool = false
   ) -> [String] {
     let row = [
-      variant, String(replication), String(participant + 1), String(p.index + 1), String(p.day + 1), questionnaire,
+      variant, String(replication + 1), String(participant + 1), String(p.index + 1), String(p.day + 1), questionnaire,
       time.iso(p.scheduled),
       time.iso(p.delivered), time.iso(p.noticed), time.iso(p.opened), time.iso(p.submitted), p.status.rawValue,
       p.reason.rawValue, cell(p.responseSeconds, 3), p.delivered >= 0 ? p.context.description : "",
@@ -36,7 +36,7 @@ public enum Rows {
     _ c: CoverageRecord, variant: String, replication: Int, participant: Int, device: String, os: String, sensor: String
   ) -> [String] {
     [
-      variant, String(replication), String(participant + 1), device, os, String(c.hour / 24 + 1), String(c.hour % 24), sensor,
+      variant, String(replication + 1), String(participant + 1), device, os, String(c.hour / 24 + 1), String(c.hour % 24), sensor,
       String(c.expected), String(c.collected), String(c.received), c.status.rawValue,
     ]
   }
@@ -46,7 +46,7 @@ public enum Rows {
     _ r: ParticipantRow, variant: String, replication: Int, device: String, timeZone: String
   ) -> [String] {
     [
-      variant, String(replication), String(r.participant + 1), device, r.os.rawValue, timeZone, String(r.scheduled), String(r.signals),
+      variant, String(replication + 1), String(r.participant + 1), device, r.os.rawValue, timeZone, String(r.scheduled), String(r.signals),
       String(r.completed), cell(r.responseRate, 4), cell(r.medianResponseSeconds, 1), String(r.volunteered),
       cell(r.reportedMean, 3), cell(r.trueMean, 3), cell(r.reportedMean - r.trueMean, 3), r.droppedOut ? "1" : "0",
     ]

@@ -52,6 +52,10 @@ public struct VariantResults: Sendable {
   public var sensorComplete: (sensor: String, comp: Double)?
   /// The answers each participant should give (`protocol.answers_target`).
   public var target = 30
+  /// The replications the pooled counts (participants, prompts, answers) add up over.
+  public var replications = 1
+  /// " over N replications" when the pooled counts add up several replications, else "".
+  public var pooledOver: String { replications > 1 ? " over \(replications) replications" : "" }
   /// The variant's summary rows, in `summary.csv`'s order.
   public var rows: [SummaryRow] = [] {
     didSet { index = Dictionary(rows.enumerated().map { ($1.metric, $0) }, uniquingKeysWith: { a, _ in a }) }

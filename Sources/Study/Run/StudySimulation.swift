@@ -134,6 +134,7 @@ public enum StudySimulation {
       }
       report.scheduled = pooled.scheduled
       report.target = plan.protocolPlan.answersTarget
+      report.replications = scenario.replications
       report.rows = rows
       report.answered = pooled.answered
       report.missed = MissReason.allCases.filter { $0 != .none }.map { ($0, pooled.reasonCounts[$0.position]) }

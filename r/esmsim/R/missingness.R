@@ -17,7 +17,7 @@
 #' @examples
 #' \dontrun{
 #' mask <- esm_missingness("scenarios/quickstart.yaml", participants = 50)
-#' my_data <- merge(my_data, mask[mask$replication == 0, ], by = c("participant", "prompt"))
+#' my_data <- merge(my_data, mask[mask$replication == 1, ], by = c("participant", "prompt"))
 #' my_data$y[!my_data$answered] <- NA
 #' }
 #' @export

@@ -9,7 +9,9 @@
 #'
 #' @param object,x An `esm_results` from [esm_run()] or [esm_read()].
 #' @param what `"answers"`, `"fates"` or `"coverage"`.
-#' @param target The answers target drawn on the answers plot.
+#' @param target The answers target drawn on the answers plot: by default each
+#'   variant's own (`protocol.answers_target`, from the run's manifest; 30 for
+#'   results without one), the target `summary()`'s share counts.
 #' @param ... Unused.
 #' @return `summary()`: a tibble, one row per variant. `plot()`: the ggplot
 #'   object (invisibly; with base graphics, `x`).
@@ -27,6 +29,7 @@ summary.esm_results <- function(object, ...) {
     participants = pick("participants"),
     answers_median = pick("answers_per_participant_median"),
     answers_p10 = pick("answers_per_participant_p10"),
+    answers_target = unname(answers_targets(object)[variants]),
     share_reaching_target = pick("share_reaching_answers_target"),
     delivered = pick("delivered_share"),
     answered = pick("compliance")
@@ -46,17 +49,17 @@ print.summary.esm_results <- function(x, ...) {
 
 #' @rdname summary.esm_results
 #' @export
-plot.esm_results <- function(x, what = c("answers", "fates", "coverage"), target = 30, ...) {
+plot.esm_results <- function(x, what = c("answers", "fates", "coverage"), target = NULL, ...) {
   what <- match.arg(what)
   if (requireNamespace("ggplot2", quietly = TRUE)) {
     p <- autoplot.esm_results(x, what = what, target = target)
     print(p)
     return(invisible(p))
   }
-  d <- results_plot_data(x, what)
+  d <- results_plot_data(x, what, target)
   if (what == "answers") {
     graphics::hist(d$completed, breaks = 30, main = "", xlab = "answers per participant", ylab = "participants")
-    graphics::abline(v = target, lty = 2)
+    graphics::abline(v = unique(d$target), lty = 2)
   } else if (what == "fates") {
     graphics::barplot(d$share, names.arg = paste(d$variant, d$status), las = 2, ylab = "share of prompts")
   } else {
@@ -67,17 +70,19 @@ plot.esm_results <- function(x, what = c("answers", "fates", "coverage"), target
 
 #' @rdname summary.esm_results
 #' @export
-autoplot.esm_results <- function(object, what = c("answers", "fates", "coverage"), target = 30, ...) {
+autoplot.esm_results <- function(object, what = c("answers", "fates", "coverage"), target = NULL, ...) {
   if (!requireNamespace("ggplot2", quietly = TRUE)) stop("autoplot needs the ggplot2 package")
   what <- match.arg(what)
   .data <- ggplot2::.data
-  d <- results_plot_data(object, what)
+  d <- results_plot_data(object, what, target)
+  targets <- if (what == "answers") unique(d[, c("variant", "target")]) else NULL
   switch(what,
     answers = ggplot2::ggplot(d, ggplot2::aes(x = .data$completed)) +
       ggplot2::geom_histogram(binwidth = 1) +
-      ggplot2::geom_vline(xintercept = target, linetype = "dashed") +
+      ggplot2::geom_vline(data = targets, ggplot2::aes(xintercept = .data$target), linetype = "dashed") +
       ggplot2::facet_wrap(~variant) +
-      ggplot2::labs(x = "answers per participant", y = "participants", title = sprintf("Answers per participant (target %d)", target)),
+      ggplot2::labs(x = "answers per participant", y = "participants",
+                    title = sprintf("Answers per participant (target %s)", paste(unique(targets$target), collapse = ", "))),
     fates = ggplot2::ggplot(d, ggplot2::aes(x = .data$status, y = .data$share, fill = .data$variant)) +
       ggplot2::geom_col(position = "dodge") +
       ggplot2::labs(x = NULL, y = "share of prompts", fill = "variant", title = "What became of the prompts"),
@@ -88,13 +93,25 @@ autoplot.esm_results <- function(object, what = c("answers", "fates", "coverage"
   )
 }
 
-results_plot_data <- function(x, what) {
+# Each variant's answers target: the manifest's (protocol.answers_target), else 30 (results
+# written before esmsim recorded it).
+answers_targets <- function(x) {
+  variants <- unique(as.character(x$summary$variant))
+  known <- x$manifest$answers_target
+  stats::setNames(vapply(variants, function(v) if (is.null(known[[v]])) 30 else as.numeric(known[[v]]), 0), variants)
+}
+
+results_plot_data <- function(x, what, target = NULL) {
   need <- c(answers = "participants", fates = "prompts", coverage = "coverage_summary")[[what]]
   if (is.null(x[[need]]) || nrow(x[[need]]) == 0) {
     esm_abort(sprintf("esmsim: plotting %s needs rows of %s, which this run did not write (outputs.%s%s)", what, need,
                       need, if (what == "coverage") ", or no sensors" else ""), "esmsim_run_error")
   }
-  if (what == "answers") return(as.data.frame(x$participants))
+  if (what == "answers") {
+    d <- as.data.frame(x$participants)
+    d$target <- if (is.null(target)) unname(answers_targets(x)[as.character(d$variant)]) else target
+    return(d)
+  }
   if (what == "coverage") return(as.data.frame(x$coverage_summary))
   p <- x$prompts[!x$prompts$volunteered, ]
   counts <- as.data.frame(table(variant = p$variant, status = p$status), stringsAsFactors = FALSE)

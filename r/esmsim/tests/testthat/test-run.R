@@ -100,6 +100,7 @@ test_that("a run's results summarise and plot; variants in the scenario's order;
   expect_equal(min(r$prompts$participant), 1L)
   expect_equal(min(r$prompts$day), 1L)
   expect_equal(min(r$prompts$prompt), 1L)
+  expect_equal(sort(unique(r$prompts$replication)), 1L)
   expect_equal(max(r$participants$participant), 30L)
   sm <- summary(r)
   expect_equal(as.character(sm$variant), c("zeta", "alpha"))
@@ -122,4 +123,22 @@ test_that("with progress, the bar is drawn from esmsim's progress lines and the 
   drawn <- capture.output(with_bar <- esm_run(s, quiet = TRUE, progress = TRUE), type = "message")
   expect_true(any(grepl("left", drawn)))
   expect_equal(with_bar$summary, quiet$summary)
+})
+
+test_that("the answers plot draws each variant's own answers target, the one summary()'s share counts", {
+  skip_without_esmsim()
+  s <- small_study(protocol = list(window = "08:00-22:00", schedule = list(algorithm = "fixed-blocks", per_day = 4),
+                                   expiry = "30m", answers_target = 7),
+                   variants = list(list(name = "seven"), list(name = "five", protocol = list(answers_target = 5))))
+  r <- esm_run(s, quiet = TRUE, progress = FALSE)
+  sm <- summary(r)
+  expect_equal(sm$answers_target, c(7, 5))
+  share <- tapply(r$participants$completed >= c(seven = 7, five = 5)[as.character(r$participants$variant)],
+                  r$participants$variant, mean)
+  expect_equal(unname(sm$share_reaching_target), as.vector(share[c("seven", "five")]))
+  skip_if_not_installed("ggplot2")
+  built <- ggplot2::ggplot_build(ggplot2::autoplot(r, what = "answers"))
+  lines <- built$data[[2]]
+  expect_setequal(lines$xintercept, c(7, 5))
+  expect_match(built$plot$labels$title, "target 7, 5")
 })
