@@ -25,12 +25,15 @@ enum TruthChart {
     let busiest = count.max() ?? 0
     let trueHours = (0..<24).map { count[$0] > 0 && 10 * count[$0] >= busiest ? sum[$0] / Double(count[$0]) : .nan }
     let answeredHours = answered.map { $0.n >= 5 ? $0.sum / Double($0.n) : .nan }
-    let trueMean = sum.reduce(0, +) / Double(max(count.reduce(0, +), 1))
+    // The two means and their gap are the run's sampling bias (summary.csv's `esm_mean`,
+    // `true_mean` and `bias`: per participant, averaged over the participants with answers),
+    // the one estimate the page states, with its interval; the hours' lines are the picture.
+    let trueMean = v.mean(.trueMean)
+    let esmMean = v.mean(.esmMean)
     let answers = answered.reduce(0) { $0 + $1.n }
-    let esmMean = answered.reduce(0) { $0 + $1.sum } / Double(max(answers, 1))
-    let gap = answers > 0 ? esmMean - trueMean : .nan
-    let caption = gap.isFinite
-      ? "the answers' mean \(NumberText.fixed(esmMean, 1)) against the true \(NumberText.fixed(trueMean, 1)): a gap of \(NumberText.fixed(gap, 2)) points (the sampling bias)"
+    let interval = v.biasLow.isFinite ? " (95 % interval \(NumberText.fixed(v.biasLow, 2)) to \(NumberText.fixed(v.biasHigh, 2)))" : ""
+    let caption = answers > 0 && v.bias.isFinite
+      ? "the answers' mean \(NumberText.fixed(esmMean, 1)) against the true \(NumberText.fixed(trueMean, 1)): a gap of \(NumberText.fixed(v.bias, 2)) points\(interval), the sampling bias (each participant's answers against their own waking day, averaged over participants)"
       : "no answers"
     return "<p class='note'>\(caption)</p>"
       + Report.hourLines(

@@ -31,6 +31,24 @@ import Testing
     #expect((variant["week"] as! String).contains("<circle"))
   }
 
+  /// The teaching page states one sampling bias: the chart's gap between the two means is
+  /// the figure under it (`bias` with its interval), whatever the window.
+  @Test(arguments: ["08:00-22:00", "12:00-22:00"]) func teachingPageStatesOneBias(window: String) throws {
+    let text = Self.scenario.replacingOccurrences(of: "09:00-21:00", with: window)
+      .replacingOccurrences(of: "fixed-blocks, per_day: 4, min_gap: 60m, gap_method: truncation", with: "mappiness, per_day: 5")
+    let scenario = try Planner.scenario(Planner.Request(scenario: text), limits: .init())
+    let reply = try JSONSerialization.jsonObject(with: Data(try Planner.run(scenario, truth: true, threads: 2).text().utf8)) as! [String: Any]
+    let v = (reply["variants"] as! [[String: Any]])[0]
+    let chart = v["truth_chart"] as! String
+    let bias = v["bias"] as! Double
+    let low = v["bias_low"] as! Double
+    let high = v["bias_high"] as! Double
+    #expect(low < bias && bias < high)
+    let stated = "a gap of \(NumberText.fixed(bias, 2)) points (95 % interval \(NumberText.fixed(low, 2)) to \(NumberText.fixed(high, 2)))"
+    #expect(chart.contains(stated), "\(chart.prefix(300))")
+    #expect(chart.components(separatedBy: "a gap of").count == 2)
+  }
+
   /// The iPhone / Android split: each system's participants, and their answers as the run's
   /// participants give them.
   @Test func osSplitIsEachSystemsParticipants() throws {
