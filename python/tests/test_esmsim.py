@@ -92,7 +92,7 @@ def test_install_checks_the_checksum_and_leaves_nothing_half_done(tmp_path):
         with pytest.raises(esmsim.EsmsimError, match="SHA-256"):
             esmsim.install(url, "0" * 64, target, quiet=True)
         assert list(target.iterdir()) == []
-        with pytest.raises(esmsim.EsmsimError, match="download"):
+        with pytest.raises(esmsim.EsmsimError, match="download.*404"):
             esmsim.install(url.replace(name, "esmsim-9.9.9-linux-x86_64"), digest, target, quiet=True)
         assert list(target.iterdir()) == []
         program = esmsim.install(url, digest, target, quiet=True)
@@ -102,3 +102,60 @@ def test_install_checks_the_checksum_and_leaves_nothing_half_done(tmp_path):
         assert done.returncode == 0 and done.stdout.strip()
     finally:
         server.shutdown()
+
+
+def _tarball(path, name, members):
+    """A release tarball shaped member by member, as a hostile or broken server might."""
+    import io
+    import tarfile
+    with tarfile.open(path, "w:gz") as tar:
+        for member, data, kind, link in members:
+            info = tarfile.TarInfo(member)
+            info.type = kind
+            info.linkname = link
+            info.size = len(data) if kind == tarfile.REGTYPE else 0
+            tar.addfile(info, io.BytesIO(data) if kind == tarfile.REGTYPE else None)
+    return path
+
+
+def test_install_refuses_links_a_program_that_does_not_run_and_says_the_http_status(tmp_path):
+    import hashlib
+    import tarfile
+    name = "esmsim-9.9.9-linux-x86_64"
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep")
+    cases = {
+        "link": [(f"{name}/esmsim", b"", tarfile.SYMTYPE, str(outside))],
+        "dotdot": [(f"{name}/../../evil", b"x", tarfile.REGTYPE, "")],
+        "broken program": [(f"{name}/esmsim", b"not a program", tarfile.REGTYPE, "")],
+    }
+    for case, members in cases.items():
+        tarball = _tarball(tmp_path / f"{name}.tar.gz", name, members)
+        digest = hashlib.sha256(tarball.read_bytes()).hexdigest()
+        target = tmp_path / ("installed-" + case.replace(" ", "-"))
+        expected = "does not run on this machine" if case == "broken program" else "only regular files and folders"
+        with pytest.raises(esmsim.EsmsimError, match=expected):
+            esmsim.install(tarball.as_uri(), digest, target, quiet=True)
+        assert list(target.iterdir()) == []
+        assert outside.read_text() == "keep"
+    # A folder that cannot be written: still the installer's error.
+    blocker = tmp_path / "file-not-folder"
+    blocker.write_text("x")
+    with pytest.raises(esmsim.EsmsimError, match="cannot write"):
+        esmsim.install((tmp_path / f"{name}.tar.gz").as_uri(), "0" * 64, blocker / "sub", quiet=True)
+
+
+def test_install_folder_and_newest_version(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert esmsim.install_dir() == tmp_path / "esmsim"
+    for v in ("0.9.0", "0.10.0", "0.2.0"):
+        d = tmp_path / "esmsim" / f"esmsim-{v}-linux-x86_64"
+        d.mkdir(parents=True)
+        (d / "esmsim").write_text("#!/bin/sh\necho 1\n")
+        (d / "esmsim").chmod(0o755)
+    monkeypatch.delenv("ESMSIM", raising=False)
+    monkeypatch.setenv("PATH", "")
+    assert esmsim.esmsim_path().endswith("esmsim-0.10.0-linux-x86_64/esmsim")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "empty"))
+    with pytest.raises(esmsim.NotFoundError, match=r"esmsim.install\(url, sha256"):
+        esmsim.esmsim_path()

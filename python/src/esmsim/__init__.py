@@ -64,11 +64,19 @@ def install_dir() -> Path:
     return Path(base) / "esmsim"
 
 
+def _version_key(folder: str) -> tuple:
+    """A release folder's version as numbers (0.10.0 after 0.9.0), parts that are not numbers
+    after the numbers they follow."""
+    version = re.sub(r"^esmsim-(.*)-linux-x86_64$", r"\1", folder)
+    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"[.-]", version))
+
+
 def _installed(directory: Path) -> Optional[str]:
-    """The newest installed program under `directory` (by its folder's name), if any."""
-    found = sorted(directory.glob("esmsim-*-linux-x86_64/esmsim")) if directory.is_dir() else []
-    found = [str(f) for f in found if os.access(f, os.X_OK)]
-    return found[-1] if found else None
+    """The newest installed program under `directory`, by version (not by text), if any."""
+    found = list(directory.glob("esmsim-*-linux-x86_64/esmsim")) if directory.is_dir() else []
+    found = [f for f in found if os.access(f, os.X_OK)]
+    found.sort(key=lambda f: _version_key(f.parent.name))
+    return str(found[-1]) if found else None
 
 
 def esmsim_path() -> str:
@@ -77,22 +85,26 @@ def esmsim_path() -> str:
     for candidate in (os.environ.get("ESMSIM"), shutil.which("esmsim"), _installed(install_dir())):
         if candidate and Path(candidate).is_file() and os.access(candidate, os.X_OK):
             return candidate
-    raise NotFoundError("esmsim not found: set ESMSIM to the program, put esmsim on the PATH (make release builds "
-                        "it), or esmsim.install(url, sha256) a make dist tarball")
+    raise NotFoundError("esmsim not found. Install it in one line: esmsim.install(url, sha256=...) with your group's "
+                        "make dist tarball; or build it (make release) and set ESMSIM to the program, or put esmsim "
+                        "on the PATH")
 
 
 _RELEASE = re.compile(r"^esmsim-[A-Za-z0-9._-]+-linux-x86_64$")
 
 
-def install(url: str, sha256: str, directory: Optional[Union[str, os.PathLike]] = None, quiet: bool = False) -> str:
+def install(url: str, sha256: str, directory: Optional[Union[str, os.PathLike]] = None, quiet: bool = False,
+            timeout: float = 120) -> str:
     """Install the self-contained esmsim program from a release tarball (what `make dist`
     writes: `esmsim-VERSION-linux-x86_64.tar.gz`).
 
     Downloads `url`, checks its SHA-256 against `sha256` (the `.sha256` file beside it), and
     unpacks it into `directory` (default `install_dir()`, where `esmsim_path()` looks). The
     archive is unpacked in a temporary folder beside the target and moved into place only when
-    whole: a wrong checksum, a broken download or an archive without the program leaves
-    nothing behind. No public release address exists yet: give the one your group serves.
+    whole: a wrong checksum, a broken download, a member that is a link or lies outside the
+    release folder, or a program that does not run here (`esmsim --version`) leaves nothing
+    behind. `timeout` (seconds) bounds the download's waits. R's `install_esmsim()` installs
+    into the same folder. No public release address exists yet: give the one your group serves.
     Returns the installed program's path; raises `EsmsimError` on any failure."""
     if not re.fullmatch(r"[0-9a-fA-F]{64}", sha256 or ""):
         raise EsmsimError("give the tarball's sha256 (64 hexadecimal digits, the .sha256 file beside it)")
@@ -100,41 +112,65 @@ def install(url: str, sha256: str, directory: Optional[Union[str, os.PathLike]] 
     if not _RELEASE.match(name):
         raise EsmsimError(f"{os.path.basename(url)} is not an esmsim release tarball (esmsim-VERSION-linux-x86_64.tar.gz)")
     target_dir = Path(directory) if directory is not None else install_dir()
-    target_dir.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix="install-", dir=target_dir))
     try:
-        archive = staging / (name + ".tar.gz")
-        try:
-            with urllib.request.urlopen(url) as response, open(archive, "wb") as out:
-                shutil.copyfileobj(response, out)
-        except Exception as e:  # a URL error, a refused connection, an HTTP error
-            raise EsmsimError(f"could not download {url}: {e}") from None
-        digest = hashlib.sha256(archive.read_bytes()).hexdigest()
-        if digest != sha256.lower():
-            raise EsmsimError(f"{os.path.basename(url)} has SHA-256 {digest}, not the {sha256.lower()} given: not installed")
-        try:
-            with tarfile.open(archive, "r:gz") as tar:
-                for member in tar.getmembers():
-                    parts = Path(member.name).parts
-                    if (not parts or parts[0] != name or ".." in parts or member.name.startswith("/")
-                            or not (member.isfile() or member.isdir())):
-                        raise EsmsimError(f"{os.path.basename(url)} holds {member.name!r}, outside {name}/")
-                tar.extractall(staging)
-        except (tarfile.TarError, OSError) as e:
-            raise EsmsimError(f"could not unpack {os.path.basename(url)}: {e}") from None
-        program = staging / name / "esmsim"
-        if not program.is_file():
-            raise EsmsimError(f"{os.path.basename(url)} holds no {name}/esmsim")
-        program.chmod(0o755)
-        target = target_dir / name
-        if target.exists():
-            shutil.rmtree(target)
-        os.replace(staging / name, target)
-        if not quiet:
-            print(f"esmsim: installed {name} into {target} (SHA-256 checked)")
-        return str(target / "esmsim")
+        target_dir.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix="install-", dir=target_dir))
+    except OSError as e:
+        raise EsmsimError(f"cannot write into {target_dir}: {e}") from None
+    try:
+        return _install_into(url, sha256, name, target_dir, staging, quiet, timeout)
+    except EsmsimError:
+        raise
+    except Exception as e:  # anything else is still the installer's error, with its cause
+        raise EsmsimError(f"could not install {os.path.basename(url)}: {e}") from None
     finally:
         shutil.rmtree(staging, ignore_errors=True)
+
+
+def _install_into(url: str, sha256: str, name: str, target_dir: Path, staging: Path, quiet: bool,
+                  timeout: float) -> str:
+    archive = staging / (name + ".tar.gz")
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as response, open(archive, "wb") as out:
+            shutil.copyfileobj(response, out)
+    except Exception as e:  # a URL error, a refused connection, an HTTP error (its status), a timeout
+        raise EsmsimError(f"could not download {url}: {e}") from None
+    digest = hashlib.sha256(archive.read_bytes()).hexdigest()
+    if digest != sha256.lower():
+        raise EsmsimError(f"{os.path.basename(url)} has SHA-256 {digest}, not the {sha256.lower()} given: not installed")
+    try:
+        with tarfile.open(archive, "r:gz") as tar:
+            # Every member checked before anything is written.
+            for member in tar.getmembers():
+                parts = Path(member.name).parts
+                if (not parts or parts[0] != name or ".." in parts or member.name.startswith("/")
+                        or not (member.isfile() or member.isdir())):
+                    raise EsmsimError(f"{os.path.basename(url)} holds {member.name!r}: only regular files and "
+                                      f"folders under {name}/ are installed; not installed")
+            tar.extractall(staging)
+    except (tarfile.TarError, OSError) as e:
+        raise EsmsimError(f"could not unpack {os.path.basename(url)}: {e}") from None
+    program = staging / name / "esmsim"
+    if not program.is_file():
+        raise EsmsimError(f"{os.path.basename(url)} holds no {name}/esmsim")
+    program.chmod(0o755)
+    # The program must run here before it is installed (the right system, a whole file).
+    try:
+        ran = subprocess.run([str(program), "--version"], capture_output=True, text=True, timeout=60)
+        version = ran.stdout.strip()
+        problem = None if ran.returncode == 0 and re.match(r"[0-9]", version) else (
+            ran.stderr.strip() or f"exit status {ran.returncode}")
+    except (OSError, subprocess.SubprocessError) as e:
+        version, problem = "", str(e)
+    if problem is not None:
+        raise EsmsimError(f"{name}/esmsim does not run on this machine (esmsim --version: {problem}): not installed")
+    target = target_dir / name
+    if target.exists():
+        shutil.rmtree(target)
+    os.replace(staging / name, target)
+    if not quiet:
+        print(f"esmsim: installed {name} into {target} (SHA-256 checked; esmsim --version: {version})")
+    return str(target / "esmsim")
 
 
 def _execute(args: List[str]) -> subprocess.CompletedProcess:

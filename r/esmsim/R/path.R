@@ -2,7 +2,8 @@
 #'
 #' Looks in this order: the option `esmsim.path`, the environment variable
 #' `ESMSIM`, `esmsim` on the `PATH`, then the self-contained build (`make dist`)
-#' unpacked into `tools::R_user_dir("esmsim", "data")`.
+#' unpacked by [install_esmsim()] into [esm_install_dir()] (the newest version
+#' there, compared as versions: 0.10.0 after 0.9.0).
 #'
 #' @return The program's path. An error of class `esmsim_not_found` when none
 #'   of the three names an executable file.
@@ -25,17 +26,33 @@ esmsim_path <- function() {
   }
   found <- Sys.which("esmsim")
   if (nzchar(found)) return(unname(found))
-  # The self-contained build (make dist), unpacked into the user's data folder.
-  unpacked <- Sys.glob(file.path(tools::R_user_dir("esmsim", "data"), "esmsim-*-linux-x86_64", "esmsim"))
-  if (length(unpacked)) return(unpacked[[length(unpacked)]])
+  # The self-contained build (make dist), unpacked by install_esmsim() (or by Python's
+  # esmsim.install(): the same folder); the newest version, compared as versions.
+  newest <- newest_installed(esm_install_dir())
+  if (!is.null(newest)) return(newest)
   esm_abort(
     paste(
       "esmsim: the esmsim program was not found.",
-      "Build it (make release), then set options(esmsim.path = \"path/to/esmsim\")",
+      "Install it in one line: install_esmsim(url, sha256 = \"...\") with your group's make dist tarball,",
+      "or build it (make release) and set options(esmsim.path = \"path/to/esmsim\")",
       "or the environment variable ESMSIM, or put it on the PATH."
     ),
     "esmsim_not_found"
   )
+}
+
+# The newest executable esmsim-VERSION-linux-x86_64/esmsim under `dir`, by version (not by
+# text: 0.10.0 is newer than 0.9.0); NULL when there is none.
+newest_installed <- function(dir) {
+  found <- Sys.glob(file.path(dir, "esmsim-*-linux-x86_64", "esmsim"))
+  found <- found[file.access(found, 1) == 0]
+  if (!length(found)) return(NULL)
+  versions <- sub("^esmsim-(.*)-linux-x86_64$", "\\1", basename(dirname(found)))
+  parsed <- lapply(versions, function(v) tryCatch(package_version(v), error = function(e) NULL))
+  ok <- !vapply(parsed, is.null, TRUE)
+  if (!any(ok)) return(found[[length(found)]])
+  found <- found[ok]
+  found[[order(do.call(c, parsed[ok]), decreasing = TRUE)[[1]]]]
 }
 
 #' The esmsim program's version
