@@ -6,7 +6,10 @@
 #' `holdout`, it also fits on part of the pilot and compares the other part with
 #' what that fit predicts (`docs/calibration.md`).
 #'
-#' @param files The pilot's files.
+#' @param files The pilot's files, or the pilot as a data frame (a row per
+#'   prompt, read as `format = "csv"`: columns named by role or mapped with
+#'   `columns`; POSIXct columns are passed as instants, their clock from
+#'   `time_zone`, else from the column's own time zone attribute).
 #' @param format `"aware"` (AWARE esms rows), `"beiwe"` (Beiwe iOS survey
 #'   timings), `"mpath"` (m-Path's per-beep export), `"esmira"` (ESMira's
 #'   events.csv with its questionnaire files) or `"csv"` (any platform's
@@ -46,6 +49,14 @@
 #' @export
 esm_calibrate <- function(files, format, scenario = NULL, holdout = NULL, columns = NULL, time_zone = NULL,
                           utc_offset = NULL, seed = 1, people = 300, bootstrap = 30, threads = NULL, output = NULL) {
+  if (is.data.frame(files)) {
+    if (missing(format)) format <- "csv"
+    if (!identical(format, "csv")) esm_abort("esmsim: a data frame is read as format = \"csv\"", "esmsim_run_error")
+    pilot <- pilot_csv(files)
+    on.exit(unlink(pilot$file), add = TRUE)
+    files <- pilot$file
+    if (is.null(time_zone) && is.null(utc_offset) && !is.null(pilot$time_zone)) time_zone <- pilot$time_zone
+  }
   if (is.null(output)) output <- tempfile("esmsim-calibration-", fileext = ".yaml")
   args <- c("calibrate", files, "--format", format, "--seed", seed, "--people", people, "--bootstrap", bootstrap,
             "--output", output)
@@ -86,6 +97,26 @@ esm_calibrate <- function(files, format, scenario = NULL, holdout = NULL, column
     block = json$block,
     files = list(block = output, json = paste0(stem, ".json"), page = paste0(stem, ".html"))
   ), class = "esm_calibration")
+}
+
+# A pilot data frame written as the csv reader reads it: POSIXct columns as milliseconds since
+# 1970 (instants), other columns as they are, NA empty. Returns the file and the time zone of
+# the first POSIXct column that names one.
+pilot_csv <- function(d) {
+  zone <- NULL
+  for (column in names(d)) {
+    x <- d[[column]]
+    if (inherits(x, "POSIXt")) {
+      tz <- attr(as.POSIXct(x), "tzone")
+      if (is.null(zone) && length(tz) && nzchar(tz[[1]])) zone <- tz[[1]]
+      d[[column]] <- ifelse(is.na(x), NA, sprintf("%.0f", as.numeric(as.POSIXct(x)) * 1000))
+    } else if (is.factor(x)) {
+      d[[column]] <- as.character(x)
+    }
+  }
+  file <- tempfile("esmsim-pilot-", fileext = ".csv")
+  utils::write.csv(d, file, row.names = FALSE, na = "")
+  list(file = file, time_zone = zone)
 }
 
 #' @export

@@ -12,8 +12,10 @@
 #'   length (`"14d"`), replications and seed.
 #' @return A tibble, one row per prompt due: `variant`, `replication`,
 #'   `participant`, `day`, `prompt` (its number for the participant),
-#'   `scheduled` (local time, text), `answered` (logical), `status` and `reason`
-#'   (as in prompts.csv).
+#'   `scheduled` (the participant's clock time, a POSIXct read as UTC, as
+#'   [esm_read()] reads it), `answered` (logical), `status` and `reason` (as in
+#'   prompts.csv); `variant` is a factor in the scenario's order, as in
+#'   [esm_read()].
 #' @examples
 #' \dontrun{
 #' mask <- esm_missingness("scenarios/quickstart.yaml", participants = 50)
@@ -27,14 +29,10 @@ esm_missingness <- function(scenario, participants = NULL, duration = NULL, repl
   on.exit(unlink(output, recursive = TRUE), add = TRUE)
   esm_exec(run_args(source$file, output, participants, duration, replications, seed), scenario = source,
            call = sys.call())
-  keep <- c(variant = "character", replication = "integer", participant = "integer", prompt = "integer",
-            day = "integer", scheduled = "character", status = "character", reason = "character",
-            volunteered = "integer")
-  path <- file.path(output, "prompts.csv")
-  header <- names(utils::read.csv(path, nrows = 1, check.names = FALSE))
-  classes <- ifelse(header %in% names(keep), keep[header], "NULL")
-  p <- utils::read.csv(path, colClasses = unname(classes), na.strings = "")
-  p <- p[p$volunteered == 0, ]
+  # Read as esm_read() reads prompts.csv: the same types (variant a factor in the scenario's
+  # order, scheduled a POSIXct on the participant's clock).
+  p <- esm_read(output)$prompts
+  p <- p[!p$volunteered, ]
   tibble::tibble(
     variant = p$variant, replication = p$replication, participant = p$participant, day = p$day,
     prompt = p$prompt, scheduled = p$scheduled, answered = p$status == "answered", status = p$status,

@@ -50,3 +50,18 @@ test_that("a malformed pilot file is an esmsim_scenario_error naming the file, c
   expect_equal(e$line, 2L)
   expect_equal(e$file, file)
 })
+
+test_that("esm_calibrate takes a data frame: the same pilot as a file and as a data frame give the same estimates", {
+  skip_without_esmsim()
+  file <- pilot_file()
+  d <- utils::read.csv(file)
+  columns <- c(participant = "pid", scheduled = "planned", opened = "start", submitted = "end")
+  from_file <- esm_calibrate(file, format = "csv", columns = columns, people = 20, bootstrap = 2)
+  from_frame <- esm_calibrate(d, columns = columns, people = 20, bootstrap = 2)
+  expect_equal(from_frame$estimates$value, from_file$estimates$value)
+  # Times as POSIXct: instants, the clock from the column's own zone.
+  for (column in c("planned", "start", "end")) d[[column]] <- as.POSIXct(d[[column]], origin = "1970-01-01", tz = "UTC")
+  from_times <- esm_calibrate(d, columns = columns, people = 20, bootstrap = 2)
+  expect_equal(from_times$estimates$value, from_file$estimates$value)
+  expect_error(esm_calibrate(d, format = "mpath"), "data frame is read as format")
+})

@@ -115,6 +115,10 @@ test_that("esm_missingness's mask applied to the complete data gives exactly the
   study$seed <- 4
   mask <- esm_missingness(study, participants = 10)
   expect_equal(min(mask$participant), 1L)
+  expect_equal(unique(mask$replication), 1L)
+  # Typed as esm_read() types prompts.csv.
+  expect_s3_class(mask$scheduled, "POSIXct")
+  expect_true(is.factor(mask$variant))
   expect_equal(min(mask$prompt), 1L)
   # The complete data: every prompt due, as esm_power's data numbers them.
   output <- tempfile()
