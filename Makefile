@@ -8,7 +8,7 @@ ESMSIM := .build/release/esmsim
 CPU ?= $(shell bash scripts/cpu-target.sh)
 RELEASE_FLAGS := $(if $(CPU),-Xswiftc -target-cpu -Xswiftc $(CPU))
 
-.PHONY: all deps deps-test build release demo serve dist test-dist test test-r test-python test-browser power test-slurm fuzz sanitize notebooks check-darwin-branches validate bench bench-simpy clean
+.PHONY: examples all deps deps-test build release demo serve dist test-dist test test-r test-python test-browser power test-slurm fuzz sanitize notebooks check-darwin-branches validate bench bench-simpy clean
 VENV := .venv
 
 all: release
@@ -127,3 +127,8 @@ clean:
 bench-simpy:
 	@test -x .venv-bench/bin/python || { python3 -m venv .venv-bench && .venv-bench/bin/pip install -q simpy==4.1.1; }
 	.venv-bench/bin/python bench/simpy_hold.py
+
+## examples: copy the scenarios and the example pilot into the R and Python packages and the
+## dist tarball's source (their copies are tracked; the packages' tests check they match).
+examples:
+	bash scripts/copy-examples.sh

@@ -37,6 +37,9 @@ rm -rf "$stage"
 mkdir -p "$stage"
 strip -o "$stage/esmsim" "$binary"
 cp LICENSE "$stage/LICENSE"
+# The example scenarios and the example pilot, as the R and Python packages ship them.
+mkdir -p "$stage/scenarios"
+cp scenarios/*.yaml scenarios/pilot-example.csv "$stage/scenarios/"
 glibc=$(objdump -T "$stage/esmsim" | grep -o 'GLIBC_[0-9.]*' | sort -uV | tail -1)
 cat > "$stage/README.md" <<README
 # esmsim $version for Linux x86-64
@@ -47,7 +50,10 @@ Foundation, GSL and SQLite are linked in. It needs Linux on x86-64 with glibc ${
 or later (objdump -T shows $glibc as the newest symbol version it uses).
 
     tar xzf $name.tar.gz
-    $name/esmsim run quickstart.yaml --output results
+    $name/esmsim run $name/scenarios/quickstart.yaml --output results
+
+The scenarios/ folder holds the example scenarios (quickstart.yaml first) and an example pilot
+to calibrate on: $name/esmsim calibrate $name/scenarios/pilot-example.csv --format csv
 
 esmsim is free software under the GNU General Public License, version 3 or later (LICENSE).
 It includes GNU GSL (GPL-3.0-or-later) and SQLite (public domain); the Swift runtime and

@@ -42,10 +42,15 @@ for lib in libswiftCore.so libgsl.so libsqlite3.so; do
 done
 # Swift's Foundation reads the command line from /proc/self/cmdline.
 mount -t proc proc "$root/proc" 2>/dev/null || skip "cannot mount /proc in the root (a container without that privilege)"
-mkdir -p "$root/esmsim/scenarios"
+mkdir -p "$root/esmsim"
 tar -C "$root/esmsim" -xzf "$tarball"
-cp scenarios/quickstart.yaml scenarios/sweep-schedulers.yaml scenarios/sweep-base.yaml "$root/esmsim/scenarios/"
-binary=/esmsim/$(basename "$tarball" .tar.gz)/esmsim
+# The tarball's own scenarios (the dist README runs its quickstart.yaml), as the repository has them.
+release=/esmsim/$(basename "$tarball" .tar.gz)
+for f in scenarios/*.yaml scenarios/pilot-example.csv; do
+  cmp -s "$f" "$root$release/$f" || { echo "test-dist: the tarball's $f differs from the repository's or is missing" >&2; exit 1; }
+done
+ln -s "$release/scenarios" "$root/esmsim/scenarios"
+binary=$release/esmsim
 chroot "$root" "$binary" --version
 chroot "$root" /bin/sh -c "cd /esmsim && $binary run scenarios/quickstart.yaml --output /esmsim/quickstart >/dev/null \
   && $binary sweep run scenarios/sweep-schedulers.yaml --output /esmsim/sweep --shard 0 --num-shards 4 >/dev/null"

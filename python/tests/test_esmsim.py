@@ -1,6 +1,7 @@
 """The Python package against the esmsim program (ESMSIM, or esmsim on the PATH)."""
 import os
 import shutil
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -159,3 +160,22 @@ def test_install_folder_and_newest_version(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "empty"))
     with pytest.raises(esmsim.NotFoundError, match=r"esmsim.install\(url, sha256"):
         esmsim.esmsim_path()
+
+
+def test_the_examples_ship_with_the_package_as_the_repository_has_them():
+    names = esmsim.example()
+    assert "quickstart.yaml" in names and "pilot.csv" in names
+    with pytest.raises(esmsim.EsmsimError, match="no example"):
+        esmsim.example("nope.yaml")
+    repository = Path(__file__).resolve().parents[2] / "scenarios"
+    if not repository.is_dir():
+        pytest.skip("not in the esmsim repository")
+    for name in names:
+        source = repository / ("pilot-example.csv" if name == "pilot.csv" else name)
+        assert Path(esmsim.example(name)).read_bytes() == source.read_bytes(), name
+
+
+@needs_esmsim
+def test_an_example_scenario_runs(tmp_path):
+    results = esmsim.run(esmsim.example("quickstart.yaml"), tmp_path / "out", participants=4, duration="2d")
+    assert len(results.prompts) > 0

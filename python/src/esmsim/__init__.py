@@ -173,6 +173,20 @@ def _install_into(url: str, sha256: str, name: str, target_dir: Path, staging: P
     return str(target / "esmsim")
 
 
+def example(name: Optional[str] = None) -> Union[str, List[str]]:
+    """The example scenarios and example pilot shipped with the package: `example()` lists
+    them, `example("quickstart.yaml")` gives a scenario's path, `example("pilot.csv")` the
+    simulated pilot in the per-prompt csv format (24 participants, six fixed blocks a day for
+    ten days) to try `esmsim calibrate` on. Raises `EsmsimError` for an unknown name."""
+    root = Path(__file__).resolve().parent / "data"
+    available = sorted(p.name for p in (root / "scenarios").glob("*.yaml")) + ["pilot.csv"]
+    if name is None:
+        return available
+    if name not in available:
+        raise EsmsimError(f"no example {name!r}; the examples: {', '.join(available)}")
+    return str(root / "pilot.csv") if name == "pilot.csv" else str(root / "scenarios" / name)
+
+
 def _execute(args: List[str]) -> subprocess.CompletedProcess:
     env = dict(os.environ, ESMSIM_ERROR_FORMAT="json")
     done = subprocess.run([esmsim_path(), *args], capture_output=True, text=True, env=env)

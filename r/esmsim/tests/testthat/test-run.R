@@ -142,3 +142,21 @@ test_that("the answers plot draws each variant's own answers target, the one sum
   expect_setequal(lines$xintercept, c(7, 5))
   expect_match(built$plot$labels$title, "target 7, 5")
 })
+
+test_that("the example scenarios and pilot ship with the package, as the repository has them", {
+  expect_true("quickstart.yaml" %in% esm_example())
+  expect_true("pilot.csv" %in% esm_example())
+  expect_error(esm_example("nope.yaml"), "no example 'nope.yaml'")
+  shipped <- esm_example("quickstart.yaml")
+  expect_true(file.exists(shipped))
+  # The copies match the repository's (make examples copies them).
+  for (name in setdiff(esm_example(), "pilot.csv")) {
+    expect_equal(readLines(esm_example(name)), readLines(repository_file("scenarios", name)), info = name)
+  }
+  expect_equal(readLines(esm_example("pilot.csv")), readLines(repository_file("scenarios", "pilot-example.csv")))
+  skip_without_esmsim()
+  r <- esm_run(shipped, participants = 5, duration = "2d", quiet = TRUE, progress = FALSE)
+  expect_gt(nrow(r$prompts), 0)
+  cal <- esm_calibrate(esm_example("pilot.csv"), format = "csv", people = 20, bootstrap = 2)
+  expect_equal(cal$pilot$participants, 24L)
+})
