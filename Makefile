@@ -132,3 +132,7 @@ bench-simpy:
 ## dist tarball's source (their copies are tracked; the packages' tests check they match).
 examples:
 	bash scripts/copy-examples.sh
+
+## r-vignette: build the R package's vignette into r/esmsim/inst/doc (vignette() finds it once installed).
+r-vignette:
+	bash scripts/build-r-vignette.sh

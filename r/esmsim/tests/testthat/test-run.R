@@ -160,3 +160,10 @@ test_that("the example scenarios and pilot ship with the package, as the reposit
   cal <- esm_calibrate(esm_example("pilot.csv"), format = "csv", people = 20, bootstrap = 2)
   expect_equal(cal$pilot$participants, 24L)
 })
+
+test_that("the vignette is built into inst/doc from its current source, so vignette() finds it once installed", {
+  source <- repository_file("r", "esmsim", "vignettes", "plan-a-study.Rmd")
+  built <- repository_file("r", "esmsim", "inst", "doc", "plan-a-study.Rmd")
+  expect_equal(readLines(built), readLines(source))
+  expect_true(file.exists(repository_file("r", "esmsim", "inst", "doc", "plan-a-study.html")))
+})
