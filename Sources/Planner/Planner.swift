@@ -74,8 +74,12 @@ public enum Planner {
       + Report.predictabilityDays(reports) + "</figure>"
   }
 
-  /// Simulates `scenario` and returns the page's figures as JSON.
-  public static func run(_ scenario: Scenario, participant: Int = 0, truth: Bool = false, threads: Int = 2) throws -> JSONValue {
+  /// Simulates `scenario` and returns the page's figures as JSON; `shouldStop` is polled
+  /// between participants (a server shutting down cancels the simulation).
+  public static func run(
+    _ scenario: Scenario, participant: Int = 0, truth: Bool = false, threads: Int = 2,
+    shouldStop: @escaping @Sendable () -> Bool = { false }
+  ) throws -> JSONValue {
     var scenario = scenario
     scenario.outputs.heatHours = 0
     scenario.outputs.coverage = false
@@ -84,7 +88,7 @@ public enum Planner {
     // The answers by hour of the day, for the teaching page's answered picture.
     var answeredByHour = [[(sum: Double, n: Int)]](
       repeating: Array(repeating: (0, 0), count: 24), count: truth ? scenario.variants.count : 0)
-    let sim = try StudySimulation.simulate(scenario, options: StudySimulation.Options(threads: threads), each: { o, v, _ in
+    let sim = try StudySimulation.simulate(scenario, options: StudySimulation.Options(threads: threads), shouldStop: shouldStop, each: { o, v, _ in
       guard truth else { return }
       for p in o.prompts where p.status == .answered && p.reported.isFinite {
         let h = Int((p.opened % Tick.day) / Tick.hour)

@@ -33,6 +33,9 @@ public enum PlannerServer {
     /// Where each request's log line goes (method, path, status, milliseconds, and a refusal's
     /// reason); nil: nowhere (`--quiet`).
     public var log: (@Sendable (String) -> Void)?
+    /// Polled by a running simulation between participants, and by an archive between files:
+    /// true once the server is asked to stop, which cancels them.
+    public var shouldStop: @Sendable () -> Bool = { false }
 
     public init(
       host: String = "127.0.0.1", port: Int = 8080, threads: Int = 2, limits: Planner.Limits = .init(), queue: Int = 4,
@@ -87,19 +90,21 @@ public enum PlannerServer {
     router.get("/api/choices") { _, _ in Self.response(.ok, choices, type: "application/json") }
     router.post("/api/run") { request, context in
       try await Self.api(request, context: context, options: options, gate: gate) { scenario, r in
-        let json = try Planner.run(scenario, participant: r.participant, truth: r.truth, threads: options.threads)
+        let json = try Planner.run(
+          scenario, participant: r.participant, truth: r.truth, threads: options.threads, shouldStop: options.shouldStop)
         return Self.response(.ok, json.text(), type: "application/json")
       }
     }
     router.post("/api/results") { request, context in
       try await Self.api(request, context: context, options: options, gate: gate) { scenario, _ in
-        let zip = try ResultsArchive.zip(scenario, threads: options.threads, version: options.version)
+        let zip = try ResultsArchive.zip(scenario, threads: options.threads, version: options.version, shouldStop: options.shouldStop)
         var r = Self.response(.ok, "", type: "application/zip")
         r.headers[.contentDisposition] = "attachment; filename=\"esmsim-results.zip\""
         r.body = ResponseBody(contentLength: zip.size) { writer in
           // Read in 1 MB pieces: the archive is never in memory whole.
           var at = 0
           while at < zip.size {
+            if options.shouldStop() { throw ResultsArchive.Stopped() }
             var piece = ByteBuffer()
             let n = min(1 << 20, zip.size - at)
             let got = piece.writeWithUnsafeMutableBytes(minimumWritableBytes: n) { pread(zip.fd, $0.baseAddress, n, off_t(at)) }
@@ -167,8 +172,13 @@ public enum PlannerServer {
       DispatchQueue.global().async {
         do {
           done.resume(returning: try work(scenario, parsed))
+        } catch let stopped as ResultsArchive.Stopped {
+          done.resume(returning: refusal(.serviceUnavailable, stopped.description))
+        } catch let large as ResultsArchive.TooLarge {
+          done.resume(returning: refusal(.init(code: 507, reasonPhrase: "Insufficient Storage"), large.description))
         } catch {
-          done.resume(returning: refusal(.internalServerError, "\(error)"))
+          // A simulation cancelled by the server's stop ends as an interrupted run.
+          done.resume(returning: options.shouldStop() ? refusal(.serviceUnavailable, ResultsArchive.Stopped().description) : refusal(.internalServerError, "\(error)"))
         }
       }
     }

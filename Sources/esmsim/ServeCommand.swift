@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Planner
 import Server
+import Synchronization
 
 /// `esmsim serve`: the interactive planner in the browser.
 struct ServeCommand: ParsableCommand {
@@ -40,10 +41,12 @@ struct ServeCommand: ParsableCommand {
         Data("warning: listening on \(host): anyone who can reach this machine can use the planner and make it simulate\n".utf8))
     }
     let log: (@Sendable (String) -> Void)? = quiet ? nil : Self.log
-    let options = PlannerServer.Options(
+    var options = PlannerServer.Options(
       host: host, port: port, threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
       limits: Planner.Limits(participantDays: Double(maxParticipantDays)), version: ESMSimVersion.string,
       log: log)
+    options.shouldStop = { ServeStop.requested.load(ordering: .relaxed) }
+    ServeStop.install()
     let done = DispatchSemaphore(value: 0)
     nonisolated(unsafe) var failure: Error?
     Task {
@@ -61,5 +64,32 @@ struct ServeCommand: ParsableCommand {
       FileHandle.standardError.write(Data("esmsim: cannot serve on \(host):\(port): \(failure)\n".utf8))
       throw ExitCode(1)
     }
+  }
+}
+
+/// Stopping the server (SIGINT, SIGTERM): a running simulation or archive is cancelled at once
+/// (it polls ``requested``), the server's own graceful shutdown then ends the requests, and
+/// whatever still runs 1.5 s later ends with the process: the server stops within 2 s
+/// whatever it was doing.
+enum ServeStop {
+  static let requested = Atomic<Bool>(false)
+  nonisolated(unsafe) static var sources: [DispatchSourceSignal] = []
+
+  static func install() {
+    for number in [SIGINT, SIGTERM] {
+      signal(number, SIG_IGN)  // delivered to the dispatch sources (the server's own included)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler {
+        requested.store(true, ordering: .relaxed)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 1.5) { exit(0) }
+      }
+      source.resume()
+      sources.append(source)
+    }
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, SIGINT)
+    sigaddset(&set, SIGTERM)
+    pthread_sigmask(SIG_UNBLOCK, &set, nil)
   }
 }

@@ -32,6 +32,18 @@ struct WarningTests {
     #expect(try resolve(Self.scenario(pushes: "20m")).warnings.isEmpty)
     #expect(try resolve(Self.scenario(pushes: "5m", os: "{android: 1}")).warnings.isEmpty)
   }
+
+  @Test("a window crossing midnight for most of the day is said (08:00-07:00 is 23 hours); a night window is not")
+  func windowAcrossMidnight() throws {
+    func scenario(_ window: String) -> String {
+      "name: w\nduration: 2d\npopulation: {size: 3}\nprotocol: {window: \"\(window)\", schedule: {algorithm: fixed-blocks, per_day: 3}}\n"
+    }
+    let s = try resolve(scenario("08:00-07:00"), file: "w.yaml")
+    let w = try #require(s.warnings.first)
+    #expect(w.key == "protocol.window" && w.message.contains("crosses midnight and lasts 23 hours"))
+    #expect(try resolve(scenario("20:00-02:00")).warnings.isEmpty)
+    #expect(try resolve(scenario("08:00-22:00")).warnings.isEmpty)
+  }
 }
 
 @Suite("Protocol presets")

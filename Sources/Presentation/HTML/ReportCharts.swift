@@ -154,7 +154,7 @@ extension Report {
 
   /// The held-out days behind each variant's predictability, flagged when too few.
   public static func predictabilityDays(_ variants: [VariantResults]) -> String {
-    var out = "<table><tr><th class='name'>variant</th><th>bits per signal</th><th>held-out days</th><th class='name'>stable</th></tr>"
+    var out = "<table><tr><th class='name'>variant</th><th title='how surprising each prompt time is to someone who knows the rules: more is less predictable'>bits per signal</th><th>held-out days</th><th class='name'>stable</th></tr>"
     for v in variants {
       let stable = v.heldOutDays >= ScheduleSummary.stableHeldOutDays
       out += "<tr><td class='name'>\(HTML.escape(Labels.variant(v.name)))</td><td>\(NumberText.fixed(v.bitsPerSignal, 2))\(stable ? "" : " *")</td>"
@@ -216,14 +216,18 @@ extension Report {
     let h = 4.0
     // Margins for the axes (participants down the left, study days along the bottom) and the key.
     let (left, bottom, top) = (34.0, 28.0, 22.0)
+    // From a pale red (none collected: Loss) to blue (all expected); not enrolled or none
+    // expected is grey, a colour of its own.
     func shade(_ x: Double) -> String {
-      let g = Int((1 - x) * 255)
-      return "rgb(\(g),\(g),\(min(g + 40, 255)))"
+      let (a, b) = ((250.0, 215.0, 210.0), (31.0, 91.0, 160.0))
+      func mix(_ u: Double, _ v: Double) -> Int { Int((u + (v - u) * x).rounded()) }
+      return "rgb(\(mix(a.0, b.0)),\(mix(a.1, b.1)),\(mix(a.2, b.2)))"
     }
+    let notEnrolled = "#d9d9d9"
     var body = ""
     for (r, row) in v.heat.enumerated() {
       for (c, x) in row.enumerated() {
-        let fill = x.isNaN ? "#f6f6f6" : shade(Double(x))
+        let fill = x.isNaN ? notEnrolled : shade(Double(x))
         body += "<rect x='\(SVGChart.f(left + Double(c) * cell))' y='\(SVGChart.f(top + Double(r) * h))' width='\(SVGChart.f(cell))' height='\(SVGChart.f(h))' fill='\(fill)'/>"
       }
     }
@@ -249,7 +253,7 @@ extension Report {
       body += "<text x='\(SVGChart.f(kx + 13))' y='13' class='tick'>\(label)</text>"
       kx += 13 + Double(label.count) * 6 + 10
     }
-    body += "<rect x='\(SVGChart.f(kx))' y='4' width='10' height='10' fill='#f6f6f6' stroke='#999' stroke-width='0.5'/>"
+    body += "<rect x='\(SVGChart.f(kx))' y='4' width='10' height='10' fill='\(notEnrolled)' stroke='#999' stroke-width='0.5'/>"
     body += "<text x='\(SVGChart.f(kx + 13))' y='13' class='tick'>not enrolled or none expected</text>"
     let (w, hh) = (SVGChart.f(width), SVGChart.f(height))
     let svg = "<svg xmlns='http://www.w3.org/2000/svg' class='heat' width='100%' viewBox='0 0 \(w) \(hh)' style='max-width:\(w)px'>\(body)</svg>"
@@ -257,7 +261,7 @@ extension Report {
   }
 
   public static func coverageTable(_ variants: [VariantResults]) -> String {
-    var out = "<table><tr><th class='name'>variant</th><th class='name'>device</th><th class='name'>sensor</th><th>Comp</th><th>Incomp</th><th>Loss</th></tr>"
+    var out = "<table><tr><th class='name'>variant</th><th class='name'>device</th><th class='name'>sensor</th><th title='complete: at least the samples expected in the hour'>Comp (complete)</th><th title='some samples, fewer than expected'>Incomp (partial)</th><th title='no sample in the hour'>Loss (none)</th></tr>"
     for v in variants {
       for c in v.coverage {
         out += "<tr><td class='name'>\(HTML.escape(Labels.variant(v.name)))</td><td class='name'>\(HTML.escape(Labels.plain(c.device)))</td><td class='name'>\(HTML.escape(c.sensor))</td>"

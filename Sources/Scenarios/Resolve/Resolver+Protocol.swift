@@ -26,9 +26,9 @@ extension ScenarioResolver {
         _ = r.raw("window")
       }
     } else if r.has("questionnaires") {
-      p.schedules = try questionnaires(r, window: try windowPlan(r), plan: plan)
+      p.schedules = try questionnaires(r, window: try checkedWindowPlan(r), plan: plan)
     } else {
-      p.schedules = try scheduleParts(r, window: try windowPlan(r), plan: plan)
+      p.schedules = try scheduleParts(r, window: try checkedWindowPlan(r), plan: plan)
     }
     let defaultChannel: (String, ChannelPlan) =
       imported.map { ($0.channelPreset, ChannelPlan.preset($0.channelPreset)!) } ?? ("ios_local", .iosLocal)
@@ -166,6 +166,24 @@ extension ScenarioResolver {
   }
 
   // MARK: Window and schedule
+
+  /// The window, with a warning when it crosses midnight for most of the day (08:00-07:00 is
+  /// 23 hours, the night included: more likely its ends swapped than meant).
+  mutating func checkedWindowPlan(_ r: Reader) throws(ScenarioError) -> WindowPlan {
+    let plan = try windowPlan(r)
+    for w in plan.fixedWindows where w.end.minutes < w.start.minutes && w.length > Self.longestNightWindow {
+      warn(
+        ScenarioWarning(
+          file: file, key: r.keyPath("window"),
+          message: r.context
+            + "the window \(w) crosses midnight and lasts \(w.length.truncatingRemainder(dividingBy: 60) == 0 ? "\(Int(w.length) / 60) hours" : "\(Int(w.length)) minutes"): prompts fall through the night; if the ends are swapped, write \(w.end)-\(w.start)"))
+    }
+    return plan
+  }
+
+  /// The longest window crossing midnight taken without a warning (minutes): a night shift's
+  /// or an evening-to-night window; longer ones include most of the night.
+  static let longestNightWindow = 16.0 * 60
 
   func windowPlan(_ r: Reader) throws(ScenarioError) -> WindowPlan {
     guard let v = r.raw("window") else {

@@ -9,7 +9,7 @@ extension ScenarioResolver {
   /// The schedules of `protocol.questionnaires`, one per questionnaire, each opening its
   /// own survey (whose id is the questionnaire's name). Keys a questionnaire leaves out
   /// (window, expiry, reminders) are the protocol's.
-  func questionnaires(_ r: Reader, window: WindowPlan, plan: StudyPlan) throws(ScenarioError) -> [SchedulePart] {
+  mutating func questionnaires(_ r: Reader, window: WindowPlan, plan: StudyPlan) throws(ScenarioError) -> [SchedulePart] {
     guard let v = r.raw("questionnaires"), case .sequence(let list, let at) = v, !list.isEmpty, list.count <= ScenarioLimits.questionnaires else {
       throw r.error(
         "questionnaires", r.raw("questionnaires")?.location,
@@ -26,7 +26,7 @@ extension ScenarioResolver {
       }
       guard !names.contains(name) else { throw q.error("name", item["name"]?.location, "two questionnaires are named '\(name)'") }
       names.append(name)
-      let own = q.has("window") ? try windowPlan(q) : window
+      let own = q.has("window") ? try checkedWindowPlan(q) : window
       guard q.has("schedule") else { throw q.error("schedule", nil, "is required (each questionnaire has its own schedule)") }
       guard var part = try scheduleParts(q, window: own, plan: plan).first else {
         throw q.error("schedule", item["schedule"]?.location, "a questionnaire needs a schedule (not none)")

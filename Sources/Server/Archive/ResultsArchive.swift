@@ -23,19 +23,45 @@ enum ResultsArchive {
 
   static let prefix = "esmsim-serve-"
 
+  /// The results would not fit on the server's disk (twice: the folder and the archive).
+  struct TooLarge: Error, CustomStringConvertible {
+    var needed: Double
+    var description: String {
+      "the results of this study would take about \(WorkEstimate.size(needed)) (the files and their archive), more than the server's disk has free: ask for fewer participants, days or per-row outputs"
+    }
+  }
+
   /// The archive could not be read back while it was sent.
   struct ReadFailure: Error {}
 
-  /// Simulates `scenario` and packs its results folder.
-  static func zip(_ scenario: Scenario, threads: Int, version: String) throws -> File {
+  /// The server was asked to stop while the archive was made: nothing is left.
+  struct Stopped: Error, CustomStringConvertible {
+    var description: String { "the server is stopping" }
+  }
+
+  /// Simulates `scenario` and packs its results folder; `shouldStop` is polled between
+  /// participants and between files (a server shutting down cancels it, leaving nothing).
+  static func zip(
+    _ scenario: Scenario, threads: Int, version: String, shouldStop: @escaping @Sendable () -> Bool = { false }
+  ) throws -> File {
     let fm = FileManager.default
     let root = fm.temporaryDirectory.appendingPathComponent("\(prefix)\(getpid())-\(UUID().uuidString)")
     try fm.createDirectory(at: root, withIntermediateDirectories: false)
     defer { try? fm.removeItem(at: root) }
-    // The results and the archive both take room.
-    try StudyRun.checkSpace(scenario, in: root.path, for: "the results archive", copies: 2)
+    // The results and the archive both take room; the refusal names no path of the server's.
+    do {
+      try StudyRun.checkSpace(scenario, in: root.path, for: "the results archive", copies: 2)
+    } catch {
+      throw TooLarge(needed: WorkEstimate(scenario, threads: 1).outputBytes * 1.1 * 2)
+    }
     let folder = root.appendingPathComponent("results")
-    let outcome = try StudyRun.run(scenario, to: folder.path, options: .init(threads: threads), version: version)
+    let outcome: StudyRun.Outcome
+    do {
+      outcome = try StudyRun.run(scenario, to: folder.path, options: .init(threads: threads), version: version, shouldStop: shouldStop)
+    } catch {
+      if shouldStop() { throw Stopped() }
+      throw error
+    }
     let archivePath = root.appendingPathComponent("results.zip").path
     let fd = open(archivePath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard fd >= 0 else { throw ZipWriter.Failure(description: "cannot create the archive: \(String(cString: strerror(errno)))") }
@@ -43,6 +69,7 @@ enum ResultsArchive {
     defer { if !keep { close(fd) } }
     var writer = ZipWriter(fd: fd)
     for name in outcome.files {
+      if shouldStop() { throw Stopped() }
       let path = folder.appendingPathComponent(name).path
       var isDir: ObjCBool = false
       guard fm.fileExists(atPath: path, isDirectory: &isDir) else { continue }
@@ -51,6 +78,7 @@ enum ResultsArchive {
         for sub in subs {
           let full = (path as NSString).appendingPathComponent(sub)
           var d: ObjCBool = false
+          if shouldStop() { throw Stopped() }
           if fm.fileExists(atPath: full, isDirectory: &d), !d.boolValue { try writer.add("results/\(name)/\(sub)", path: full) }
         }
       } else {

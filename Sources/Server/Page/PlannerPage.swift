@@ -14,17 +14,19 @@ enum PlannerPage {
     <title>esmsim planner</title><link rel="stylesheet" href="/app.css"></head>
     <body data-page="planner">
     <header><h1>esmsim planner</h1><nav><a href="/" aria-current="page">Planner</a> · <a href="/teach">Teaching: sampling bias</a></nav>
-    <p id="status" role="status">Starting…</p></header>
+    <p id="status" role="status">Starting…</p><a id="toForm" class="jump" href="#form">Change the study ↓</a></header>
     <main>
     <form id="form" autocomplete="off">
+      <a class="jump back" href="#results">↑ Results</a>
       <fieldset><legend>Study</legend>
         <label>Participants <input name="participants" type="number" min="1" max="5000" value="200"></label>
         <label>Days <input name="days" type="number" min="1" max="365" value="14"></label>
         <label>Seed <input name="seed" type="number" min="0" value="1"></label>
-        <label>Answers target <input name="answers_target" type="number" min="1" max="10000" value="30"></label>
+        <label title="The answers each participant should give: the share reaching it is the headline figure (protocol.answers_target in a scenario)">Answers target <input name="answers_target" type="number" min="1" max="10000" value="30"></label>
       </fieldset>
       <fieldset id="protocolA"><legend>Protocol</legend>
         <label>Platform preset <select name="preset"><option value="">none (esmsim's defaults)</option></select></label>
+        <p class="hint" id="presetNote" aria-live="polite"></p>
         <div class="imported" hidden><p>Protocol from <b class="import-name"></b> (<span class="import-kind"></span>). <button type="button" class="remove-import">Remove</button></p></div>
         <div class="schedule-fields"></div>
       </fieldset>

@@ -165,6 +165,14 @@ enum PlannerScript {
       }
       if (!("until_next" in set) && $(`[name="${p}until_next"]`)) $(`[name="${p}until_next"]`).checked = false;
       if (!("weekdays" in set) && $(`[name="${p}weekdays"]`)) $(`[name="${p}weekdays"]`).value = "";
+      // Say what the preset did: the fields it set, marked in the form until the next change.
+      document.querySelectorAll(".preset-set").forEach(e => e.classList.remove("preset-set"));
+      const fields = Object.keys(set).map(k => $(`[name="${p}${k}"]`)).filter(e => e);
+      fields.forEach(e => (e.closest("label") || e).classList.add("preset-set"));
+      const label = (CHOICES.presets.find(x => x.name === preset) || {}).label;
+      $("#presetNote").textContent = !preset
+        ? "No preset: esmsim's defaults."
+        : `${label} sets ${fields.length} field${fields.length === 1 ? "" : "s"} (marked) and its platform's rules for delivery and the app (in the YAML as preset: ${preset}).`;
     }
 
     function readFile(input, then) {

@@ -35,6 +35,9 @@ enum PlannerStyle {
     .fate .ok{background:#1f6fb4}.fate .sent{background:#7fa7cc}.fate .miss{background:#c0392b}.fate .share{flex:0 0 4.5em;text-align:right}
     .story{background:#f4f7fb;border-left:3px solid #1f6fb4;padding:6px 10px;font-size:.9em;min-height:1.5em}
     #week .scroll{overflow-x:auto}
-    @media (max-width:760px){#week svg.week{min-width:960px}main{display:flex;flex-direction:column;padding:8px}#results{order:-1;width:100%}form{position:static;max-height:none;width:100%;flex-basis:auto}.card{min-width:0}figure{flex-basis:100%}.fate .what{flex-basis:6.5em}.card dl{grid-template-columns:auto}}
+    #week figure,#os figure{flex-basis:100%;overflow-x:auto}#week svg.week{min-width:960px}
+    .preset-set{background:#fff3c4;border-radius:3px}
+    .jump{display:none}
+    @media (max-width:760px){.jump{display:inline-block;position:fixed;right:10px;bottom:10px;z-index:5;background:#1f6fb4;color:#fff;padding:8px 14px;border-radius:18px;text-decoration:none;box-shadow:0 1px 4px rgba(0,0,0,.3)}.jump.back{position:static;margin:0 0 8px;box-shadow:none}main{display:flex;flex-direction:column;padding:8px}#results{order:-1;width:100%}form{position:static;max-height:none;width:100%;flex-basis:auto}.card{min-width:0}figure{flex-basis:100%}.fate .what{flex-basis:6.5em}.card dl{grid-template-columns:auto}}
     """#
 }

@@ -116,6 +116,14 @@ public enum WindowPlan: Sendable, Equatable {
   /// `afterWake` to the usual bedtime minus `beforeBed`, to the nearest quarter hour (as
   /// Mappiness lets participants set them).
   case participant(afterWake: Double, beforeBed: Double)
+
+  /// The fixed windows (weekday and weekend), none for the participant's own hours.
+  public var fixedWindows: [Window] {
+    switch self {
+    case .fixed(let weekday, let weekend): weekday == weekend ? [weekday] : [weekday, weekend]
+    case .participant: []
+    }
+  }
 }
 
 
