@@ -31,7 +31,8 @@ struct CalibrateCommand: ParsableCommand {
   @Option(help: "aware, beiwe, mpath, esmira or csv.") var format: String
   @Option(help: "The pilot's scenario: its protocol, phones and population (its compliance is the start). Default: the protocol the records show, on participants' own phones.")
   var scenario: String?
-  @Option(help: "Beiwe, csv: the participants' offset from UTC, minutes.") var utcOffset: Int?
+  @Option(parsing: .unconditional, help: "Beiwe, csv: the participants' offset from UTC, minutes (negative west of UTC: --utc-offset -300).")
+  var utcOffset: Int?
   @Option(help: "Beiwe, csv: the participants' time zone (IANA, for example Europe/Brussels).") var timeZone: String?
   @Option(name: .customLong("column"), help: "csv: ROLE=NAME, the column of a role (participant, questionnaire, scheduled, delivered, opened, submitted); repeat for each.")
   var columns: [String] = []
@@ -62,6 +63,34 @@ struct CalibrateCommand: ParsableCommand {
     guard !files.isEmpty else { throw ValidationError("give the pilot's files") }
     guard (10...10_000).contains(people) else { throw ValidationError("--people: expected 10 to 10000, found \(people)") }
     guard (2...1_000).contains(bootstrap) else { throw ValidationError("--bootstrap: expected 2 to 1000, found \(bootstrap)") }
+    try DistinctPaths.check(
+      inputs: files.map { ("the pilot's file", $0) } + (scenario.map { [("the scenario", $0)] } ?? []),
+      outputs: outputPaths.map { ("--output", $0) })
+  }
+
+  /// The files --output writes: the block, and beside it the JSON and the page.
+  var outputPaths: [String] {
+    guard let output else { return [] }
+    let stem = (output.hasSuffix(".yaml") || output.hasSuffix(".yml")) ? (output as NSString).deletingPathExtension : output
+    return [output, stem + ".json", stem + ".html"]
+  }
+
+  /// The pilot's files, each refused before it is read when larger than a pilot may be.
+  func readInputs() throws(ScenarioError) -> [(file: String, data: Data)] {
+    var inputs: [(file: String, data: Data)] = []
+    for f in files {
+      let size = (try? FileManager.default.attributesOfItem(atPath: f)[.size] as? NSNumber)?.intValue
+      if let size, size > Pilot.maxFileBytes {
+        throw ScenarioError(file: f, "the file has \(size) bytes; a pilot's file has at most \(Pilot.maxFileBytes)")
+      }
+      guard let handle = FileHandle(forReadingAtPath: f), let data = try? handle.read(upToCount: Pilot.maxFileBytes + 1) ?? Data()
+      else { throw ScenarioError(file: f, "cannot read the file") }
+      guard data.count <= Pilot.maxFileBytes else {
+        throw ScenarioError(file: f, "the file has more than \(Pilot.maxFileBytes) bytes; a pilot's file has at most that")
+      }
+      inputs.append((f, data))
+    }
+    return inputs
   }
 
   func run() throws {
@@ -72,12 +101,7 @@ struct CalibrateCommand: ParsableCommand {
     var proposed: PilotProtocol?
     do {
       let names = try PilotColumns.mapping(columns)
-      var inputs: [(file: String, data: Data)] = []
-      for f in files {
-        guard let data = FileManager.default.contents(atPath: f) else { throw ScenarioError(file: f, "cannot read the file") }
-        inputs.append((f, data))
-      }
-      pilot = try format.read(inputs, columns: PilotColumns(names: names, clock: clock))
+      pilot = try format.read(try readInputs(), columns: PilotColumns(names: names, clock: clock))
       guard !pilot.prompts.isEmpty else { throw ScenarioError(file: files[0], "no prompts in the pilot's files") }
       if let scenario {
         plan = try ScenarioInput.resolve(path: scenario, overrides: .init()).variants[0].plan
@@ -103,14 +127,15 @@ struct CalibrateCommand: ParsableCommand {
       format: format, pilot: pilot, plan: plan, proposed: proposed, scenario: scenario ?? "", holdout: check, seed: seed,
       threads: execution.threadCount, people: people, bootstrap: bootstrap)
     let text = CalibrationText.text(run)
+    // The report on the terminal in every case; with --output, in files as well.
+    print(text, terminator: "")
     if let output {
-      let stem = (output.hasSuffix(".yaml") || output.hasSuffix(".yml")) ? (output as NSString).deletingPathExtension : output
-      for path in [output, stem + ".json", stem + ".html"] { try AtomicFile.requireRegular(path) }
-      try AtomicFile.write(CalibrationJSON.value(run).text(indent: 2) + "\n", to: stem + ".json")
-      try AtomicFile.write(CalibrationPage.html(run), to: stem + ".html")
+      let paths = outputPaths
+      for path in paths { try AtomicFile.requireRegular(path) }
+      try AtomicFile.write(CalibrationJSON.value(run).text(indent: 2) + "\n", to: paths[1])
+      try AtomicFile.write(CalibrationPage.html(run), to: paths[2])
       try AtomicFile.write(text, to: output)
-    } else {
-      print(text, terminator: "")
+      print("# written: \(paths.joined(separator: ", "))")
     }
   }
 }

@@ -43,6 +43,7 @@ struct DesignCommand: ParsableCommand {
     guard DesignCost(rawValue: cost) != nil else { throw ValidationError("--cost: expected participant-days or prompts, found '\(cost.prefix(40))'") }
     guard (1...50).contains(replications) else { throw ValidationError("--replications: expected 1 to 50, found \(replications)") }
     _ = try Self.ranges(vary)
+    try DistinctPaths.check(inputs: [("the scenario", scenario)], outputs: output.map { [("--output", $0)] } ?? [])
   }
 
   /// The varied keys' values, sorted and distinct.

@@ -35,6 +35,10 @@ struct RunCommand: ParsableCommand {
     if let replications, replications < 1 || replications > 100_000 {
       throw ValidationError("--replications must be between 1 and 100000")
     }
+    // The results folder is not one of the files read (it would be replaced with --force).
+    try DistinctPaths.check(
+      inputs: [("the scenario", scenario), ("--aware-schedule", awareSchedule)].compactMap { n, p in p.map { (n, $0) } },
+      outputs: [("--output", output)])
     if let participants, participants < 1 || participants > 10_000_000 {
       throw ValidationError("--participants must be between 1 and 10000000")
     }

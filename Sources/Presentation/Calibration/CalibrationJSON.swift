@@ -17,6 +17,7 @@ public enum CalibrationJSON {
           ("format", .string(run.format.rawValue)), ("participants", .int(m.people)), ("prompts", .int(m.prompts.count)),
           ("days", .int(m.days)), ("answered", .finite(m.rate)),
           ("left_out", .array(run.pilot.leftOut.sorted { $0.key < $1.key }.map { .object([("what", .string($0.key)), ("count", .int($0.value))]) })),
+          ("adjusted", .array(run.pilot.adjusted.sorted { $0.key < $1.key }.map { .object([("what", .string($0.key)), ("count", .int($0.value))]) })),
         ])
       ),
       (

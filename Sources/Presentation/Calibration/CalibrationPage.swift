@@ -59,7 +59,10 @@ public enum CalibrationPage {
       top: Double? = nil
     ) {
       guard !rows.isEmpty else { return }
-      let high = top ?? max(rows.map { max($0.row.high, $0.row.observed.isFinite ? $0.row.observed : 0) * scale }.max() ?? 1, 1)
+      // The axis's top from the finite figures only (a held-out part without answers has no
+      // prediction: nan), at least 1.
+      let finite = rows.flatMap { [$0.row.high, $0.row.observed, $0.row.predicted] }.filter(\.isFinite).map { $0 * scale }
+      let high = top ?? max(finite.max() ?? 1, 1)
       let xs = rows.map(\.x)
       var g = SVGChart(x: (xs.min()! - 0.6)...(xs.max()! + 0.6), y: 0...high)
       let step = max(1, rows.count / 12)

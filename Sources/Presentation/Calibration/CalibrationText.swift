@@ -18,6 +18,7 @@ public enum CalibrationText {
     var out = "# esmsim calibrate: \(m.people) participants, \(m.prompts.count) prompts recorded over \(m.days) days"
     out += " (\(run.format.rawValue)); answered \(number(m.rate))\n"
     for (reason, n) in run.pilot.leftOut.sorted(by: { $0.key < $1.key }) { out += "# left out: \(n) of \(reason)\n" }
+    for (reason, n) in run.pilot.adjusted.sorted(by: { $0.key < $1.key }) { out += "# warning: kept \(n) \(reason)\n" }
     if let p = run.proposed {
       out += "# the pilot's protocol as its records show it (simulated; --propose prints it, --scenario replaces it):\n"
       for n in p.notes { out += "#   \(n)\n" }

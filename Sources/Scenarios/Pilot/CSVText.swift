@@ -17,8 +17,11 @@ struct CSVText {
   let records: [[Field]]
   let file: String
 
-  static let maxBytes = 64 << 20
+  static let maxBytes = Pilot.maxFileBytes
   static let maxFields = 20_000_000
+  /// The most columns a header (and so a record) may have: a pilot's export has a column per
+  /// item at most; wider is refused as it is read.
+  static let maxColumns = 10_000
 
   /// Reads `data`. With `ragged`, a record shorter than the header is read with its missing
   /// trailing fields empty (m-Path leaves them out); a longer one is refused either way.
@@ -46,6 +49,9 @@ struct CSVText {
       fields += 1
       guard fields <= Self.maxFields else {
         throw ScenarioError(file: file, at: .init(line: line, column: column), "more than \(Self.maxFields) fields")
+      }
+      guard row.count < Self.maxColumns else {
+        throw ScenarioError(file: file, at: .init(line: line, column: column), "a line of more than \(Self.maxColumns) fields (columns)")
       }
       row.append(Field(text: field, line: start.line, column: start.column))
       field = ""
@@ -104,7 +110,8 @@ struct CSVText {
     rows.removeAll { $0.count == 1 && $0[0].text.isEmpty }
     guard let first = rows.first else { throw ScenarioError(file: file, "the file is empty: expected a header line") }
     header = first.map(\.text)
-    for (k, f) in first.enumerated() where header[..<k].contains(f.text) {
+    var seen: Set<String> = []
+    for f in first where !seen.insert(f.text).inserted {
       throw ScenarioError(file: file, key: f.text, at: .init(line: f.line, column: f.column), "the header names column \(f.text.prefix(40)) twice")
     }
     var records = Array(rows.dropFirst())
@@ -151,7 +158,7 @@ struct CSVText {
   func column(_ name: String) throws(ScenarioError) -> Int {
     guard let k = header.firstIndex(of: name) else {
       throw ScenarioError(
-        file: file, key: name, at: .init(line: 1, column: 1), "the header has no column \(name) (it has \(header.joined(separator: ", ")))")
+        file: file, key: name, at: .init(line: 1, column: 1), "the header has no column \(name) (it has \(header.prefix(20).map { String($0.prefix(40)) }.joined(separator: ", "))\(header.count > 20 ? ", … \(header.count) in all" : ""))")
     }
     return k
   }

@@ -42,6 +42,7 @@ public struct PilotProtocol: Sendable {
     let days = spans.isEmpty ? 1 : spans[spans.count / 2]
     let start = first.values.min() ?? 0
     let names = Array(Set(pilot.prompts.map(\.questionnaire))).sorted()
+    let scenarioNames = Self.scenarioNames(names)
     var entries: [String] = []
     var windowFrom = 24 * 60.0
     var windowTo = 0.0
@@ -59,13 +60,20 @@ public struct PilotProtocol: Sendable {
       let counts = Dictionary(grouping: dayList.map(\.count), by: { $0 }).mapValues(\.count)
       let perDay = counts.max { ($0.value, -$0.key) < ($1.value, -$1.key) }?.key ?? 1
       let full = dayList.filter { $0.count == perDay }
-      let label = name.isEmpty ? "the prompts" : "questionnaire \(name)"
+      let shownName = Self.printable(name)
+      let label =
+        name.isEmpty
+        ? "the prompts" : "questionnaire \(shownName)\(scenarioNames[name] == name ? "" : " (\(scenarioNames[name]!) in the scenario)")"
       var schedule: String
       var from: Double
       var to: Double
       let k = (0..<perDay).map { i in full.map { $0[i] }.sorted() }
-      let lo = k.map { $0.first ?? 0 }
-      let hi = k.map { $0.last ?? 0 }
+      // Each k-th prompt's range: the central 90 % of its times when there are 20 or more (a
+      // few prompts of people in another time zone, or sent late, do not widen the blocks),
+      // else all of them; the prompts outside are counted in the notes.
+      let lo = k.map { Self.quantile($0, $0.count >= 20 ? 0.05 : 0) }
+      let hi = k.map { Self.quantile($0, $0.count >= 20 ? 0.95 : 1) }
+      let outside = zip(k, zip(lo, hi)).reduce(0) { n, e in n + e.0.filter { $0 < e.1.0 || $0 > e.1.1 }.count }
       let fixed = k.map { Self.fixedTime($0) }
       if fixed.allSatisfy({ $0 != nil }) {
         let times = fixed.map { $0! }
@@ -90,7 +98,8 @@ public struct PilotProtocol: Sendable {
           to = from + Double(perDay) * spacing.rounded()
           schedule = "{algorithm: buffered-blocks, per_day: \(perDay), buffer: \(String(format: "%.3f", buffer))}"
           notes.append(
-            "\(label): \(perDay) a day, one in each of \(perDay) blocks of \(Int(spacing.rounded())) minutes, drawn in their middle \(Int(width.rounded())) minutes")
+            "\(label): \(perDay) a day, one in each of \(perDay) blocks of \(Int(spacing.rounded())) minutes, drawn in their middle \(Int(width.rounded())) minutes"
+              + (outside > 0 ? " (\(outside) of \(k.reduce(0) { $0 + $1.count }) prompts fell outside their block: another time zone, or sent late)" : ""))
         } else {
           from = Self.floor5(lo.min() ?? 0)
           to = Self.ceil5((hi.max() ?? 0) + 1)
@@ -102,7 +111,7 @@ public struct PilotProtocol: Sendable {
         }
       }
       from = min(max(from, 0), 23 * 60)
-      to = min(max(to, from + 5), 24 * 60 - 1)
+      to = min(max(to, from + 5), 24 * 60)  // to midnight at the latest ("24:00": a prompt at 23:59 inside)
       // Weekdays with hardly any prompts (under a tenth of the average a day) are left out;
       // a weekday no participant's span holds says nothing.
       let mean = Double(weekdays.reduce(0, +)) / Double(max(spanDays.reduce(0, +), 1))
@@ -142,7 +151,7 @@ public struct PilotProtocol: Sendable {
       windowFrom = min(windowFrom, from)
       windowTo = max(windowTo, to)
       entries.append(
-        "    - {name: \(Self.quoted(name.isEmpty ? "esm" : name)), schedule: \(schedule), window: \"\(window)\", expiry: \(expiry)m\(survey)}")
+        "    - {name: \(Self.quoted(scenarioNames[name]!)), schedule: \(schedule), window: \"\(window)\", expiry: \(expiry)m\(survey)}")
     }
     let date = Self.date(start)
     notes.append(
@@ -176,6 +185,36 @@ public struct PilotProtocol: Sendable {
     }
   }
 
+  /// Each questionnaire's name in the scenario: 1 to 40 letters, digits, _ or - (a name
+  /// names metrics and rows), other characters as _, distinct (a number added), "esm" for
+  /// the unnamed.
+  static func scenarioNames(_ names: [String]) -> [String: String] {
+    var out: [String: String] = [:]
+    var used: Set<String> = []
+    for name in names {
+      var n = String(
+        name.unicodeScalars.prefix(40).map { c -> Character in
+          c.isASCII && (CharacterSet.alphanumerics.contains(c) || c == "_" || c == "-") ? Character(c) : "_"
+        })
+      if n.isEmpty || n.allSatisfy({ $0 == "_" }) { n = name.isEmpty ? "esm" : "questionnaire" }
+      var candidate = n
+      var k = 2
+      while used.contains(candidate) {
+        candidate = String(n.prefix(36)) + "_\(k)"
+        k += 1
+      }
+      used.insert(candidate)
+      out[name] = candidate
+    }
+    return out
+  }
+
+  /// A name as a comment line may show it: control characters (a line break would end the
+  /// comment and start YAML) as spaces, at most 100 characters.
+  static func printable(_ s: String) -> String {
+    String(s.unicodeScalars.prefix(100).map { $0.value < 32 || $0.value == 127 || ($0.value >= 0x80 && $0.value < 0xA0) || $0 == "\u{2028}" || $0 == "\u{2029}" ? " " : Character($0) })
+  }
+
   /// The clock time most of a day's k-th prompts fall on (four in five within 2 minutes of
   /// their median), nil when they vary.
   static func fixedTime(_ minutes: [Double]) -> Double? {
@@ -183,6 +222,15 @@ public struct PilotProtocol: Sendable {
     let m = median(minutes)
     let near = minutes.filter { abs($0 - m) <= 2 }.count
     return Double(near) >= 0.8 * Double(minutes.count) ? m.rounded() : nil
+  }
+
+  /// The `q` quantile of sorted values (linear between order statistics), 0 when empty.
+  static func quantile(_ sorted: [Double], _ q: Double) -> Double {
+    guard !sorted.isEmpty else { return 0 }
+    let h = Double(sorted.count - 1) * q
+    let i = Int(h.rounded(.down))
+    let j = min(i + 1, sorted.count - 1)
+    return sorted[i] + (h - Double(i)) * (sorted[j] - sorted[i])
   }
 
   static func median(_ xs: [Double]) -> Double {
@@ -200,7 +248,7 @@ public struct PilotProtocol: Sendable {
   static func floor5(_ m: Double) -> Double { (m / 5).rounded(.down) * 5 }
   static func ceil5(_ m: Double) -> Double { (m / 5).rounded(.up) * 5 }
 
-  /// HH:MM of minutes after midnight.
+  /// HH:MM of minutes after midnight (1440, the day's end, is 24:00).
   static func clock(_ m: Double) -> String {
     let t = Int(m.rounded())
     return String(format: "%02d:%02d", t / 60, t % 60)

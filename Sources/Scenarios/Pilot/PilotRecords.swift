@@ -88,6 +88,8 @@ public struct PilotRecording: Sendable, Equatable {
 public struct Pilot: Sendable {
   public var prompts: [PilotPrompt] = []
   public var leftOut: [String: Int] = [:]
+  /// What the readers kept but changed, by reason, with counts (said as warnings).
+  public var adjusted: [String: Int] = [:]
   /// What the platform records (the readers set it).
   public var recording = PilotRecording(prompts: .shown, openings: false, breakOffs: false)
 
@@ -103,6 +105,7 @@ public struct Pilot: Sendable {
     for p in parts {
       prompts += p.prompts
       for (reason, n) in p.leftOut { leftOut[reason, default: 0] += n }
+      for (reason, n) in p.adjusted { adjusted[reason, default: 0] += n }
     }
     sort()
   }
@@ -112,6 +115,23 @@ public struct Pilot: Sendable {
   public static let maxPrompts = 2_000_000
   public static let maxParticipants = 100_000
   public static let maxSpanDays = 366
+  /// How far an opening or answer may precede its prompt and still be kept (milliseconds):
+  /// the phone's and the server's clocks differ by seconds to minutes. Such a time is taken
+  /// as the prompt's own, counted and said; an earlier one is refused.
+  public static let clockSkew: Int64 = 5 * 60_000
+
+  /// `time` (an opening or an answer) against the prompt's `shown`: the time itself when not
+  /// before it; the prompt's time when up to ``clockSkew`` before (counted in `adjusted`);
+  /// nil when earlier still (the reader refuses it).
+  mutating func notBefore(_ time: Int64, shown: Int64, what: String) -> Int64? {
+    if time >= shown { return time }
+    guard shown - time <= Self.clockSkew else { return nil }
+    adjusted["\(what) up to 5 minutes before their prompt (the phone's and the server's clocks apart): taken as at the prompt", default: 0] += 1
+    return shown
+  }
+
+  /// The largest pilot file read (bytes): checked before the file is read.
+  public static let maxFileBytes = 64 << 20
 
   /// Refuses a pilot beyond the limits above, naming the file and line where it passes them.
   public func checkLimits() throws(ScenarioError) {

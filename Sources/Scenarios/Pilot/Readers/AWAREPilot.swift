@@ -39,11 +39,14 @@ extension PilotReaders {
           "expected an offset from UTC in hours (or seconds), found \(z)")
       }
       let offset = abs(z) <= 14 ? Int(z) * 60 : Int(z) / 60
-      let answered = outcome == .answered ? try csv.time(r[answerAt], "esmAnswerTime", in: Pilot.times) : nil
-      if let a = answered, a < shown {
-        throw ScenarioError(
-          file: file, key: "esmAnswerTime", at: .init(line: r[answerAt].line, column: r[answerAt].column),
-          "answered (\(a)) before its notification (\(shown), esmNotificationTime)")
+      var answered = outcome == .answered ? try csv.time(r[answerAt], "esmAnswerTime", in: Pilot.times) : nil
+      if let a = answered {
+        guard let kept = pilot.notBefore(a, shown: shown, what: "answers") else {
+          throw ScenarioError(
+            file: file, key: "esmAnswerTime", at: .init(line: r[answerAt].line, column: r[answerAt].column),
+            "answered (\(a)) more than 5 minutes before its notification (\(shown), esmNotificationTime)")
+        }
+        answered = kept
       }
       let key = r[device].text + "\u{1F}" + String(shown)
       if let k = byPrompt[key] {

@@ -79,7 +79,30 @@ extension PilotReaders {
         file: first.file, key: "eventType", at: .init(line: 1, column: 1),
         "no invitation or actions_executed events: switch their upload on in the study's settings (they are on by default)")
     }
-    for k in byQuestionnaire.keys { byQuestionnaire[k]!.sort { pilot.prompts[$0].shown < pilot.prompts[$1].shown } }
+    for k in byQuestionnaire.keys { byQuestionnaire[k]!.sort { (pilot.prompts[$0].shown, $0) < (pilot.prompts[$1].shown, $1) } }
+    // Each participant's and questionnaire's invitations in time order, and the latest one
+    // not yet answered at or before a position (a disjoint-set forest over the positions:
+    // answering one links it to the one before, so finding is near constant time and the
+    // whole matching linear, however many questionnaires come without their invitation).
+    var position = [Int](repeating: 0, count: pilot.prompts.count)
+    var open: [String: [Int]] = [:]
+    for (key, list) in byQuestionnaire {
+      for (i, k) in list.enumerated() { position[k] = i }
+      open[key] = Array(0..<list.count)
+    }
+    func latestOpen(_ key: String, atOrBefore i: Int) -> Int? {
+      guard i >= 0 else { return nil }
+      var root = i
+      while root >= 0 && open[key]![root] != root { root = open[key]![root] }
+      var j = i
+      while j >= 0 && open[key]![j] != j {
+        let next = open[key]![j]
+        open[key]![j] = root
+        j = next
+      }
+      return root >= 0 ? root : nil
+    }
+    func markAnswered(_ key: String, _ k: Int) { open[key]![position[k]] = position[k] - 1 }
     for csv in questionnaires {
       let (user, name, last, submittedAt, duration) = (
         try csv.column("userId"), try csv.column("questionnaireName"), try csv.column("lastInvitation"),
@@ -98,11 +121,17 @@ extension PilotReaders {
         }
         // The invitation it answers: the one of that time, else the latest before it unanswered.
         let key = [r[user].text, r[name].text, String(invitation)].joined(separator: "\u{1F}")
-        let k =
-          byKey[key].flatMap { pilot.prompts[$0].outcome == .unanswered ? $0 : nil }
-          ?? byQuestionnaire[r[user].text + "\u{1F}" + r[name].text]?.last {
-            pilot.prompts[$0].shown <= invitation && pilot.prompts[$0].outcome == .unanswered
+        let listKey = r[user].text + "\u{1F}" + r[name].text
+        var k = byKey[key].flatMap { pilot.prompts[$0].outcome == .unanswered ? $0 : nil }
+        if k == nil, let list = byQuestionnaire[listKey] {
+          // The last position whose invitation is at or before this one (binary search).
+          var (lo, hi) = (0, list.count)
+          while lo < hi {
+            let mid = (lo + hi) / 2
+            if pilot.prompts[list[mid]].shown <= invitation { lo = mid + 1 } else { hi = mid }
           }
+          k = latestOpen(listKey, atOrBefore: lo - 1).map { list[$0] }
+        }
         guard let k else {
           pilot.leftOut["ESMira questionnaires whose invitation is not in events.csv", default: 0] += 1
           continue
@@ -111,6 +140,7 @@ extension PilotReaders {
           throw csv.error(r[submittedAt], "responseTime", "submitted before its invitation (lastInvitation \(invitation))")
         }
         pilot.prompts[k].outcome = .answered
+        markAnswered(listKey, k)
         pilot.prompts[k].submitted = submitted
         pilot.prompts[k].opened = max(submitted - form, pilot.prompts[k].shown)
       }

@@ -88,13 +88,19 @@ extension PilotReaders {
         let f = r[deliveredAt ?? scheduledAt!]
         throw csv.error(f, columns.name(deliveredAt != nil ? "delivered" : "scheduled"), "a prompt without its time")
       }
-      let opened = try time(r, openedAt, "opened")?.0
-      let submitted = try time(r, submittedAt, "submitted")?.0
-      if let o = opened, o < shown {
-        throw csv.error(r[openedAt!], columns.name("opened"), "opened before it was shown (\(columns.name(delivered != nil ? "delivered" : "scheduled")))")
+      var opened = try time(r, openedAt, "opened")?.0
+      var submitted = try time(r, submittedAt, "submitted")?.0
+      if let o = opened {
+        guard let kept = pilot.notBefore(o, shown: shown, what: "openings") else {
+          throw csv.error(r[openedAt!], columns.name("opened"), "opened more than 5 minutes before it was shown (\(columns.name(delivered != nil ? "delivered" : "scheduled")))")
+        }
+        opened = kept
       }
-      if let s = submitted, s < (opened ?? shown) {
-        throw csv.error(r[submittedAt!], columns.name("submitted"), "submitted before it was \(opened != nil ? "opened" : "shown")")
+      if let s = submitted {
+        guard let kept = pilot.notBefore(s, shown: opened ?? shown, what: "answers") else {
+          throw csv.error(r[submittedAt!], columns.name("submitted"), "submitted more than 5 minutes before it was \(opened != nil ? "opened" : "shown")")
+        }
+        submitted = kept
       }
       let outcome: PilotPrompt.Outcome = submitted != nil ? .answered : opened != nil ? .partial : .unanswered
       pilot.prompts.append(

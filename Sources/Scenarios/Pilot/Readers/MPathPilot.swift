@@ -52,12 +52,20 @@ extension PilotReaders {
       guard let sent = try time(r[sentAt], "timeStampSent", offset: offset) else {
         throw csv.error(r[sentAt], "timeStampSent", "a scheduled beep without the time it was sent")
       }
-      let start = try time(r[startAt], "timeStampStart", offset: offset)
-      let stop = try time(r[stopAt], "timeStampStop", offset: offset)
-      if let s = start, s < sent { throw csv.error(r[startAt], "timeStampStart", "started before it was sent (timeStampSent)") }
+      var start = try time(r[startAt], "timeStampStart", offset: offset)
+      var stop = try time(r[stopAt], "timeStampStop", offset: offset)
+      if let s = start {
+        guard let kept = pilot.notBefore(s, shown: sent, what: "openings") else {
+          throw csv.error(r[startAt], "timeStampStart", "started more than 5 minutes before it was sent (timeStampSent)")
+        }
+        start = kept
+      }
       if let e = stop {
         guard let s = start else { throw csv.error(r[stopAt], "timeStampStop", "stopped without a start (timeStampStart)") }
-        if e < s { throw csv.error(r[stopAt], "timeStampStop", "stopped before it started (timeStampStart)") }
+        guard let kept = pilot.notBefore(e, shown: s, what: "answers") else {
+          throw csv.error(r[stopAt], "timeStampStop", "stopped more than 5 minutes before it started (timeStampStart)")
+        }
+        stop = kept
       }
       let outcome: PilotPrompt.Outcome = stop != nil ? .answered : start != nil ? .partial : .unanswered
       let prompt = PilotPrompt(
