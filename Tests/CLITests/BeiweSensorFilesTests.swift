@@ -60,7 +60,7 @@ struct BeiweSensorFilesTests {
     // The files: rows by (participant, stream, study hour) from their timestamps.
     let origin: Int64 = 1_767_571_200_000  // 2026-01-05T00:00:00Z
     var fromFiles: [String: Int] = [:]
-    let root = out.appendingPathComponent("beiwe/v0-r0")
+    let root = out.appendingPathComponent("beiwe/v1-r1")
     for participant in try FileManager.default.contentsOfDirectory(atPath: root.path) {
       let folder = root.appendingPathComponent(participant)
       #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("weather").path))

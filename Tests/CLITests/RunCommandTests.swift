@@ -206,4 +206,20 @@ struct RunCommandTests {
     let validate = try ESMSimBinary.run(["validate", "scenarios/aware-ios-case-study.yaml"])
     #expect(validate.status == 0 && validate.stdout.contains("4 variant(s)"))
   }
+
+  @Test("L3: --force keeps a user's file put inside the results' beiwe/ folder (refused, naming the folder)")
+  func forceKeepsNestedFiles() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let scenario = try tmp.write("b.yaml", "name: b\nduration: 2d\npopulation: {size: 3}\noutputs: {beiwe: true}\n")
+    let out = tmp.path("res")
+    #expect(try ESMSimBinary.run(["run", scenario, "--output", out]).status == 0)
+    let mine = out + "/beiwe/v1-r1/p1/notes.txt"
+    try "mine".write(toFile: mine, atomically: true, encoding: .utf8)
+    let r = try ESMSimBinary.run(["run", scenario, "--output", out, "--force"])
+    #expect(r.status == 1 && r.stderr.contains("res/beiwe holds files its manifest.json does not count"), "\(r.stderr)")
+    #expect(FileManager.default.fileExists(atPath: mine))
+    try FileManager.default.removeItem(atPath: mine)
+    #expect(try ESMSimBinary.run(["run", scenario, "--output", out, "--force"]).status == 0)
+  }
 }

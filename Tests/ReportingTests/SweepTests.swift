@@ -180,11 +180,12 @@ struct SweepTests {
       } catch { return "\(error)" }
     }
     let cases: [(String, Bool, ([[String]]) -> [[String]])] = [
-      ("differ from replication 1", false, { Array($0.dropLast(3)) }),
-      ("variants local, push, extra", false, { $0 + [["extra", "compliance", "0.5", "nan", "0"]] }),
+      ("where a run of its point writes", false, { Array($0.dropLast(3)) }),
+      ("variants local, push, extra", false, { $0 + [["extra", "compliance", "0.5", "nan", "0", "share", "nan"]] }),
       ("appears twice", false, { $0 + [$0[0]] }),
-      ("checksum", true, { rows in rows.map { $0[1] == "compliance" ? [$0[0], $0[1], "nan", $0[3], $0[4]] : $0 } }),
-      ("damaged row", false, { rows in rows.map { $0[1] == "compliance" ? [$0[0], $0[1], "inf", $0[3], $0[4]] : $0 } }),
+      ("checksum", true, { rows in rows.map { $0[1] == "compliance" ? [$0[0], $0[1], "nan"] + $0[3...] : $0 } }),
+      ("damaged row", false, { rows in rows.map { $0[1] == "compliance" ? [$0[0], $0[1], "inf"] + $0[3...] : $0 } }),
+      ("older esmsim", false, { rows in rows.map { Array($0.prefix(5)) } }),
     ]
     for (expected, keep, change) in cases {
       try rewrite(unit, keepChecksum: keep, change)
@@ -192,6 +193,22 @@ struct SweepTests {
       #expect(error?.contains("u0000004.json") == true && error?.contains(expected) == true, "\(expected): \(String(describing: error))")
       try saved.write(to: URL(fileURLWithPath: unit))
     }
+    #expect(mergeError() == nil)
+    // Every replication of a point cut to its first 3 rows alike: still refused (L4).
+    let point = (0..<spec.replications).map { f.path(String(format: "done/units/u%07d.json", $0)) }
+    let kept = try point.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+    // Each variant's first 3 rows kept.
+    for u in point {
+      try rewrite(u) { rows in
+        var seen: [String: Int] = [:]
+        return rows.filter { r in
+          seen[r[0], default: 0] += 1
+          return seen[r[0]]! <= 3
+        }
+      }
+    }
+    #expect(mergeError()?.contains("6 metric rows where a run of its point writes") == true, "\(String(describing: mergeError()))")
+    for (u, d) in zip(point, kept) { try d.write(to: URL(fileURLWithPath: u)) }
     #expect(mergeError() == nil)
   }
 

@@ -11,8 +11,10 @@ public enum Manifest {
   /// The manifest of a run.
   /// `tables`: the tables written, each with its columns' types (what the R package reads
   /// them by).
-  public static func json(scenario: Scenario, version: String, files: [String], tables: [TableSchema] = []) -> JSONValue {
-    .object([
+  public static func json(
+    scenario: Scenario, version: String, files: [String], tables: [TableSchema] = [], folders: [FolderDigest] = []
+  ) -> JSONValue {
+    var pairs: [(String, JSONValue)] = [
       ("esmsim_version", .string(version)),
       ("scenario", .object([("name", .string(scenario.name)), ("file", .string((scenario.file as NSString).lastPathComponent)), ("sha256", .string(scenario.hash))])),
       ("seed", .int(Int(scenario.seed))),
@@ -29,7 +31,36 @@ public enum Manifest {
       ("platform", .string(platform)),
       ("files", .array(files.map { .string($0) })),
       ("tables", .object(tables.map { ($0.name, $0.json) })),
-    ])
+    ]
+    // The folders of files (beiwe/): how many files each holds and a digest of their paths,
+    // so that --force can tell a folder esmsim wrote from one a user added to.
+    if !folders.isEmpty {
+      pairs.append(("folders", .object(folders.map { ($0.name, .object([("files", .int($0.files)), ("paths_sha256", .string($0.digest))])) })))
+    }
+    return .object(pairs)
+  }
+
+  /// A folder of the results: its name, its files (at any depth) and the SHA-256 of their
+  /// paths relative to it, sorted, one a line.
+  public struct FolderDigest: Sendable, Equatable {
+    public var name: String
+    public var files: Int
+    public var digest: String
+
+    /// The digest of `folder`'s files as they are on disk now (nil when it cannot be read).
+    public static func of(_ folder: String, name: String) -> FolderDigest? {
+      let fm = FileManager.default
+      guard let walker = fm.enumerator(atPath: folder) else { return nil }
+      var paths: [String] = []
+      while let p = walker.nextObject() as? String {
+        var isDir: ObjCBool = false
+        if fm.fileExists(atPath: (folder as NSString).appendingPathComponent(p), isDirectory: &isDir), !isDir.boolValue {
+          paths.append(p)
+        }
+      }
+      paths.sort()
+      return FolderDigest(name: name, files: paths.count, digest: SHA256.hex(Array(paths.joined(separator: "\n").utf8)))
+    }
   }
 
   /// The Swift compiler this program was built with.

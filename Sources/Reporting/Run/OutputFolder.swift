@@ -107,6 +107,20 @@ public final class OutputFolder {
       throw Failure(
         "\(given) holds \(foreign), which its manifest.json does not list; --force replaces only what esmsim wrote (move it out first)")
     }
+    // A folder of files (beiwe/) must hold exactly what the manifest counted: a file a user
+    // put inside is not removed.
+    let counted = object["folders"] as? [String: Any] ?? [:]
+    for name in entries.sorted() {
+      var isDir: ObjCBool = false
+      let path = dest.appendingPathComponent(name).path
+      guard fm.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue else { continue }
+      guard let record = counted[name] as? [String: Any], let n = record["files"] as? Int, let digest = record["paths_sha256"] as? String,
+        let now = Manifest.FolderDigest.of(path, name: name), now.files == n, now.digest == digest
+      else {
+        throw Failure(
+          "\(given)/\(name) holds files its manifest.json does not count (added or renamed since esmsim wrote them); --force replaces only what esmsim wrote (move them out first)")
+      }
+    }
   }
 
   /// Opens and locks the lock file; refuses, naming the holder, if another run has it.

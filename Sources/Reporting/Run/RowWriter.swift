@@ -78,7 +78,7 @@ extension StudyRun {
     }
     if let root = tables.beiweRoot {
       // Beiwe's layout: a folder per participant, survey files per survey ([@Beiwe]).
-      let folder = (root as NSString).appendingPathComponent("v\(v)-r\(r)/p\(o.participant + 1)")
+      let folder = (root as NSString).appendingPathComponent("v\(v + 1)-r\(r + 1)/p\(o.participant + 1)")
       func directory(_ path: String) throws -> String {
         let full = (folder as NSString).appendingPathComponent(path)
         if !FileManager.default.fileExists(atPath: full) {

@@ -177,7 +177,8 @@ public enum StudyRun {
       try AtomicFile.write(html, to: path("report.html"))
     }
     files.append("manifest.json")
-    let manifest = Manifest.json(scenario: scenario, version: version, files: files.sorted(), tables: schemas)
+    let folders = tables.beiweRoot.flatMap { Manifest.FolderDigest.of($0, name: "beiwe") }.map { [$0] } ?? []
+    let manifest = Manifest.json(scenario: scenario, version: version, files: files.sorted(), tables: schemas, folders: folders)
     try AtomicFile.write(manifest.text(indent: 2) + "\n", to: (dir as NSString).appendingPathComponent("manifest.json"))
     return Outcome(variants: reports, files: files.sorted(), participantDays: sim.participantDays, events: sim.events)
   }

@@ -152,7 +152,13 @@ public enum SweepRun {
   /// order, each with the same metrics, none twice. Refuses, naming the unit file, otherwise.
   static func checkShapes(_ spec: SweepSpec, _ results: [Int: UnitResult], variants: [String], directory dir: String) throws {
     for p in 0..<spec.pointCount {
-      var expected: [String]?
+      // The metrics a run of this point writes, variant by variant (those of an empty run:
+      // the names do not depend on the draws).
+      let scenario = try spec.point(p).scenario
+      let full = scenario.variants.flatMap { v in
+        Metrics.values(StudyAccumulator(plan: v.plan)).map { v.name + "\u{1F}" + $0.0.name }
+      }
+      var expected: [String]? = full
       for r in 0..<spec.replications {
         let unit = results[p * spec.replications + r]!
         let name = (unitFile(dir, unit.unit) as NSString).lastPathComponent
@@ -171,7 +177,7 @@ public enum SweepRun {
         let keys = unit.rows.map { $0.variant + "\u{1F}" + $0.metric.name }
         if let expected, keys != expected {
           throw Failure(
-            "\(name): \(keys.count) metric rows that differ from replication 1 of the same point (\(expected.count) rows); the unit is damaged or from another run: remove it and rerun its shard")
+            "\(name): \(keys.count) metric rows where a run of its point writes \(expected.count) (or other ones); the unit is damaged or from another run: remove it and rerun its shard")
         }
         expected = keys
       }

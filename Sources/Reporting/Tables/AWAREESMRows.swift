@@ -19,7 +19,7 @@ public enum AWAREESMRows {
 
   /// The device id of a simulated participant: stable for the variant, replication and index.
   public static func deviceId(variant: Int, replication: Int, participant: Int) -> String {
-    "esmsim-v\(variant)-r\(replication)-p\(participant)"
+    "esmsim-v\(variant + 1)-r\(replication + 1)-p\(participant + 1)"
   }
 
   /// The rows of one prompt; `nextId` numbers them.
