@@ -56,7 +56,7 @@ struct RunCommand: ParsableCommand {
     if estimate.isLarge && !execution.allowLarge {
       FileHandle.standardError.write(
         Data(
-          "esmsim: \(scenario ?? "the study") asks for \(estimate.text(threads: threadCount)); refusing a run this large (over \(WorkEstimate.count(WorkEstimate.limit)) participant-days) unless you add --allow-large\n"
+          "esmsim: \(scenario ?? "the study") asks for \(estimate.text(threads: threadCount)); refusing a run this large (over \(WorkEstimate.count(WorkEstimate.limit)) participant-days, \(WorkEstimate.size(WorkEstimate.outputLimit)) or \(WorkEstimate.count(WorkEstimate.filesLimit)) files of output) unless you add --allow-large\n"
             .utf8))
       throw ExitCode(1)
     }

@@ -18,9 +18,31 @@ public struct WorkEstimate: Sendable, Equatable {
   public var memoryBytes: Double
   /// Bytes of the per-row files the scenario asks for.
   public var outputBytes: Double
+  /// Files written (a Beiwe sensor's hourly files make most of them).
+  public var outputFiles: Double
 
   /// Above this many participant-days a run must be confirmed (about 11 hours on 2 cores).
   public static let limit = 4e9
+  /// Above this many bytes or files of output a run must be confirmed too.
+  public static let outputLimit = 50e9
+  public static let filesLimit = 1e6
+  /// Bytes a Beiwe stream's row takes (measured on written files: `docs/outputs.md`), the
+  /// share of a day's expected samples that are collected (0.92–0.94 measured on ordinary
+  /// phones), and a file's header.
+  static let beiweRowBytes: [String: Double] = ["gps": 40, "accel": 25, "gyro": 27, "magnetometer": 27, "devicemotion": 95]
+  /// The share of a day's expected samples collected on each default kind of phone
+  /// (`coverage_summary.csv` of a 14-day study on the four: ideal 1.00, ordinary 0.95, heavy
+  /// 0.15, Low Power Mode 0.68), 0.93 for a kind of the scenario's own.
+  static let collectedShare: [String: Double] = ["ideal": 1.0, "non_controlled": 0.95, "heavy": 0.15, "low_power": 0.68]
+  static func collected(_ plan: StudyPlan) -> Double {
+    let total = plan.devices.reduce(0) { $0 + $1.share }
+    guard total > 0 else { return 0.93 }
+    return plan.devices.reduce(0) { $0 + $1.share * (collectedShare[$1.profile.name] ?? 0.93) } / total
+  }
+  static let fileHeaderBytes = 45.0
+  /// Seconds to write a byte and to create a file (a laptop's disk; for the estimate only).
+  static let secondsPerByte = 1 / 300e6
+  static let secondsPerFile = 50e-6
   /// Participant-days per second per core (measured: `esmsim bench city`).
   public static let ratePerCore = 50_000.0
 
@@ -29,7 +51,9 @@ public struct WorkEstimate: Sendable, Equatable {
     var days = 0.0
     var prompts = 0.0
     var rows = 0.0
-    var bytes = 0.0
+    var tableBytes = 0.0
+    var fileBytes = 0.0
+    var files = 0.0
     var largest = 0.0
     for (_, plan) in scenario.variants {
       let pd = Double(plan.participants) * Double(plan.days)
@@ -40,18 +64,24 @@ public struct WorkEstimate: Sendable, Equatable {
       }
       prompts += pd * perDay
       let sensors = Double(plan.protocolPlan.sensors.count)
-      if scenario.outputs.prompts { bytes += pd * perDay * 190 }
-      if scenario.outputs.coverage { bytes += pd * 24 * sensors * 70 }
-      if scenario.outputs.participants { bytes += Double(plan.participants) * 120 }
-      // AWARE rows (a row per item) and Beiwe files (timings and answers per prompt, a file each).
+      // The tables (CSV, and again in SQLite when asked).
+      if scenario.outputs.prompts { tableBytes += pd * perDay * 190 }
+      if scenario.outputs.coverage { tableBytes += pd * 24 * sensors * 70 }
+      if scenario.outputs.participants { tableBytes += Double(plan.participants) * 120 }
       let items = Double(max(plan.protocolPlan.survey.items.count, 1))
-      if scenario.outputs.awareESM { bytes += pd * perDay * items * 260 }
-      if scenario.outputs.beiwe { bytes += pd * perDay * (items * 2 * 90 + 2 * 4096) }
+      if scenario.outputs.awareESM { tableBytes += pd * perDay * items * 260 }
+      // Beiwe's files: per participant two timings files and a file of answers per prompt
+      // answered; each sensor's hourly files, a row per sample collected.
+      if scenario.outputs.beiwe {
+        fileBytes += pd * perDay * (items * 2 * 50 + 120) + Double(plan.participants) * 3 * Self.fileHeaderBytes
+        files += pd * perDay * 0.7 + Double(plan.participants) * 3
+      }
       if scenario.outputs.beiweSensors {
-        // Beiwe's passive files: at most every sample of the day, some 40 bytes a row, a
-        // 4 KB block per hourly file.
-        for sensor in plan.protocolPlan.sensors where sensor.beiweStream != nil {
-          bytes += pd * (Double(sensor.expectedPerHour) * 24 * 40 + 24 * 4096)
+        for sensor in plan.protocolPlan.sensors {
+          guard let stream = sensor.beiweStream else { continue }
+          let samples = pd * Double(sensor.expectedPerHour) * 24 * Self.collected(plan)
+          fileBytes += samples * (Self.beiweRowBytes[stream] ?? 40) + pd * 24 * Self.fileHeaderBytes
+          files += pd * 24
         }
       }
       rows = max(rows, Double(plan.participants))
@@ -64,17 +94,19 @@ public struct WorkEstimate: Sendable, Equatable {
     let r = Double(scenario.replications)
     participantDays = days * r
     self.prompts = prompts * r
-    seconds = participantDays / (Self.ratePerCore * Double(max(threads, 1)))
+    outputBytes = (tableBytes * (scenario.outputs.sqlite ? 2 : 1) + fileBytes) * r + fixed
+    outputFiles = files * r + 8
+    seconds = participantDays / (Self.ratePerCore * Double(max(threads, 1))) + outputBytes * Self.secondsPerByte
+      + outputFiles * Self.secondsPerFile
     memoryBytes = 150e6 + Double(max(threads, 1)) * 20e6 + rows * 2 * Double(MemoryLayout<ParticipantRow>.stride)
-    outputBytes = bytes * r * (scenario.outputs.sqlite ? 2 : 1) + fixed
   }
 
-  /// Whether the run needs confirming.
-  public var isLarge: Bool { participantDays > Self.limit }
+  /// Whether the run needs confirming: its work, its bytes or its files.
+  public var isLarge: Bool { participantDays > Self.limit || outputBytes > Self.outputLimit || outputFiles > Self.filesLimit }
 
   /// One line: "3.6e+06 participant-days, about 1 min on 2 cores, 180 MB of memory, 20 MB of files".
   public func text(threads: Int) -> String {
-    "\(Self.count(participantDays)) participant-days, \(Self.count(prompts)) prompts: about \(Self.duration(seconds)) on \(threads) core\(threads == 1 ? "" : "s"), \(Self.size(memoryBytes)) of memory, \(Self.size(outputBytes)) of files"
+    "\(Self.count(participantDays)) participant-days, \(Self.count(prompts)) prompts: about \(Self.duration(seconds)) on \(threads) core\(threads == 1 ? "" : "s"), \(Self.size(memoryBytes)) of memory, \(Self.size(outputBytes)) of files (\(Self.count(outputFiles)) files)"
   }
 
   /// A count, in full below a million, else in two significant digits.
