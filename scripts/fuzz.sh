@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # make fuzz: builds one libFuzzer harness per reader of outside input (scenario files, AWARE
 # schedule files, ESMira study files, PACO experiments, Beiwe study exports, sweep files, pilot
-# records, the planner's requests), and past them into a one-participant-day simulation (study:
+# records, widened and lengthened by their recipes; the design search's arguments; the planner's requests), and past them into a one-participant-day simulation (study:
 # a scenario; imported: an AWARE, ESMira, PACO or Beiwe file), with the address sanitizer, runs each for
 # FUZZ_SECONDS (default 120) from the seed corpus in Tests/Fuzz/corpus/<reader>/, and prints
 # the executions. A crash leaves its input in .build/fuzz/artifacts/ and fails the target:
@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_EACH=${FUZZ_SECONDS:-120}
 BUILD=.build/fuzz
-READERS=${FUZZ_READERS:-scenario aware esmira paco beiwe sweep pilot planner study imported}
+READERS=${FUZZ_READERS:-scenario aware esmira paco beiwe sweep pilot planner study imported design}
 
 echo "fuzz: building the readers with -sanitize=fuzzer,address…" >&2
 swift build --build-path "$BUILD" -c release --target Planner \

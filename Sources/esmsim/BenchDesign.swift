@@ -27,7 +27,7 @@ extension Bench {
 
     func validate() throws {
       guard repeats > 0, threads > 0 else { throw ValidationError("--repeats and --threads must be at least 1") }
-      guard DesignCommand.values(days, maxCount: 1_000) != nil else { throw ValidationError("--days: expected a range such as 5..21") }
+      guard DesignRanges.values(days, maxCount: 1_000) != nil else { throw ValidationError("--days: expected a range such as 5..21") }
     }
 
     static let scenario = """
@@ -46,7 +46,7 @@ extension Bench {
       """
 
     func run() throws {
-      let dayValues = DesignCommand.values(days, maxCount: 1_000)!
+      let dayValues = DesignRanges.values(days, maxCount: 1_000)!
       let file = FileManager.default.temporaryDirectory.appendingPathComponent("esmsim-bench-design-\(UUID().uuidString).yaml").path
       try Self.scenario.write(toFile: file, atomically: true, encoding: .utf8)
       defer { try? FileManager.default.removeItem(atPath: file) }

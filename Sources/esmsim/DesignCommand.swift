@@ -32,8 +32,7 @@ struct DesignCommand: ParsableCommand {
   @Option(help: "Write the designs as JSON to this file (atomically).") var output: String?
   @OptionGroup var execution: ExecutionOptions
 
-  /// Most values of one varied key, and most participant-days the search may simulate.
-  static let maxValues = 1_000
+  /// Most participant-days the search may simulate.
   static let maxWork = 2_000_000_000.0
 
   func validate() throws {
@@ -46,39 +45,9 @@ struct DesignCommand: ParsableCommand {
     try DistinctPaths.check(inputs: [("the scenario", scenario)], outputs: output.map { [("--output", $0)] } ?? [])
   }
 
-  /// The varied keys' values, sorted and distinct.
+  /// The varied keys' values, sorted and distinct (``DesignRanges``).
   static func ranges(_ vary: [String]) throws -> [String: [Int]] {
-    let limits = ["participants": 1...1_000_000, "days": 1...3_650, "per_day": 1...288]
-    var out: [String: [Int]] = [:]
-    for v in vary {
-      let parts = v.split(separator: "=", maxSplits: 1).map(String.init)
-      guard parts.count == 2, let range = limits[parts[0]] else {
-        throw ValidationError("--vary: expected NAME=VALUES with NAME participants, days or per_day, found '\(v.prefix(60))'")
-      }
-      guard out[parts[0]] == nil else { throw ValidationError("--vary: \(parts[0]) is given twice") }
-      guard let values = values(parts[1], maxCount: maxValues), !values.isEmpty, values.allSatisfy(range.contains) else {
-        throw ValidationError(
-          "--vary \(parts[0]): expected whole numbers in \(range.lowerBound)–\(range.upperBound) as a list (7,14,21), a range (5..28) or a range with a step (50..200:50), at most \(maxValues) values; found '\(parts[1].prefix(60))'")
-      }
-      out[parts[0]] = values
-    }
-    return out
-  }
-
-  static func values(_ text: String, maxCount: Int) -> [Int]? {
-    if let dots = text.range(of: "..") {
-      let from = Int(text[..<dots.lowerBound])
-      let rest = text[dots.upperBound...].split(separator: ":", maxSplits: 1).map(String.init)
-      guard let from, let to = rest.first.flatMap({ Int($0) }), to >= from else { return nil }
-      let step = rest.count == 2 ? Int(rest[1]) : 1
-      // The span computed without overflow (the ends are any Int the text can hold).
-      let (span, overflow) = to.subtractingReportingOverflow(from)
-      guard let step, step >= 1, !overflow, span / step < maxCount else { return nil }
-      return Array(stride(from: from, through: to, by: step))
-    }
-    let items = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
-    guard items.count <= maxCount, items.allSatisfy({ $0 != nil }) else { return nil }
-    return Array(Set(items.map { $0! })).sorted()
+    do { return try DesignRanges.parse(vary) } catch { throw ValidationError(error.message) }
   }
 
   func run() throws {
@@ -89,10 +58,7 @@ struct DesignCommand: ParsableCommand {
       let participants = ranges["participants"] ?? [space.base.participants]
       let days = ranges["days"] ?? [space.base.days]
       let perDay = ranges["per_day"] ?? [space.base.perDay]
-      // The most the search can simulate: every participants and prompts a day, the days'
-      // bisection (its top and log2 steps), every replication.
-      let steps = Double(Int(log2(Double(days.count)).rounded(.up)) + 1)
-      let work = Double(participants.reduce(0, +)) * Double(days.last!) * Double(perDay.count) * steps * Double(replications)
+      let work = DesignRanges.mostWork(participants: participants, days: days, perDay: perDay, replications: replications)
       if work > Self.maxWork && !execution.allowLarge {
         throw ValidationError(
           "the search could simulate up to \(Int(work)) participant-days (over \(Int(Self.maxWork))): narrow --vary or pass --allow-large")
