@@ -22,24 +22,48 @@ public struct CalibrationRun: Sendable {
   /// fits on the other part and checks the held-out part against its predictions.
   public static func run(
     format: PilotFormat, pilot: Pilot, plan: StudyPlan, proposed: PilotProtocol?, scenario: String, holdout: PredictiveCheck.Holdout?,
-    seed: UInt64, threads: Int, people: Int = 300, bootstrap: Int = 30
+    seed: UInt64, threads: Int, people: Int = 300, maxEvaluations: Int = Calibrator.defaultEvaluations, resamples: Int = 200,
+    progress: @escaping (Progress) -> Void = { _ in }
   ) -> CalibrationRun {
     let moments = ComplianceMoments(pilot)
+    let fits = holdout == nil ? 1 : 2
     let result = Calibrator.calibrate(
-      pilot: moments, plan: plan, recording: pilot.recording, seed: seed, simulatedPeople: people, bootstrap: bootstrap,
-      threads: threads)
+      pilot: moments, plan: plan, recording: pilot.recording, seed: seed, simulatedPeople: people, maxEvaluations: maxEvaluations,
+      resamples: resamples, threads: threads, progress: { progress(Progress(stage: "the fit on the whole pilot", step: 1, steps: fits + (fits - 1), done: $0, of: $1)) })
     var check: PredictiveCheck?
     if let holdout {
       let (fit, held) = PredictiveCheck.split(moments, holdout, seed: seed)
       let partial = Calibrator.calibrate(
-        pilot: fit, plan: plan, recording: pilot.recording, seed: seed, simulatedPeople: people, bootstrap: bootstrap,
-        threads: threads)
+        pilot: fit, plan: plan, recording: pilot.recording, seed: seed, simulatedPeople: people, maxEvaluations: maxEvaluations,
+        resamples: resamples, threads: threads, progress: { progress(Progress(stage: "the fit on the part kept", step: 2, steps: 3, done: $0, of: $1)) })
       check = PredictiveCheck.run(
         result: partial, check: held, fitPrompts: fit.prompts.count, holdout: holdout, plan: plan, recording: pilot.recording,
-        days: moments.days, seed: seed, threads: threads)
+        days: moments.days, seed: seed, threads: threads,
+        progress: { progress(Progress(stage: "the predictions of the held-out part", step: 3, steps: 3, done: $0, of: $1)) })
     }
     return CalibrationRun(
       format: format, pilot: pilot, moments: moments, proposed: proposed, scenario: scenario, result: result, check: check)
+  }
+
+  /// Where a calibration is: its step (of `steps`: the fit, the fit on the part kept, the
+  /// predictions) and the simulations done of that step's budget.
+  public struct Progress: Sendable {
+    public var stage: String
+    public var step: Int
+    public var steps: Int
+    public var done: Int
+    public var of: Int
+    /// The share of the whole calibration done.
+    public var share: Double { (Double(step - 1) + min(Double(done) / Double(max(of, 1)), 1)) / Double(max(steps, 1)) }
+  }
+
+  /// The participant-days a calibration may simulate: each fit's search and derivatives, and
+  /// the predictions (`esmsim calibrate` shows it and asks --allow-large above a limit).
+  public static func work(pilot: ComplianceMoments, people: Int, holdout: Bool, maxEvaluations: Int = Calibrator.defaultEvaluations)
+    -> Double
+  {
+    let perFit = Double(maxEvaluations + 60) * Double(people) * Double(max(pilot.days, 1))
+    return holdout ? 2 * perFit + Double(PredictiveCheck.defaultSimulations * max(pilot.people, 1) * max(pilot.days, 1)) : perFit
   }
 
   /// Why a holdout cannot be checked on this pilot, nil when it can.

@@ -4,21 +4,28 @@ import SimKernel
 import Study
 import StudyModel
 
-/// Estimates the compliance model (``CompliancePlan``, one class of participants) from a
-/// pilot by the method of simulated moments: the pilot's protocol and phones are simulated
-/// with candidate values, and each parameter is set, in turn, so that the moment it drives
-/// most matches the pilot's (``Parameter``: the later days against the earlier ↔ decline
-/// per week; spread between participants ↔ person sd; answering after an answer against
-/// after a miss ↔ miss persistence; the median wait to open ↔ opening delay; opened and
-/// not submitted ↔ break-off rate; answered share ↔ level; share by hour ↔ hour
-/// multipliers), rounds over all. The waits' spread and people's paces are not fitted (the
-/// expiry cuts the waits off; see `parameters`). The simulation sees what the pilot's platform
-/// records (``PilotRecording``), so that delivery, noticing, sleep and the answer window are
-/// the model's, not the estimate's.
+/// Estimates the people of a study (``CompliancePlan``) from a pilot: all parameters together,
+/// by the method of simulated moments (McFadden 1989; Gouriéroux & Monfort 1996). The pilot's
+/// protocol and phones are simulated with candidate parameters, always with the same seed
+/// (common random numbers: the moments move with the parameters, not with the draws), and the
+/// parameters are those whose simulation shows what the pilot shows: the weighted squared
+/// distance between the pilot's moments (``moments(_:recording:)``) and the simulation's is
+/// minimised over every parameter at once (``parameters(_:plan:recording:)``; Levenberg–
+/// Marquardt, ``LevenbergMarquardt``),
+/// each moment weighted by the inverse of its sampling variance (the pilot's, from resampling
+/// its participants, and the simulation's), with a weak prior that holds each parameter near
+/// the scenario's value (the defaults: set from a corpus of real studies) with the
+/// parameter's prior sd on the search's scale: a parameter the pilot shows moves to it, one it
+/// hardly shows stays near the defaults instead of wandering (penalised simulated moments).
+/// The hour-of-day odds follow by ratio.
 ///
-/// Intervals: participants of the pilot are resampled (bootstrap) and the whole fit is run
-/// again on each resample (one round from the estimate); an estimate's standard error is the
-/// refits' sd, its interval the estimate ± 1.96 of them (clipped to the parameter's range).
+/// Intervals: the sandwich of simulated moments with the prior, (GᵀWG + P)⁻¹(GᵀWΩWG + P)
+/// (GᵀWG + P)⁻¹, with G the moments' derivatives by the parameters (central differences under
+/// common random numbers), W the weights, Ω the covariance of the pilot's moments over
+/// bootstrap resamples of its participants (no simulation needed) times 1 + n/N (the pilot's
+/// participants over the simulation's), and P the prior's precision: where the pilot says
+/// nothing the interval is the prior's. A parameter no moment moves is not identified by the
+/// pilot: it is kept, and said so.
 public enum Calibrator {
   /// One estimate.
   public struct Estimate: Sendable {
@@ -26,168 +33,171 @@ public enum Calibrator {
     public var value: Double
     public var low: Double
     public var high: Double
-    /// The bootstrap standard error.
+    /// The standard error on the search's scale (log-odds, log or plain: ``Parameter``).
     public var standardError: Double
-    /// The pilot's moment and the simulation's at the estimate.
-    public var pilotMoment: Double
-    public var simulatedMoment: Double
-    /// The search ended at the edge of the parameter's range with the moments apart: the
-    /// model cannot show what the pilot shows.
+    /// Outside its plausible range, and why (the check says what the model cannot show).
     public var atBound = false
+    public var reason = ""
   }
 
-  /// The result: the fitted compliance, every estimate, the refits (one per bootstrap
-  /// resample: the estimate's uncertainty, for predictions), and what the pilot cannot
-  /// identify.
+  /// A moment matched: the pilot's and the simulation's at the estimate, and its standard error.
+  public struct MomentFit: Sendable {
+    public var name: String
+    public var pilot: Double
+    public var simulated: Double
+    public var standardError: Double
+  }
+
+  /// The result: the fitted people, every estimate, the moments, draws of the parameters from
+  /// their sampling distribution (for predictions), and what the pilot cannot identify.
   public struct Result: Sendable {
     public var compliance: CompliancePlan
     public var estimates: [Estimate]
+    public var moments: [MomentFit]
     public var hourCounts: [Int: Int]
-    /// The hour multipliers the pilot identifies: hour, value, bootstrap standard error.
+    /// The hour odds the pilot identifies: hour, value, standard error of its logarithm.
     public var hours: [(hour: Int, value: Double, standardError: Double)]
-    public var refits: [CompliancePlan]
+    public var draws: [CompliancePlan]
     public var notIdentified: [String]
+    /// Simulations run.
+    public var evaluations: Int
   }
 
-  /// Hours of the day with fewer recorded prompts keep their default multiplier.
+  /// Simulations a fit's search may spend by default.
+  public static let defaultEvaluations = 500
+
+  /// Hours of the day with fewer recorded prompts keep their default odds.
   static let minPromptsPerHour = 30
+  /// The most simulations spent matching the hours' odds (``fitHours``).
+  static let hourIterations = 3
 
-  /// A parameter fitted to its moment: its scenario key, range (searched on a log scale or
-  /// not), the direction it moves the moment, and how it is set and read.
-  struct Parameter {
-    var key: String
-    var range: ClosedRange<Double>
-    var logScale: Bool
-    var increasing: Bool
-    var set: @Sendable (inout CompliancePlan, Double) -> Void
-    var get: @Sendable (CompliancePlan) -> Double
-    var moment: @Sendable (ComplianceMoments) -> Double
-    /// The value reported (the searched one unless it differs, as the person sd's share).
-    var shown: (@Sendable (CompliancePlan) -> Double)? = nil
-  }
-
-  /// One class that stands for the scenario's classes: their mean level and decline, the
-  /// level's sd over everyone (within and between the classes).
-  static func oneClass(_ c: CompliancePlan) -> CompliancePlan {
-    guard let classes = c.classes else { return c }
-    var one = c
-    let total = classes.reduce(0) { $0 + $1.share }
-    let mean = classes.reduce(0) { $0 + $1.share * $1.level } / total
-    let variance = classes.reduce(0) { $0 + $1.share * ($1.levelSD * $1.levelSD + ($1.level - mean) * ($1.level - mean)) } / total
-    one.answerProbability = mean
-    one.personSD = min(variance.squareRoot(), 0.45)
-    one.declinePerWeek = classes.reduce(0) { $0 + $1.share * $1.declinePerWeek } / total
-    one.declineSD = classes.reduce(0) { $0 + $1.share * $1.declineSD } / total
-    return one
-  }
-
-  /// Calibrates `plan`'s compliance to `pilot`.
+  /// Calibrates `plan`'s people to `pilot`.
   ///
   /// - Parameters:
-  ///   - plan: the pilot's protocol, phones and population (its compliance is the start; its
-  ///     classes are taken as one, ``oneClass(_:)``).
+  ///   - plan: the pilot's protocol, phones and population (its people are the start).
   ///   - recording: what the pilot's platform records.
   ///   - simulatedPeople: participants per simulation (common random numbers across them).
-  ///   - bootstrap: resamples for the intervals; `rounds` over the parameters and bisection
-  ///     `iterations` for the estimate (the refits: one round, 5 fewer iterations).
+  ///   - draws: parameter draws for predictions.
+  ///   - maxEvaluations: simulations the search may spend.
+  ///   - resamples: bootstrap resamples of the pilot's participants for its moments' covariance.
+  ///   - progress: told each simulation (evaluations so far, the search's budget).
   public static func calibrate(
     pilot: ComplianceMoments, plan base: StudyPlan, recording: PilotRecording, seed: UInt64, simulatedPeople: Int = 300,
-    bootstrap: Int = 30, rounds: Int = 6, iterations: Int = 14, threads: Int = 1
+    draws: Int = PredictiveCheck.defaultSimulations, maxEvaluations: Int = defaultEvaluations, resamples: Int = 200,
+    threads: Int = 1, progress: (Int, Int) -> Void = { _, _ in }
   ) -> Result {
     var plan = base
-    plan.compliance = oneClass(plan.compliance)
     plan.days = max(pilot.days, 1)
     plan.participants = simulatedPeople
-    func simulate(_ c: CompliancePlan, seed: UInt64 = seed) -> ComplianceMoments {
+    var evaluations = 0
+    func simulate(_ c: CompliancePlan) -> ComplianceMoments {
       var p = plan
       p.compliance = c
+      evaluations += 1
+      progress(evaluations, maxEvaluations)
       return Self.simulate(p, seed: seed, recording: recording, threads: threads)
     }
-    var notIdentified: [String] = [
-      "classes (one class is fitted: telling classes apart takes hundreds of participants)",
-      "state_dependence, state_correlation (the records carry no state)",
-      "decline_limit, decline_per_day (kept: the first days' decline; the weeks' is decline_per_week)",
-      "decline_sd (how much people differ in their decline: kept)",
-      "dismiss_share, completion, dropout_per_day, density_effect, length_effect, scheduled_boost (kept)",
-    ]
-    let hourCounts = pilot.byHour.mapValues(\.count)
-    let hours = hourCounts.filter { $0.value >= minPromptsPerHour }.keys.sorted()
-    for h in 0..<24 where !hours.contains(h) && (hourCounts[h] ?? 0) > 0 {
-      notIdentified.append("hour_multipliers[\(h)] (\(hourCounts[h]!) prompts; kept)")
-    }
-    let parameters = Self.parameters(pilot: pilot, plan: plan, recording: recording, notIdentified: &notIdentified)
-    // Bisection of one parameter to a target moment, the others held.
-    func solve(_ p: Parameter, _ c: CompliancePlan, target: Double, iterations: Int, seed: UInt64) -> Double {
-      guard target.isFinite else { return p.get(c) }
-      var (lo, hi) = p.logScale ? (log(p.range.lowerBound), log(p.range.upperBound)) : (p.range.lowerBound, p.range.upperBound)
+    let moments = Self.moments(pilot, recording: recording)
+    let observed = moments.map { $0.value(pilot) }
+    let (omega, sd) = Self.pilotCovariance(pilot, moments: moments, seed: seed, resamples: resamples)
+    // The weights: the pilot's variance and the simulation's (its share of the pilot's).
+    let simulatedShare = Double(max(pilot.people, 1)) / Double(simulatedPeople)
+    let se = zip(sd, moments).map { s, m in max(s, m.floor) * (1 + simulatedShare).squareRoot() }
+    var parameters = Self.parameters(pilot, plan: plan, recording: recording)
+    let start = plan.compliance
+    func apply(_ u: [Double], to c: CompliancePlan, _ ps: [Parameter]) -> CompliancePlan {
       var c = c
-      for _ in 0..<iterations {
-        let mid = (lo + hi) / 2
-        p.set(&c, p.logScale ? exp(mid) : mid)
-        let moment = p.moment(simulate(c, seed: seed))
-        if moment.isNaN { break }
-        if (moment < target) == p.increasing { lo = mid } else { hi = mid }
-      }
-      let x = (lo + hi) / 2
-      return p.logScale ? exp(x) : x
-    }
-    // Rounds over every parameter, the hour multipliers after the level.
-    func fit(_ m: ComplianceMoments, from start: CompliancePlan, rounds: Int, iterations: Int, seed: UInt64) -> CompliancePlan {
-      var c = start
-      let observed = m.byHour
-      for _ in 0..<rounds {
-        for p in parameters { p.set(&c, solve(p, c, target: p.moment(m), iterations: iterations, seed: seed)) }
-        guard !hours.isEmpty else { continue }
-        // After the level (the last parameter): the hour multipliers by ratio of the shares
-        // (then the level again, next round).
-        let simulated = simulate(c, seed: seed).byHour
-        for h in hours {
-          guard let s = simulated[h], s.share > 0, let q = observed[h] else { continue }
-          c.hourMultipliers[h] = min(max(c.hourMultipliers[h] * q.share / s.share, 0.05), 5)
-        }
-        // The level carries the mean: the observed hours' multipliers average 1, as the
-        // defaults do over 08:00–22:00.
-        let mean = hours.map { c.hourMultipliers[$0] }.reduce(0, +) / Double(hours.count)
-        for h in hours { c.hourMultipliers[h] /= mean }
-      }
+      let mean = c.answerProbability ?? CompliancePlan.meanWillingness(c.classes, shift: 0)
+      c.answerProbability = mean
+      for (k, p) in ps.enumerated() where p.key != "answer_probability" { p.set(&c, p.value(u[k])) }
+      if let k = ps.firstIndex(where: { $0.key == "answer_probability" }) { c.answerProbability = ps[k].value(u[k]) }
       return c
     }
-    let c = fit(pilot, from: plan.compliance, rounds: rounds, iterations: iterations, seed: seed)
-    // Intervals: the whole fit again on resamples of the pilot's participants (one round from
-    // the estimate, coarser bisection), each simulating with a seed of its own so that the
-    // simulation's own noise is in the interval too; mean ± 1.96 sd of the refitted values.
-    var stream = RandomStream(StreamAddress(seed: seed, replication: 0, participant: 0, purpose: Purpose.traits.indexed(9)))
-    let refits = (0..<bootstrap).map { r in
-      fit(pilot.resampled(&stream), from: c, rounds: 1, iterations: iterations - 5, seed: seed &+ 1 &+ UInt64(r))
+    func residuals(_ m: ComplianceMoments) -> [Double] {
+      moments.indices.map { j in
+        let v = moments[j].value(m)
+        return v.isFinite && observed[j].isFinite ? (v - observed[j]) / se[j] : 0
+      }
     }
-    let atEstimate = simulate(c)
+    // The parameters no moment moves at the start are not identified: kept.
+    var u0 = parameters.map { $0.coordinate($0.get(start)) }
+    let jacobian0 = Self.jacobian(u0, parameters, step: 0.5) { residuals(simulate(apply($0, to: start, parameters))) }
+    let moved = parameters.indices.filter { k in jacobian0.map { abs($0[k]) }.max() ?? 0 > 0.05 }
+    let unmoved = parameters.indices.filter { !moved.contains($0) }.map { parameters[$0].key }
+    parameters = moved.map { parameters[$0] }
+    u0 = moved.map { u0[$0] }
+    // The search, then the hour odds by ratio, then the search again from there.
+    let hourCounts = pilot.byHour.mapValues(\.count)
+    let hours = hourCounts.filter { $0.value >= minPromptsPerHour }.keys.sorted()
+    var current = start
+    var u = u0
+    var last: LevenbergMarquardt.Result?
+    var leverage: [Int: Double] = [:]
+    for round in 0..<2 {
+      let budget = max((maxEvaluations - evaluations) / (2 - round), 4 * parameters.count + 2)
+      let base = current
+      let found = LevenbergMarquardt.minimise(
+        { x in
+          residuals(simulate(apply(x, to: base, parameters)))
+            + parameters.indices.map { (x[$0] - u0[$0]) / parameters[$0].prior }
+        }, start: u, step: 0.25, maxEvaluations: budget)
+      u = found.point
+      last = found
+      current = apply(u, to: current, parameters)
+      guard !hours.isEmpty, round == 0 else { break }
+      leverage = Self.fitHours(&current, hours: hours, pilot: pilot, simulate: simulate)
+    }
+    // Uncertainty: the sandwich at the estimate, from the search's last derivatives (the
+    // moments' rows; the prior's rows are its precision).
+    let g = Array((last?.jacobian ?? []).prefix(moments.count))
+    let scaledOmega = omega.indices.map { i in omega.indices.map { j in omega[i][j] / (se[i] * se[j]) * (1 + simulatedShare) } }
+    let covariance = Self.sandwich(g, scaledOmega, prior: parameters.map { 1 / ($0.prior * $0.prior) })
+    let atEstimate = simulate(current)
     var estimates: [Estimate] = []
-    // The refits' sample sd (nan for fewer than two).
-    func sd(_ xs: [Double]) -> Double {
-      let mean = xs.reduce(0, +) / Double(max(xs.count, 1))
-      return xs.count >= 2 ? (xs.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(xs.count - 1)).squareRoot() : .nan
+    for (k, p) in parameters.enumerated() {
+      let s = covariance[k][k].squareRoot()
+      let (a, b) = (p.value(u[k] - 1.96 * s), p.value(u[k] + 1.96 * s))
+      var e = Estimate(key: p.key, value: p.value(u[k]), low: min(a, b), high: max(a, b), standardError: s)
+      if !p.plausible.contains(e.value) {
+        e.atBound = true
+        e.reason = "outside \(p.plausible.lowerBound)–\(p.plausible.upperBound): the model reaches the pilot's moments only with an extreme value (see the moments and the check)"
+      }
+      estimates.append(e)
     }
-    for p in parameters {
-      let value = p.shown ?? p.get
-      let range = p.shown == nil ? p.range : value(c) * p.range.lowerBound / max(p.get(c), 1e-12)...value(c) * p.range.upperBound / max(p.get(c), 1e-12)
-      let sd = sd(refits.map(value))
-      let v = value(c)
-      let low = max(v - 1.96 * sd, range.lowerBound)
-      let high = min(v + 1.96 * sd, range.upperBound)
-      // At the edge of its search: the model does not show the pilot's moment.
-      let searched = p.get(c)
-      let span = p.range.upperBound - p.range.lowerBound
-      let atBound = searched <= p.range.lowerBound + 0.002 * span || searched >= p.range.upperBound - 0.002 * span
-      estimates.append(
-        Estimate(
-          key: p.key, value: v, low: low, high: high, standardError: sd, pilotMoment: p.moment(pilot),
-          simulatedMoment: p.moment(atEstimate), atBound: atBound && abs(p.moment(pilot) - p.moment(atEstimate)) > 0.02 * max(abs(p.moment(pilot)), 1e-9)))
+    let fits = moments.indices.map { j in
+      MomentFit(name: moments[j].name, pilot: observed[j], simulated: moments[j].value(atEstimate), standardError: se[j])
     }
-    let hourEstimates = hours.map { h in
-      (hour: h, value: c.hourMultipliers[h], standardError: sd(refits.map { $0.hourMultipliers[h] }))
+    // Draws of the parameters for predictions: u + L·z, L the covariance's Cholesky factor.
+    var stream = RandomStream(StreamAddress(seed: seed, replication: 0, participant: 0, purpose: Purpose.traits.indexed(9)))
+    let factor = Self.cholesky(covariance)
+    let sampled = (0..<draws).map { _ -> CompliancePlan in
+      let z = parameters.indices.map { _ in stream.normal(sd: 1) }
+      // Each drawn value kept within its plausible range (a direction the pilot hardly
+      // identifies has a wide variance).
+      let x = parameters.indices.map { i in
+        let v = u[i] + (0...i).reduce(0) { $0 + factor[i][$1] * z[$1] }
+        let p = parameters[i]
+        return min(max(v, p.coordinate(p.plausible.lowerBound)), p.coordinate(p.plausible.upperBound))
+      }
+      var c = apply(x, to: current, parameters)
+      c.hourOdds = current.hourOdds
+      return c
+    }
+    let unfittedHours = leverage.isEmpty ? [] : hours.filter { leverage[$0] == nil }
+    let hourEstimates = hours.filter { leverage[$0] != nil }.map { h -> (hour: Int, value: Double, standardError: Double) in
+      let q = pilot.byHour[h]!
+      let n = Double(q.count)
+      // The pilot's binomial error of the hour's log-odds, and the simulation's, through the
+      // hour odds' leverage on the answered share.
+      let binomial = (1 / max(n * q.share * (1 - q.share), 1e-9)).squareRoot() * (1 + simulatedShare).squareRoot()
+      return (h, current.hourOdds[h], binomial / (leverage[h] ?? 1))
     }
     return Result(
-      compliance: c, estimates: estimates, hourCounts: hourCounts, hours: hourEstimates, refits: refits, notIdentified: notIdentified)
+      compliance: current, estimates: estimates, moments: fits, hourCounts: hourCounts, hours: hourEstimates, draws: sampled,
+      notIdentified: Self.notIdentified(pilot, recording: recording, fitted: parameters.map(\.key), unmoved: unmoved)
+        + (unfittedHours.isEmpty
+          ? [] : ["hour_odds at \(unfittedHours.map(String.init).joined(separator: ", ")) h (their odds hardly move the answered share: prompts at fixed times, which the hour odds spare; kept)"]),
+      evaluations: evaluations)
   }
 
   /// The pilot's protocol simulated (the study runner's threads, the outcomes in participant
@@ -199,68 +209,4 @@ public enum Calibrator {
     _ = StudyRunner.run(p, replication: 0, options: options, each: { outcomes.append($0) })
     return ComplianceMoments(outcomes, recording: recording)
   }
-
-  /// The parameters this pilot identifies, the level last (it takes up what the others
-  /// leave of the answered share); what it does not, said in `notIdentified`.
-  static func parameters(
-    pilot: ComplianceMoments, plan: StudyPlan, recording: PilotRecording, notIdentified: inout [String]
-  ) -> [Parameter] {
-    var out: [Parameter] = []
-    let days = pilot.days
-    // The waits first (they move the answered share through the expiry), then the decline,
-    // the spread and the clustering, the level last.
-    out.append(
-      Parameter(
-        key: "open_delay", range: 1...3600, logScale: true, increasing: true,
-        set: { $0.openDelay = Tick.seconds($1) }, get: { Tick.inSeconds($0.openDelay) }, moment: \.medianWait))
-    notIdentified.append(
-      "open_delay_sigma, speed_sd (the spread of waits and of people's paces: a pilot's answered waits are cut off by the expiry, and the model's noticing sets their short end, so their spread hardly moves with these: kept; the check's waits show how well they fit)")
-    if days >= 4 {
-      out.append(
-        Parameter(
-          key: "decline_per_week", range: 0...3, logScale: false, increasing: false, set: { $0.declinePerWeek = $1 },
-          get: \.declinePerWeek, moment: { $0.lateOverEarly(from: days / 2) }))
-    } else {
-      notIdentified.append("decline_per_week (a pilot of \(days) days; kept)")
-    }
-    // The spread is searched as a share of the largest a Beta of that level can have
-    // (√(m(1 − m))), so that a level near 1 is not given a spread only a two-point
-    // distribution has; the level keeps that share when it moves.
-    out.append(
-      Parameter(
-        key: "person_sd", range: 0...maxRelativeSpread, logScale: false, increasing: true,
-        set: { $0.personSD = $1 * Self.spreadScale($0.answerProbability) },
-        get: { $0.personSD / max(Self.spreadScale($0.answerProbability), 1e-9) }, moment: \.personSpread, shown: \.personSD))
-    out.append(
-      Parameter(
-        key: "miss_persistence", range: 0...0.95, logScale: false, increasing: true, set: { $0.missPersistence = $1 },
-        get: \.missPersistence, moment: \.persistence))
-    let longest = (0..<max(plan.protocolPlan.schedules.count, 1)).map { plan.protocolPlan.survey(ofSchedule: $0).length }.max() ?? 1
-    if !recording.breakOffs {
-      notIdentified.append("break_off_per_minute (the platform does not record a survey opened and left: kept)")
-    } else if longest <= 1 {
-      notIdentified.append(
-        "break_off_per_minute (the surveys have one item, protocol.survey.length: a one-item survey is not left half-done; kept)")
-    } else {
-      out.append(
-        Parameter(
-          key: "break_off_per_minute", range: 0...2, logScale: false, increasing: true, set: { $0.breakOffPerMinute = $1 },
-          get: \.breakOffPerMinute, moment: \.breakOffShare))
-    }
-    out.append(
-      Parameter(
-        key: "answer_probability", range: 0.02...0.999, logScale: false, increasing: true,
-        set: { c, m in
-          let relative = c.personSD / max(Self.spreadScale(c.answerProbability), 1e-9)
-          c.answerProbability = m
-          c.personSD = min(relative, maxRelativeSpread) * Self.spreadScale(m)
-        }, get: \.answerProbability, moment: \.rate))
-    return out
-  }
-
-  /// The largest sd a Beta of mean `m` approaches (a two-point distribution's).
-  static func spreadScale(_ m: Double) -> Double { (m * (1 - m)).squareRoot() }
-  /// The person sd searched up to this share of it (a Beta(α, β) with α + β about 0.23: most
-  /// people near the level's ends, as a pilot with a few who hardly answer shows).
-  static let maxRelativeSpread = 0.9
 }

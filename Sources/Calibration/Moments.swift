@@ -74,6 +74,26 @@ public struct ComplianceMoments: Sendable {
   /// The median wait.
   public var medianWait: Double { Self.quantile(waits, 0.5) }
 
+  /// The `q` quantile of the waits' logarithm (log seconds, a wait under a second taken as
+  /// one), nan without waits.
+  public func logWait(_ q: Double) -> Double {
+    let w = waits
+    return w.isEmpty ? .nan : log(max(Self.quantile(w, q), 1))
+  }
+
+  /// The `q` quantile of the participants' answered shares (those with at least 5 prompts).
+  public func personQuantile(_ q: Double) -> Double { Self.quantile(personShares.sorted(), q) }
+
+  /// The first days' change: the answered share of days 3–5 against days 1–2 (nan for a
+  /// pilot of under 5 days).
+  public var firstDaysRatio: Double {
+    guard days >= 5 else { return .nan }
+    let first = prompts.filter { $0.day < 2 }
+    let next = prompts.filter { $0.day >= 2 && $0.day < 5 }
+    guard !first.isEmpty, !next.isEmpty, share(first) > 0 else { return .nan }
+    return share(next) / share(first)
+  }
+
   /// The waits' tail: log(90th percentile / median) (the part that meets the expiry; the
   /// shortest waits are the reaction to an alert).
   public var waitTail: Double {

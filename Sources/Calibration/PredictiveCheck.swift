@@ -7,9 +7,10 @@ import StudyModel
 /// model fitted on one part (``Calibrator``), and the other part's figures are compared with
 /// what the fitted model predicts for it. A prediction is the figure over simulations of the
 /// held-out part (as many participants, the same days, the platform's records), each with
-/// one bootstrap refit's parameters and its own seed, so that its 95 % interval (2.5th to
-/// 97.5th percentile of the simulations) holds both the estimate's uncertainty and the
-/// sampling error of a part that size.
+/// one draw of the parameters from their sampling distribution (``Calibrator/Result/draws``)
+/// and its own seed, so that its 95 % interval (2.5th to 97.5th percentile of the
+/// simulations) holds both the estimate's uncertainty and the sampling error of a part that
+/// size.
 public struct PredictiveCheck: Sendable {
   /// Which part of the pilot is held out.
   public enum Holdout: Sendable, Equatable, CustomStringConvertible {
@@ -89,6 +90,9 @@ public struct PredictiveCheck: Sendable {
     public var inside: Bool { observed >= low && observed <= high }
   }
 
+  /// Simulations behind each prediction by default.
+  public static let defaultSimulations = 40
+
   public var holdout: Holdout
   /// The prompts fitted on and held out, and the held-out participants.
   public var fitPrompts: Int
@@ -118,7 +122,8 @@ public struct PredictiveCheck: Sendable {
   /// of `days` days with `people` participants.
   public static func run(
     result: Calibrator.Result, check: ComplianceMoments, fitPrompts: Int, holdout: Holdout, plan base: StudyPlan,
-    recording: PilotRecording, days: Int, seed: UInt64, simulations: Int = 40, threads: Int = 1
+    recording: PilotRecording, days: Int, seed: UInt64, simulations: Int = defaultSimulations, threads: Int = 1,
+    progress: (Int, Int) -> Void = { _, _ in }
   ) -> PredictiveCheck {
     var plan = base
     plan.days = max(days, 1)
@@ -134,12 +139,13 @@ public struct PredictiveCheck: Sendable {
     if check.personShares.count >= 5 { figures += [0.1, 0.25, 0.5, 0.75, 0.9].map { .personShare($0) } }
     if check.waits.count >= 20 { figures += [0.25, 0.5, 0.75, 0.9].map { .wait($0) } }
     if recording.breakOffs { figures.append(.breakOffs) }
-    let fits = result.refits.isEmpty ? [result.compliance] : result.refits
+    let fits = result.draws.isEmpty ? [result.compliance] : result.draws
     var values = [[Double]](repeating: [], count: figures.count)
     for r in 0..<simulations {
       var p = plan
       p.compliance = fits[r % fits.count]
       var simulated = Calibrator.simulate(p, seed: seed &+ 1_000 &+ UInt64(r), recording: recording, threads: threads)
+      progress(r + 1, simulations)
       if case .days(let n) = holdout { simulated = simulated.filtered { $1 >= n } }
       for (k, f) in figures.enumerated() {
         let v = f.value(simulated)

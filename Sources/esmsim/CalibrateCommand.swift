@@ -21,7 +21,7 @@ struct CalibrateCommand: ParsableCommand {
       opened, submitted or mapped with --column), simulates the pilot's protocol (as its \
       records show it, or --scenario) and sets each compliance parameter so that the \
       simulation shows what the pilot shows. Prints a population.compliance block to paste \
-      into a scenario, each estimate with its bootstrap interval, and what the pilot cannot \
+      into a scenario, each estimate with its 95 % interval, and what the pilot cannot \
       identify. With --holdout it also fits on part of the pilot and compares the rest with \
       its predictions. With --output FILE it writes FILE and, beside it, FILE's .json and \
       .html (the estimates and the check).
@@ -41,7 +41,8 @@ struct CalibrateCommand: ParsableCommand {
   @Flag(help: "Print the protocol the records show, as a scenario, and stop.") var propose = false
   @Option(help: "Master seed of the simulations.") var seed: UInt64 = 1
   @Option(help: "Participants in each simulation of the pilot (more: less simulation noise, slower).") var people = 300
-  @Option(help: "Bootstrap resamples for the intervals (and predictions).") var bootstrap = 30
+  @Option(help: "Bootstrap resamples of the pilot's participants for its moments' covariance (the intervals).") var bootstrap = 200
+  @Option(help: "Simulations each fit's search may spend.") var evaluations = Calibrator.defaultEvaluations
   @Option(help: "Write the block to this file (atomically), and the estimates and check beside it (.json, .html).") var output: String?
   @OptionGroup var execution: ExecutionOptions
 
@@ -62,7 +63,8 @@ struct CalibrateCommand: ParsableCommand {
     if !columns.isEmpty && format != "csv" { throw ValidationError("--column maps a generic file's columns: give --format csv") }
     guard !files.isEmpty else { throw ValidationError("give the pilot's files") }
     guard (10...10_000).contains(people) else { throw ValidationError("--people: expected 10 to 10000, found \(people)") }
-    guard (2...1_000).contains(bootstrap) else { throw ValidationError("--bootstrap: expected 2 to 1000, found \(bootstrap)") }
+    guard (2...10_000).contains(bootstrap) else { throw ValidationError("--bootstrap: expected 2 to 10000, found \(bootstrap)") }
+    guard (20...100_000).contains(evaluations) else { throw ValidationError("--evaluations: expected 20 to 100000, found \(evaluations)") }
     try DistinctPaths.check(
       inputs: files.map { ("the pilot's file", $0) } + (scenario.map { [("the scenario", $0)] } ?? []),
       outputs: outputPaths.map { ("--output", $0) })
@@ -123,9 +125,21 @@ struct CalibrateCommand: ParsableCommand {
     if let check, let problem = CalibrationRun.holdoutProblem(check, ComplianceMoments(pilot)) {
       throw ValidationError("--holdout \(check): \(problem)")
     }
+    // The work, shown and gated like a run's.
+    let moments = ComplianceMoments(pilot)
+    let work = CalibrationRun.work(pilot: moments, people: people, holdout: check != nil, maxEvaluations: evaluations)
+    let threads = execution.threadCount
+    let seconds = work / (WorkEstimate.ratePerCore * Double(threads))
+    FileHandle.standardError.write(
+      Data("esmsim calibrate: up to \(WorkEstimate.count(work)) participant-days to simulate, about \(WorkEstimate.duration(seconds)) at most on \(threads) core\(threads == 1 ? "" : "s")\n".utf8))
+    if work > WorkEstimate.limit && !execution.allowLarge {
+      throw ValidationError("the calibration could simulate \(WorkEstimate.count(work)) participant-days (over \(WorkEstimate.count(WorkEstimate.limit))): lower --people or --evaluations, or pass --allow-large")
+    }
+    let bar = CalibrationProgress()
     let run = CalibrationRun.run(
       format: format, pilot: pilot, plan: plan, proposed: proposed, scenario: scenario ?? "", holdout: check, seed: seed,
-      threads: execution.threadCount, people: people, bootstrap: bootstrap)
+      threads: threads, people: people, maxEvaluations: evaluations, resamples: bootstrap, progress: bar.update)
+    bar.finish()
     let text = CalibrationText.text(run)
     // The report on the terminal in every case; with --output, in files as well.
     print(text, terminator: "")

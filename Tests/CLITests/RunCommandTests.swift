@@ -200,7 +200,7 @@ struct RunCommandTests {
   func showAndValidate() throws {
     let show = try ESMSimBinary.run(["show", "scenarios/quickstart.yaml"])
     #expect(show.status == 0)
-    #expect(show.stdout.contains("classes:\n      - name: engaged\n        share: 0.88\n"), "\(show.stdout)")
+    #expect(show.stdout.contains("classes:\n      - name: engaged\n        share: 0.857\n"), "\(show.stdout)")
     #expect(show.stdout.contains("ringer:\n      silent: 0.255\n      vibrate: 0.215\n      sound: 0.53\n"))
     #expect(show.stdout.contains("end_margin: 10m"))
     let validate = try ESMSimBinary.run(["validate", "scenarios/aware-ios-case-study.yaml"])

@@ -6,7 +6,7 @@ import Testing
 /// The pilot readers of m-Path's per-beep export, ESMira's events and questionnaire files
 /// and a generic per-prompt CSV, on the project's own fixtures (written from each
 /// platform's documented format, `docs/calibration.md`), and m-Path's on mpathr's example
-/// study where a copy of mpathr is on this machine.
+/// study where a copy of it is on this machine (ESMSIM_MPATHR or ESMSIM_CORPUS).
 @Suite("Pilot records: m-Path, ESMira and a generic per-prompt CSV")
 struct PilotFormatsTests {
   // 2025-03-03 (a Monday) 09:00 on a clock one hour east of UTC, in m-Path's seconds.
@@ -59,8 +59,9 @@ struct PilotFormatsTests {
   }
 
   @Test("m-Path: malformed files get one located error naming the column", arguments: [
-    (beep(1, scheduledId: 11, sent: 101, at: nine, start: nine + 60, stop: nine + 30), "timeStampStop"),
-    (beep(1, scheduledId: 11, sent: 101, at: nine, start: nine - 60, stop: nine + 30), "timeStampStart"),
+    // More than the 5 minutes of clock skew kept (Pilot.clockSkew) out of order.
+    (beep(1, scheduledId: 11, sent: 101, at: nine, start: nine + 60, stop: nine - 600), "timeStampStop"),
+    (beep(1, scheduledId: 11, sent: 101, at: nine, start: nine - 600, stop: nine + 30), "timeStampStart"),
     (beep(1, scheduledId: 11, sent: 101, at: nine * 1000), "timeStampSent"),
     (beep(1, scheduledId: 11, sent: 101, at: nine).replacingOccurrences(of: ";3600;", with: ";99999;"), "timeZoneOffset"),
     (beep(1, scheduledId: 11, sent: 101, at: nine) + ";1;2;3", ""),
@@ -81,27 +82,20 @@ struct PilotFormatsTests {
     #expect(pilot.prompts.count == 4 && pilot.leftOut.keys.contains { $0.contains("meta") })
   }
 
-  /// mpathr's repository as the search tool's mirror holds it (GPL; read, never copied).
-  static let mpathr = "/work/.mirror/m-path-io+mpathr/repo"
-  static func mpathrFile(_ path: String) -> Data? {
-    guard FileManager.default.fileExists(atPath: mpathr) else { return nil }
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: "/usr/bin/git")
-    p.arguments = ["--git-dir=\(mpathr)", "show", "HEAD:\(path)"]
-    let out = Pipe()
-    p.standardOutput = out
-    p.standardError = FileHandle.nullDevice
-    guard (try? p.run()) != nil else { return nil }
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    return p.terminationStatus == 0 ? data : nil
+  /// mpathr's example study (GPL; read, never copied into esmsim), where a copy is on this
+  /// machine: `$ESMSIM_MPATHR` (the file), else the real-studies corpus'
+  /// `$ESMSIM_CORPUS/mpathr_example/example_basic.csv` (validation/real/README.md).
+  static var mpathr: String? {
+    let env = ProcessInfo.processInfo.environment
+    let candidates = [env["ESMSIM_MPATHR"], env["ESMSIM_CORPUS"].map { $0 + "/mpathr_example/example_basic.csv" }]
+    return candidates.compactMap { $0 }.first { FileManager.default.fileExists(atPath: $0) }
   }
 
   @Test(
     "m-Path: mpathr's example study reads as 20 participants, 2,200 beeps (2,000 main: 1,251 answered), and its protocol is found",
-    .enabled(if: FileManager.default.fileExists(atPath: mpathr), "mpathr's repository is not on this machine"))
+    .enabled(if: mpathr != nil, "mpathr's example study is not on this machine (set ESMSIM_MPATHR or ESMSIM_CORPUS)"))
   func mpathrExample() throws {
-    let data = try #require(Self.mpathrFile("inst/extdata/example_basic.csv"))
+    let data = try #require(FileManager.default.contents(atPath: Self.mpathr!))
     let pilot = try PilotReaders.mpath(data, file: "example_basic.csv")
     #expect(Set(pilot.prompts.map(\.participant)).count == 20)
     #expect(pilot.prompts.count == 2_200)
@@ -208,7 +202,7 @@ struct PilotFormatsTests {
       ("pid,planned\na,yesterday\n", "planned", 2),
       ("pid,planned\na,2025-02-30T09:00\n", "planned", 2),
       ("pid,planned\na,1900-01-01T00:00Z\n", "planned", 2),
-      ("pid,planned,start\na,2025-03-03T09:00Z,2025-03-03T08:59Z\n", "start", 2),
+      ("pid,planned,start\na,2025-03-03T09:00Z,2025-03-03T08:50Z\n", "start", 2),
       ("pid,when\na,2025-03-03T09:00Z\n", "delivered", 1),
       ("pid,planned\na,\n", "planned", 2),
     ]

@@ -22,7 +22,8 @@ struct PredictiveCheckTests {
   }
 
   static func result(_ c: CompliancePlan) -> Calibrator.Result {
-    Calibrator.Result(compliance: c, estimates: [], hourCounts: [:], hours: [], refits: [c], notIdentified: [])
+    Calibrator.Result(
+      compliance: c, estimates: [], moments: [], hourCounts: [:], hours: [], draws: [c], notIdentified: [], evaluations: 0)
   }
 
   @Test("the splits: days:N holds out every participant's days from N on; participants:F a seeded share of the people")

@@ -40,40 +40,38 @@ struct ParticipantTests {
     #expect(MissReason.allCases.map(\.position) == Array(MissReason.allCases.indices))
   }
 
-  @Test("the decision to answer follows its configured mean, decline and time-of-day profile")
+  @Test("the decision to answer follows its configured level, first days' change and time-of-day odds (on the log-odds scale)")
   func complianceCalibration() {
     var hours = Array(repeating: 1.0, count: 24)
-    for h in 8..<12 { hours[h] = 0.7 }
+    for h in 8..<12 { hours[h] = 0.5 }
     let plan = testPlan(days: 10, participants: 400, devices: [(quietProfile(), 1)], expiry: .after(Tick.hour)) { p in
-      p.compliance.answerProbability = 0.8
-      p.compliance.personSD = 0.05
+      p.compliance.setOneClass(level: 0.8)
+      p.compliance.firstDaysChange = -0.4
+      p.compliance.firstDaysScale = 2
       p.compliance.missPersistence = 0
-      p.compliance.declinePerDay = 0.02
-      p.compliance.declineLimit = 0.4
-      p.compliance.hourMultipliers = hours
+      p.compliance.hourOdds = hours
       p.compliance.dropoutPerDay = 0
       p.dailyLife.conditions = neutralConditions()
     }
     let d = decisions(outcomes(plan))
     #expect(d.count > 15_000)
-    // Mean on day 0 outside the low hours: 0.8 (4 standard errors).
     func rate(_ f: ((day: Int, hour: Int, yes: Bool)) -> Bool) -> (Double, Double) {
       let sel = d.filter(f)
       let p = Double(sel.filter(\.yes).count) / Double(sel.count)
       return (p, (p * (1 - p) / Double(sel.count)).squareRoot())
     }
+    func expit(_ x: Double) -> Double { 1 / (1 + exp(-x)) }
+    let logit = log(0.8 / 0.2)
+    // Day 1 outside the low hours: 0.8 (4 standard errors).
     let (day0, se0) = rate { $0.day == 0 && !(8..<12).contains($0.hour) }
-    #expect(abs(day0 - 0.8) < 4 * se0 + 0.01)  // plus the person-level Beta's own shrinkage
-    // Decline: the rate on day 9 is 1 − L(1 − e^(−0.02·9/L)) of day 0's (L = 0.4: 0.86,
-    // against 0.82 for a straight line).
+    #expect(abs(day0 - 0.8) < 4 * se0)
+    // Day 10: the log-odds 0.4·(1 − e^(−9/2)) lower: 0.729.
     let (day9, se9) = rate { $0.day == 9 && !(8..<12).contains($0.hour) }
-    let expected = 1 - 0.4 * (1 - exp(-0.02 * 9 / 0.4))
-    #expect(abs(Compliance.dayMultiplier(plan.compliance, day: 9) - expected) < 1e-12)
-    #expect(abs(day9 / day0 - expected) < 4 * (se9 / day0 + se0 * day9 / (day0 * day0)) + 0.01)
-    // Time of day: 08–12 at 0.7 of the rest, same days.
-    let (low, seLow) = rate { $0.day < 3 && (8..<12).contains($0.hour) }
-    let (rest, seRest) = rate { $0.day < 3 && !(8..<12).contains($0.hour) }
-    #expect(abs(low / rest - 0.7) < 4 * (seLow / rest + seRest * low / (rest * rest)))
+    let expected = expit(logit - 0.4 * (1 - exp(-9.0 / 2)))
+    #expect(abs(day9 - expected) < 4 * se9, "day 10: \(day9) against \(expected)")
+    // Time of day: odds ratio 0.5 at 08–12 (0.667 against 0.8 on the first days).
+    let (low, seLow) = rate { $0.day == 0 && (8..<12).contains($0.hour) }
+    #expect(abs(low - expit(logit + log(0.5))) < 4 * seLow, "08-12: \(low)")
   }
 
   @Test("the typical study answers about 79 % of its prompts (6 a day, 7 days, 60-minute window)")
@@ -127,11 +125,9 @@ struct ParticipantTests {
   @Test("misses cluster: declining one prompt makes declining the next more likely")
   func missesCluster() {
     let plan = testPlan(days: 10, participants: 300, devices: [(quietProfile(), 1)], expiry: .after(Tick.hour)) { p in
-      p.compliance.answerProbability = 0.7
-      p.compliance.personSD = 0
+      p.compliance.setOneClass(level: 0.7)
       p.compliance.missPersistence = 0.3
-      p.compliance.declinePerDay = 0
-      p.compliance.hourMultipliers = Array(repeating: 1, count: 24)
+      p.compliance.hourOdds = Array(repeating: 1, count: 24)
       p.dailyLife.conditions = neutralConditions()
     }
     var afterYes = (0, 0)
@@ -201,7 +197,8 @@ struct ParticipantTests {
   func expiresWhileAnswering() {
     let plan = testPlan(days: 7, participants: 100, expiry: .after(2 * Tick.minute)) { p in
       p.compliance.completion = 90 * Tick.second
-      p.compliance.openDelay = 30 * Tick.second
+      p.compliance.atOnce = 1
+      p.compliance.atOnceSeconds = 30
     }
     let prompts = outcomes(plan).allPrompts
     let partWay = prompts.filter { $0.status == .expired && $0.opened >= 0 }
@@ -301,11 +298,12 @@ struct ParticipantTests {
       p.dailyLife.conditions = neutralConditions()
       p.dailyLife.daySD = 0
       p.dailyLife.weekendShift = 0
-      p.compliance.answerProbability = 0.7
+      p.compliance.setOneClass(level: 0.7)
       p.compliance.stateDependence = stateDependence
       p.compliance.dropoutPerDay = 0
-      p.compliance.openDelay = Tick.second
-      p.compliance.hourMultipliers = Array(repeating: 1, count: 24)
+      p.compliance.atOnce = 1
+      p.compliance.atOnceSeconds = 1
+      p.compliance.hourOdds = Array(repeating: 1, count: 24)
     }
   }
 

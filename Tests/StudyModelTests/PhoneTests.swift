@@ -161,8 +161,7 @@ struct PhoneTests {
     var p = quietProfile()
     p.forceQuitPerDay = 500  // the app never runs code again after the first morning
     let plan = testPlan(days: 14, participants: 5, devices: [(p, 1)], channel: ChannelPlan(kind: .local, cap: 64)) {
-      $0.compliance.answerProbability = 0
-      $0.compliance.personSD = 0
+      $0.compliance.setOneClass(level: 0)
       $0.compliance.dropoutPerDay = 0
     }
     for o in outcomes(plan) {
@@ -267,8 +266,7 @@ struct PhoneTests {
     var p = quietProfile()
     p.forceQuitPerDay = 0
     let plan = testPlan(days: 10, participants: 5, devices: [(p, 1)], channel: .esmira) {
-      $0.compliance.answerProbability = 0
-      $0.compliance.personSD = 0
+      $0.compliance.setOneClass(level: 0)
       $0.compliance.dropoutPerDay = 0
       $0.protocolPlan.channel.backgroundTaskSuccess = 0
     }
@@ -287,8 +285,7 @@ struct PhoneTests {
     ] {
       let repeating = testPlan(days: 42, participants: 5, devices: [(p, 1)], channel: .esmira) {
         $0.protocolPlan.schedules = [part]
-        $0.compliance.answerProbability = 0
-        $0.compliance.personSD = 0
+        $0.compliance.setOneClass(level: 0)
         $0.compliance.dropoutPerDay = 0
         $0.protocolPlan.channel.backgroundTaskSuccess = 0
       }
@@ -373,8 +370,7 @@ struct OwnPhoneTests {
       let p = plan(.android) {
         $0.phones.doze = doze
         $0.protocolPlan.appDesign.kind = .osWoken
-        $0.compliance.answerProbability = 0
-        $0.compliance.personSD = 0
+        $0.compliance.setOneClass(level: 0)
         $0.compliance.dropoutPerDay = 0
       }
       let rows = StudyModelTests.outcomes(p, seed: 5, keepRows: true).flatMap(\.coverageRows).filter { days.contains($0.hour / 24) }

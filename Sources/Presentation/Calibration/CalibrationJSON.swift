@@ -34,17 +34,28 @@ public enum CalibrationJSON {
           r.estimates.map {
             .object([
               ("parameter", .string($0.key)), ("value", .finite($0.value)), ("low", .finite($0.low)), ("high", .finite($0.high)),
-              ("standard_error", .finite($0.standardError)), ("pilot_moment", .finite($0.pilotMoment)),
-              ("simulated_moment", .finite($0.simulatedMoment)), ("at_bound", .bool($0.atBound)),
+              ("standard_error", .finite($0.standardError)), ("at_bound", .bool($0.atBound)), ("reason", .string($0.reason)),
             ])
           } + r.hours.map {
             .object([
-              ("parameter", .string("hour_multipliers[\($0.hour)]")), ("value", .finite($0.value)),
-              ("low", .finite($0.value - 1.96 * $0.standardError)), ("high", .finite($0.value + 1.96 * $0.standardError)),
-              ("standard_error", .finite($0.standardError)), ("pilot_moment", .null), ("simulated_moment", .null), ("at_bound", .bool(false)),
+              ("parameter", .string("hour_odds[\($0.hour)]")), ("value", .finite($0.value)),
+              ("low", .finite($0.value * exp(-1.96 * $0.standardError))), ("high", .finite($0.value * exp(1.96 * $0.standardError))),
+              ("standard_error", .finite($0.standardError)), ("at_bound", .bool(false)), ("reason", .string("")),
             ])
           })
       ),
+      (
+        "moments",
+        .array(
+          r.moments.map {
+            .object([
+              ("moment", .string($0.name)), ("pilot", .finite($0.pilot)), ("simulated", .finite($0.simulated)),
+              ("standard_error", .finite($0.standardError)),
+            ])
+          })
+      ),
+      ("simulations", .int(r.evaluations)),
+      ("compliance", CalibrationText.fitted(r.compliance)),
       ("not_identified", .array(r.notIdentified.map { .string($0) })),
       ("block", .string(CalibrationText.text(run).split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("#") }.joined(separator: "\n"))),
     ]

@@ -17,16 +17,20 @@ public enum CalibrationPage {
     if let p = run.proposed {
       body += "<ul class='note'>" + p.notes.map { "<li>\(HTML.escape($0))</li>" }.joined() + "</ul>"
     }
-    body += "<h2>Estimates</h2><table><tr><th class='name'>parameter</th><th>estimate</th><th>95 % interval</th><th>pilot's moment</th><th>simulated</th></tr>"
+    body += "<h2>Estimates</h2><table><tr><th class='name'>parameter</th><th>estimate</th><th>95 % interval</th><th class='name'>note</th></tr>"
     for e in run.result.estimates {
-      body += "<tr><td class='name'>\(HTML.escape(e.key))</td><td>\(num(e.value))</td><td>[\(num(e.low)), \(num(e.high))]</td><td>\(num(e.pilotMoment))</td><td>\(num(e.simulatedMoment))</td></tr>"
+      body += "<tr><td class='name'>\(HTML.escape(e.key))</td><td>\(num(e.value))</td><td>[\(num(e.low)), \(num(e.high))]</td><td class='name'>\(HTML.escape(e.reason))</td></tr>"
+    }
+    body += "</table><h2>Moments matched</h2><table><tr><th class='name'>moment</th><th>pilot</th><th>simulated at the estimate</th><th>standard error</th></tr>"
+    for m in run.result.moments {
+      body += "<tr><td class='name'>\(HTML.escape(m.name))</td><td>\(num(m.pilot))</td><td>\(num(m.simulated))</td><td>\(num(m.standardError))</td></tr>"
     }
     body += "</table><p class='note'>Not identified: " + run.result.notIdentified.map(HTML.escape).joined(separator: "; ") + ".</p>"
     if let c = run.check {
       let (k, n) = c.inside
       body += Report.section(
         "Predictive check (--holdout \(c.holdout))",
-        "Fitted on \(c.fitPrompts) prompts, checked on \(c.checkPrompts) held out (\(c.checkParticipants) participants): \(k) of \(n) figures observed inside their 95 % prediction interval. Dot: observed (red outside the interval); tick and whisker: predicted and its interval, from \(c.simulations) simulations of the held-out part with the bootstrap refits.",
+        "Fitted on \(c.fitPrompts) prompts, checked on \(c.checkPrompts) held out (\(c.checkParticipants) participants): \(k) of \(n) figures observed inside their 95 % prediction interval. Dot: observed (red outside the interval); tick and whisker: predicted and its interval, from \(c.simulations) simulations of the held-out part, each with a draw of the parameters from their sampling distribution.",
         charts(c))
       body += "<table><tr><th class='name'>figure</th><th>observed</th><th>predicted</th><th>95 % interval</th><th>inside</th></tr>"
       for r in c.rows {

@@ -25,29 +25,71 @@ public enum CalibrationText {
     } else {
       out += "# the pilot's protocol and phones: \(run.scenario)\n"
     }
-    out += "# estimate [95 % bootstrap interval]; the pilot's moment, the simulation's at the estimate\n"
+    out += "# estimates, all together (simulated moments), with their 95 % intervals (the sandwich; the pilot's moments resampled by participant)\n"
     for e in r.estimates {
-      out += "#   \(e.key): \(number(e.value)) [\(number(e.low)), \(number(e.high))]; moment \(number(e.pilotMoment)) vs \(number(e.simulatedMoment))"
-      out += e.atBound ? " (at the edge of its range: the model does not reach the pilot's moment)\n" : "\n"
+      out += "#   \(e.key): \(number(e.value)) [\(number(e.low)), \(number(e.high))]"
+      out += e.atBound ? " (\(e.reason))\n" : "\n"
     }
     for h in r.hours {
-      out += "#   hour_multipliers[\(h.hour)]: \(number(h.value)) [\(number(h.value - 1.96 * h.standardError)), \(number(h.value + 1.96 * h.standardError))]; \(r.hourCounts[h.hour] ?? 0) prompts\n"
+      let (lo, hi) = (h.value * exp(-1.96 * h.standardError), h.value * exp(1.96 * h.standardError))
+      out += "#   hour_odds[\(h.hour)]: \(number(h.value)) [\(number(lo)), \(number(hi))]; \(r.hourCounts[h.hour] ?? 0) prompts\n"
+    }
+    out += "# moments, the pilot's against the simulation's at the estimate (standard error)\n"
+    for m in r.moments {
+      out += "#   \(m.name): \(number(m.pilot)) vs \(number(m.simulated)) (\(number(m.standardError)))\n"
     }
     out += "# not identified by this pilot:\n"
     for n in r.notIdentified { out += "#   \(n)\n" }
     if let c = run.check { out += checkTable(c) }
-    let c = r.compliance
-    out += "population:\n  compliance:\n"
-    out += "    answer_probability: \(number(c.answerProbability))\n"
-    out += "    person_sd: \(number(c.personSD))\n"
-    out += "    decline_per_week: \(number(c.declinePerWeek))\n"
-    out += "    decline_sd: \(number(c.declineSD))\n"
+    out += block(r.compliance)
+    return out
+  }
+
+  /// The fitted people as JSON (what the block says, as numbers and a list of classes), for
+  /// programs that combine calibrations (`scripts/validate_real.py`).
+  public static func fitted(_ c: CompliancePlan) -> JSONValue {
+    var pairs: [(String, JSONValue)] = []
+    if let p = c.answerProbability { pairs.append(("answer_probability", .finite(p))) }
+    pairs.append(
+      (
+        "classes",
+        .array(
+          c.classes.map {
+            .object([
+              ("name", .string($0.name)), ("share", .finite($0.share)), ("level", .finite($0.level)), ("spread", .finite($0.spread)),
+              ("weekly_change", .finite($0.weeklyChange)), ("weekly_change_sd", .finite($0.weeklyChangeSD)),
+            ])
+          })
+      ))
+    pairs += [
+      ("first_days_change", .finite(c.firstDaysChange)), ("miss_persistence", .finite(c.missPersistence)),
+      ("looks_per_hour", .finite(c.looksPerHour)), ("alert_odds", .finite(c.alertOdds)), ("at_once", .finite(c.atOnce)),
+      ("at_once_seconds", .finite(c.atOnceSeconds)), ("busy", .finite(c.busy)), ("deferral_shape", .finite(c.deferralShape)),
+      ("break_off_per_minute", .finite(c.breakOffPerMinute)), ("hour_odds", .array(c.hourOdds.map { .finite($0) })),
+    ]
+    return .object(pairs)
+  }
+
+  /// The `population.compliance` block a calibration writes: every class it fitted, the
+  /// level's mean, the trends, the pace and the clustering.
+  public static func block(_ c: CompliancePlan) -> String {
+    var out = "population:\n  compliance:\n"
+    if let p = c.answerProbability { out += "    answer_probability: \(number(p))\n" }
+    out += "    classes:\n"
+    for k in c.classes {
+      out += "      - {name: \"\(k.name)\", share: \(number(k.share)), level: \(number(k.level)), spread: \(number(k.spread)), "
+      out += "weekly_change: \(number(k.weeklyChange)), weekly_change_sd: \(number(k.weeklyChangeSD))}\n"
+    }
+    out += "    first_days_change: \(number(c.firstDaysChange))\n"
     out += "    miss_persistence: \(number(c.missPersistence))\n"
-    out += "    open_delay: \(Int(Tick.inSeconds(c.openDelay).rounded()))s\n"
-    out += "    open_delay_sigma: \(number(c.openDelaySigma))\n"
-    out += "    speed_sd: \(number(c.speedSD))\n"
+    out += "    looks_per_hour: \(number(c.looksPerHour))\n"
+    out += "    alert_odds: \(number(c.alertOdds))\n"
+    out += "    at_once: \(number(c.atOnce))\n"
+    out += "    at_once_seconds: \(number(c.atOnceSeconds))\n"
+    out += "    busy: \(number(c.busy))\n"
+    out += "    deferral_shape: \(number(c.deferralShape))\n"
     out += "    break_off_per_minute: \(number(c.breakOffPerMinute))\n"
-    out += "    hour_multipliers: [\(c.hourMultipliers.map { String(format: "%.3f", $0) }.joined(separator: ", "))]\n"
+    out += "    hour_odds: [\(c.hourOdds.map { String(format: "%.3f", $0) }.joined(separator: ", "))]\n"
     return out
   }
 

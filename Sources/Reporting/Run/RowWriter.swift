@@ -64,7 +64,7 @@ extension StudyRun {
       for pr in single.participantRows {
         let row = Rows.participant(
           pr, variant: variant, replication: r, device: plan.devices[o.device].profile.name,
-          timeZone: plan.timeZones[o.zone].zone.name)
+          timeZone: plan.timeZones[o.zone].zone.name, person: o.engagement, classes: plan.compliance.classes)
         try f.row(row)
       }
     }

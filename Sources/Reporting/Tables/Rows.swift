@@ -42,14 +42,24 @@ public enum Rows {
   }
 
   /// `participants.csv`: Mappiness' participant statistics and the bias (``TableSchema/participants``).
+  /// The person's answering traits follow (``Engagement``): their class, first-day willingness,
+  /// its change over the first days and per week (log-odds), looks an hour, and the chances
+  /// they open at once and that a busy stretch holds them.
   public static func participant(
-    _ r: ParticipantRow, variant: String, replication: Int, device: String, timeZone: String
+    _ r: ParticipantRow, variant: String, replication: Int, device: String, timeZone: String, person: Engagement?,
+    classes: [ComplianceClass]
   ) -> [String] {
-    [
+    let traits: [String] = person.map { e in
+      [
+        e.classIndex < classes.count ? classes[e.classIndex].name : "", cell(e.level, 4), cell(e.firstDaysChange, 3),
+        cell(e.weeklyChange, 3), cell(e.looksPerHour, 2), cell(e.atOnce, 3), cell(e.busy, 3),
+      ]
+    } ?? Array(repeating: "", count: 7)
+    return [
       variant, String(replication + 1), String(r.participant + 1), device, r.os.rawValue, timeZone, String(r.scheduled), String(r.signals),
       String(r.completed), cell(r.responseRate, 4), cell(r.medianResponseSeconds, 1), String(r.volunteered),
       cell(r.reportedMean, 3), cell(r.trueMean, 3), cell(r.reportedMean - r.trueMean, 3), r.droppedOut ? "1" : "0",
-    ]
+    ] + traits
   }
 
   /// A number with fixed decimals, empty when it is not a number.

@@ -68,12 +68,11 @@ public struct PilotProtocol: Sendable {
       var from: Double
       var to: Double
       let k = (0..<perDay).map { i in full.map { $0[i] }.sorted() }
-      // Each k-th prompt's range: the central 90 % of its times when there are 20 or more (a
-      // few prompts of people in another time zone, or sent late, do not widen the blocks),
-      // else all of them; the prompts outside are counted in the notes.
-      let lo = k.map { Self.quantile($0, $0.count >= 20 ? 0.05 : 0) }
-      let hi = k.map { Self.quantile($0, $0.count >= 20 ? 0.95 : 1) }
-      let outside = zip(k, zip(lo, hi)).reduce(0) { n, e in n + e.0.filter { $0 < e.1.0 || $0 > e.1.1 }.count }
+      // Each k-th prompt's range: from the central 90 % of its times when there are 20 or more
+      // (a few prompts of people in another time zone, or sent late, do not widen the
+      // blocks), widened by the 5 % a uniform draw puts on each side; else all of them.
+      let lo = k.map { $0.count >= 20 ? Self.quantile($0, 0.05) - (Self.quantile($0, 0.95) - Self.quantile($0, 0.05)) / 18 : Self.quantile($0, 0) }
+      let hi = k.map { $0.count >= 20 ? Self.quantile($0, 0.95) + (Self.quantile($0, 0.95) - Self.quantile($0, 0.05)) / 18 : Self.quantile($0, 1) }
       let fixed = k.map { Self.fixedTime($0) }
       if fixed.allSatisfy({ $0 != nil }) {
         let times = fixed.map { $0! }
@@ -96,6 +95,11 @@ public struct PilotProtocol: Sendable {
           let buffer = (spacing - width) / (2 * spacing)
           from = Self.snap(lo[0] - (spacing - width) / 2).rounded()
           to = from + Double(perDay) * spacing.rounded()
+          // The prompts outside their block (another time zone, a late send), counted.
+          let outside = k.enumerated().reduce(0) { n, e in
+            let start = from + Double(e.offset) * spacing.rounded()
+            return n + e.element.filter { $0 < start || $0 > start + spacing.rounded() }.count
+          }
           schedule = "{algorithm: buffered-blocks, per_day: \(perDay), buffer: \(String(format: "%.3f", buffer))}"
           notes.append(
             "\(label): \(perDay) a day, one in each of \(perDay) blocks of \(Int(spacing.rounded())) minutes, drawn in their middle \(Int(width.rounded())) minutes"

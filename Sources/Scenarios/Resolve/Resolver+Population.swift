@@ -142,7 +142,7 @@ extension ScenarioResolver {
       v.phoneWithParticipant = try cr.share("phone_at_hand", default: base.phoneWithParticipant)
       v.hearing = try cr.share("hearing", default: base.hearing)
       v.canAnswer = try cr.bool("can_answer", default: base.canAnswer)
-      v.willingness = try cr.share("willingness", default: base.willingness)
+      v.willingness = try cr.number("willingness", default: base.willingness, range: 0...100)
       v.wifi = try cr.share("wifi", default: base.wifi)
       v.stateMean = try cr.number("state_mean", default: base.stateMean, range: -1000...1000)
       try cr.finish()
@@ -153,56 +153,72 @@ extension ScenarioResolver {
     r.attach("contexts", contexts)
   }
 
+  /// Keys of earlier esmsim versions, with what replaces them.
+  static let renamedComplianceKeys: [(String, String)] = [
+    ("person_sd", "the classes' spread (the sd of the log-odds of willingness)"),
+    ("decline_per_week", "the classes' weekly_change (log-odds per week, either sign)"),
+    ("decline_sd", "the classes' weekly_change_sd"),
+    ("decline_per_day", "first_days_change (log-odds, either sign)"), ("decline_limit", "first_days_change"),
+    ("open_delay", "at_once, busy and deferral_shape (how a willing person opens a prompt)"),
+    ("open_delay_sigma", "at_once_sd, busy_sd and deferral_shape"), ("speed_sd", "at_once_sd and busy_sd"),
+    ("hour_multipliers", "hour_odds (odds ratios by hour of day)"),
+  ]
+
   func compliance(_ r: Reader, into c: inout CompliancePlan) throws(ScenarioError) {
     let d = CompliancePlan()
-    // The population's answering: its classes, or one class the single-class keys describe
-    // (what `esmsim calibrate` writes), or the default classes.
-    let single = ["answer_probability", "person_sd", "decline_per_week", "decline_sd"].filter { r.has($0) }
-    if r.has("classes") {
-      if let key = single.first {
-        throw r.error(key, r.raw(key)?.location, "with classes, each class has its own level, spread and decline; move \(key) into them")
-      }
-      c.classes = try complianceClasses(r)
-    } else if !single.isEmpty || d.classes == nil {
-      // One class: its keys (setting them clears the classes).
-      c.answerProbability = try r.share("answer_probability", default: d.answerProbability)
-      c.personSD = try r.number("person_sd", default: d.personSD, range: 0...0.5)
-      c.declinePerWeek = try r.number("decline_per_week", default: d.declinePerWeek, range: 0...5)
-      c.declineSD = try r.number("decline_sd", default: d.declineSD, range: 0...5)
-    } else {
-      c.classes = d.classes
-      r.record("classes", .sequence(d.classes!.map(Self.classValue), nil))
+    for (old, new) in Self.renamedComplianceKeys where r.has(old) {
+      throw r.error(old, r.raw(old)?.location, "replaced in esmsim 0.2 by \(new) (docs/scenario-reference.md; esmsim calibrate writes the new keys)")
     }
+    // The population's willingness: its classes, moved to a mean by answer_probability.
+    if r.has("classes") {
+      c.classes = try complianceClasses(r)
+    } else {
+      r.record("classes", .sequence(d.classes.map(Self.classValue), nil))
+    }
+    if r.has("answer_probability") {
+      c.answerProbability = try r.number("answer_probability", default: 0.9, range: 0.0001...0.9999)
+    }
+    c.firstDaysChange = try r.number("first_days_change", default: d.firstDaysChange, range: -10...10)
+    c.firstDaysSD = try r.number("first_days_sd", default: d.firstDaysSD, range: 0...10)
+    c.firstDaysScale = try r.number("first_days_scale", default: d.firstDaysScale, range: 0...60)
     c.stateCorrelation = try r.number("state_correlation", default: d.stateCorrelation, range: -0.95...0.95)
-    c.speedSD = try r.number("speed_sd", default: d.speedSD, range: 0...3)
+    c.looksPerHour = try r.number("looks_per_hour", default: d.looksPerHour, range: 0.01...600)
+    c.looksSD = try r.number("looks_sd", default: d.looksSD, range: 0...5)
+    c.looksAway = try r.share("looks_away", default: d.looksAway)
+    c.alertOdds = try r.number("alert_odds", default: d.alertOdds, range: 0.001...1000)
+    c.atOnce = try r.share("at_once", default: d.atOnce)
+    c.atOnceSD = try r.number("at_once_sd", default: d.atOnceSD, range: 0...10)
+    c.busy = try r.share("busy", default: d.busy)
+    c.busySD = try r.number("busy_sd", default: d.busySD, range: 0...10)
+    c.busyMinutes = try r.number("busy_minutes", default: d.busyMinutes, range: 0.1...1440)
+    c.deferralShape = try r.number("deferral_shape", default: d.deferralShape, range: 0.01...1000)
+    c.deferralHorizon = try r.number("deferral_horizon", default: d.deferralHorizon, range: 1...10_080)
+    c.atOnceSeconds = try r.number("at_once_seconds", default: d.atOnceSeconds, range: 0...3600)
+    c.atOnceSigma = try r.number("at_once_sigma", default: d.atOnceSigma, range: 0...5)
     c.breakOffPerMinute = try r.number("break_off_per_minute", default: d.breakOffPerMinute, range: 0...10)
     c.secondsPerItem = try r.number("seconds_per_item", default: d.secondsPerItem, range: 0...600)
     c.lengthEffect = try r.number("length_effect", default: d.lengthEffect, range: 0...5)
     c.densityEffect = try r.number("density_effect", default: d.densityEffect, range: 0...5)
     c.densityWindow = try r.duration("density_window", default: d.densityWindow, range: Tick.minute...(Tick.day))
     c.scheduledBoost = try r.number("scheduled_boost", default: d.scheduledBoost, range: 0.01...100)
-    c.declinePerDay = try r.number("decline_per_day", default: d.declinePerDay, range: 0...0.5)
-    c.declineLimit = try r.share("decline_limit", default: d.declineLimit)
-    if let list = try r.list("hour_multipliers") {
+    if let list = try r.list("hour_odds") {
       guard list.count == 24 else {
-        throw r.error("hour_multipliers", list.first?.1, "give 24 multipliers, one per hour from 00 to 23 (found \(list.count))")
+        throw r.error("hour_odds", list.first?.1, "give 24 odds ratios, one per hour from 00 to 23 (found \(list.count))")
       }
       var out: [Double] = []
       for (s, l) in list {
-        guard let x = Units.number(s), x >= 0, x <= 10 else {
-          throw r.error("hour_multipliers", l, "expected multipliers between 0 and 10, found '\(s)'")
+        guard let x = Units.number(s), x >= 0, x <= 1000 else {
+          throw r.error("hour_odds", l, "expected odds ratios between 0 and 1000, found '\(s)'")
         }
         out.append(x)
       }
-      c.hourMultipliers = out
+      c.hourOdds = out
     } else {
-      r.record("hour_multipliers", .sequence(d.hourMultipliers.map { .scalar(Units.format($0), nil) }, nil))
+      r.record("hour_odds", .sequence(d.hourOdds.map { .scalar(Units.format($0), nil) }, nil))
     }
     c.missPersistence = try r.share("miss_persistence", default: d.missPersistence)
     c.stateDependence = try r.number("state_dependence", default: d.stateDependence, range: -5...5)
     c.dismissShare = try r.share("dismiss_share", default: d.dismissShare)
-    c.openDelay = try r.duration("open_delay", default: d.openDelay, range: 0...(Tick.day))
-    c.openDelaySigma = try r.number("open_delay_sigma", default: d.openDelaySigma, range: 0...5)
     c.completion = try r.duration("completion", default: d.completion, range: Tick.second...(Tick.day))
     c.completionSigma = try r.number("completion_sigma", default: d.completionSigma, range: 0...5)
     c.dropoutPerDay = try r.share("dropout_per_day", default: d.dropoutPerDay)
@@ -216,14 +232,15 @@ extension ScenarioResolver {
     .mapping(
       [
         ("name", .scalar(c.name, nil), nil), ("share", .scalar(Units.format(c.share), nil), nil),
-        ("level", .scalar(Units.format(c.level), nil), nil), ("level_sd", .scalar(Units.format(c.levelSD), nil), nil),
-        ("decline_per_week", .scalar(Units.format(c.declinePerWeek), nil), nil),
-        ("decline_sd", .scalar(Units.format(c.declineSD), nil), nil),
+        ("level", .scalar(Units.format(c.level), nil), nil), ("spread", .scalar(Units.format(c.spread), nil), nil),
+        ("weekly_change", .scalar(Units.format(c.weeklyChange), nil), nil),
+        ("weekly_change_sd", .scalar(Units.format(c.weeklyChangeSD), nil), nil),
       ], nil)
   }
 
   /// `population.compliance.classes`: latent classes of participants, each {name, share,
-  /// level, level_sd, decline_per_week, decline_sd}; the shares sum to 1.
+  /// level, spread, weekly_change, weekly_change_sd}; the shares sum to 1 (within 0.001,
+  /// then normalised).
   func complianceClasses(_ r: Reader) throws(ScenarioError) -> [ComplianceClass] {
     guard let v = r.raw("classes"), case .sequence(let list, let at) = v, !list.isEmpty, list.count <= 20 else {
       throw r.error("classes", r.raw("classes")?.location, "expected a list of 1 to 20 classes, each {name, share, level, …}")
@@ -232,21 +249,27 @@ extension ScenarioResolver {
     var resolved: [ScenarioValue] = []
     for (i, item) in list.enumerated() {
       let q = try Reader(file: r.file, path: r.keyPath("classes[\(i)]"), node: item, context: r.context)
+      for (old, new) in [("level_sd", "spread"), ("decline_per_week", "weekly_change"), ("decline_sd", "weekly_change_sd")]
+      where q.has(old) {
+        throw q.error(old, q.raw(old)?.location, "replaced in esmsim 0.2 by \(new) (on the log-odds scale; docs/scenario-reference.md)")
+      }
       let name = try q.string("name", default: "class\(i + 1)", maxLength: 60)
       let c = ComplianceClass(
-        name: name, share: try q.share("share", default: 1), level: try q.share("level", default: 0.9),
-        levelSD: try q.number("level_sd", default: 0.1, range: 0...0.5),
-        declinePerWeek: try q.number("decline_per_week", default: 0, range: 0...5),
-        declineSD: try q.number("decline_sd", default: 0, range: 0...5))
+        name: name, share: try q.share("share", default: 1), level: try q.number("level", default: 0.9, range: 0.0001...0.9999),
+        spread: try q.number("spread", default: 1, range: 0...10),
+        weeklyChange: try q.number("weekly_change", default: 0, range: -10...10),
+        weeklyChangeSD: try q.number("weekly_change_sd", default: 0, range: 0...10))
       try q.finish()
       resolved.append(q.resolvedValue)
       out.append(c)
     }
     let total = out.reduce(0) { $0 + $1.share }
-    guard abs(total - 1) < 1e-6 else {
+    // Shares written with four significant digits (as `esmsim calibrate` writes them) may
+    // miss 1 by a rounding error: within 0.001 they are normalised, beyond it refused.
+    guard abs(total - 1) <= 1e-3 else {
       throw r.error("classes", at, "the classes' shares sum to \(Units.format(total)), not 1")
     }
     r.record("classes", .sequence(resolved, at))
-    return out
+    return out.map { var c = $0; c.share /= total; return c }
   }
 }

@@ -49,6 +49,7 @@ extension ScenarioResolver {
     if ownReminders && imported != nil { for k in p.schedules.indices { p.schedules[k].reminders = nil } }
     p.silentPushEvery = try optionalDuration(r, "silent_push", range: Tick.minute...(Tick.day))
     p.appOpensPerDay = try r.number("app_opens_per_day", default: 0, range: 0...100)
+    p.alarm = try r.bool("alarm", default: false)
     let design = AppDesign()
     p.appDesign.kind = try r.choice("app_design", default: design.kind)
     p.appDesign.every = try r.duration("wake_every", default: design.every, range: (15 * Tick.minute)...Tick.day)

@@ -46,6 +46,11 @@ public enum GSL {
     gsl_cdf_ugaussian_P(x)
   }
 
+  /// The standard normal quantile at `p` (in (0, 1)).
+  public static func normalQuantile(_ p: Double) -> Double {
+    gsl_cdf_ugaussian_Pinv(p)
+  }
+
   /// The quantile of the Beta(a, b) distribution at `p` (p clamped inside (0, 1); nan for
   /// parameters that are not positive). GSL's inversion (`gsl_cdf_beta_Pinv`) for ordinary
   /// shapes; for a shape under 0.05 (a spread near its largest, almost all the mass at 0 and

@@ -38,29 +38,30 @@ public enum Compliance {
     }
   }
 
-  /// The probability of answering a noticed prompt.
+  /// The probability of answering a noticed prompt, on the log-odds scale: the person's
+  /// level and its change by the study day, the hour's odds (not for a prompt at a fixed
+  /// time), the context's, the burden's; then the state (``StateDependence``) and the
+  /// clustering of refusals. Odds move a willing person's probability little and an unsure
+  /// person's much, so no multiplier caps anyone below 1.
   ///
   /// - Parameters:
-  ///   - level: the person's own probability (first day).
-  ///   - dayFactor: the decline by the study day (``dayFactor(_:day:declinePerDay:)``).
+  ///   - logit: the person's log-odds on this study day (level and change).
   ///   - previousMissed: whether the person declined the previous prompt they decided on
   ///     (nil: none yet).
   ///   - hour: the hour of day (0–23).
-  ///   - context: the context's willingness multiplier.
+  ///   - contextOdds: the context's odds ratio (``ContextConditions/willingness``).
   ///   - stateZ: the latent state's momentary deviation in sds (0 when not used).
   ///   - burden: the prompt's length, density and timing (``Burden``), which move the odds.
   public static func probability(
-    _ plan: CompliancePlan, level: Double, dayFactor: Double, previousMissed: Bool?, hour: Int, context: Double,
-    stateZ: Double, burden: Burden = Burden()
+    _ plan: CompliancePlan, logit: Double, previousMissed: Bool?, hour: Int, contextOdds: Double, stateZ: Double,
+    burden: Burden = Burden()
   ) -> Double {
-    var p = level * dayFactor
+    guard contextOdds > 0 else { return 0 }
+    var odds = exp(logit) * contextOdds * burden.odds
     // The hour of day's pattern is of prompts at random times (Rintala et al. 2019); a prompt
     // at a fixed, known time is expected whatever the hour (its odds: scheduledBoost).
-    if !burden.scheduled { p *= plan.hourMultipliers[min(max(hour, 0), 23)] }
-    p *= context
-    p = min(max(p, 0), 1)
-    // The burden moves the odds: longer surveys, prompts close together, and a fixed time.
-    if burden.odds != 1 && p > 0 && p < 1 { p = p * burden.odds / (1 - p + p * burden.odds) }
+    if !burden.scheduled { odds *= plan.hourOdds[min(max(hour, 0), 23)] }
+    var p = odds.isInfinite ? 1 : odds / (1 + odds)
     // Which moments are answered, not how many (StateDependence).
     if plan.stateDependence != 0 { p = plan.stateShift.probability(p, z: stateZ) }
     // Refusals cluster: a two-state chain on the probability p of this moment with
@@ -73,32 +74,39 @@ public enum Compliance {
     return p
   }
 
-  /// The decline on study day `day` of a person whose own decline beyond the first days' is
-  /// `declinePerDay`: the first days' (``dayMultiplier(_:day:)``) times e^(−declinePerDay·day).
-  public static func dayFactor(_ plan: CompliancePlan, day: Int, declinePerDay: Double = 0) -> Double {
-    dayMultiplier(plan, day: day) * (declinePerDay > 0 ? exp(-declinePerDay * Double(day)) : 1)
+  /// When a willing participant opens a prompt noticed at `now`: at once (a short lognormal
+  /// delay), after a busy stretch (exponential), or later, at a share X ~ Beta(1, shape) of
+  /// the window's `remaining` time (deferral: "when convenient", so longer windows give
+  /// longer waits). Draws from `s`: one uniform for the kind, then the delay's.
+  static func openingDelay(
+    _ plan: CompliancePlan, atOnce person: Double, busy: Double, remaining: SimTime, hour: Int = 12, _ s: inout RandomStream
+  ) -> SimTime {
+    // The hour of day moves the odds of opening at once: the evening's most, the early
+    // morning's least (atOnceOdds(hour:)).
+    let k = atOnceOdds(hour: hour)
+    let atOnce = k == 1 || person <= 0 || person >= 1 ? person : person * k / (1 - person + person * k)
+    let u = s.uniform()
+    if u < atOnce {
+      return Tick.seconds(plan.atOnceSeconds * exp(plan.atOnceSigma * s.normal(sd: 1)))
+    }
+    if u < atOnce + (1 - atOnce) * busy {
+      return Tick.minutes(s.exponential(mean: plan.busyMinutes))
+    }
+    let window = remaining == .max ? Tick.minutes(plan.deferralHorizon) : max(remaining, 0)
+    let x = 1 - pow(1 - s.uniform(), 1 / max(plan.deferralShape, 1e-6))
+    return SimTime(Double(window) * x)
   }
 
-  /// The factor on the delay to opening a prompt by hour of day: shortest in the evening
-  /// (20:00–23:00: Stach et al. 2024 find the lowest interaction delays then, [@Stach2024],
-  /// C, for notifications of every kind; 0.7 is an assumption, D), longest in the early
-  /// morning (06:00–09:59, 1.3: assumption, D, beside Rintala et al. 2019's lowest
-  /// compliance then).
-  static func openDelayFactor(hour: Int) -> Double {
+  /// The odds of opening at once by hour of day: higher in the evening (20:00–23:00, 1.5:
+  /// Stach et al. 2024 find the lowest interaction delays then, [@Stach2024], C, for
+  /// notifications of every kind; the size is an assumption, D), lower in the early morning
+  /// (06:00–09:59, 0.7: assumption, D, beside Rintala et al. 2019's lowest compliance then).
+  static func atOnceOdds(hour: Int) -> Double {
     switch hour {
-    case 6...9: 1.3
-    case 20...23: 0.7
+    case 6...9: 0.7
+    case 20...23: 1.5
     default: 1.0
     }
-  }
-
-  /// The decline over study days: 1 − L·(1 − e^(−r·day/L)) with r the initial rate
-  /// (``CompliancePlan/declinePerDay``) and L the share it levels off at
-  /// (``CompliancePlan/declineLimit``).
-  public static func dayMultiplier(_ plan: CompliancePlan, day: Int) -> Double {
-    let (r, l) = (plan.declinePerDay, plan.declineLimit)
-    guard r > 0, l > 0 else { return 1 }
-    return 1 - l * (1 - exp(-r * Double(day) / l))
   }
 
   /// Mean seconds from declining a prompt to dismissing it, for those who dismiss

@@ -37,25 +37,25 @@ public struct DailyLife: Sendable {
   /// `commute` the mean length of the trips to and from work in minutes.
   static func workday(_ commute: Double, mode: Context) -> [Period] {
     [
-      Period(untilMinute: 8 * 60, table: [(.home, 0.85, 60), (mode, 0.10, commute), (.exercise, 0.05, 40)]),
+      Period(untilMinute: 8 * 60, table: [(.home, 0.883, 60), (mode, 0.10, commute), (.exercise, 0.017, 40)]),
       Period(untilMinute: 9 * 60, table: [(mode, 0.55, commute), (.work, 0.35, 90), (.home, 0.10, 30)]),
       Period(
         untilMinute: 17 * 60,
-        table: [(.work, 0.82, 100), (.social, 0.12, 45), (mode, 0.04, 20), (.exercise, 0.02, 45)]),
+        table: [(.work, 0.833, 100), (.social, 0.12, 45), (mode, 0.04, 20), (.exercise, 0.007, 45)]),
       Period(
         untilMinute: 18.5 * 60, table: [(mode, 0.45, commute), (.work, 0.20, 40), (.home, 0.25, 60), (.social, 0.10, 60)]),
       Period(
         untilMinute: 48 * 60,
-        table: [(.home, 0.72, 90), (.social, 0.15, 90), (.exercise, 0.07, 50), (mode, 0.06, 25)]),
+        table: [(.home, 0.767, 90), (.social, 0.15, 90), (.exercise, 0.023, 50), (mode, 0.06, 25)]),
     ]
   }
 
   /// A free day's periods; `mode` as for ``workday(_:mode:)``.
   static func freeDay(mode: Context) -> [Period] {
     [
-      Period(untilMinute: 12 * 60, table: [(.home, 0.75, 90), (mode, 0.08, 25), (.exercise, 0.07, 60), (.social, 0.10, 60)]),
-      Period(untilMinute: 18 * 60, table: [(.home, 0.50, 90), (.social, 0.25, 90), (mode, 0.15, 25), (.exercise, 0.10, 60)]),
-      Period(untilMinute: 48 * 60, table: [(.home, 0.70, 90), (.social, 0.20, 100), (mode, 0.07, 25), (.exercise, 0.03, 45)]),
+      Period(untilMinute: 12 * 60, table: [(.home, 0.797, 90), (mode, 0.08, 25), (.exercise, 0.023, 60), (.social, 0.10, 60)]),
+      Period(untilMinute: 18 * 60, table: [(.home, 0.567, 90), (.social, 0.25, 90), (mode, 0.15, 25), (.exercise, 0.033, 60)]),
+      Period(untilMinute: 48 * 60, table: [(.home, 0.72, 90), (.social, 0.20, 100), (mode, 0.07, 25), (.exercise, 0.01, 45)]),
     ]
   }
 

@@ -1,30 +1,37 @@
 import SimKernel
 
 /// A participant's answering, drawn once from a stream of its own (so the other traits keep
-/// their numbers): their class (``ComplianceClass``), their first-day probability of
-/// answering a noticed prompt, how fast it falls over the weeks, and how quickly they open a
-/// prompt they mean to answer.
+/// their numbers): their class (``ComplianceClass``), their willingness on the log-odds scale
+/// (level, first days' change, weekly change), how often they look at the phone, and how they
+/// open a prompt they mean to answer (at once, after being busy, or later).
 ///
 /// One latent engagement, standard normal, orders them: its place decides the class (the
-/// classes in order of level, the lowest first) and the level within it (a Beta quantile),
-/// so a person's class and level move together, and it is correlated with the person's own
-/// level of the latent state (``CompliancePlan/stateCorrelation``). The decline is the
-/// class's, times a Gamma factor between people (mean 1): who falls fastest is a class's
-/// matter (März et al. 2025: the two lower classes fall, the upper two stay).
+/// classes in order of level, the lowest first) and the level within it (the class's
+/// log-odds normal at that place), so a person's class and level move together, and it is
+/// correlated with the person's own level of the latent state
+/// (``CompliancePlan/stateCorrelation``). The other traits are independent normals on their
+/// scales (log for looks, log-odds for shares).
 public struct Engagement: Sendable {
-  /// The person's class (index into ``CompliancePlan/effectiveClasses``).
+  /// The person's class (index into ``CompliancePlan/classes``).
   public let classIndex: Int
+  /// Log-odds of answering a noticed prompt on the first study day.
+  public let logitLevel: Double
+  /// The change of that log-odds over the first days and per week.
+  public let firstDaysChange: Double
+  public let weeklyChange: Double
+  /// Phone looks per waking hour with the phone at hand.
+  public let looksPerHour: Double
+  /// The chances that a willing decision opens at once, and that it meets a busy stretch.
+  public let atOnce: Double
+  public let busy: Double
+
   /// The probability of answering a noticed prompt on the first study day.
-  public let level: Double
-  /// The relative decline of that probability per day beyond the first days'.
-  public let declinePerDay: Double
-  /// The factor on every delay to opening a prompt (1: the population's median).
-  public let speed: Double
+  public var level: Double { 1 / (1 + exp(-logitLevel)) }
 
   /// Draws a person's answering; `stateZ` is their state level in sds (0 when it does not
   /// vary between people).
   init(_ c: CompliancePlan, stateZ: Double, stream s: inout RandomStream) {
-    let classes = c.effectiveClasses
+    let classes = c.classes
     let rho = min(max(c.stateCorrelation, -0.99), 0.99)
     let latent = rho * stateZ + (1 - rho * rho).squareRoot() * s.normal(sd: 1)
     let u = GSL.normalCDF(latent)
@@ -45,26 +52,29 @@ public struct Engagement: Sendable {
     }
     let cls = classes[pick]
     classIndex = pick
-    level = Engagement.betaQuantile(within, mean: cls.level, sd: cls.levelSD)
-    var decline = cls.declinePerWeek
-    if decline > 0 {
-      if cls.declineSD > 0 {
-        let shape = (decline / cls.declineSD) * (decline / cls.declineSD)
-        decline *= s.gamma(shape: shape, scale: 1 / shape)
-      }
-    }
-    declinePerDay = decline / 7
-    speed = c.speedSD > 0 ? exp(c.speedSD * s.normal(sd: 1)) : 1
+    let z = GSL.normalQuantile(min(max(within, 1e-12), 1 - 1e-12))
+    logitLevel = cls.logitLevel + c.levelShift + cls.spread * z
+    firstDaysChange = c.firstDaysChange + s.normal(sd: c.firstDaysSD)
+    weeklyChange = cls.weeklyChange + s.normal(sd: cls.weeklyChangeSD)
+    looksPerHour = c.looksPerHour * exp(s.normal(sd: c.looksSD))
+    atOnce = Self.share(c.atOnce, sd: c.atOnceSD, &s)
+    busy = Self.share(c.busy, sd: c.busySD, &s)
   }
 
-  /// The Beta quantile at `p` with the given mean and sd (the mean itself when sd is 0 or the
-  /// mean is 0 or 1).
-  static func betaQuantile(_ p: Double, mean m: Double, sd: Double) -> Double {
-    guard sd > 0, m > 0, m < 1 else { return m }
-    let v = min(sd * sd, m * (1 - m) * 0.99)
-    let k = m * (1 - m) / v - 1
-    let q = GSL.betaQuantile(p, m * k, (1 - m) * k)
-    return q.isFinite ? q : m
+  /// A person's share: the population's `mean` (in (0, 1); 0 and 1 are everyone's) moved on
+  /// the log-odds scale by a normal of `sd`.
+  static func share(_ mean: Double, sd: Double, _ s: inout RandomStream) -> Double {
+    let z = s.normal(sd: sd)
+    guard mean > 0, mean < 1 else { return mean }
+    return 1 / (1 + exp(-(log(mean / (1 - mean)) + z)))
+  }
+
+  /// The log-odds change of willingness by study day `day` (from 0):
+  /// first days' change × (1 − e^(−day/scale)) + weekly change × day / 7.
+  public func change(day: Int, firstDaysScale: Double) -> Double {
+    let d = Double(day)
+    let early = firstDaysScale > 0 ? firstDaysChange * (1 - exp(-d / firstDaysScale)) : firstDaysChange
+    return early + weeklyChange * d / 7
   }
 }
 

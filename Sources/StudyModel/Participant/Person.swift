@@ -31,15 +31,14 @@ public struct Person: Sendable {
   public let stateLevel: Double
   /// The study day on which the person drops out (`Int.max`: never).
   public let dropoutDay: Int
-  /// Phone checks (screen on) per waking hour with the phone at hand.
-  public let checksPerHour: Double
+  /// Phone checks (screen on and unlocked: the phone's own events, which wake an app and
+  /// trigger unlock prompts) per waking hour with the phone at hand: about 90 over a 15-hour
+  /// day (assumption, D; [@Pielot2014] find notifications typically viewed within minutes, with
+  /// 56–63 notifications a day). A look that finds a prompt (``Engagement/looksPerHour``) is the
+  /// person's own pace, set by the corpus and a pilot; these checks are the phone's load.
+  public var checksPerHour: Double { 6.0 }
   /// Index into the plan's time zones.
   public let zone: Int
-
-  /// Phone checks per waking hour: about 90 over a 15-hour day (assumption, D;
-  /// [@Pielot2014] find notifications typically viewed within minutes, with 56–63
-  /// notifications a day).
-  static let checksPerHour = 6.0
 
   /// Draws a person; their time zone from `zones` (a stream of its own, drawn only when the
   /// population lives in several zones, so that adding zones leaves every other trait alone),
@@ -63,7 +62,6 @@ public struct Person: Sendable {
     } else {
       dropoutDay = .max
     }
-    checksPerHour = Person.checksPerHour
   }
 }
 

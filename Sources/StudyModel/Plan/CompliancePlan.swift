@@ -1,57 +1,92 @@
 import SimKernel
 
-/// Whether a participant who has noticed a prompt answers it, and how fast.
+/// Whether a participant who has noticed a prompt answers it, how they come to notice it, and
+/// when they open it: the people of a study (`docs/model.md`, People and Compliance).
 ///
-/// The probability of answering a noticed prompt is the person's own level (Beta-distributed
-/// around ``answerProbability``) times a study-day decline, a time-of-day multiplier, the
-/// context's willingness and (when switched on) a function of the latent state; misses
-/// cluster through a two-state chain that keeps the mean (``missPersistence``). Defaults and
-/// sources: [@Wrzus2023], [@Rintala2019], [@Rintala2020]; `docs/model.md`.
+/// Every figure a pilot can see is a parameter a pilot can set, each person-level with its
+/// spread between people:
+/// - **willingness**: the probability of answering a noticed prompt, on the log-odds scale:
+///   the person's level (their class's median, ``classes``, plus their own normal deviation),
+///   its change over the first days and its change per week, each either way;
+///   ``answerProbability`` moves the whole population (classes, spread and trends) to a mean;
+/// - **noticing**: how often the person looks at the phone (``looksPerHour``, lognormal
+///   between people);
+/// - **when they open**: at once (``atOnce``), after being busy (``busy``, which can outlast
+///   the answer window), or later "when convenient" within the window (``deferralShape``).
+///
+/// Odds move on the log-odds scale (hour of day, context, burden, state), so a willing person
+/// stays willing wherever they are; misses cluster through a two-state chain that keeps the
+/// mean (``missPersistence``). Defaults and sources: `docs/model.md` and
+/// `docs/scenario-reference.md`.
 public struct CompliancePlan: Sendable, Equatable {
-  /// One class's (when ``classes`` is nil, as `esmsim calibrate` writes it) mean probability,
-  /// on the first study day, that a participant who noticed a prompt and can answer does
-  /// answer. Default 0.96, from before the classes: chosen so that the whole prompt life (delivery,
-  /// noticing, expiry) gives the 79 % of prompts answered of the typical study (Wrzus &
-  /// Neubauer 2023 meta-analysis: 6 a day for 7 days), here with a 60-minute answer window on
-  /// phones in ordinary use (78 %), and day 5 of a 10-a-day study within Rintala et al. 2019's
-  /// 68–77 %; shorter windows answer less (30 minutes: 72 %, 15: 65 %).
-  /// `docs/validation.md` shows the calibration and what each step of a prompt's life takes.
-  public var answerProbability: Double = 0.96 { didSet { classes = nil } }
-  /// Person-to-person sd of that probability (a Beta around ``answerProbability``). Setting
-  /// any of these four single-class parameters replaces ``classes`` by the one class they
-  /// describe.
-  public var personSD: Double = 0.08 { didSet { classes = nil } }
-  /// The relative decline of a person's probability per week beyond the first days'
-  /// (``declinePerDay``), at the population's mean, and its sd between people (a Gamma,
-  /// scaled by how far below the level the person starts: those who answer less decline
-  /// faster, as in März et al. 2025's classes).
-  public var declinePerWeek: Double = 0 { didSet { classes = nil } }
-  public var declineSD: Double = 0 { didSet { classes = nil } }
   /// Latent classes of participants (März et al. 2025's trajectory classes), each with its
-  /// share, level, spread and decline; nil: one class of ``answerProbability``,
-  /// ``personSD``, ``declinePerWeek`` and ``declineSD`` (``effectiveClasses``). Default:
+  /// share, median first-day willingness, spread and weekly change. Default:
   /// ``defaultClasses``.
-  public var classes: [ComplianceClass]? = CompliancePlan.defaultClasses
-  /// Correlation between a person's answering (their place in the classes and levels) and
+  public var classes: [ComplianceClass] = CompliancePlan.defaultClasses
+  /// The population's mean first-day willingness, when given: every class's log-odds level
+  /// moves by the one shift (``levelShift``) that gives this mean, so the classes, their
+  /// spread and their trends stay. Nil: the classes as they are.
+  public var answerProbability: Double? {
+    didSet { levelShift = answerProbability.map { Self.shift(classes, toMean: $0) } ?? 0 }
+  }
+  /// The log-odds shift of every class's level (from ``answerProbability``; 0 without it).
+  public private(set) var levelShift = 0.0
+  /// The change of willingness over the first days, on the log-odds scale, reached with
+  /// time constant ``firstDaysScale`` (0 on day 1, 63 % of it by day 1 + scale), and its sd
+  /// between people. Either sign: a first week that rises is common. Default −0.8 over 4
+  /// days: between the training studies' fits (median −0.4 to −0.7, their intervals about
+  /// ±2) and Rintala et al. 2019's day 5 ([@Rintala2019]), which wants a steeper fall (C);
+  /// the sd is an assumption (D).
+  public var firstDaysChange = -0.8
+  public var firstDaysSD = 0.3
+  /// Days of the first days' change (its time constant).
+  public var firstDaysScale = 4.0
+  /// Correlation between a person's willingness (their place in the classes and levels) and
   /// their own level of the latent state. Default 0.2: people in better moods answer more
   /// ([@Rintala2020], A for the direction), little by other studies ([@Sun2021], [@Marz2025]):
   /// the size is an assumption (D).
   public var stateCorrelation: Double = 0.2
-  /// Person-to-person spread of the delay to opening a prompt: each person's delays are
-  /// ``openDelay`` times a lognormal factor with this sigma. Default 0.7 (assumption, D;
-  /// with ``openDelay`` and ``openDelaySigma`` calibrated to the m-Path example study's median
-  /// of 3.5 minutes from sending to starting, [@mpathrExample], C).
-  public var speedSD: Double = 0.7
+  /// Phone looks per waking hour with the phone at hand, the population's median, and the
+  /// sd of its logarithm between people (a lognormal). A look finds a prompt not heard.
+  public var looksPerHour = 5.3
+  public var looksSD = 0.6
+  /// Looks while the phone is not at hand (the participant goes to it), as a share of the
+  /// person's rate (assumption, D).
+  public var looksAway = 0.25
+  /// The odds of noticing an alert as it arrives, against the phone's and the context's
+  /// chance (1: as the ringer modes give it): how closely the population attends to its
+  /// phone's alerts (``Noticing``).
+  public var alertOdds = 1.05
+  /// The share of willing decisions opened at once (the phone in hand), the population's
+  /// mean, and the sd of its log-odds between people.
+  public var atOnce = 0.42
+  public var atOnceSD = 1.0
+  /// The share of the other willing decisions met while busy: the prompt is opened when the
+  /// busy stretch ends (exponential, mean ``busyMinutes``), if the window is still open. Mean
+  /// and log-odds sd between people.
+  public var busy = 0.093
+  public var busySD = 1.0
+  public var busyMinutes = 45.0
+  /// The rest defer "until convenient": opened at a share X of the window's remaining time,
+  /// X ~ Beta(1, shape) (mean 1 / (1 + shape)): longer windows give longer waits. A window
+  /// without an end (``ExpiryPolicy``) is taken as ``deferralHorizon`` minutes long.
+  public var deferralShape = 2.44
+  public var deferralHorizon = 240.0
+  /// The opening delay of an "at once" decision (lognormal median, seconds, and sigma).
+  public var atOnceSeconds = 13.5
+  public var atOnceSigma = 0.8
   /// Answering a survey breaks off at this rate per minute of answering past its first item
   /// (the survey ends with the items answered so far; a one-item survey never does). Default
-  /// 0.02: 92.6 % of started surveys completed in Dunton et al.'s EMA with a 20-item survey
-  /// assumed ([@Dunton2018], A for the figure; calibrated, D).
-  public var breakOffPerMinute: Double = 0.02
+  /// 0.045: 92.6 % of started surveys completed in Dunton et al.'s EMA with a 20-item survey
+  /// assumed ([@Dunton2018], A for the figure; calibrated, D); the corpus's check studies that
+  /// record openings lose 1–2 % of opened 7-item surveys, as this rate gives, while m-Path's
+  /// example fits 0.0045 ([@corpus-mpathr_example]): a pilot that records openings sets it.
+  public var breakOffPerMinute: Double = 0.045
   /// Seconds each item after the first adds to a survey's answering time (``completion``
-  /// is the median for a one-item survey). Default 7 (assumption, D: a 15-item survey takes
-  /// about two and a half minutes, within Businelle et al. 2024's "approximately 1-3 minutes"
-  /// for 15 or 25 items, [@Businelle2024]).
-  public var secondsPerItem: Double = 7
+  /// is the median for a one-item survey). Default 3 (C): the training study of the corpus
+  /// that records openings and submissions took a median 52 s for 17 items ([@corpus-johannes2021_vigilance]),
+  /// within Businelle et al. 2024's "approximately 1-3 minutes" for 15 or 25 items ([@Businelle2024]).
+  public var secondsPerItem: Double = 3
   /// The burden of length: the odds of answering are multiplied by exp(−effect × minutes)
   /// for each minute of the survey's median answering time beyond the first. Default 0.07
   /// (D): longer surveys are answered less ([@Eisele2022], A for the direction), by about 2
@@ -66,43 +101,17 @@ public struct CompliancePlan: Sendable, Equatable {
   public var densityEffect: Double = 0.2
   public var densityWindow: SimTime = 30 * Tick.minute
   /// Odds ratio of answering a prompt at a fixed, known time (a `fixed-times` schedule)
-  /// against a random one; such a prompt is also spared ``hourMultipliers`` (they describe
-  /// random prompts). Default 1.5 (D), between Businelle et al. 2024's +1.0 point (not
-  /// significant, [@Businelle2024]) and Tonkin et al. 2023's 86 % against 58 % for a
-  /// scheduled morning prompt ([@Tonkin2023]).
+  /// against a random one; such a prompt is also spared ``hourOdds`` (they describe random
+  /// prompts). Default 1.5 (D), between Businelle et al. 2024's +1.0 point (not significant,
+  /// [@Businelle2024]) and Tonkin et al. 2023's 86 % against 58 % for a scheduled morning
+  /// prompt ([@Tonkin2023]).
   public var scheduledBoost: Double = 1.5
-
-  /// The classes in force: ``classes`` or the one class the single-class keys describe.
-  public var effectiveClasses: [ComplianceClass] {
-    classes
-      ?? [
-        ComplianceClass(
-          name: "all", share: 1, level: answerProbability, levelSD: personSD, declinePerWeek: declinePerWeek,
-          declineSD: declineSD)
-      ]
-  }
-  /// The decline over study days at its start, relative per day. Default 0.04: with
-  /// ``declineLimit`` the first days' multiplier on day 5 is 0.937, Rintala et al. 2019's 78 %
-  /// falling to 73 % by day 5 (73/78 = 0.936; [@Rintala2019], A for the figures; the shape
-  /// is an assumption, D).
-  public var declinePerDay: Double = 0.04
-  /// How far the first days' decline goes: it levels off at this share below the first
-  /// day's probability (multiplier 1 − L·(1 − e^(−r·day/L)), starting at the rate r =
-  /// ``declinePerDay``); the decline over weeks is each class's (``ComplianceClass``).
-  /// Default 0.07 (assumption, D, bounded by the meta-analyses: Jones et al. 2019 over 126
-  /// studies and Vachon et al. 2019 over 79 find no association of compliance with study
-  /// length, Ottenstein & Werner 2022 over 488 a negative one; [@Jones2019], [@Vachon2019],
-  /// [@Ottenstein2022]; with the classes' declines, Tonkin et al. 2023's weeks, [@Tonkin2023]).
-  public var declineLimit: Double = 0.07
-  /// Multipliers by hour of day (0…23), relative to the day's mean. Default: Rintala et al.
-  /// 2019, lowest 07:30–09:00 (56 % against 78 %: 0.72), highest 12:00–13:30 (83 %: 1.06);
-  /// lower in the evening (Rintala et al. 2020; 0.95 is an assumption); scaled so that they
-  /// average 1 over 08:00–22:00.
-  public var hourMultipliers: [Double] = CompliancePlan.defaultHourMultipliers
+  /// Odds ratios by hour of day (0…23) against the day's mean (their logarithms average 0
+  /// over 08:00–22:00): ``defaultHourOdds``.
+  public var hourOdds: [Double] = CompliancePlan.defaultHourOdds
   /// Clustering of refusals: P(answer | previous decision to answer) − P(answer | previous
   /// refusal), the mean kept. Default 0.25 (D, in the direction of Rintala et al. 2020:
-  /// consecutive misses predict further misses; calibrated with the classes to their 86 %
-  /// answered after an answered beep, [@Rintala2020]).
+  /// consecutive misses predict further misses, [@Rintala2020]).
   public var missPersistence: Double = 0.25
   /// Change in the log-odds of answering per sd of the latent state's momentary deviation
   /// (0: missing does not depend on the state), shifted so that the mean probability stays
@@ -117,18 +126,10 @@ public struct CompliancePlan: Sendable, Equatable {
   /// Share of unwilling participants who dismiss a prompt rather than leave it to expire.
   /// Default 0.3 (assumption).
   public var dismissShare: Double = 0.3
-  /// Median delay from noticing to opening a prompt (lognormal), for a person of median
-  /// pace (``speedSD``), by hour of day shorter in the evening. Default 60 s (D, calibrated
-  /// to the m-Path example study's 3.5-minute median from sending to starting,
-  /// [@mpathrExample]; Pielot et al. 2014: notifications are viewed within minutes).
-  public var openDelay: SimTime = 60 * Tick.second
-  /// Spread of that delay (lognormal sigma). Default 1.2 (D: with ``speedSD``, a tail to
-  /// the m-Path example's 90th percentile of about 20 minutes).
-  public var openDelaySigma: Double = 1.2
-  /// Median time to complete a prompt's items (lognormal). Default 45 s (MacKerron &
-  /// Mourato 2013: a Mappiness response took about 20 s; longer surveys take longer;
-  /// assumption).
-  public var completion: SimTime = 45 * Tick.second
+  /// Median time to complete a one-item prompt (lognormal; each further item adds
+  /// ``secondsPerItem``). Default 20 s (C: MacKerron & Mourato 2013, a Mappiness response took
+  /// about 20 s; with ``secondsPerItem`` it gives the corpus's 52 s for 17 items).
+  public var completion: SimTime = 20 * Tick.second
   /// Spread of the completion time (lognormal sigma). Default 0.5 (assumption).
   public var completionSigma: Double = 0.5
   /// Chance per study day that a participant drops out. Default 0.002 (assumption).
@@ -140,53 +141,114 @@ public struct CompliancePlan: Sendable, Equatable {
   /// Creates the defaults.
   public init() {}
 
-  /// The default population: most participants answer nearly every prompt they notice and
-  /// decline slowly; a minority answers less, with a wide spread, and declines fast
-  /// (``ComplianceClass``). Shapes after März et al. 2025 (stable upper classes, falling
-  /// lower ones; [@Marz2025], C); sizes calibrated (D) to the typical study's 79 % answered
-  /// (Wrzus & Neubauer 2023), a between-person sd near Businelle et al. 2024's 13.5 points
-  /// (adults, 28 days), Rintala et al. 2019's day-5 decline and Tonkin et al. 2023's slow
-  /// decline over weeks (`docs/validation.md` §7).
+  /// Everyone alike: one class of willingness `level` on the first day, spread `spread`,
+  /// changing `weeklyChange` a week and not over the first days (``answerProbability``
+  /// cleared).
+  public mutating func setOneClass(level: Double, spread: Double = 0, weeklyChange: Double = 0) {
+    classes = [ComplianceClass(name: "all", share: 1, level: level, spread: spread, weeklyChange: weeklyChange, weeklyChangeSD: 0)]
+    answerProbability = nil
+    firstDaysChange = 0
+    firstDaysSD = 0
+  }
+
+  /// The default population: the shares and spreads are the medians of the people fitted to
+  /// the five training studies of the real-study corpus (`docs/validation.md`, real studies;
+  /// `validation/real/`); the levels give the typical study's 79 % (Wrzus & Neubauer 2023,
+  /// esmsim 77 %); the weekly changes keep nine weeks' decline under 2 points a week (Tonkin
+  /// et al. 2023), inside the training fits' intervals. The weekly changes' sds are
+  /// assumptions (D). `docs/model.md`, People.
   public static let defaultClasses = [
-    ComplianceClass(name: "engaged", share: 0.88, level: 0.998, levelSD: 0.002, declinePerWeek: 0.025, declineSD: 0.05),
-    ComplianceClass(name: "less engaged", share: 0.12, level: 0.72, levelSD: 0.22, declinePerWeek: 0.15, declineSD: 0.2),
+    ComplianceClass(name: "engaged", share: 0.857, level: 0.987, spread: 1.57, weeklyChange: -0.1, weeklyChangeSD: 0.2),
+    ComplianceClass(name: "less engaged", share: 0.143, level: 0.73, spread: 2.35, weeklyChange: -0.3, weeklyChangeSD: 0.4),
   ]
 
-  /// Rintala et al. 2019 by hour: 0.72 from 07:00 to 08:59, 1.06 from 12:00 to 13:59,
-  /// 0.95 from 19:00, 1.0 otherwise.
-  public static let defaultHourMultipliers: [Double] = {
+  /// Rintala et al. 2019 by hour as odds ratios against the day's mean answered share of
+  /// 78 %: 56 % from 07:00 to 08:59 (odds ratio 0.36), 83 % from 12:00 to 13:59 (1.38),
+  /// evenings lower (Rintala et al. 2020, direction A; 74 % from 19:00 is an assumption, D:
+  /// 0.81); their logarithms centred on 08:00–22:00.
+  public static let defaultHourOdds: [Double] = {
+    func odds(_ p: Double) -> Double { p / (1 - p) }
+    let mean = odds(0.78)
     let raw: [Double] = (0..<24).map { h in
       switch h {
-      case 7, 8: 0.72
-      case 12, 13: 1.06
-      case 19...23: 0.95
+      case 7, 8: odds(0.56) / mean
+      case 12, 13: odds(0.83) / mean
+      case 19...23: odds(0.74) / mean
       default: 1.0
       }
     }
-    let mean = raw[8..<22].reduce(0, +) / 14
-    return raw.map { $0 / mean }
+    let centre = raw[8..<22].map { log($0) }.reduce(0, +) / 14
+    return raw.map { $0 / exp(centre) }
   }()
+
+  /// The log-odds shift that gives `classes` a mean first-day willingness of `mean`: the
+  /// mean over each class's logistic-normal level, solved by bisection.
+  public static func shift(_ classes: [ComplianceClass], toMean mean: Double) -> Double {
+    let target = min(max(mean, 1e-6), 1 - 1e-6)
+    var (lo, hi) = (-30.0, 30.0)
+    for _ in 0..<80 {
+      let mid = (lo + hi) / 2
+      if meanWillingness(classes, shift: mid) < target { lo = mid } else { hi = mid }
+    }
+    return (lo + hi) / 2
+  }
+
+  /// The mean first-day willingness of `classes` with their levels shifted by `shift`
+  /// (``NormalMean``).
+  public static func meanWillingness(_ classes: [ComplianceClass], shift: Double) -> Double {
+    let total = classes.reduce(0) { $0 + $1.share }
+    guard total > 0 else { return 0 }
+    return classes.reduce(0) { sum, c in
+      sum + c.share / total * NormalMean.of { 1 / (1 + exp(-(c.logitLevel + shift + c.spread * $0))) }
+    }
+  }
 }
 
 /// A latent class of participants by how they answer over a study (März et al. 2025 found
 /// four in a youth app: stable high, stable medium, high at first and falling, low and
-/// falling): its share, the mean first-day probability of answering a noticed prompt and
-/// its sd between the class's people, and the relative decline per week beyond the first
-/// days with its sd between people.
+/// falling): its share; its people's median first-day willingness (`level`, a probability)
+/// and their spread around it (`spread`, the sd of the log-odds); its change per week (log-
+/// odds, either sign) and that change's sd between its people.
 public struct ComplianceClass: Sendable, Equatable {
   public var name: String
   public var share: Double
   public var level: Double
-  public var levelSD: Double
-  public var declinePerWeek: Double
-  public var declineSD: Double
+  public var spread: Double
+  public var weeklyChange: Double
+  public var weeklyChangeSD: Double
 
-  public init(name: String, share: Double, level: Double, levelSD: Double, declinePerWeek: Double, declineSD: Double) {
+  public init(name: String, share: Double, level: Double, spread: Double, weeklyChange: Double, weeklyChangeSD: Double) {
     self.name = name
     self.share = share
     self.level = level
-    self.levelSD = levelSD
-    self.declinePerWeek = declinePerWeek
-    self.declineSD = declineSD
+    self.spread = spread
+    self.weeklyChange = weeklyChange
+    self.weeklyChangeSD = weeklyChangeSD
+  }
+
+  /// The median level's log-odds (a level of 0 or 1 taken a hair inside).
+  public var logitLevel: Double {
+    let p = min(max(level, 1e-9), 1 - 1e-9)
+    return log(p / (1 - p))
   }
 }
+
+/// Means over a standard normal: the trapezoid rule on z in [−9, 9] in steps of 0.05 (as
+/// ``StateDependence`` tabulates: exact to rounding for the smooth logistic integrands here).
+public enum NormalMean {
+  static let rule: [(z: Double, w: Double)] = (-180...180).map { k in
+    let z = Double(k) * 0.05
+    return (z, exp(-z * z / 2) / (2 * Double.pi).squareRoot() * 0.05)
+  }
+
+  /// E[f(Z)] for Z standard normal.
+  public static func of(_ f: (Double) -> Double) -> Double {
+    rule.reduce(0) { $0 + $1.w * f($1.z) }
+  }
+}
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif

@@ -44,7 +44,8 @@ public struct ContextConditions: Sendable, Equatable {
   public var hearing: Double
   /// Whether a prompt can safely be answered now (false: driving, exercising).
   public var canAnswer: Bool
-  /// Willingness relative to the participant's usual (1: no effect).
+  /// Willingness in this context, an odds ratio on the participant's usual (1: no effect; 0:
+  /// never answers here).
   public var willingness: Double
   /// The chance the phone is on wifi in an episode (otherwise cellular; underground: none).
   public var wifi: Double

@@ -49,7 +49,9 @@ public struct DailyLifePlan: Sendable, Equatable {
   /// 50 % and in the same room about 90 % of the time (§4; "with the participant" read as
   /// near enough to hear or check, 0.9 at home); the other values are assumptions in the
   /// direction of the thesis' five conditions and of Rintala et al. 2020 (away from home,
-  /// lower response), documented in `docs/model.md`.
+  /// lower response), documented in `docs/model.md`. Willingness is an odds ratio: work 0.8,
+  /// with others 0.55, exercising 0.65 (what the earlier multipliers 0.95, 0.85 and 0.9 of a
+  /// probability were at a willingness of 0.8; assumptions, D).
   public static let defaultConditions: [ContextConditions] = Context.allCases.map { c in
     switch c {
     case .asleep:
@@ -57,7 +59,7 @@ public struct DailyLifePlan: Sendable, Equatable {
     case .home:
       ContextConditions(phoneWithParticipant: 0.9, hearing: 1.0, canAnswer: true, willingness: 1.0, wifi: 0.9, stateMean: 62)
     case .work:
-      ContextConditions(phoneWithParticipant: 0.9, hearing: 0.8, canAnswer: true, willingness: 0.95, wifi: 0.6, stateMean: 55)
+      ContextConditions(phoneWithParticipant: 0.9, hearing: 0.8, canAnswer: true, willingness: 0.8, wifi: 0.6, stateMean: 55)
     case .transit:
       ContextConditions(phoneWithParticipant: 0.98, hearing: 0.7, canAnswer: true, willingness: 1.0, wifi: 0.05, stateMean: 52)
     case .underground:
@@ -65,9 +67,9 @@ public struct DailyLifePlan: Sendable, Equatable {
     case .driving:
       ContextConditions(phoneWithParticipant: 0.95, hearing: 0.9, canAnswer: false, willingness: 1.0, wifi: 0, stateMean: 53)
     case .social:
-      ContextConditions(phoneWithParticipant: 0.85, hearing: 0.5, canAnswer: true, willingness: 0.85, wifi: 0.3, stateMean: 70)
+      ContextConditions(phoneWithParticipant: 0.85, hearing: 0.5, canAnswer: true, willingness: 0.55, wifi: 0.3, stateMean: 70)
     case .exercise:
-      ContextConditions(phoneWithParticipant: 0.6, hearing: 0.4, canAnswer: false, willingness: 0.9, wifi: 0.1, stateMean: 68)
+      ContextConditions(phoneWithParticipant: 0.6, hearing: 0.4, canAnswer: false, willingness: 0.65, wifi: 0.1, stateMean: 68)
     }
   }
 }

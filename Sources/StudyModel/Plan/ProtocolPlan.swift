@@ -27,6 +27,10 @@ public struct ProtocolPlan: Sendable, Equatable {
   /// Whether answers without a pending prompt are possible (Mappiness: yes, excluded from
   /// analysis).
   public var volunteered: Bool
+  /// Whether a prompt's alert is an alarm that rings until answered or timed out (movisensXS,
+  /// PsyMate) rather than a notification: heard whatever the ringer mode, wherever the
+  /// phone is within earshot (``Noticing``).
+  public var alarm = false
   /// How data reach the server.
   public var upload: UploadPolicy
   /// What the app senses.

@@ -11,6 +11,8 @@ public struct ParticipantOutcome: Sendable {
   public var os: OperatingSystem
   /// Index of their time zone in the plan.
   public var zone = 0
+  /// The person's answering: class, willingness and its trends, looks, pace (``Engagement``).
+  public var engagement: Engagement? = nil
   /// Every prompt, in time order.
   public var prompts: [PromptRecord]
   /// Answers volunteered with no prompt pending (excluded from analysis).
@@ -105,7 +107,8 @@ extension ParticipantSimulation {
       enrolledUntil: end, lastSync: lastSync ?? 0, checks: checks, batteryTrace: sim.batteryTrace, keepRows: keepRows,
       heatHours: heatHours)
     var outcome = ParticipantOutcome(
-      participant: Int(participant), device: sim.person.device, os: sim.person.os, zone: sim.person.zone, prompts: prompts,
+      participant: Int(participant), device: sim.person.device, os: sim.person.os, zone: sim.person.zone,
+      engagement: sim.person.engagement, prompts: prompts,
       volunteered: volunteered, tallies: coverage.tallies, coverageRows: coverage.rows, yield: coverage.yield,
       heat: coverage.heat, trueMean: sim.trueWakingMean, enrolledUntil: end, lastSync: lastSync,
       scheduleFailed: sim.scheduleFailed, samplingWindows: sim.samplingWindows, batteryTrace: sim.batteryTrace,

@@ -116,7 +116,7 @@ public struct ParticipantSimulation: EventHandler {
     let sleeps = platform.makerStops && plan.phones.unusedAppsSleep
     sleepsAfter = sleeps ? maker.sleepsAfterDays.map { Tick.minutes($0 * 1440) } : nil
     deepSleepsAfter = sleeps ? maker.deepSleepsAfterDays.map { Tick.minutes($0 * 1440) } : nil
-    noticing = Noticing(person: person)
+    noticing = Noticing(person: person, looksAway: plan.compliance.looksAway)
     var dayStream = stream(.day)
     var contextStream = stream(.context)
     // Days up to and including the dropout day (whose start is the participant's last moment).
@@ -164,7 +164,7 @@ public struct ParticipantSimulation: EventHandler {
         : PhoneChecks(),
       calls: calls, settings: &settingsStream, streams: &scheduleStreams)
     promptLife = PromptLife(timetable, reminders: reminders)
-    burden = PromptBurden(plan, declinePerDay: person.engagement.declinePerDay)
+    burden = PromptBurden(plan, engagement: person.engagement)
   }
 
   /// The participant's phone checks until `end`, from streams of their own (the same

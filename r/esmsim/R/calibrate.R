@@ -25,12 +25,19 @@
 #'   zone such as `"Europe/Brussels"`, or minutes east of UTC.
 #' @param seed Master seed of the simulations.
 #' @param people Participants in each simulation of the pilot.
-#' @param bootstrap Bootstrap resamples for the intervals and predictions.
+#' @param bootstrap Bootstrap resamples of the pilot's participants for its
+#'   moments' covariance (the intervals).
+#' @param evaluations Simulations each fit's search may spend (`NULL`: esmsim's
+#'   default).
+#' @param progress Draw a progress bar from esmsim's progress (the fit, the fit
+#'   on the part kept, the predictions).
 #' @param threads Worker threads (results do not depend on it).
 #' @param output Where to write the block (YAML); the JSON and the page are
 #'   written beside it. By default a temporary file.
 #' @return An `esm_calibration` list: `estimates` (a tibble: parameter, value,
-#'   low, high, standard_error, pilot_moment, simulated_moment, at_bound),
+#'   low, high, standard_error, at_bound, reason: all parameters estimated
+#'   together, by simulated moments), `moments` (the pilot's and the
+#'   simulation's at the estimate),
 #'   `check` (a tibble: figure, unit, observed, predicted, low, high, inside; or
 #'   `NULL` without a holdout), `not_identified`, `protocol` (the scenario
 #'   simulated, when proposed from the records, and what the records showed),
@@ -48,7 +55,8 @@
 #' }
 #' @export
 esm_calibrate <- function(files, format, scenario = NULL, holdout = NULL, columns = NULL, time_zone = NULL,
-                          utc_offset = NULL, seed = 1, people = 300, bootstrap = 30, threads = NULL, output = NULL) {
+                          utc_offset = NULL, seed = 1, people = 300, bootstrap = 200, evaluations = NULL, threads = NULL,
+                          output = NULL, progress = interactive()) {
   if (is.data.frame(files)) {
     if (missing(format)) format <- "csv"
     if (!identical(format, "csv")) esm_abort("esmsim: a data frame is read as format = \"csv\"", "esmsim_run_error")
@@ -66,13 +74,14 @@ esm_calibrate <- function(files, format, scenario = NULL, holdout = NULL, column
   add("--time-zone", time_zone)
   add("--utc-offset", utc_offset)
   add("--threads", threads)
+  add("--evaluations", evaluations)
   if (!is.null(columns)) {
     if (is.null(names(columns)) || any(names(columns) == "")) {
       esm_abort("esmsim: columns is a named vector, role = column", "esmsim_run_error")
     }
     for (role in names(columns)) args <- c(args, "--column", paste0(role, "=", columns[[role]]))
   }
-  esm_exec(args, call = sys.call())
+  esm_exec(args, call = sys.call(), progress = progress)
   stem <- sub("\\.(yaml|yml)$", "", output)
   json <- jsonlite::fromJSON(paste0(stem, ".json"), simplifyDataFrame = TRUE)
   numeric_columns <- function(df, columns) {
@@ -80,7 +89,7 @@ esm_calibrate <- function(files, format, scenario = NULL, holdout = NULL, column
     df
   }
   estimates <- numeric_columns(as.data.frame(json$estimates),
-    c("value", "low", "high", "standard_error", "pilot_moment", "simulated_moment"))
+    c("value", "low", "high", "standard_error"))
   check <- NULL
   if (!is.null(json$check)) {
     check <- numeric_columns(as.data.frame(json$check$figures), c("observed", "predicted", "low", "high"))
@@ -89,6 +98,7 @@ esm_calibrate <- function(files, format, scenario = NULL, holdout = NULL, column
   }
   structure(list(
     estimates = tibble::as_tibble(estimates),
+    moments = if (is.null(json$moments)) NULL else tibble::as_tibble(as.data.frame(json$moments)),
     check = check,
     not_identified = as.character(json$not_identified),
     protocol = json$protocol,

@@ -4,12 +4,15 @@ import SimKernel
 /// heard at once with the ringer mode's, the context's and the phone's chances (a silent
 /// phone's is seen, if the phone is at hand; in the participant's Focus hours none is,
 /// ``PhoneTraits/focused(at:)``); otherwise the next look at the phone finds it.
-/// Looks come at the person's rate while they are awake with the phone at hand; after sleep,
-/// the first look comes minutes after waking.
+/// Looks come at the person's rate while they are awake with the phone at hand, and at a
+/// share of it (``CompliancePlan/looksAway``) while the phone is not at hand (they go to it);
+/// after sleep, the first look comes minutes after waking.
 struct Noticing {
-  /// Phone checks per tick while awake with the phone at hand, and ticks per check.
+  /// Phone checks per tick while awake with the phone at hand, and ticks per check; the share
+  /// of that rate while the phone is not at hand.
   let checksPerTick: Double
   let ticksPerCheck: Double
+  let away: Double
   /// The phone's ringer mode.
   let ringer: RingerMode
 
@@ -28,6 +31,8 @@ struct Noticing {
   /// half the time, in the same room about 90 % ([@Dey2011], A for the shares; the factor is
   /// an assumption, D).
   static let alertAwayFromHand = 0.5
+  /// An alarm goes on ringing: heard away from the phone's reach more often (assumption, D).
+  static let alarmAwayFromHand = 0.8
   /// Mean seconds from a heard alert to noticing it (assumption, D).
   static let reactionSeconds = 15.0
   /// Mean minutes from waking to the first look at the phone (assumption, D; "within
@@ -37,10 +42,11 @@ struct Noticing {
   /// wake and a look).
   static let searchHorizon = 3 * Tick.day
 
-  init(person: Person) {
-    checksPerTick = person.checksPerHour / Double(Tick.hour)
-    ticksPerCheck = Double(Tick.hour) / person.checksPerHour
+  init(person: Person, looksAway: Double) {
+    checksPerTick = person.engagement.looksPerHour / Double(Tick.hour)
+    ticksPerCheck = Double(Tick.hour) / person.engagement.looksPerHour
     ringer = person.ringer
+    away = looksAway
   }
 }
 
@@ -54,23 +60,32 @@ extension ParticipantSimulation {
     let episodes = life.timeline.episodes
     let first = episodes[k]
     if alert && first.context != .asleep {
-      let chance: Double
+      var chance: Double
+      let hearing = plan.dailyLife.conditions[first.context.rawValue].hearing
       if phone.focused(at: t) {
         // A Focus delivers quietly: no alert, the next look finds it (the draw is still
         // made, so that the participant's later draws stay as without the Focus).
         chance = 0
+      } else if plan.protocolPlan.alarm {
+        // An alarm rings whatever the ringer mode, and goes on ringing: heard where the
+        // phone is within earshot.
+        chance = hearing * (first.phoneAtHand ? 1.0 : Noticing.alarmAwayFromHand)
       } else if noticing.ringer == .silent {
         chance = first.phoneAtHand ? Noticing.silentSeen : 0
       } else {
         let reach = first.phoneAtHand ? 1.0 : Noticing.alertAwayFromHand
-        chance = Noticing.heard[noticing.ringer.rawValue] * plan.dailyLife.conditions[first.context.rawValue].hearing * reach
+        chance = Noticing.heard[noticing.ringer.rawValue] * hearing * reach
       }
+      // How closely people attend to their alerts moves the odds (1: as above).
+      let k = plan.compliance.alertOdds
+      if k != 1 && chance > 0 && chance < 1 { chance = chance * k / (1 - chance + chance * k) }
       if responseStream.uniform() < chance {
         return t + Tick.seconds(responseStream.exponential(mean: Noticing.reactionSeconds))
       }
     }
-    // Next phone check: an exponential amount of "checking time" spent only where the
-    // participant is awake with the phone at hand; the first look after waking is quick.
+    // Next phone check: an exponential amount of "checking time" spent where the participant
+    // is awake, at the full rate with the phone at hand and at its away share without; the
+    // first look after waking is quick.
     var need = responseStream.exponential(mean: 1)  // in units of 1/rate
     let rate = noticing.checksPerTick
     var cursor = t
@@ -86,9 +101,10 @@ extension ParticipantSimulation {
         }
         return nil
       }
-      if e.phoneAtHand {
-        let available = Double(e.end - cursor) * rate
-        if need <= available { return cursor + SimTime(need * noticing.ticksPerCheck) }
+      let share = e.phoneAtHand ? 1 : noticing.away
+      if share > 0 {
+        let available = Double(e.end - cursor) * rate * share
+        if need <= available { return cursor + SimTime(need * noticing.ticksPerCheck / share) }
         need -= available
       }
       cursor = e.end

@@ -14,9 +14,9 @@ struct PromptBurden {
   private let medians: [SimTime]
   /// Each schedule's prompts come at fixed times of day.
   let scheduled: [Bool]
-  /// The person's decline on each study day (``Compliance/dayFactor(_:day:declinePerDay:)``),
-  /// worked out once.
-  let dayFactors: [Double]
+  /// The person's log-odds of answering on each study day (level and change,
+  /// ``Engagement/change(day:firstDaysScale:)``), worked out once.
+  let dayLogits: [Double]
   /// The density load and when it was last brought up to date.
   private var load = 0.0
   private var loadAt: SimTime = 0
@@ -27,7 +27,7 @@ struct PromptBurden {
   /// A load left this many windows without a new prompt is taken as gone (e^−8: numerical).
   static let forgetAfter = 8.0
 
-  init(_ plan: StudyPlan, declinePerDay: Double) {
+  init(_ plan: StudyPlan, engagement: Engagement) {
     let proto = plan.protocolPlan
     let c = plan.compliance
     densityEffect = c.densityEffect
@@ -38,15 +38,17 @@ struct PromptBurden {
     lengthOdds = minutes.map { Compliance.Burden.lengthOdds(c, minutes: $0) }
     medians = minutes.map { Tick.seconds($0 * 60) }
     scheduled = proto.schedules.isEmpty ? [false] : proto.schedules.map { $0.choice?.algorithm == .fixedTimes }
-    dayFactors = (0..<max(plan.days, 1)).map { Compliance.dayFactor(c, day: $0, declinePerDay: declinePerDay) }
+    dayLogits = (0..<max(plan.days, 1)).map {
+      engagement.logitLevel + engagement.change(day: $0, firstDaysScale: c.firstDaysScale)
+    }
     window = Double(c.densityWindow)
   }
 
   /// The median answering time of schedule `k`'s survey.
   func completionMedian(_ k: Int) -> SimTime { medians[min(k, medians.count - 1)] }
 
-  /// The person's decline on study day `d`.
-  func dayFactor(_ d: Int) -> Double { dayFactors[min(max(d, 0), dayFactors.count - 1)] }
+  /// The person's log-odds of answering on study day `d`.
+  func dayLogit(_ d: Int) -> Double { dayLogits[min(max(d, 0), dayLogits.count - 1)] }
 
   /// The load at `t`, decayed from the last prompt noticed.
   private func load(at t: SimTime) -> Double {

@@ -52,8 +52,10 @@ extension ParticipantSimulation {
   }
 
   /// The participant notices the prompt (or a reminder of one declined) and decides
-  /// (``Compliance/probability(_:level:dayFactor:previousMissed:hour:context:stateZ:burden:)``): to answer,
-  /// opening it after a delay once they can, or not, perhaps dismissing it.
+  /// (``Compliance/probability(_:logit:previousMissed:hour:contextOdds:stateZ:burden:)``): to
+  /// answer, opening it at once, after being busy or later within the window
+  /// (``Compliance/openingDelay(_:atOnce:busy:remaining:hour:_:)``) once they can, or not, perhaps
+  /// dismissing it.
   mutating func promptNoticed(_ i: Int, reminded: Bool, _ sim: inout Simulator) {
     let now = sim.now
     guard promptLife.isOpen(i, at: now), !droppedOut else { return }
@@ -76,13 +78,14 @@ extension ParticipantSimulation {
     let hour = Int((now % Tick.day) / Tick.hour)
     let schedule = promptLife.records[i].schedule
     let p = Compliance.probability(
-      plan.compliance, level: person.engagement.level, dayFactor: burden.dayFactor(Int(timetable.days[i])),
-      previousMissed: previousMissed, hour: hour, context: conditions.willingness, stateZ: z,
-      burden: burden.notice(schedule: schedule, at: now, reminded: reminded))
+      plan.compliance, logit: burden.dayLogit(Int(timetable.days[i])), previousMissed: previousMissed, hour: hour,
+      contextOdds: conditions.willingness, stateZ: z, burden: burden.notice(schedule: schedule, at: now, reminded: reminded))
     if responseStream.uniform() < p {
-      // The delay to opening: the person's own pace, shortest in the evening.
-      let median = SimTime(Double(plan.compliance.openDelay) * person.engagement.speed * Compliance.openDelayFactor(hour: hour))
-      let delay = Compliance.delay(median: median, sigma: plan.compliance.openDelaySigma, &responseStream)
+      // When they open it: at once, after being busy, or later within the window.
+      let e = person.engagement
+      let remaining = promptLife.expiresAt[i] == .max ? SimTime.max : promptLife.expiresAt[i] - now
+      let delay = Compliance.openingDelay(
+        plan.compliance, atOnce: e.atOnce, busy: e.busy, remaining: remaining, hour: hour, &responseStream)
       let from = answerableFrom(now)
       let openAt = from == .max ? SimTime.max : max(from + delay, app.sessionUntil)
       promptLife.stage[i] = .intending
@@ -130,8 +133,9 @@ extension ParticipantSimulation {
     let rate = plan.compliance.breakOffPerMinute
     if rate > 0 && burden.items[min(schedule, burden.items.count - 1)] > 1 {
       let first = Tick.seconds(Tick.inSeconds(plan.compliance.completion) * Double(answering) / Double(burden.completionMedian(schedule)))
-      let stop = first + Tick.minutes(responseStream.exponential(mean: 1 / rate))
-      if stop < answering {
+      // In minutes first: a rate near 0 draws a stop beyond any time the clock holds.
+      let minutes = responseStream.exponential(mean: 1 / rate)
+      if minutes < Tick.inMinutes(answering), case let stop = first + Tick.minutes(minutes), stop < answering {
         end = now + max(stop, Tick.second)
         promptLife.breaksOff[i] = true
       }

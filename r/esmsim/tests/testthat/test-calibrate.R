@@ -19,7 +19,7 @@ test_that("esm_calibrate reads a generic pilot, returns the estimates and the pr
   skip_without_esmsim()
   cal <- esm_calibrate(pilot_file(), format = "csv",
     columns = c(participant = "pid", scheduled = "planned", opened = "start", submitted = "end"),
-    holdout = "participants:0.5", people = 20, bootstrap = 3)
+    holdout = "participants:0.5", people = 20, bootstrap = 3, evaluations = 60)
   expect_s3_class(cal, "esm_calibration")
   expect_s3_class(cal$estimates, "tbl_df")
   expect_true("answer_probability" %in% cal$estimates$parameter)
@@ -56,12 +56,12 @@ test_that("esm_calibrate takes a data frame: the same pilot as a file and as a d
   file <- pilot_file()
   d <- utils::read.csv(file)
   columns <- c(participant = "pid", scheduled = "planned", opened = "start", submitted = "end")
-  from_file <- esm_calibrate(file, format = "csv", columns = columns, people = 20, bootstrap = 2)
-  from_frame <- esm_calibrate(d, columns = columns, people = 20, bootstrap = 2)
+  from_file <- esm_calibrate(file, format = "csv", columns = columns, people = 20, bootstrap = 2, evaluations = 60)
+  from_frame <- esm_calibrate(d, columns = columns, people = 20, bootstrap = 2, evaluations = 60)
   expect_equal(from_frame$estimates$value, from_file$estimates$value)
   # Times as POSIXct: instants, the clock from the column's own zone.
   for (column in c("planned", "start", "end")) d[[column]] <- as.POSIXct(d[[column]], origin = "1970-01-01", tz = "UTC")
-  from_times <- esm_calibrate(d, columns = columns, people = 20, bootstrap = 2)
+  from_times <- esm_calibrate(d, columns = columns, people = 20, bootstrap = 2, evaluations = 60)
   expect_equal(from_times$estimates$value, from_file$estimates$value)
   expect_error(esm_calibrate(d, format = "mpath"), "data frame is read as format")
 })

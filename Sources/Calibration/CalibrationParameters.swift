@@ -1,0 +1,187 @@
+import Foundation
+import Scenarios
+import StudyModel
+
+extension Calibrator {
+  /// A parameter the fit moves: its scenario key, how it maps to the unbounded coordinate the
+  /// search uses (log-odds for shares, log for rates and scales, itself for changes), how it
+  /// is set on and read from a ``CompliancePlan``, the search's first step, the range of
+  /// plausible values (an estimate outside it is flagged), and the prior's sd: how far from
+  /// the scenario's value (the defaults: what the corpus of real studies shows) the pilot
+  /// must pull the parameter, on the search's scale (``Calibrator``).
+  struct Parameter: Sendable {
+    enum Scale: Sendable { case logit, log, plain }
+    var key: String
+    var scale: Scale
+    var step: Double
+    var prior = 1.0
+    var plausible: ClosedRange<Double>
+    var set: @Sendable (inout CompliancePlan, Double) -> Void
+    var get: @Sendable (CompliancePlan) -> Double
+
+    func coordinate(_ x: Double) -> Double {
+      switch scale {
+      case .logit:
+        let p = min(max(x, 1e-9), 1 - 1e-9)
+        return log(p / (1 - p))
+      case .log: return log(max(x, 1e-12))
+      case .plain: return x
+      }
+    }
+
+    func value(_ u: Double) -> Double {
+      switch scale {
+      case .logit: 1 / (1 + exp(-u))
+      case .log: exp(u)
+      case .plain: u
+      }
+    }
+  }
+
+  /// A moment the fit matches: its name and its value on a pilot or a simulation of it.
+  struct Moment: Sendable {
+    var name: String
+    var value: @Sendable (ComplianceMoments) -> Double
+    /// The smallest standard error it is weighted by (a moment a pilot shows without spread,
+    /// such as no break-off at all, is not weighted infinitely).
+    var floor: Double
+  }
+
+  /// The moments a pilot shows: what is answered, how people differ and how the answers
+  /// cluster and change over the days, and how long people take (the waits' quartiles and
+  /// 90th percentile, on the log scale); each where the pilot can show it.
+  static func moments(_ pilot: ComplianceMoments, recording: PilotRecording) -> [Moment] {
+    var out = [Moment(name: "answered share", value: \.rate, floor: 0.005)]
+    if pilot.personShares.count >= 5 {
+      out.append(Moment(name: "sd of participants' shares", value: \.personSpread, floor: 0.01))
+    }
+    if pilot.personShares.count >= 10 {
+      out.append(Moment(name: "10th percentile of participants' shares", value: { $0.personQuantile(0.1) }, floor: 0.02))
+    }
+    if pilot.days >= 4 {
+      let half = pilot.days / 2
+      out.append(Moment(name: "later days over earlier", value: { $0.lateOverEarly(from: half) }, floor: 0.01))
+    }
+    if pilot.days >= 5 { out.append(Moment(name: "days 3-5 over days 1-2", value: \.firstDaysRatio, floor: 0.01)) }
+    if pilot.persistence.isFinite {
+      out.append(Moment(name: "answered after answered minus after missed", value: \.persistence, floor: 0.01))
+    }
+    if pilot.waits.count >= 20 {
+      for q in [0.25, 0.5, 0.75, 0.9] {
+        out.append(Moment(name: "log seconds to open, \(Int(q * 100))th percentile", value: { $0.logWait(q) }, floor: 0.05))
+      }
+    }
+    if recording.breakOffs && pilot.breakOffShare.isFinite {
+      out.append(Moment(name: "share broken off", value: \.breakOffShare, floor: 0.003))
+    }
+    return out
+  }
+
+  /// The parameters a fit can move, each identified by some of ``moments(_:recording:)``
+  /// (those a pilot cannot move are found by their effect and kept: ``calibrate``).
+  static func parameters(_ pilot: ComplianceMoments, plan: StudyPlan, recording: PilotRecording) -> [Parameter] {
+    let lowest = plan.compliance.classes.indices.min { plan.compliance.classes[$0].level < plan.compliance.classes[$1].level } ?? 0
+    let base = plan.compliance.classes
+    var out: [Parameter] = [
+      Parameter(
+        key: "answer_probability", scale: .logit, step: 0.6, prior: 2, plausible: 0.02...0.9995,
+        set: { $0.answerProbability = $1 }, get: { $0.answerProbability ?? CompliancePlan.meanWillingness($0.classes, shift: 0) }),
+      Parameter(
+        key: "spread_scale", scale: .log, step: 0.3, plausible: 0.05...8,
+        set: { c, s in
+          let mean = c.answerProbability
+          for k in c.classes.indices { c.classes[k].spread = base[k].spread * s }
+          c.answerProbability = mean
+        }, get: { c in base.isEmpty || base[0].spread == 0 ? 1 : c.classes[0].spread / base[0].spread }),
+    ]
+    if base.count > 1 && pilot.personShares.count >= 10 {
+      out.append(
+        Parameter(
+          key: "low_class_share", scale: .logit, step: 0.5, plausible: 0.001...0.9,
+          set: { c, x in
+            let mean = c.answerProbability
+            let rest = base.indices.filter { $0 != lowest }.reduce(0) { $0 + base[$1].share }
+            for k in c.classes.indices { c.classes[k].share = k == lowest ? x : base[k].share / max(rest, 1e-9) * (1 - x) }
+            c.answerProbability = mean
+          }, get: { $0.classes[lowest].share }))
+    }
+    if pilot.days >= 4 {
+      out.append(
+        Parameter(
+          key: "weekly_change", scale: .plain, step: 0.3, prior: 0.35, plausible: -4...4,
+          set: { c, x in
+            let shift = x - Self.meanWeeklyChange(base)
+            for k in c.classes.indices { c.classes[k].weeklyChange = base[k].weeklyChange + shift }
+          }, get: { Self.meanWeeklyChange($0.classes) }))
+    }
+    if pilot.days >= 5 {
+      out.append(
+        Parameter(
+          key: "first_days_change", scale: .plain, step: 0.3, prior: 1.5, plausible: -6...6, set: { $0.firstDaysChange = $1 },
+          get: \.firstDaysChange))
+    }
+    if pilot.persistence.isFinite {
+      out.append(
+        Parameter(
+          key: "miss_persistence", scale: .logit, step: 0.6, plausible: 0.005...0.95, set: { $0.missPersistence = $1 },
+          get: \.missPersistence))
+    }
+    if pilot.waits.count >= 20 {
+      out += [
+        Parameter(key: "looks_per_hour", scale: .log, step: 0.4, plausible: 0.2...120, set: { $0.looksPerHour = $1 }, get: \.looksPerHour),
+        Parameter(key: "alert_odds", scale: .log, step: 0.5, plausible: 0.01...100, set: { $0.alertOdds = $1 }, get: \.alertOdds),
+        Parameter(key: "at_once", scale: .logit, step: 0.6, plausible: 0.005...0.995, set: { $0.atOnce = $1 }, get: \.atOnce),
+        Parameter(key: "busy", scale: .logit, step: 0.6, plausible: 0.005...0.995, set: { $0.busy = $1 }, get: \.busy),
+        Parameter(
+          key: "at_once_seconds", scale: .log, step: 0.4, plausible: 1...600, set: { $0.atOnceSeconds = $1 }, get: \.atOnceSeconds),
+        Parameter(
+          key: "deferral_shape", scale: .log, step: 0.4, plausible: 0.05...100, set: { $0.deferralShape = $1 },
+          get: \.deferralShape),
+      ]
+    }
+    let longest = (0..<max(plan.protocolPlan.schedules.count, 1)).map { plan.protocolPlan.survey(ofSchedule: $0).length }.max() ?? 1
+    if recording.breakOffs && longest > 1 && pilot.breakOffShare.isFinite {
+      out.append(
+        Parameter(
+          key: "break_off_per_minute", scale: .log, step: 0.5, plausible: 0.0005...2, set: { $0.breakOffPerMinute = $1 },
+          get: \.breakOffPerMinute))
+    }
+    return out
+  }
+
+  /// The share-weighted mean weekly change of the classes.
+  static func meanWeeklyChange(_ classes: [ComplianceClass]) -> Double {
+    let total = classes.reduce(0) { $0 + $1.share }
+    return total > 0 ? classes.reduce(0) { $0 + $1.share * $1.weeklyChange } / total : 0
+  }
+
+  /// What a pilot cannot show, kept at the scenario's values, with why.
+  static func notIdentified(
+    _ pilot: ComplianceMoments, recording: PilotRecording, fitted: [String], unmoved: [String] = []
+  ) -> [String] {
+    var out = [
+      "state_dependence, state_correlation (the records carry no state)",
+      "the classes' levels relative to each other, their weekly changes relative to each other, first_days_sd and weekly_change_sd (how much people differ in their trends: kept; the fit moves every class together)",
+      "looks_sd, at_once_sd, busy_sd, busy_minutes, looks_away (how much people differ in their pace: kept)",
+      "dismiss_share, completion, dropout_per_day, density_effect, length_effect, scheduled_boost (kept)",
+    ]
+    if !unmoved.isEmpty {
+      out.append("\(unmoved.joined(separator: ", ")) (no figure of this pilot moves at the start: kept)")
+    }
+    if !fitted.contains("low_class_share") && !unmoved.contains("low_class_share") {
+      out.append("low_class_share (fewer than 10 participants with 5 prompts, or one class: kept)")
+    }
+    if !fitted.contains("weekly_change") && !unmoved.contains("weekly_change") { out.append("weekly_change (a pilot of \(pilot.days) days: kept)") }
+    if !fitted.contains("first_days_change") && !unmoved.contains("first_days_change") { out.append("first_days_change (a pilot of \(pilot.days) days: kept)") }
+    if !fitted.contains("looks_per_hour") && !unmoved.contains("looks_per_hour") {
+      out.append("looks_per_hour, alert_odds, at_once, at_once_seconds, busy, deferral_shape (fewer than 20 answered prompts with their times: kept)")
+    }
+    if !fitted.contains("break_off_per_minute") && !unmoved.contains("break_off_per_minute") {
+      out.append(
+        recording.breakOffs
+          ? "break_off_per_minute (the surveys have one item, or none was opened: kept)"
+          : "break_off_per_minute (the platform does not record a survey opened and left: kept)")
+    }
+    return out
+  }
+}
