@@ -8,7 +8,7 @@ ESMSIM := .build/release/esmsim
 CPU ?= $(shell bash scripts/cpu-target.sh)
 RELEASE_FLAGS := $(if $(CPU),-Xswiftc -target-cpu -Xswiftc $(CPU))
 
-.PHONY: examples all deps deps-test build release demo serve dist test-dist test test-r test-python test-browser power test-slurm fuzz sanitize notebooks check-darwin-branches validate bench bench-simpy clean
+.PHONY: validate-real test-validate-real examples all deps deps-test build release demo serve dist test-dist test test-r test-python test-browser power test-slurm fuzz sanitize notebooks check-darwin-branches validate bench bench-simpy clean
 VENV := .venv
 
 all: release
@@ -46,6 +46,7 @@ test: deps-test
 	$(SWIFT) test
 	$(MAKE) --no-print-directory test-r
 	$(MAKE) --no-print-directory test-python
+	$(MAKE) --no-print-directory test-validate-real
 	$(MAKE) --no-print-directory test-browser
 	$(MAKE) --no-print-directory notebooks
 
@@ -104,9 +105,10 @@ check-darwin-branches:
 	swift build -c release --build-path .build/check-darwin -Xswiftc -DESMSIM_CHECK_DARWIN
 
 ## validate: rerun the validation figures and rewrite docs/validation.md.
+## (the document is rewritten either way; the target fails when a check FAILS)
 validate: release
-	python3 scripts/validate.py $(ESMSIM) > docs/validation.md.partial
-	mv docs/validation.md.partial docs/validation.md
+	python3 scripts/validate.py $(ESMSIM) > docs/validation.md.partial; status=$$?; \
+	  mv docs/validation.md.partial docs/validation.md; exit $$status
 
 ## bench: the benchmarks, with figures printed and written to bench/results.json.
 bench: release
@@ -127,6 +129,18 @@ clean:
 bench-simpy:
 	@test -x .venv-bench/bin/python || { python3 -m venv .venv-bench && .venv-bench/bin/pip install -q simpy==4.1.1; }
 	.venv-bench/bin/python bench/simpy_hold.py
+
+## validate-real: esmsim against real ESM studies (ESMSIM_CORPUS=/path make validate-real): each study's
+## default prediction, its split-half check and the leave-one-study-out defaults; rewrites the table in
+## docs/validation.md. The raw files are not in the repository (validation/real/README.md); without
+## ESMSIM_CORPUS the script says so and checks nothing. VALIDATE_REAL_FLAGS passes options through.
+VALIDATE_REAL_FLAGS ?=
+validate-real: release
+	python3 scripts/validate_real.py $(ESMSIM) --write $(VALIDATE_REAL_FLAGS)
+
+## test-validate-real: the real-studies script's own tests (no corpus, no esmsim needed); part of make test.
+test-validate-real:
+	python3 -m unittest discover -s scripts -p 'test_validate_real.py'
 
 ## examples: copy the scenarios and the example pilot into the R and Python packages and the
 ## dist tarball's source (their copies are tracked; the packages' tests check they match).

@@ -67,7 +67,7 @@ test_that("a percentile target over several participant counts reads (no one-stu
   frontier_straddles <- any(merge(d$frontier, d$designs[straddles, ], by = c("participants", "per_day", "days"))$reaches)
   expect_equal(any(grepl("the interval straddles the target", out)), frontier_straddles)
   # A share target prints the one-study range the command line prints.
-  a <- esm_design(s, "answers:30@0.9", participants = 40, days = 5:21, per_day = 5, replications = 3)
+  a <- esm_design(s, "answers:20@0.8", participants = 40, days = 5:30, per_day = 5, replications = 3)
   expect_match(paste(capture.output(print(a)), collapse = "\n"), "one study of 40: [0-9.]+ %-[0-9.]+ %")
 })
 

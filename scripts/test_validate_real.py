@@ -1,0 +1,198 @@
+"""Tests of validate_real.py and corpus_convert.py that need neither the corpus nor esmsim.
+
+    python3 -m unittest discover -s scripts -p 'test_validate_real.py'
+"""
+import os
+import sys
+import tempfile
+import unittest
+from datetime import datetime, timedelta
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import corpus_convert as cc  # noqa: E402
+import validate_real as vr  # noqa: E402
+
+
+def row(pid, t, answered, wait=None, opened=True):
+    end = None if wait is None else t + timedelta(minutes=wait)
+    return dict(participant=pid, time=t, answered=answered,
+                opened=end if (answered and opened) else None, submitted=end if answered else None)
+
+
+class Figures(unittest.TestCase):
+    def test_counts_and_transitions(self):
+        t0 = datetime(2024, 1, 1, 9)
+        rows = []
+        # participant a: A A M A M (5 prompts a day 1), b: A A A A A, both on one day
+        for i, a in enumerate([1, 1, 0, 1, 0]):
+            rows.append(row('a', t0 + timedelta(hours=i), bool(a), wait=2))
+        for i in range(5):
+            rows.append(row('b', t0 + timedelta(hours=i), True, wait=4))
+        f = vr.figures(rows)
+        self.assertEqual(f['prompts'], 10)
+        self.assertAlmostEqual(f['answered'], 80.0)
+        # transitions: a: AA, AM, MA, AM ; b: AA x4 -> after answered 5 of 7 answered
+        self.assertAlmostEqual(f['p_after_answered'], 100 * 5 / 7)
+        self.assertAlmostEqual(f['p_after_missed'], 100.0)
+        self.assertAlmostEqual(f['person_sd'], 100 * 0.2828427, places=3)
+        self.assertEqual(f['wait_basis'], 'opened')
+        self.assertAlmostEqual(f['wait_p50'], 4.0)
+        self.assertEqual(list(f['by_week']), [1])
+        self.assertIsNone(f['trend_per_week'])  # one day: no slope
+
+    def test_trend_in_points_per_week(self):
+        rows = []
+        for d in range(14):  # share falls 1 point a day: 7 points a week
+            for k in range(100):
+                t = datetime(2024, 1, 1, 8) + timedelta(days=d, minutes=k)
+                rows.append(row('p', t, k < 90 - d, wait=1))
+        f = vr.figures(rows)
+        self.assertAlmostEqual(f['trend_per_week'], -7.0, places=6)
+        self.assertEqual(sorted(f['by_week']), [1, 2])
+
+    def test_submission_when_no_opening(self):
+        t = datetime(2024, 1, 1, 9)
+        f = vr.figures([row('p', t, True, wait=30, opened=False)] * 5)
+        self.assertEqual(f['wait_basis'], 'submitted')
+        self.assertAlmostEqual(f['wait_p90'], 30.0)
+
+    def test_average(self):
+        a = {'prompts': 10, 'answered': 50.0, 'by_week': {1: 50.0}, 'wait_basis': 'opened'}
+        b = {'prompts': 10, 'answered': 70.0, 'by_week': {1: 60.0, 2: 80.0}, 'wait_basis': 'opened'}
+        m = vr.average_figures([a, b])
+        self.assertAlmostEqual(m['answered'], 60.0)
+        self.assertEqual(m['by_week'], {1: 55.0, 2: 80.0})
+        self.assertEqual(m['replications'], 2)
+
+
+class Blocks(unittest.TestCase):
+    BLOCK = """population:
+  compliance:
+    answer_probability: 0.9431
+    classes:
+      - {name: "engaged", share: 0.786, level: 0.97}
+      - {name: "less engaged", share: 0.214, level: 0.55}
+    miss_persistence: 0.05831
+    open_delay: 2m
+    hour_odds: [1.0, 1.1]
+    label: "text"
+"""
+
+    def test_numeric_keys_only(self):
+        v = vr.block_values(self.BLOCK)
+        self.assertEqual(set(v), {'answer_probability', 'miss_persistence', 'open_delay'})
+        self.assertEqual(v['open_delay'], ('duration', 120.0))
+
+    def test_median_and_insert(self):
+        cls = lambda share, level: [{'name': 'engaged', 'share': share, 'level': level, 'spread': 1,
+                                     'weekly_change': 0, 'weekly_change_sd': 0.2},
+                                    {'name': 'less engaged', 'share': 1 - share, 'level': 0.5, 'spread': 1.5,
+                                     'weekly_change': -0.5, 'weekly_change_sd': 0.4}]
+        fits = [{'answer_probability': 0.9, 'looks_per_hour': 2, 'classes': cls(0.8, 0.9), 'hour_odds': [1] * 24},
+                {'answer_probability': 0.95, 'looks_per_hour': 6, 'classes': cls(0.9, 0.95)},
+                {'answer_probability': 0.99, 'looks_per_hour': 100, 'classes': cls(0.7, 0.97)}]
+        m = vr.median_compliance(fits)
+        self.assertEqual(float(m['answer_probability']), 0.95)
+        self.assertEqual(float(m['looks_per_hour']), 6)   # the median, not pulled by the 100
+        self.assertNotIn('hour_odds', m)
+        self.assertIn('name: "engaged", share: 0.8, level: 0.95', m['classes'])
+        self.assertIn('name: "less engaged", share: 0.2,', m['classes'])
+        scen = 'name: "x"\npopulation:\n  size: 5\nprotocol:\n  expiry: 5m\n'
+        out = vr.with_compliance(scen, m)
+        self.assertIn('population:\n  size: 5\n  compliance:\n    answer_probability:', out)
+        self.assertTrue(out.endswith('protocol:\n  expiry: 5m\n'))
+        with self.assertRaises(ValueError):
+            vr.with_compliance('name: x\npopulation: {size: 5}\n', m)
+
+
+class Studies(unittest.TestCase):
+    def test_every_study_file_reads(self):
+        studies = vr.find_studies(vr.STUDIES_DIR)
+        self.assertEqual(len(studies), 9)
+        roles = {s['name']: s['role'] for s in studies}
+        self.assertEqual(sorted(k for k, v in roles.items() if v == 'training'),
+                         ['bosley2020_gad', 'fisher2017_mood', 'johannes2021_vigilance',
+                          'mpathr_example', 'soyster2022_alcohol'])
+        for s in studies:
+            self.assertIn(s['reader']['converter'], cc.CONVERTERS)
+            self.assertEqual(len(s['raw_files'][0]['sha256']), 64)
+            self.assertTrue(s['scenario_text'].startswith('name: '))
+            self.assertIn('outputs: {prompts: true', s['scenario_text'])
+            self.assertIsInstance(s['design']['days'], int)
+            self.assertEqual(vr.scenario_days(s['scenario_text']), s['design']['days'])
+
+    def test_yaml_subset(self):
+        d = vr.parse_yaml_subset('a: 1\nb:\n  - name: x  # c\n    sha: "q#1"\n  - name: y\n'
+                                 'c: {k: [1, 2]}\nd: "he said \\"hi\\""\n')
+        self.assertEqual(d, {'a': 1, 'b': [{'name': 'x', 'sha': 'q#1'}, {'name': 'y'}],
+                             'c': {'k': [1, 2]}, 'd': 'he said "hi"'})
+
+
+class Converters(unittest.TestCase):
+    def tsv(self, header, rows):
+        f = tempfile.NamedTemporaryFile('w', suffix='.tsv', delete=False)
+        f.write('\t'.join(header) + '\n')
+        for r in rows:
+            f.write('\t'.join(r) + '\n')
+        f.close()
+        self.addCleanup(os.unlink, f.name)
+        return f.name
+
+    def test_berlin_label(self):
+        # winter: +1 h; summer: +2 h; the change on 2018-03-25 at 01:00 UTC
+        self.assertEqual(cc._berlin_label('2018-03-16T17:42:00Z'), datetime(2018, 3, 16, 18, 42))
+        self.assertEqual(cc._berlin_label('2018-03-25T00:59:00Z'), datetime(2018, 3, 25, 1, 59))
+        self.assertEqual(cc._berlin_label('2018-03-25T01:00:00Z'), datetime(2018, 3, 25, 3, 0))
+        self.assertEqual(cc._berlin_label('2017-10-29T00:59:00Z'), datetime(2017, 10, 29, 2, 59))
+        self.assertEqual(cc._berlin_label('2017-10-29T01:00:00Z'), datetime(2017, 10, 29, 2, 0))
+        self.assertIsNone(cc._berlin_label('NA'))
+
+    def test_fisher_lab(self):
+        path = self.tsv(['id', 'start', 'finish'], [['1', '2015-01-10T16:00:00Z', '2015-01-10T16:30:00Z'],
+                                                   ['1', '2015-01-10T20:00:00Z', 'NA'],
+                                                   ['2', 'NA', 'NA']])
+        p = cc.fisher2017_mood(path)
+        self.assertEqual([x['status'] for x in p], ['answered', 'missed'])
+        self.assertEqual(p[0]['delivered'], datetime(2015, 1, 10, 17, 0))
+        out = path + '.csv'
+        self.addCleanup(os.unlink, out)
+        self.assertEqual(cc.write_csv(p, out), ['participant', 'questionnaire', 'delivered', 'submitted'])
+
+    def test_vanhalem_keeps_scheduled_prompts(self):
+        h = ['id', 'trigger', 'trigger_time', 'form_start_time', 'form_finish_time', 'missing']
+        t = '2019-02-25T10:05:47Z'
+        path = self.tsv(h, [['1', 'Random Time: 10:05', t, t, t, 'NA'],
+                            ['1', 'Immediately (EdaSclStepsAlgorithm x)', t, t, t, 'NA'],
+                            ['1', 'Fixed Time 16:55', t, t, t, 'Ignored'],
+                            ['1', 'Random Time: 11:00', t, t, t, 'Canceled_by_new_alarm']])
+        p = cc.vanhalem2020_eda(path)
+        self.assertEqual([(x['questionnaire'], x['status']) for x in p],
+                         [('random', 'answered'), ('evening', 'missed')])
+        self.assertIsNone(p[1]['opened'])
+        self.assertEqual(len(cc.vanhalem2020_eda(path, questionnaires=None)), 3)
+
+    def test_hoebeke_reconstructs(self):
+        h = ['id', 'created', 'ended', 'day', 'counter']
+        path = self.tsv(h, [['x', '2021-03-03T09:25:50Z', '2021-03-03T09:32:54Z', '1', '1'],
+                            ['x', '2021-03-03T13:58:02Z', 'NA', '1', '2']])
+        p = cc.hoebeke2022_rumination(path)
+        self.assertEqual(len(p), 56)
+        self.assertEqual(p[0]['scheduled'], datetime(2021, 3, 3, 9, 0))
+        self.assertEqual([x['status'] for x in p[:3]], ['answered', 'partial', 'missed'])
+
+
+class Doc(unittest.TestCase):
+    def test_markers(self):
+        with tempfile.TemporaryDirectory() as d:
+            doc = os.path.join(d, 'v.md')
+            with open(doc, 'w') as f:
+                f.write('# Title\n\ntext\n')
+            vr.write_doc(doc, 'first\n')
+            vr.write_doc(doc, 'second\n')
+            with open(doc) as f:
+                text = f.read()
+            self.assertEqual(text, f'# Title\n\ntext\n\n{vr.BEGIN}\nsecond\n{vr.END}\n')
+
+
+if __name__ == '__main__':
+    unittest.main()

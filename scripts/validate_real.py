@@ -1,0 +1,1027 @@
+#!/usr/bin/env python3
+"""esmsim's predictions against real per-prompt ESM studies (validation/real/).
+
+    ESMSIM_CORPUS=/path/to/corpus python3 scripts/validate_real.py .build/release/esmsim [--write]
+
+For each study under validation/real/ whose raw file is found in $ESMSIM_CORPUS/<study>/
+(the file names and SHA-256 are in the study's study.yaml), this script
+
+  1. checks the file's SHA-256 and converts it (scripts/corpus_convert.py) to esmsim's
+     per-prompt CSV in a temporary folder;
+  2. computes the observed figures (`figures`);
+  3. the default prediction: runs the study's scenario (esmsim's defaults) and computes the
+     same figures from the simulated prompts;
+  4. the split-half check: `esmsim calibrate` fitted on the first half of the study's days,
+     its held-out answered share and how many held-out figures lie in their intervals;
+  5. leave-one-study-out defaults: each training study calibrated on all its data; each
+     study run with the median of the other training studies' fitted people (median_compliance);
+
+then prints a Markdown section (and with --write puts it into --doc between the markers
+<!-- real-studies:begin --> and <!-- real-studies:end -->). The exit status is 1 when a
+check misses its bound (held-out answered share within 5 points, at least 85 % of the
+held-out figures inside their intervals, leave-one-out prediction within 8 points), 0
+otherwise or with --report-only. Without ESMSIM_CORPUS it says so and exits 0, having
+checked nothing (CI has no corpus).
+
+Standard library only, Python 3.9+.
+"""
+import argparse
+import csv
+import hashlib
+import json
+import math
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from datetime import datetime
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import corpus_convert  # noqa: E402  (beside this script)
+
+ROOT = os.path.dirname(HERE)
+STUDIES_DIR = os.path.join(ROOT, 'validation', 'real')
+BEGIN, END = '<!-- real-studies:begin -->', '<!-- real-studies:end -->'
+
+# The stated bounds of the checks (docs: validation/real/README.md).
+HELDOUT_POINTS = 5.0     # held-out answered share: |observed - predicted| in points
+INSIDE_SHARE = 0.85      # held-out figures inside their 95 % prediction interval
+LOO_POINTS = 8.0         # leave-one-study-out default: |observed - predicted| in points
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+# ====================================================================== study.yaml
+
+def _strip_comment(line):
+    """The line without a trailing # comment (a # outside quotes, after a space)."""
+    quote, escaped = None, False
+    for i, ch in enumerate(line):
+        if quote:
+            if escaped:
+                escaped = False
+            elif ch == '\\' and quote == '"':
+                escaped = True
+            elif ch == quote:
+                quote = None
+        elif ch in '"\'':
+            quote = ch
+        elif ch == '#' and (i == 0 or line[i - 1] in ' \t'):
+            return line[:i].rstrip()
+    return line.rstrip()
+
+
+def _scalar(text):
+    text = text.strip()
+    if text == '':
+        return None
+    if text[0] == '"' and text[-1] == '"':
+        return json.loads(text)
+    if text[0] == "'" and text[-1] == "'":
+        return text[1:-1].replace("''", "'")
+    if text[0] == '[' and text[-1] == ']':
+        inner = text[1:-1].strip()
+        return [_scalar(x) for x in _split_flow(inner)] if inner else []
+    if text[0] == '{' and text[-1] == '}':
+        out = {}
+        for part in _split_flow(text[1:-1]):
+            k, _, v = part.partition(':')
+            out[k.strip()] = _scalar(v)
+        return out
+    low = text.lower()
+    if low in ('true', 'false'):
+        return low == 'true'
+    if low in ('null', '~'):
+        return None
+    if re.fullmatch(r'[-+]?\d+', text):
+        return int(text)
+    if re.fullmatch(r'[-+]?(\d+\.\d*|\.\d+|\d+)([eE][-+]?\d+)?', text):
+        return float(text)
+    return text
+
+
+def _split_flow(text):
+    parts, depth, quote, cur = [], 0, None, ''
+    for ch in text:
+        if quote:
+            cur += ch
+            if ch == quote:
+                quote = None
+            continue
+        if ch in '"\'':
+            quote = ch
+        elif ch in '[{':
+            depth += 1
+        elif ch in ']}':
+            depth -= 1
+        elif ch == ',' and depth == 0:
+            parts.append(cur.strip())
+            cur = ''
+            continue
+        cur += ch
+    if cur.strip():
+        parts.append(cur.strip())
+    return parts
+
+
+def parse_yaml_subset(text):
+    """The YAML subset study.yaml uses: block mappings and sequences, quoted and plain
+    scalars, flow lists and mappings of scalars, comments. Enough for our own files; not a
+    general YAML reader."""
+    lines = []
+    for raw in text.splitlines():
+        line = _strip_comment(raw)
+        if line.strip():
+            lines.append((len(line) - len(line.lstrip(' ')), line.strip()))
+    pos = 0
+
+    def block(indent):
+        nonlocal pos
+        if pos >= len(lines):
+            return None
+        if lines[pos][1].startswith('- ') or lines[pos][1] == '-':
+            seq = []
+            while pos < len(lines) and lines[pos][0] == indent and (
+                    lines[pos][1].startswith('- ') or lines[pos][1] == '-'):
+                item = lines[pos][1][2:].strip()
+                if ':' in item and not item.startswith(('"', "'", '[', '{')) and re.match(r'^[^:]+:( |$)', item):
+                    # a mapping starting on the dash line: re-read it as a block at indent + 2
+                    lines[pos] = (indent + 2, item)
+                    seq.append(block(indent + 2))
+                else:
+                    pos += 1
+                    seq.append(_scalar(item))
+            return seq
+        mapping = {}
+        while pos < len(lines) and lines[pos][0] == indent and not lines[pos][1].startswith('- '):
+            key, _, rest = lines[pos][1].partition(':')
+            key = key.strip()
+            rest = rest.strip()
+            pos += 1
+            if rest in ('', '>', '|', '>-', '|-'):
+                if pos < len(lines) and lines[pos][0] > indent:
+                    if rest:
+                        parts = []
+                        while pos < len(lines) and lines[pos][0] > indent:
+                            parts.append(lines[pos][1])
+                            pos += 1
+                        mapping[key] = (' ' if rest.startswith('>') else '\n').join(parts)
+                    else:
+                        mapping[key] = block(lines[pos][0])
+                elif pos < len(lines) and lines[pos][0] == indent and lines[pos][1].startswith('- '):
+                    mapping[key] = block(indent)
+                else:
+                    mapping[key] = None
+            else:
+                mapping[key] = _scalar(rest)
+        return mapping
+
+    return block(lines[0][0]) if lines else {}
+
+
+def load_study(path):
+    """A study.yaml: its fields (parsed) and its scenario (the text under `scenario:`,
+    dedented, exactly as esmsim reads it). `scenario` must be the file's last key."""
+    with open(path, encoding='utf-8') as f:
+        text = f.read()
+    m = re.search(r'^scenario:[ \t]*\n', text, flags=re.M)
+    if not m:
+        raise ValueError(f'{path}: no top-level `scenario:` key')
+    head, tail = text[:m.start()], text[m.end():]
+    scenario_lines = []
+    for line in tail.splitlines():
+        if line.strip() and not line.startswith('  '):
+            raise ValueError(f'{path}: `scenario` must be the last key (found {line!r} after it)')
+        scenario_lines.append(line[2:] if line.startswith('  ') else '')
+    study = parse_yaml_subset(head)
+    study['scenario_text'] = '\n'.join(scenario_lines).strip('\n') + '\n'
+    study['dir'] = os.path.dirname(path)
+    study.setdefault('name', os.path.basename(os.path.dirname(path)))
+    return study
+
+
+def scenario_days(scenario_text):
+    m = re.search(r'^duration:\s*"?(\d+)d"?\s*$', scenario_text, flags=re.M)
+    return int(m.group(1)) if m else None
+
+
+def find_studies(studies_dir):
+    out = []
+    for name in sorted(os.listdir(studies_dir)):
+        path = os.path.join(studies_dir, name, 'study.yaml')
+        if os.path.isfile(path):
+            out.append(load_study(path))
+    return out
+
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, 'rb') as f:
+        for chunk in iter(lambda: f.read(1 << 20), b''):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+# ====================================================================== figures
+
+def _when(value):
+    """A time from a CSV cell: ISO 8601, naive or with Z/offset (dropped), any fraction."""
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        return value
+    text = value.strip()
+    if not text:
+        return None
+    text = re.sub(r'(Z|[+-]\d\d:?\d\d)$', '', text).replace(' ', 'T')
+    m = re.match(r'^(\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d)?)(?:\.(\d+))?$', text)
+    if not m:
+        raise ValueError(f'not a time: {value!r}')
+    base = datetime.fromisoformat(m.group(1))
+    if m.group(2):
+        base = base.replace(microsecond=int((m.group(2) + '000000')[:6]))
+    return base
+
+
+def percentile(xs, p):
+    """Linear interpolation between order statistics (numpy's default)."""
+    xs = sorted(xs)
+    if not xs:
+        return None
+    k = (len(xs) - 1) * p
+    lo, hi = math.floor(k), math.ceil(k)
+    return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
+
+
+def figures(rows, min_prompts=5):
+    """The observed figures of a per-prompt table, real or simulated alike.
+
+    rows: dicts with participant, time (the prompt: delivered, else scheduled), answered
+    (bool), opened and submitted (datetime or None). Shares are in %, minutes in minutes.
+    * answered: answered prompts as a share of all prompts;
+    * person_sd, person_p10: the sd (ddof 1, points) and the 10th percentile of the
+      participants' answered shares (participants with at least `min_prompts` prompts);
+    * by_week: the answered share by study week (from each participant's first prompt day);
+    * trend_per_week: the least-squares slope of person-day answered shares on the study
+      day (from 0 at each participant's first prompt day), in points per week;
+    * p_after_answered, p_after_missed: P(answered | the participant's previous prompt
+      answered / missed), over consecutive prompts of a participant in time order;
+    * wait_p25 .. wait_p90: minutes from the prompt to opening, or to submission where no
+      opening is recorded, for answered prompts; wait_basis says which.
+    """
+    byp = defaultdict(list)
+    for r in rows:
+        if r['time'] is not None:
+            byp[r['participant']].append(r)
+    n = sum(len(v) for v in byp.values())
+    if n == 0:
+        return {'prompts': 0, 'participants': 0}
+    answered = sum(r['answered'] for v in byp.values() for r in v)
+    shares = [sum(r['answered'] for r in v) / len(v) for v in byp.values() if len(v) >= min_prompts]
+    trans = Counter()
+    weeks = defaultdict(lambda: [0, 0])
+    pd_share = defaultdict(lambda: [0, 0])
+    waits, basis = [], Counter()
+    for pid, v in byp.items():
+        v.sort(key=lambda r: r['time'])
+        for a, b in zip(v, v[1:]):
+            trans[(a['answered'], b['answered'])] += 1
+        first = v[0]['time'].date()
+        for r in v:
+            day = (r['time'].date() - first).days
+            weeks[day // 7 + 1][0] += 1
+            weeks[day // 7 + 1][1] += r['answered']
+            pd_share[(pid, day)][0] += 1
+            pd_share[(pid, day)][1] += r['answered']
+            if r['answered']:
+                end = r['opened'] or r['submitted']
+                if end is not None:
+                    waits.append((end - r['time']).total_seconds() / 60.0)
+                    basis['opened' if r['opened'] else 'submitted'] += 1
+    xs = [day for (_, day) in pd_share]
+    ys = [100.0 * a / c for (c, a) in pd_share.values()]
+    trend = None
+    if len(xs) > 1:
+        mx, my = statistics.fmean(xs), statistics.fmean(ys)
+        sxx = sum((x - mx) ** 2 for x in xs)
+        if sxx > 0:
+            trend = 7.0 * sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+    aa, am = trans[(True, True)], trans[(True, False)]
+    ma, mm = trans[(False, True)], trans[(False, False)]
+    out = {
+        'prompts': n,
+        'participants': len(byp),
+        'answered': 100.0 * answered / n,
+        'person_sd': 100.0 * statistics.stdev(shares) if len(shares) > 1 else None,
+        'person_p10': 100.0 * percentile(shares, 0.10) if shares else None,
+        'by_week': {w: 100.0 * a / c for w, (c, a) in sorted(weeks.items())},
+        'trend_per_week': trend,
+        'p_after_answered': 100.0 * aa / (aa + am) if aa + am else None,
+        'p_after_missed': 100.0 * ma / (ma + mm) if ma + mm else None,
+        'wait_basis': '+'.join(sorted(basis)) if basis else None,
+    }
+    for p in (25, 50, 75, 90):
+        out[f'wait_p{p}'] = percentile(waits, p / 100.0)
+    return out
+
+
+def average_figures(runs):
+    """The mean of several replications' figures (each key over the runs that have it)."""
+    runs = [r for r in runs if r.get('prompts')]
+    if not runs:
+        return {'prompts': 0, 'participants': 0}
+    out = {'replications': len(runs)}
+    for key in runs[0]:
+        vals = [r[key] for r in runs if r.get(key) is not None]
+        if key == 'by_week':
+            weeks = defaultdict(list)
+            for r in runs:
+                for w, s in r['by_week'].items():
+                    weeks[w].append(s)
+            out[key] = {w: statistics.fmean(s) for w, s in sorted(weeks.items())}
+        elif vals and all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in vals):
+            out[key] = statistics.fmean(vals)
+        else:
+            out[key] = vals[0] if vals else None
+    return out
+
+
+def rows_from_prompts(prompts, keep_openings=True):
+    """figures() rows from corpus_convert prompts."""
+    return [dict(participant=p['participant'], time=p['delivered'] or p['scheduled'],
+                 answered=p['status'] == 'answered',
+                 opened=p['opened'] if keep_openings else None, submitted=p['submitted'])
+            for p in prompts]
+
+
+def simulated_figures(prompts_csv, keep_openings=True):
+    """Figures of esmsim's prompts.csv: non-volunteered prompts, answered = status answered,
+    the prompt's time its delivery (else its scheduled time); one set per replication and
+    variant, then their mean. keep_openings=False drops the openings (for a study whose
+    records have none, so waits run to submission as in the records)."""
+    groups = defaultdict(list)
+    with open(prompts_csv, newline='', encoding='utf-8') as f:
+        for r in csv.DictReader(f):
+            if r.get('volunteered', '0') == '1':
+                continue
+            groups[(r.get('variant', ''), r.get('replication', '1'))].append(dict(
+                participant=r['participant'],
+                time=_when(r.get('delivered')) or _when(r['scheduled']),
+                answered=r['status'] == 'answered',
+                opened=_when(r.get('opened')) if keep_openings else None,
+                submitted=_when(r.get('submitted'))))
+    return average_figures([figures(v) for _, v in sorted(groups.items())])
+
+
+# ====================================================================== esmsim
+
+class CommandFailed(Exception):
+    pass
+
+
+TIMEOUT = 3600  # seconds for one esmsim command (--timeout)
+
+
+def set_timeout(seconds):
+    global TIMEOUT
+    TIMEOUT = seconds
+
+
+def run(cmd, timeout=None):
+    """Run one esmsim command; CommandFailed with its last lines when it fails, crashes or
+    runs over the timeout (then its whole process group is stopped). Swift's crash
+    backtracer is turned off unless SWIFT_BACKTRACE is set: it can hang after a crash
+    holding the output pipes open; a crash is reported by its signal instead."""
+    t0 = time.time()
+    env = dict(os.environ)
+    env.setdefault('SWIFT_BACKTRACE', 'enable=no')
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout or TIMEOUT)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, 9)
+        except OSError:
+            pass
+        out, err = proc.communicate()
+        raise CommandFailed(f"{' '.join(cmd)} stopped after {timeout or TIMEOUT} s (--timeout)")
+    result = subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+    if proc.returncode != 0:
+        tail = '\n'.join((err or out).strip().splitlines()[-8:])
+        how = (f'crashed (signal {-proc.returncode})' if proc.returncode < 0
+               else f'exited {proc.returncode}')
+        raise CommandFailed(f"{' '.join(cmd)} {how}:\n{tail}\nesmsim: {how}")
+    return result, time.time() - t0
+
+
+def simulate(esmsim, scenario_text, work, tag, replications, seed, keep_openings):
+    path = os.path.join(work, f'{tag}.yaml')
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(scenario_text)
+    out = os.path.join(work, f'{tag}-run')
+    cmd = [esmsim, 'run', path, '--output', out, '--force', '--seed', str(seed)]
+    if replications:
+        cmd += ['--replications', str(replications)]
+    _, secs = run(cmd)
+    figs = simulated_figures(os.path.join(out, 'prompts.csv'), keep_openings)
+    shutil.rmtree(out, ignore_errors=True)
+    return figs, secs
+
+
+_RANGE = re.compile(r'(--[a-z-]+): expected (\d+) to (\d+), found (\d+)')
+
+
+def calibrate(esmsim, study, inputs, scenario_path, out_yaml, args, holdout_days=None, notes=None):
+    """`esmsim calibrate` on one study; its JSON (read generically). A --people or
+    --bootstrap outside the range this esmsim accepts is moved into it once, with a note."""
+    fmt = study['reader']['format']
+    cmd = [esmsim, 'calibrate', *inputs, '--format', fmt]
+    if fmt == 'csv':
+        cmd += ['--time-zone', study['time_zone']]
+    cmd += ['--scenario', scenario_path]
+    if holdout_days:
+        cmd += ['--holdout', f'days:{holdout_days}']
+    cmd += ['--output', out_yaml, '--seed', str(args.seed)]
+    for flag, value in (('--people', args.people), ('--bootstrap', args.bootstrap)):
+        if value is not None:
+            cmd += [flag, str(value)]
+    cmd += args.calibrate_arg
+    try:
+        _, secs = run(cmd)
+    except CommandFailed as e:
+        m = _RANGE.search(str(e))
+        if not m or m.group(1) not in ('--people', '--bootstrap') or m.group(1) not in cmd:
+            raise
+        flag, low, high = m.group(1), int(m.group(2)), int(m.group(3))
+        i = cmd.index(flag)
+        value = min(max(int(cmd[i + 1]), low), high)
+        setattr(args, flag[2:], value)  # the rest of the run uses it too
+        if notes is not None:
+            notes.append(f'{flag} {m.group(4)} is outside this esmsim\'s {low}-{high}: {value} used')
+        log(f'{flag} {m.group(4)} refused ({low} to {high}): {value} used from here on')
+        cmd[i + 1] = str(value)
+        _, secs = run(cmd)
+    with open(os.path.splitext(out_yaml)[0] + '.json', encoding='utf-8') as f:
+        result = json.load(f)
+    return result, secs, cmd
+
+
+_DURATION = re.compile(r'^([0-9]*\.?[0-9]+(?:[eE][-+]?\d+)?)(ms|s|m|h|d)$')
+_UNIT_SECONDS = {'ms': 0.001, 's': 1.0, 'm': 60.0, 'h': 3600.0, 'd': 86400.0}
+
+
+def block_values(block_text):
+    """The numeric keys of a population.compliance block (YAML text), generically: numbers
+    and durations (in seconds, marked as such); lists, mappings and text are left out."""
+    values, inside, key_indent = {}, False, None
+    for raw in (block_text or '').splitlines():
+        line = _strip_comment(raw)
+        if not line.strip():
+            continue
+        indent = len(line) - len(line.lstrip(' '))
+        text = line.strip()
+        if text.startswith('compliance:'):
+            inside, key_indent = True, None
+            continue
+        if not inside:
+            continue
+        if key_indent is None:
+            key_indent = indent
+        if indent < key_indent:
+            break
+        if indent > key_indent or ':' not in text:
+            continue  # inside a nested value
+        key, _, value = text.partition(':')
+        value = value.strip().strip('"\'')
+        if not value or value[0] in '[{':
+            continue
+        m = _DURATION.match(value)
+        if m:
+            values[key.strip()] = ('duration', float(m.group(1)) * _UNIT_SECONDS[m.group(2)])
+            continue
+        try:
+            number = float(value)
+        except ValueError:
+            continue
+        if math.isfinite(number):
+            values[key.strip()] = ('number', number)
+    return values
+
+
+def median_compliance(fits):
+    """The people of several calibrations (their JSON `compliance` objects) combined: each
+    number's median (a median does not depend on the scale: the log-odds' median is the
+    median's log-odds), each class's fields likewise, class by class; the hour odds left out
+    (each study's own hours). Returns population.compliance lines, key -> YAML text."""
+    keys = []
+    for f in fits:
+        keys += [k for k in f if k not in keys and k not in ('classes', 'hour_odds')]
+    lines = {}
+    for k in keys:
+        vals = [f[k] for f in fits if isinstance(f.get(k), (int, float))]
+        if vals:
+            lines[k] = f'{statistics.median(vals):.6g}'
+    classes = [f.get('classes') for f in fits if f.get('classes')]
+    if classes and all(len(c) == len(classes[0]) for c in classes):
+        medians = []
+        for i in range(len(classes[0])):
+            medians.append({field: statistics.median([c[i][field] for c in classes])
+                            for field in ('share', 'level', 'spread', 'weekly_change', 'weekly_change_sd')})
+        total = sum(m['share'] for m in medians)  # the shares' medians, made to sum to 1
+        items = []
+        for first, m in zip(classes[0], medians):
+            m['share'] /= total
+            items.append('{' + f'name: "{first["name"]}", ' + ', '.join(f'{k}: {v:.6g}' for k, v in m.items()) + '}')
+        lines['classes'] = '[' + ', '.join(items) + ']'
+    return lines
+
+
+def with_compliance(scenario_text, compliance):
+    """The scenario with a population.compliance block (the scenario's population must be a
+    block mapping without compliance of its own)."""
+    lines = scenario_text.splitlines()
+    for i, line in enumerate(lines):
+        if re.match(r'^population:\s*$', line):
+            body = [f'  compliance:'] + [f'    {k}: {v}' for k, v in compliance.items()]
+            j = i + 1
+            while j < len(lines) and (lines[j].startswith(' ') or not lines[j].strip()):
+                if re.match(r'^  compliance:', lines[j]):
+                    raise ValueError('the scenario has population.compliance of its own')
+                j += 1
+            return '\n'.join(lines[:j] + body + lines[j:]) + '\n'
+    raise ValueError('the scenario has no block-style `population:` mapping')
+
+
+# ====================================================================== the report
+
+def fmt(x, nd=1, unit=''):
+    if x is None:
+        return '–'
+    if isinstance(x, float) and not math.isfinite(x):
+        return '–'
+    return f'{x:.{nd}f}{unit}'
+
+
+def heldout_answered(check):
+    """The held-out 'answered' figure (in %) from calibrate's check, or None."""
+    for f in (check or {}).get('figures', []):
+        if f.get('figure') == 'answered':
+            scale = 100.0 if f.get('unit', 'share') == 'share' else 1.0
+            return {k: (f[k] * scale if isinstance(f.get(k), (int, float)) else None)
+                    for k in ('observed', 'predicted', 'low', 'high')} | {'inside': f.get('inside')}
+    return None
+
+
+def inside_count(check):
+    figs = (check or {}).get('figures', [])
+    observed = [f for f in figs if f.get('observed') is not None]
+    return sum(bool(f.get('inside')) for f in observed), len(observed)
+
+
+def _reason(text):
+    """The telling line of a failure: esmsim's own message, not the command line."""
+    lines = [l.strip() for l in str(text).splitlines() if l.strip()]
+    for l in lines[1:]:
+        if l.startswith(('esmsim:', 'Error:')):
+            return l[:300]
+    return (lines[-1] if lines else '')[:300]
+
+
+def evaluate(res):
+    """The checks of one study: list of (name, passed, text)."""
+    out = []
+    if res.get('error'):
+        out.append(('run', False, _reason(res['error'])))
+        return out
+    ho = res.get('heldout')
+    if ho and ho.get('observed') is not None and ho.get('predicted') is not None:
+        d = ho['predicted'] - ho['observed']
+        out.append(('held-out answered', abs(d) <= HELDOUT_POINTS,
+                    f'{d:+.1f} points (bound ±{HELDOUT_POINTS:g})'))
+    elif res.get('calibrate_error'):
+        out.append(('held-out check', False, _reason(res['calibrate_error'])))
+    k, n = res.get('inside', (0, 0))
+    if n:
+        out.append(('held-out figures inside', k >= INSIDE_SHARE * n - 1e-9,
+                    f'{k} of {n} (bound {INSIDE_SHARE:.0%})'))
+    loo = res.get('loo')
+    if loo and loo.get('answered') is not None:
+        d = loo['answered'] - res['observed']['answered']
+        out.append(('leave-one-out default', abs(d) <= LOO_POINTS,
+                    f'{d:+.1f} points (bound ±{LOO_POINTS:g})'))
+    elif res.get('loo_error'):
+        out.append(('leave-one-out default', False, _reason(res['loo_error'])))
+    return out
+
+
+def markdown(results, meta):
+    L = []
+    L.append('## Real studies: esmsim against public per-prompt ESM data')
+    L.append('')
+    L.append('Generated by `scripts/validate_real.py` (`make validate-real`; the studies, their sources '
+             'and how to get the files: `validation/real/README.md`). '
+             f"esmsim {meta['version']}"
+             + (f" (binary SHA-256 {meta['binary_sha256'][:12]})" if meta.get('binary_sha256') else '')
+             + f"; calibrate `{meta['calibrate_flags']}`; default and leave-one-out predictions from "
+             f"{meta['replications']} replication(s) of each study's scenario; run {meta['date']}, "
+             f"{meta['seconds'] / 60:.1f} min.")
+    L.append('')
+    L.append('Shares in %, differences in points. *Observed*: the records (answered = submitted, of all '
+             'prompts). *Default*: the study\'s scenario with esmsim\'s default compliance. *LOO*: the '
+             'same scenario with the median of the other training studies\' fitted people (all '
+             'training studies for a check study). *Held-out*: `esmsim calibrate --holdout days:N`, '
+             'fitted on the first half of the study\'s days and predicting the rest, with its 95 % '
+             'prediction interval; *inside*: held-out figures inside their intervals. '
+             f'Bounds: held-out answered within {HELDOUT_POINTS:g} points, at least {INSIDE_SHARE:.0%} '
+             f'of the held-out figures inside, LOO within {LOO_POINTS:g} points.')
+    L.append('')
+    L.append('| study | role | platform | window / expiry | days | N | observed | default | LOO | '
+             'held-out observed vs predicted [interval] | inside |')
+    L.append('|---|---|---|---|---|---|---|---|---|---|---|')
+    for r in results:
+        s = r['study']
+        d = s.get('design', {}) or {}
+        obs = r.get('observed') or {}
+        if r.get('skipped'):
+            L.append(f"| {s['name']} | {s.get('role', '')} | {r['skipped']} | | | | | | | | |")
+            continue
+        ho = r.get('heldout')
+        hotext = (f"{fmt(ho['observed'])} vs {fmt(ho['predicted'])} [{fmt(ho['low'])}, {fmt(ho['high'])}]"
+                  if ho else '–')
+        k, n = r.get('inside', (0, 0))
+        win = f"{str(d.get('window', '')).split(' (')[0]} / {r.get('expiry', '')}"
+        loo = (r.get('loo') or {}).get('answered')
+        L.append(f"| {s['name']} | {s.get('role', '')} | {short_platform(s.get('platform', ''))} | {win} | "
+                 f"{d.get('days', '')} | {obs.get('participants', '')} | {fmt(obs.get('answered'))} | "
+                 f"{fmt((r.get('default') or {}).get('answered'))} | {fmt(loo)} | {hotext} | "
+                 f"{f'{k} of {n}' if n else '–'} |")
+    L.append('')
+    L.append('The other figures, observed / default prediction: the between-person sd of answered '
+             'shares and their 10th percentile, the weekly trend (least-squares slope of person-day '
+             'shares on the day, points a week), P(answered | previous answered) and P(answered | '
+             'previous missed), and the minutes from the prompt to opening (to submission where the '
+             'records have no opening: *sub*) of answered prompts at 25/50/75/90 %.')
+    L.append('')
+    L.append('| study | sd | p10 | trend / week | P(a\\|a) | P(a\\|m) | wait p25 | p50 | p75 | p90 |')
+    L.append('|---|---|---|---|---|---|---|---|---|---|')
+    for r in results:
+        if r.get('skipped') or not r.get('observed'):
+            continue
+        o, d = r['observed'], r.get('default') or {}
+        pair = lambda k, nd=1: f'{fmt(o.get(k), nd)} / {fmt(d.get(k), nd)}'
+        sub = ' (sub)' if o.get('wait_basis') == 'submitted' else ''
+        L.append(f"| {r['study']['name']}{sub} | {pair('person_sd')} | {pair('person_p10')} | "
+                 f"{pair('trend_per_week')} | {pair('p_after_answered')} | {pair('p_after_missed')} | "
+                 f"{pair('wait_p25')} | {pair('wait_p50')} | {pair('wait_p75')} | {pair('wait_p90')} |")
+    L.append('')
+    L.append('Answered share by study week, observed / default:')
+    L.append('')
+    for r in results:
+        if r.get('skipped') or not r.get('observed'):
+            continue
+        o, d = r['observed'].get('by_week', {}), (r.get('default') or {}).get('by_week', {})
+        weeks = ', '.join(f'w{w} {fmt(o[w])} / {fmt(d.get(w))}' for w in sorted(o))
+        L.append(f"- {r['study']['name']}: {weeks}")
+    L.append('')
+    training = [r for r in results if r.get('full_block')]
+    if training:
+        L.append('Fitted compliance of the training studies on all their data (`esmsim calibrate`, '
+                 'numeric keys; lists such as hour multipliers and classes left out):')
+        L.append('')
+        keys = []
+        for r in training:
+            keys += [k for k in r['full_block'] if k not in keys]
+        L.append('| key | ' + ' | '.join(r['study']['name'] for r in training) + ' |')
+        L.append('|---|' + '---|' * len(training))
+        for k in keys:
+            cells = []
+            for r in training:
+                v = r['full_block'].get(k)
+                cells.append('–' if v is None else (f'{v[1]:.4g}s' if v[0] == 'duration' else f'{v[1]:.4g}'))
+            L.append(f'| {k} | ' + ' | '.join(cells) + ' |')
+        L.append('')
+        at_bound = []
+        for r in training:
+            for e in r.get('full_estimates', []):
+                if e.get('at_bound'):
+                    at_bound.append(f"{r['study']['name']}: {e.get('parameter')}")
+        if at_bound:
+            L.append('Estimates at the edge of their range (the model does not reach the study\'s moment): '
+                     + '; '.join(at_bound) + '.')
+            L.append('')
+    loos = [r for r in results if r.get('loo_block')]
+    if loos:
+        L.append('Leave-one-out blocks (`population.compliance` put into each study\'s scenario):')
+        L.append('')
+        for r in loos:
+            L.append(f"- {r['study']['name']} (from {', '.join(r['loo_from'])}): "
+                     + ', '.join(f'{k} {v}' for k, v in r['loo_block'].items()))
+        L.append('')
+    L.append('Checks:')
+    L.append('')
+    failures = 0
+    for r in results:
+        if r.get('skipped'):
+            continue
+        for name, ok, text in r.get('checks', []):
+            failures += not ok
+            L.append(f"- {r['study']['name']} ({r['study'].get('role', '')}): {name}: "
+                     f"{'pass' if ok else '**fail**'}, {text}")
+    L.append('')
+    L.append(f"{failures} check(s) failed. Timings (s): " + '; '.join(
+        f"{r['study']['name']} {r.get('seconds', 0):.0f}" for r in results if not r.get('skipped')) + '.')
+    notes = [f"{r['study']['name']}: {n}" for r in results for n in r.get('notes', [])]
+    if notes:
+        L.append('')
+        L.append('Notes:')
+        L.append('')
+        L += [f'- {n}' for n in notes]
+    return '\n'.join(L) + '\n', failures
+
+
+def short_platform(text):
+    text = str(text)
+    return text.split(' (')[0]
+
+
+def write_doc(doc, section):
+    text = ''
+    if os.path.exists(doc):
+        with open(doc, encoding='utf-8') as f:
+            text = f.read()
+    block = f'{BEGIN}\n{section}{END}'
+    if BEGIN in text and END in text and text.index(BEGIN) < text.index(END):
+        text = text[:text.index(BEGIN)] + block + text[text.index(END) + len(END):]
+    else:
+        text = text.rstrip('\n') + ('\n\n' if text else '') + block + '\n'
+    tmp = doc + '.tmp'
+    with open(tmp, 'w', encoding='utf-8') as f:
+        f.write(text)
+    os.replace(tmp, doc)
+
+
+# ====================================================================== main
+
+def expiry_of(scenario_text):
+    found = re.findall(r'expiry:\s*"?([^\s,}"]+)', scenario_text)
+    return ', '.join(dict.fromkeys(found)) if found else ''
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('esmsim', help='the esmsim binary (.build/release/esmsim)')
+    ap.add_argument('--corpus', default=os.environ.get('ESMSIM_CORPUS'),
+                    help='folder with <study>/<raw file> (default: $ESMSIM_CORPUS)')
+    ap.add_argument('--studies', help='comma-separated study names (default: every study present)')
+    ap.add_argument('--studies-dir', default=STUDIES_DIR, help='folder of <study>/study.yaml')
+    ap.add_argument('--write', action='store_true', help='put the section into --doc between the markers')
+    ap.add_argument('--doc', default=os.path.join('docs', 'validation.md'),
+                    help='the Markdown file --write updates (default: docs/validation.md)')
+    ap.add_argument('--report-only', action='store_true', help='exit 0 even when a check fails')
+    ap.add_argument('--people', type=int, default=None,
+                    help="calibrate --people (default: esmsim's own)")
+    ap.add_argument('--bootstrap', type=int, default=None,
+                    help="calibrate --bootstrap (default: esmsim's own)")
+    ap.add_argument('--calibrate-arg', action='append', default=[], metavar='ARG',
+                    help='one more argument for every calibrate, repeatable '
+                         '(--calibrate-arg=--evaluations --calibrate-arg=200)')
+    ap.add_argument('--seed', type=int, default=1, help='seed of calibrate and of the runs (default 1)')
+    ap.add_argument('--replications', type=int, default=5,
+                    help='replications of each default and leave-one-out run (default 5)')
+    ap.add_argument('--no-calibrate', action='store_true',
+                    help='observed figures and default predictions only (fast)')
+    ap.add_argument('--allow-sha-mismatch', action='store_true',
+                    help='go on (with a note) when a raw file is not the expected one')
+    ap.add_argument('--json', help='also write every result to this JSON file')
+    ap.add_argument('--keep', help='keep the temporary files in this folder')
+    ap.add_argument('--timeout', type=int, default=TIMEOUT,
+                    help=f'seconds one esmsim command may take (default {TIMEOUT})')
+    ap.add_argument('--no-snapshot', action='store_true',
+                    help='run the binary in place (default: a copy taken at the start)')
+    ap.add_argument('--check-scenarios', action='store_true',
+                    help='only run `esmsim validate` on each study\'s scenario (needs no corpus)')
+    args = ap.parse_args(argv)
+    set_timeout(args.timeout)
+
+    studies = find_studies(args.studies_dir)
+    # training studies first (their fits feed the leave-one-out defaults), then the checks
+    studies.sort(key=lambda s: (s.get('role') != 'training', s['name']))
+    if args.studies:
+        wanted = set(args.studies.split(','))
+        unknown = wanted - {s['name'] for s in studies}
+        if unknown:
+            ap.error(f"unknown studies: {', '.join(sorted(unknown))}")
+        studies = [s for s in studies if s['name'] in wanted]
+
+    work = args.keep or tempfile.mkdtemp(prefix='esmsim-real-')
+    os.makedirs(work, exist_ok=True)
+    try:
+        if args.check_scenarios:
+            bad = 0
+            for s in studies:
+                path = os.path.join(work, f"{s['name']}.yaml")
+                with open(path, 'w', encoding='utf-8') as f:
+                    f.write(s['scenario_text'])
+                try:
+                    run([args.esmsim, 'validate', path])
+                    log(f"{s['name']}: scenario ok")
+                except CommandFailed as e:
+                    bad += 1
+                    log(f"{s['name']}: {e}")
+            return 1 if bad else 0
+        if not args.corpus:
+            print('validate_real: ESMSIM_CORPUS is not set: no real study checked '
+                  '(see validation/real/README.md for how to get the files).')
+            return 0
+        if not os.path.isdir(args.corpus):
+            print(f'validate_real: {args.corpus} (ESMSIM_CORPUS) is not a folder: no real study checked.')
+            return 0
+        return validate(args, studies, work)
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def snapshot_binary(esmsim, work):
+    """A private copy of the binary, so that a rebuild during the run (make release in
+    another shell) cannot mix two versions of esmsim in one report."""
+    path = shutil.which(esmsim) or esmsim
+    copy = os.path.join(work, 'esmsim-under-test')
+    shutil.copy2(path, copy)
+    return copy, sha256(copy)
+
+
+def validate(args, studies, work):
+    t_start = time.time()
+    binary_sha = None
+    if not args.no_snapshot:
+        args.esmsim, binary_sha = snapshot_binary(args.esmsim, work)
+    proc, _ = run([args.esmsim, '--version'])
+    version = proc.stdout.strip() or proc.stderr.strip()
+    results = []
+    for s in studies:
+        res = {'study': s, 'notes': [], 'expiry': expiry_of(s['scenario_text'])}
+        results.append(res)
+        raws = s.get('raw_files') or []
+        folder = os.path.join(args.corpus, s['name'])
+        required = [f for f in raws if not f.get('optional')]
+        missing = [f['name'] for f in required if not os.path.isfile(os.path.join(folder, f['name']))]
+        if missing:
+            res['skipped'] = f"not in the corpus ({', '.join(missing)})"
+            log(f"{s['name']}: {res['skipped']}: skipped")
+            continue
+        t0 = time.time()
+        inputs = []
+        for f in raws:
+            path = os.path.join(folder, f['name'])
+            if not os.path.isfile(path):
+                continue
+            digest = sha256(path)
+            if digest != f.get('sha256'):
+                msg = f"{f['name']}: SHA-256 {digest[:16]}… is not the expected {str(f.get('sha256'))[:16]}…"
+                if not args.allow_sha_mismatch:
+                    res['error'] = msg + ' (a different version of the file; --allow-sha-mismatch goes on)'
+                    break
+                res['notes'].append(msg + ' (checked anyway: --allow-sha-mismatch)')
+            inputs.append(path)
+        if res.get('error'):
+            res['checks'] = evaluate(res)
+            log(f"{s['name']}: {res['error']}")
+            continue
+        try:
+            study_dir = os.path.join(work, s['name'])
+            os.makedirs(study_dir, exist_ok=True)
+            prompts = corpus_convert.convert(s['reader']['converter'], inputs[0])
+            has_openings = any(p['opened'] is not None for p in prompts)
+            res['observed'] = figures(rows_from_prompts(prompts))
+            if s['reader']['format'] == 'csv':
+                csv_path = os.path.join(study_dir, 'prompts.csv')
+                corpus_convert.write_csv(prompts, csv_path)
+                cal_inputs = [csv_path]
+            else:
+                cal_inputs = inputs
+            scenario_path = os.path.join(study_dir, 'scenario.yaml')
+            with open(scenario_path, 'w', encoding='utf-8') as f:
+                f.write(s['scenario_text'])
+            log(f"{s['name']}: observed {res['observed']['answered']:.1f} % of "
+                f"{res['observed']['prompts']} prompts; simulating the default")
+            res['default'], _ = simulate(args.esmsim, s['scenario_text'], study_dir, 'default',
+                                         args.replications, args.seed, has_openings)
+            res['has_openings'] = has_openings
+            res['cal_inputs'] = cal_inputs
+            res['scenario_path'] = scenario_path
+            days = (s.get('design') or {}).get('days')
+            days = days if isinstance(days, int) else scenario_days(s['scenario_text'])
+            if not args.no_calibrate:
+                half = max(1, (days or 2) // 2)
+                log(f"{s['name']}: calibrate --holdout days:{half}")
+                try:
+                    cal, secs, cmd = calibrate(args.esmsim, s, cal_inputs, scenario_path,
+                                               os.path.join(study_dir, 'holdout.yaml'), args, half,
+                                               res['notes'])
+                    res['holdout_days'] = half
+                    res['holdout_seconds'] = secs
+                    check = cal.get('check') or {}
+                    res['heldout'] = heldout_answered(check)
+                    res['inside'] = inside_count(check)
+                    res['heldout_figures'] = check.get('figures', [])
+                    res['holdout_estimates'] = cal.get('estimates', [])
+                    res['holdout_block'] = cal.get('block', '')
+                    log(f"{s['name']}: held-out {fmt((res['heldout'] or {}).get('observed'))} vs "
+                        f"{fmt((res['heldout'] or {}).get('predicted'))}, {res['inside'][0]} of "
+                        f"{res['inside'][1]} inside ({secs:.0f} s)")
+                except (CommandFailed, OSError, ValueError, json.JSONDecodeError) as e:
+                    res['calibrate_error'] = str(e)
+                    log(f"{s['name']}: calibrate failed: {e}")
+                if s.get('role') == 'training':
+                    log(f"{s['name']}: calibrate on all its data (training)")
+                    try:
+                        cal, secs, _ = calibrate(args.esmsim, s, cal_inputs, scenario_path,
+                                                 os.path.join(study_dir, 'full.yaml'), args,
+                                                 notes=res['notes'])
+                        res['full_seconds'] = secs
+                        res['full_estimates'] = cal.get('estimates', [])
+                        res['full_block_text'] = cal.get('block', '')
+                        res['full_block'] = block_values(cal.get('block', ''))
+                        res['full_compliance'] = cal.get('compliance')
+                        log(f"{s['name']}: fitted {', '.join(f'{k}={v[1]:.4g}' for k, v in res['full_block'].items())} ({secs:.0f} s)")
+                    except (CommandFailed, OSError, ValueError, json.JSONDecodeError) as e:
+                        res['full_error'] = str(e)
+                        res['notes'].append(f'the full calibration failed: {_reason(e)}')
+                        log(f"{s['name']}: full calibrate failed: {e}")
+        except CommandFailed as e:
+            res['error'] = str(e)
+            log(f"{s['name']}: {e}")
+        res['seconds'] = time.time() - t0
+
+    # leave-one-study-out defaults
+    if not args.no_calibrate:
+        fitted = {r['study']['name']: r['full_compliance'] for r in results if r.get('full_compliance')}
+        for res in results:
+            if res.get('skipped') or res.get('error') or 'default' not in res:
+                continue
+            name = res['study']['name']
+            others = {k: v for k, v in fitted.items() if k != name}
+            if not others:
+                res['loo_error'] = 'no other training study fitted'
+                continue
+            t0 = time.time()
+            block = median_compliance(list(others.values()))
+            try:
+                text = with_compliance(res['study']['scenario_text'], block)
+                figs, _ = simulate(args.esmsim, text, os.path.join(work, name), 'loo',
+                                   args.replications, args.seed, res['has_openings'])
+                res['loo'] = figs
+                res['loo_block'] = block
+                res['loo_from'] = sorted(others)
+                log(f"{name}: leave-one-out default {figs['answered']:.1f} % "
+                    f"(observed {res['observed']['answered']:.1f} %; from {', '.join(sorted(others))})")
+            except (CommandFailed, ValueError) as e:
+                res['loo_error'] = str(e)
+                log(f'{name}: leave-one-out run failed: {e}')
+            res['seconds'] = res.get('seconds', 0) + time.time() - t0
+
+    for res in results:
+        if not res.get('skipped'):
+            res['checks'] = evaluate(res)
+    flags = ' '.join([f'--people {args.people}'] * (args.people is not None)
+                     + [f'--bootstrap {args.bootstrap}'] * (args.bootstrap is not None)
+                     + [f'--seed {args.seed}'] + args.calibrate_arg)
+    meta = dict(version=version, binary_sha256=binary_sha, calibrate_flags=flags,
+                people=args.people, bootstrap=args.bootstrap, seed=args.seed,
+                replications=args.replications, date=datetime.now().strftime('%Y-%m-%d'),
+                seconds=time.time() - t_start)
+    section, failures = markdown(results, meta)
+    print(section, end='')
+    if args.write:
+        write_doc(args.doc, section)
+        log(f'written between the markers in {args.doc}')
+    if args.json:
+        with open(args.json, 'w', encoding='utf-8') as f:
+            json.dump(dict(meta=meta, results=[{k: v for k, v in r.items() if k != 'study'}
+                                               | {'study': r['study']['name'],
+                                                  'role': r['study'].get('role')}
+                                               for r in results]),
+                      f, indent=1, default=str)
+    checked = [r for r in results if not r.get('skipped')]
+    if not checked:
+        log('validate_real: no study of validation/real/ found in the corpus: nothing checked')
+        return 0
+    if failures and not args.report_only:
+        log(f'validate_real: {failures} check(s) failed')
+        return 1
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
