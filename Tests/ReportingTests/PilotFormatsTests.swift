@@ -120,7 +120,7 @@ struct PilotFormatsTests {
       ["1", "u1", "0", "Android", "", "joined", "3600000", "\(t1 - 1000)", ""],
       ["2", "u1", "0", "Android", "Daily", "invitation", "3600000", "\(t1)", "\(t1)"],
       ["3", "u1", "0", "Android", "Daily", "invitation", "3600000", "\(t1)", "\(t1)"],
-      ["4", "u1", "0", "iOS", "Daily", "actions_executed", "3600000", "\(t1 + 3_600_000)", "\(t1 + 3_600_000)"],
+      ["4", "u1", "0", "Android", "Daily", "invitation", "3600000", "\(t1 + 3_600_000)", "\(t1 + 3_600_000)"],
       ["5", "u1", "0", "Android", "Daily", "invitation", "3600000", "\(t1 + 7_200_000)", "\(t1 + 7_200_000)"],
     ]
     return ([h] + rows).map(esmiraRow).joined(separator: "\n")
@@ -145,6 +145,30 @@ struct PilotFormatsTests {
     #expect(pilot.leftOut.keys.contains { $0.contains("joined") })
     #expect(pilot.leftOut.keys.contains { $0.contains("repeated") })
     #expect(pilot.leftOut.keys.contains { $0.contains("lastInvitation 0") })
+  }
+
+  /// iOS: a notification is recorded only when the app later runs (actions_executed on a tap);
+  /// the ones ignored only as invitation_missed, off by default.
+  @Test("ESMira iOS: invitation_missed is a prompt not answered; an iPhone without it is left out and said; only such iPhones: refused")
+  func esmiraIOS() throws {
+    func row(_ id: Int, _ user: String, _ type: String, _ at: Int64) -> [String] {
+      [String(id), user, "0", "iOS", "Daily", type, "3600000", "\(at + 60_000)", "\(at)"]
+    }
+    let h = ["entryId", "userId", "uploaded", "appType", "questionnaireName", "eventType", "timezoneOffset", "responseTime", "actionScheduledTo"]
+    let t1 = Self.t1
+    let ios = [
+      row(1, "a", "actions_executed", t1), row(2, "a", "invitation_missed", t1 + 3_600_000), row(3, "a", "actions_executed", t1 + 7_200_000),
+      row(4, "b", "actions_executed", t1), row(5, "b", "actions_executed", t1 + 7_200_000),
+    ]
+    let events = ([h] + ios).map(Self.esmiraRow).joined(separator: "\n")
+    let pilot = try PilotReaders.esmira([("events.csv", Data(events.utf8))])
+    // a's three prompts (one missed); b's two left out: its ignored prompts are not in the file.
+    #expect(pilot.prompts.map(\.participant) == ["a", "a", "a"])
+    #expect(pilot.leftOut.first { $0.key.contains("invitation_missed") }?.value == 1, "\(pilot.leftOut)")
+    let onlyB = ([h] + ios.suffix(2)).map(Self.esmiraRow).joined(separator: "\n")
+    #expect {
+      try PilotReaders.esmira([("events.csv", Data(onlyB.utf8))])
+    } throws: { ($0 as? ScenarioError)?.key == "eventType" && ($0 as? ScenarioError)?.message.contains("iOS") == true }
   }
 
   @Test("ESMira: questionnaire files without events.csv, or events without invitations, are refused by name")

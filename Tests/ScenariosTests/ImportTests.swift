@@ -143,14 +143,14 @@ struct ImportTests {
     #expect(p.survey.items.map(\.id) == ["mood"])
   }
 
-  /// An ESMira study's schedule-level fields: `dayOfMonth` refused by key (esmsim's study days
-  /// do not follow the calendar's months), `skipFirstInLoop`, `eventTriggers` and `userEditable`
-  /// (ESMira's default: on, also when absent, said once) warned about by key.
+  /// An ESMira study's schedule-level fields: `dayOfMonth`, `skipFirstInLoop` and
+  /// `startDayOne` simulated (no warning), `eventTriggers` and `userEditable` (ESMira's
+  /// default: on, also when absent, said once) warned about by key.
   @Test(
-    "ESMira's dayOfMonth is refused by key; skipFirstInLoop, eventTriggers and userEditable are warned about",
+    "ESMira's dayOfMonth, skipFirstInLoop and startDayOne are read; eventTriggers and userEditable are warned about",
     arguments: [
-      (#""dayOfMonth": 15,"#, "", "dayOfMonth"),
-      (#""skipFirstInLoop": true, "userEditable": false,"#, "", "skipFirstInLoop"),
+      (#""dayOfMonth": 15, "userEditable": false,"#, "", ""),
+      (#""skipFirstInLoop": true, "startDayOne": false, "userEditable": false,"#, "", ""),
       (#""userEditable": false,"#, #""eventTriggers": [{"cueCode": 1}],"#, "eventTriggers"),
       (#""userEditable": true,"#, "", "userEditable"),
       ("", "", "userEditable"),
@@ -163,15 +163,41 @@ struct ImportTests {
           "schedules": [{\(schedule) "signalTimes": [{"startTimeOfDay": 36000000, "random": false}]}]}]}]}
       """
     let file = fixtures.appendingPathComponent("esmira-fields.json").path
-    do {
-      let imported = try ESMiraStudyImport.read(ScenarioLoader.parse(Data(study.utf8), file: file), file: file)
-      #expect(key != "dayOfMonth", "dayOfMonth was not refused")
-      #expect(imported.warnings.map { String($0.key.split(separator: ".").last!) } == (key.isEmpty ? [] : [key]))
-      if !key.isEmpty { #expect(imported.warnings[0].file == file && !imported.warnings[0].message.isEmpty) }
-    } catch {
-      #expect(key == "dayOfMonth" && error.key.hasSuffix("schedules[0].dayOfMonth"), "\(error)")
-      #expect(error.message.contains("day of the month"))
-    }
+    let imported = try ESMiraStudyImport.read(ScenarioLoader.parse(Data(study.utf8), file: file), file: file, days: 60)
+    #expect(imported.warnings.map { String($0.key.split(separator: ".").last!) } == (key.isEmpty ? [] : [key]))
+    if !key.isEmpty { #expect(imported.warnings[0].file == file && !imported.warnings[0].message.isEmpty) }
+    #expect(imported.parts.allSatisfy { $0.studyDays != nil && !$0.studyDays!.isEmpty })
+  }
+
+  /// The days ESMira's scheduler signals on, computed with ESMira's own scheduler (ESMira-web's
+  /// `Scheduler.ts` run with node and corrected to the app v2.22.2's Kotlin where they differ;
+  /// docs/platforms.md, "ESMira's days"): a participant joining on Monday 2026-03-02 in
+  /// Vienna, the study days (0 = the join day) of the first 20 signal days.
+  @Test(
+    "ESMira's chain of days equals the app's scheduler: startDayOne, skipFirstInLoop, dailyRepeatRate, weekdays, dayOfMonth",
+    arguments: [
+      ("A", #""dailyRepeatRate": 1"#, Array(1...20)),
+      ("B", #""startDayOne": false"#, Array(0...19)),
+      ("E", #""dailyRepeatRate": 2, "skipFirstInLoop": true, "startDayOne": true"#, Array(stride(from: 3, through: 41, by: 2))),
+      ("F", #""dailyRepeatRate": 2, "skipFirstInLoop": true, "startDayOne": false"#, Array(stride(from: 2, through: 40, by: 2))),
+      ("G", #""dayOfMonth": 15, "startDayOne": true"#, [13, 44, 74, 105, 135, 166, 197, 227, 258, 288, 319, 350, 378, 409, 439, 470, 500, 531, 562, 592]),
+      ("H", #""weekdays": 42, "startDayOne": true"#, [2, 4, 7, 9, 11, 14, 16, 18, 21, 23, 25, 28, 30, 32, 35, 37, 39, 42, 44, 46]),
+      ("K", #""dailyRepeatRate": 3, "startDayOne": true"#, Array(stride(from: 1, through: 58, by: 3))),
+      ("L", #""dailyRepeatRate": 3, "startDayOne": false"#, Array(stride(from: 0, through: 57, by: 3))),
+    ])
+  func esmiraDays(id: String, schedule: String, expected: [Int]) throws {
+    let study = """
+      {"title": "t", "questionnaires": [{"title": "q", "pages": [{"inputs": [{"name": "mood"}]}],
+        "actionTriggers": [{"actions": [{"type": 1, "timeout": 30}],
+          "schedules": [{\(schedule), "userEditable": false, "signalTimes": [{"startTimeOfDay": 32400000}]}]}]}]}
+      """
+    let start = CalendarDate(year: 2026, month: 3, day: 2)!
+    let imported = try ESMiraStudyImport.read(ScenarioLoader.parse(Data(study.utf8), file: "e.json"), file: "e.json", startDate: start, days: 3650)
+    let days = try #require(imported.parts.first?.studyDays).sorted()
+    #expect(Array(days.prefix(20)) == expected, "case \(id)")
+    // Every other day on Monday, Wednesday and Friday: the repeat count runs on (Wed, Fri, Mon, Wed).
+    let chain = ESMiraDays(repeatRate: 2, weekdays: [0, 2, 4]).days(start: start, count: 14)
+    #expect(chain == [2, 4, 7, 9, 11])
   }
 
   @Test("two ESMira questionnaires keep their own timeouts, reminders, items and active days; what is not simulated is warned")
@@ -183,8 +209,10 @@ struct ImportTests {
     #expect(p.expiry(ofSchedule: 1) == .after(75 * Tick.minute) && p.reminders(ofSchedule: 1) == Reminders(count: 1, interval: 15 * Tick.minute))
     #expect(p.survey(ofSchedule: 0).items.map(\.id) == ["sleep"] && p.survey(ofSchedule: 1).items.map(\.id) == ["day", "stress"])
     #expect(p.survey(ofSchedule: 0).id == "q11" && p.survey(ofSchedule: 1).id == "q12")
-    // From the third day after joining, for five days from joining: study days 2 to 4.
-    #expect(p.schedules[0].days == nil && p.schedules[1].days == 2...4)
+    // From the third day after joining (day 2) through the fifth (the app's durationPeriodDays
+    // counts the join day as 0 and includes the last); the first from the day after joining
+    // (startDayOne, the app's default).
+    #expect(p.schedules[0].studyDays == Set(1...13) && p.schedules[1].studyDays == [2, 3, 4, 5])
     #expect(
       s.warnings.map(\.key) == [
         "questionnaires[0].actionTriggers[0].schedules[0].userEditable", "questionnaires[1].limitToGroup", "questionnaires[1].startDayOne",
@@ -194,8 +222,8 @@ struct ImportTests {
     plan.participants = 3
     for k in 0..<3 {
       let o = ParticipantSimulation.outcome(plan: plan, seed: 1, replication: 0, participant: UInt32(k))
-      #expect(Set(o.prompts.filter { $0.schedule == 1 }.map(\.day)) == [2, 3, 4])
-      #expect(o.prompts.filter { $0.schedule == 0 }.count == 14)
+      #expect(Set(o.prompts.filter { $0.schedule == 1 }.map(\.day)) == [2, 3, 4, 5])
+      #expect(o.prompts.filter { $0.schedule == 0 }.count == 13)
       for pr in o.prompts where pr.status == .expired && pr.opened < 0 && pr.delivered >= 0 && pr.closed < 14 * Tick.day {
         #expect(pr.closed - pr.delivered == (pr.schedule == 0 ? 20 : 75) * Tick.minute)
       }

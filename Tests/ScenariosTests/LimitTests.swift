@@ -9,7 +9,8 @@ import Testing
 /// (a schedule index in 8 bits), 1,001 variants and 4,000 AWARE schedules were read whole.
 @Suite("Limits: counts a file can make large")
 struct LimitTests {
-  /// An ESMira study with `n` fixed signal times of one questionnaire (each its own schedule).
+  /// An ESMira study with `n` fixed signal times of one questionnaire (each its own schedule),
+  /// from the join day (`startDayOne` false).
   static func esmira(signalTimes n: Int) -> Data {
     let times = (0..<n).map { #"{"startTimeOfDay": \#(21_600_000 + $0 * 60_000), "random": false}"# }.joined(separator: ",")
     return Data(
@@ -17,7 +18,7 @@ struct LimitTests {
       {"id": 1, "title": "Many", "questionnaires": [{"title": "Mood",
         "pages": [{"inputs": [{"name": "mood", "text": "How do you feel?", "responseType": "likert"}]}],
         "actionTriggers": [{"actions": [{"type": 1, "msgText": "Now", "timeout": 30}],
-          "schedules": [{"dailyRepeatRate": 1, "weekdays": 0, "signalTimes": [\(times)]}]}]}]}
+          "schedules": [{"dailyRepeatRate": 1, "weekdays": 0, "startDayOne": false, "signalTimes": [\(times)]}]}]}]}
       """.utf8)
   }
 

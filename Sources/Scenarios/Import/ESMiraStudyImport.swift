@@ -15,14 +15,17 @@ import StudyModel
 /// start crosses midnight); a fixed one fires at `startTimeOfDay`. `randomFixed` (a time
 /// drawn once and kept) is refused: esmsim draws every day. Each questionnaire keeps its own
 /// items, and its first invitation action sets its timeout and reminders (ESMira counts a
-/// prompt missed after timeout + reminders × delay); its `durationStartingAfterDays` and
-/// `durationPeriodDays` bound the study days it signals on (counted from joining, the study's
-/// first day, as the app's `Questionnaire.isActive` does). What else a questionnaire sets and
+/// prompt missed after timeout + reminders × delay). The days each schedule signals on are
+/// the app's chain (``ESMiraDays``: `startDayOne`, `skipFirstInLoop`, `dailyRepeatRate`,
+/// `dayOfMonth`, `weekdays`, the questionnaire's `durationStartingAfterDays` and
+/// `durationPeriodDays`), from the study's start date. What else a questionnaire sets and
 /// esmsim does not simulate (groups, absolute dates, completion limits) is warned about by
 /// key. Delivered through ESMira's iOS planner.
 enum ESMiraStudyImport {
-  static func load(data: Data, file path: String, days: Int = 3650) throws(ScenarioError) -> ImportedProtocol {
-    try read(ScenarioLoader.parse(data, file: path), file: path, days: days)
+  static func load(data: Data, file path: String, startDate: CalendarDate = .defaultStart, days: Int = 3650)
+    throws(ScenarioError) -> ImportedProtocol
+  {
+    try read(ScenarioLoader.parse(data, file: path), file: path, startDate: startDate, days: days)
   }
 
   /// A questionnaire's fields esmsim reads.
@@ -45,7 +48,6 @@ enum ESMiraStudyImport {
   /// `userEditable` is ESMira's default (participants may change their schedule's times).
   static let scheduleNotSimulated: [String: String] = [
     "eventTriggers": "questionnaires triggered by events of the app (joining, another questionnaire) are not simulated",
-    "skipFirstInLoop": "skipping the first signal of a repeat loop is not simulated: the first day's signals are kept",
     "userEditable": "participants may move their schedule's times in the app (ESMira's default); esmsim keeps the study's times",
   ]
 
@@ -74,14 +76,23 @@ enum ESMiraStudyImport {
   /// Fields that do not change when or how prompts come (scoring, the web version).
   static let irrelevant: Set<String> = ["sumScores", "publishedWeb"]
 
-  /// Reads a study file's tree (`file` names it in errors); `days` is the study's length.
-  static func read(_ root: ScenarioValue, file path: String, days: Int = 3650) throws(ScenarioError) -> ImportedProtocol {
+  /// Reads a study file's tree (`file` names it in errors); the study starts (the
+  /// participants join) on `startDate` and lasts `days`.
+  static func read(_ root: ScenarioValue, file path: String, startDate: CalendarDate = .defaultStart, days: Int = 3650)
+    throws(ScenarioError) -> ImportedProtocol
+  {
     var json = JSONFields(file: path)
     guard case .mapping = root else { throw json.fail("", root.location, "an ESMira study is a JSON object") }
     var parts: [SchedulePart] = []
     var first: (expiry: ExpiryPolicy, reminders: Reminders, survey: SurveyPlan)?
     var title = "ESMira"
     if case .scalar(let t, _)? = root["title"] { title = t }
+    let legacy = json.flag(root["legacyScheduling"])
+    if legacy {
+      json.warn(
+        "legacyScheduling",
+        "legacy scheduling counts days from the moment of joining (the first day's later signal times only): esmsim's participants join at the start of day 0, so the first day is whole")
+    }
     for (qi, q) in try json.list(root["questionnaires"], "questionnaires").enumerated() {
       let qk = "questionnaires[\(qi)]"
       for (key, unset, what) in Self.notSimulated {
@@ -113,9 +124,6 @@ enum ESMiraStudyImport {
       // The study days it is active on, counted from joining (the study's first day).
       let after = Int(try json.number(q["durationStartingAfterDays"], qk + ".durationStartingAfterDays", default: 0, range: 0...3650))
       let period = Int(try json.number(q["durationPeriodDays"], qk + ".durationPeriodDays", default: 0, range: 0...3650))
-      let lastDay = period > 0 ? min(period - 1, days - 1) : days - 1
-      let active: ClosedRange<Int>? = after == 0 && period == 0 ? nil : (after <= lastDay ? after...lastDay : nil)
-      let never = (after > 0 || period > 0) && active == nil
       var expiry: ExpiryPolicy = .never
       var reminders = Reminders()
       var sawAction = false
@@ -141,16 +149,22 @@ enum ESMiraStudyImport {
         Self.warnUnread(trigger, tk, read: ["schedules", "actions"], &json)
         for (si, schedule) in try json.list(trigger["schedules"], "\(tk).schedules").enumerated() {
           let sk = "\(tk).schedules[\(si)]"
-          // A day of the month: the study's days do not follow the calendar's months here.
-          if let d = schedule["dayOfMonth"], case .scalar(let v, _) = d, (Units.number(v) ?? 0) != 0 {
-            throw json.fail(
-              sk + ".dayOfMonth", d.location,
-              "a schedule on a day of the month (\(v)) is not simulated: esmsim would prompt on every day; use weekdays or dailyRepeatRate")
-          }
-          Self.warnUnread(schedule, sk, read: ["dailyRepeatRate", "weekdays", "signalTimes", "dayOfMonth"], &json)
-          let every = try json.number(schedule["dailyRepeatRate"], sk + ".dailyRepeatRate", default: 1, range: 1...365)
+          Self.warnUnread(
+            schedule, sk, read: ["dailyRepeatRate", "weekdays", "signalTimes", "dayOfMonth", "skipFirstInLoop", "startDayOne"],
+            &json)
+          // The days it signals on, as the app chains them (ESMiraDays).
           let mask = Int(try json.number(schedule["weekdays"], sk + ".weekdays", default: 0, range: 0...127))
-          let weekdays: Set<Int>? = mask == 0 ? nil : Weekdays.fromSundayFirstMask(mask)
+          let rule = ESMiraDays(
+            repeatRate: Int(try json.number(schedule["dailyRepeatRate"], sk + ".dailyRepeatRate", default: 1, range: 0...365)),
+            skipFirstInLoop: json.flag(schedule["skipFirstInLoop"]),
+            startDayOne: schedule["startDayOne"].map { json.flag($0) } ?? true,
+            weekdays: mask == 0 ? nil : Weekdays.fromSundayFirstMask(mask),
+            dayOfMonth: Int(try json.number(schedule["dayOfMonth"], sk + ".dayOfMonth", default: 0, range: 0...31)),
+            startingAfterDays: after, periodDays: period, legacy: legacy)
+          let studyDays = Set(rule.days(start: startDate, count: days))
+          if studyDays.isEmpty {
+            json.warn(sk, "signals on none of the study's \(days) days (its first day, days of the month, weekdays or the questionnaire's duration)")
+          }
           for (ti2, signal) in try json.list(schedule["signalTimes"], sk + ".signalTimes").enumerated() {
             let k = "\(sk).signalTimes[\(ti2)]"
             if json.flag(signal["randomFixed"]) {
@@ -172,21 +186,17 @@ enum ESMiraStudyImport {
               do { _ = try AnyScheduler(.fixedBlocks, p, window: window) } catch {
                 throw json.fail(k + ".minutesBetween", signal["minutesBetween"]?.location, error.message)
               }
-              part = SchedulePart(
-                ScheduleChoice(.fixedBlocks, p), window: .fixed(weekday: window, weekend: window), everyDays: Int(every),
-                weekdays: weekdays)
+              part = SchedulePart(ScheduleChoice(.fixedBlocks, p), window: .fixed(weekday: window, weekend: window))
             } else {
               let window = try! Window(start: start, length: 1)
               part = SchedulePart(
-                ScheduleChoice(.fixedTimes, ScheduleParameters(times: [start])), window: .fixed(weekday: window, weekend: window),
-                everyDays: Int(every), weekdays: weekdays)
+                ScheduleChoice(.fixedTimes, ScheduleParameters(times: [start])), window: .fixed(weekday: window, weekend: window))
             }
             var own = part
             own.expiry = expiry
             own.reminders = reminders
             own.survey = survey
-            own.days = active
-            if never { own.weekdays = [] }  // outside the study: no signal on any day
+            own.studyDays = studyDays
             parts.append(own)
           }
         }

@@ -123,7 +123,7 @@ extension ScenarioResolver {
         r.record("aware_schedule_id", .scalar(wanted, l))
       }
       return imported
-    case "esmira_study": return try ESMiraStudyImport.load(data: data, file: path, days: days)
+    case "esmira_study": return try ESMiraStudyImport.load(data: data, file: path, startDate: startDate, days: days)
     case "paco_experiment": return try PACOExperimentImport.load(data: data, file: path, startDate: startDate, days: days)
     default: return try BeiweStudyImport.load(data: data, file: path, startDate: startDate, days: days)
     }

@@ -104,6 +104,20 @@ public struct CalendarDate: Sendable, Equatable, CustomStringConvertible {
     return era * 146_097 + doe - 719_468
   }
 
+  /// The date `days` after 1970-01-01 (Howard Hinnant's civil-from-days); nil outside the
+  /// years 1900–2999.
+  public init?(daysSinceEpoch days: Int) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let doe = z - era * 146_097
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+    let mp = (5 * doy + 2) / 153
+    let d = doy - (153 * mp + 2) / 5 + 1
+    let m = mp < 10 ? mp + 3 : mp - 9
+    self.init(year: yoe + era * 400 + (m <= 2 ? 1 : 0), month: m, day: d)
+  }
+
   /// 0 Monday … 6 Sunday.
   public var weekday: Int { ((daysSinceEpoch % 7) + 7 + 3) % 7 }
 

@@ -32,6 +32,9 @@ public struct SchedulePart: Sendable, Equatable {
   public var weekdays: Set<Int>?
   /// The study days it signals on (AWARE `start_date` and `end_date`; nil: all).
   public var days: ClosedRange<Int>?
+  /// The study days it signals on, listed (ESMira's chain of days, which `everyDays`,
+  /// `weekdays` and `days` cannot say; nil: the rule of those three).
+  public var studyDays: Set<Int>?
   /// This schedule's own expiry, reminders and questionnaire (an AWARE schedule's or an
   /// ESMira questionnaire's; nil: the protocol's).
   public var expiry: ExpiryPolicy?
@@ -58,7 +61,8 @@ public struct SchedulePart: Sendable, Equatable {
 
   /// Whether it signals on study day `day` whose weekday is `weekday`.
   public func isActive(day: Int, weekday: Int) -> Bool {
-    Self.runs(onDay: day, weekday: weekday, everyDays: everyDays, weekdays: weekdays, days: days)
+    if let studyDays { return studyDays.contains(day) }
+    return Self.runs(onDay: day, weekday: weekday, everyDays: everyDays, weekdays: weekdays, days: days)
   }
 
   /// The rule of the days a schedule runs on: inside `days` (nil: all), every `everyDays`

@@ -11,6 +11,14 @@ extension PilotReaders {
   /// opened `formDuration` before it was submitted (`responseTime`). ESMira records no
   /// questionnaire left unfinished: break-offs cannot be seen.
   ///
+  /// `invitation_missed` (a signal the app found expired, or older than the newest due one on
+  /// iOS; off in ESMira's upload settings by default) is a prompt not answered. ESMira's iOS
+  /// app records a notification only when the app later runs ([@ESMiraNotes]): without
+  /// `invitation_missed`, an iPhone's ignored prompts leave no row, and its answered share
+  /// would be overstated. So the participants with iOS events (`actions_executed`) and no
+  /// `invitation_missed` are left out, counted and said; when no one else is left, the
+  /// pilot is refused with that reason.
+  ///
   /// Left out, and counted: events of other types, questionnaires submitted without an
   /// invitation (`lastInvitation` 0) or whose invitation is not in events.csv, the web
   /// access log. An invitation repeated (same participant, questionnaire and time) is one
@@ -49,6 +57,8 @@ extension PilotReaders {
     }
     var byKey: [String: Int] = [:]
     var byQuestionnaire: [String: [Int]] = [:]
+    var onIOS: Set<String> = []
+    var missedRecorded: Set<String> = []
     for csv in events {
       let (user, name, type, at, zone) = (
         try csv.column("userId"), try csv.column("questionnaireName"), try csv.column("eventType"),
@@ -56,7 +66,9 @@ extension PilotReaders {
       )
       for r in csv.records {
         let kind = r[type].text
-        guard kind == "invitation" || kind == "actions_executed" else {
+        if kind == "actions_executed" { onIOS.insert(r[user].text) }
+        if kind == "invitation_missed" { missedRecorded.insert(r[user].text) }
+        guard kind == "invitation" || kind == "actions_executed" || kind == "invitation_missed" else {
           pilot.leftOut["ESMira events of type \(kind.prefix(40)) (not a prompt)", default: 0] += 1
           continue
         }
@@ -143,6 +155,19 @@ extension PilotReaders {
         markAnswered(listKey, k)
         pilot.prompts[k].submitted = submitted
         pilot.prompts[k].opened = max(submitted - form, pilot.prompts[k].shown)
+      }
+    }
+    // iPhones whose ignored prompts were not recorded: left out, said.
+    let incomplete = onIOS.subtracting(missedRecorded)
+    if !incomplete.isEmpty {
+      pilot.prompts.removeAll { incomplete.contains($0.participant) }
+      pilot.leftOut[
+        "ESMira iOS participants without invitation_missed events (the iOS app records only the notifications the app saw; switch invitation_missed on in the study's event upload settings)",
+        default: 0] += incomplete.count
+      guard !pilot.prompts.isEmpty else {
+        throw ScenarioError(
+          file: first.file, key: "eventType", at: .init(line: 1, column: 1),
+          "every participant is on iOS without invitation_missed events: ESMira's iOS app records only the notifications the app saw, so the prompts they ignored are not in the file and the answered share cannot be known; switch invitation_missed on in the study's event upload settings")
       }
     }
     pilot.sort()
