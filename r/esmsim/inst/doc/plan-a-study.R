@@ -27,7 +27,7 @@ grid[grid$analysis == "answered", c("participants", "days", "power", "power_low"
 
 
 ## ----design-------------------------------------------------------------------
-d <- esm_design(study, "answers:30@0.9", days = 5:21, per_day = 3:6)
+d <- esm_design(study, "answers:30@0.9", days = 5:30, per_day = 3:6)
 d        # the fewest days per prompts a day, and the cheapest design
 plot(d)  # the share against days, a line per prompts a day, the target dashed
 
