@@ -179,3 +179,56 @@ def test_the_examples_ship_with_the_package_as_the_repository_has_them():
 def test_an_example_scenario_runs(tmp_path):
     results = esmsim.run(esmsim.example("quickstart.yaml"), tmp_path / "out", participants=4, duration="2d")
     assert len(results.prompts) > 0
+
+
+@needs_esmsim
+def test_design_finds_the_fewest_days_and_skips_what_the_scheduler_cannot_run():
+    s = study(replications=1, variants=[{"name": "base"}])
+    s["population"] = {"size": 40}
+    s["protocol"] = {"window": "08:00-22:00", "schedule": {"algorithm": "mappiness", "per_day": 5}, "expiry": "30m"}
+    d = esmsim.design(s, "answers:10@0.8", days=range(3, 31), per_day=[4, 5, 6], participants=[40])
+    assert d.target == "answers:10@0.8" and d.level == 0.8 and d.variant == "base"
+    # Mappiness sends at most 5 a day: 6 skipped with the reason, the others searched.
+    assert list(d.skipped["per_day"]) == [6] and "Mappiness" in d.skipped["reason"].iloc[0]
+    assert set(d.frontier["per_day"]) == {4, 5}
+    reached = d.frontier.dropna(subset=["days"]).set_index("per_day")["days"]
+    assert len(reached) == 2 and reached[5] <= reached[4]  # more a day: no more days
+    # The frontier's design is in the table, reaching the target; the day before it does not.
+    row = d.designs[(d.designs.per_day == 5) & (d.designs.days == reached[5])].iloc[0]
+    assert bool(row["reaches"]) and row["low"] <= row["value"] <= row["high"]
+    before = d.designs[(d.designs.per_day == 5) & (d.designs.days == reached[5] - 1)]
+    assert before.empty or not bool(before.iloc[0]["reaches"])
+    assert d.cheapest is not None and d.cheapest["per_day"] in (4, 5)
+    with pytest.raises(esmsim.EsmsimError, match="whole numbers"):
+        esmsim.design(s, "answers:10@0.8", days=[2.5])
+
+
+@needs_esmsim
+def test_calibrate_reads_a_data_frame_and_checks_the_held_out_days(tmp_path):
+    pilot = pd.read_csv(esmsim.example("pilot.csv"))
+    for column in ("scheduled", "opened", "submitted"):
+        pilot[column] = pd.to_datetime(pilot[column])
+    c = esmsim.calibrate(pilot, holdout="days:7", people=100, bootstrap=50, evaluations=40,
+                         output=tmp_path / "fit.yaml")
+    assert c.pilot["participants"] == 24
+    estimates = c.estimates.set_index("parameter")
+    assert "answer_probability" in estimates.index
+    p = estimates.loc["answer_probability"]
+    assert 0 < p["low"] <= p["value"] <= p["high"] < 1
+    assert c.check is not None and c.check["inside"].dtype == bool and len(c.check) > 5
+    assert (tmp_path / "fit.yaml").exists() and Path(c.files["page"]).exists()
+    assert "compliance" in c.block
+    with pytest.raises(esmsim.ScenarioError) as e:
+        esmsim.calibrate(pd.DataFrame({"participant": ["a"], "scheduled": ["yesterday"]}))
+    assert e.value.key == "scheduled"
+
+
+@needs_esmsim
+def test_missingness_is_one_row_per_prompt_due_with_why():
+    m = esmsim.missingness(study(), participants=10, replications=1)
+    assert len(m) == 2 * 10 * 3 * 4  # variants x participants x days x prompts a day
+    assert m["answered"].dtype == bool and m["participant"].min() == 1
+    assert (m.loc[m.answered, "reason"] == "").all() and (m.loc[~m.answered, "reason"] != "").all()
+    # The shorter expiry loses more.
+    share = m.groupby("variant", observed=True)["answered"].mean()
+    assert share["alpha"] < share["zeta"]

@@ -2,7 +2,9 @@
 
 `run()` runs a scenario (a file, or a dict written as JSON) into a results folder and
 `read()` reads one: every table as a pandas DataFrame typed as esmsim declares it in the
-folder's `manifest.json`. Errors come from esmsim's JSON error reports
+folder's `manifest.json`. `design()` finds the smallest design that reaches an answers
+target, `calibrate()` fits the compliance model to a pilot's records (and checks it on a
+held-out part), `missingness()` gives the mask of answered prompts for your own simulation. Errors come from esmsim's JSON error reports
 (`ESMSIM_ERROR_FORMAT=json`), as exceptions with the file, key, line and column.
 """
 from __future__ import annotations
@@ -18,12 +20,12 @@ import tempfile
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 import pandas as pd
 
-__all__ = ["esmsim_path", "install", "install_dir", "run", "read", "Results", "EsmsimError", "ScenarioError",
-           "NotFoundError"]
+__all__ = ["esmsim_path", "install", "install_dir", "run", "read", "Results", "design", "Design", "calibrate",
+           "Calibration", "missingness", "example", "EsmsimError", "ScenarioError", "NotFoundError"]
 __version__ = "0.1.0"
 
 
@@ -208,21 +210,29 @@ def _error(stderr: str, status: int) -> EsmsimError:
     return EsmsimError(f"{where}{message}", status, stderr)
 
 
+def _scenario(scenario: Union[str, os.PathLike, Mapping[str, Any]], temporary: Path) -> str:
+    """The scenario's file: a dict written as JSON into `temporary`, a path checked."""
+    if isinstance(scenario, Mapping):
+        path = temporary / "scenario.json"
+        path.write_text(json.dumps(scenario))
+        return str(path)
+    source = os.fspath(scenario)
+    if not Path(source).is_file():
+        raise EsmsimError(f"no scenario file {source}")
+    return source
+
+
 def run(scenario: Union[str, os.PathLike, Mapping[str, Any]], output: Optional[Union[str, os.PathLike]] = None, *,
         participants: Optional[int] = None, duration: Optional[str] = None, replications: Optional[int] = None,
         seed: Optional[int] = None, threads: Optional[int] = None, force: bool = False) -> "Results":
     """Runs `esmsim run` on a scenario (a file, or a dict written to a temporary JSON file) into
     `output` (default: a new temporary folder) and returns its results (`read()`)."""
-    temporary: Optional[Path] = None
-    if isinstance(scenario, Mapping):
-        temporary = Path(tempfile.mkdtemp(prefix="esmsim-scenario-"))
-        path = temporary / "scenario.json"
-        path.write_text(json.dumps(scenario))
-        source = str(path)
-    else:
-        source = os.fspath(scenario)
-        if not Path(source).is_file():
-            raise EsmsimError(f"no scenario file {source}")
+    temporary = Path(tempfile.mkdtemp(prefix="esmsim-scenario-"))
+    try:
+        source = _scenario(scenario, temporary)
+    except EsmsimError:
+        shutil.rmtree(temporary, ignore_errors=True)
+        raise
     folder = os.fspath(output) if output is not None else str(Path(tempfile.mkdtemp(prefix="esmsim-results-")) / "results")
     args = ["run", source, "--output", folder]
     for flag, value in (("--participants", participants), ("--duration", duration), ("--replications", replications),
@@ -234,8 +244,7 @@ def run(scenario: Union[str, os.PathLike, Mapping[str, Any]], output: Optional[U
     try:
         _execute(args)
     finally:
-        if temporary is not None:
-            shutil.rmtree(temporary, ignore_errors=True)
+        shutil.rmtree(temporary, ignore_errors=True)
     return read(folder)
 
 
@@ -302,3 +311,170 @@ def read(folder: Union[str, os.PathLike]) -> Results:
     if "summary" not in tables:
         raise EsmsimError(f"{root}: no summary.csv: not an esmsim results folder")
     return Results(folder=str(root.resolve()), manifest=manifest, tables=sorted(tables), **tables)
+
+
+def _whole(name: str, values: Optional[Sequence[int]]) -> Optional[str]:
+    if values is None:
+        return None
+    values = [values] if isinstance(values, int) else list(values)
+    if not values or any(not isinstance(v, int) or isinstance(v, bool) for v in values):
+        raise EsmsimError(f"{name}: whole numbers, such as range(5, 22) or [50, 100]")
+    return f"{name}={','.join(str(v) for v in values)}"
+
+
+@dataclass
+class Design:
+    """What `design()` found: `designs` (one row per design tried: participants, days, per_day,
+    value, low, high, replications, reaches, clear, one_study_low, one_study_high,
+    participant_days, prompts), `frontier` (the fewest days for each participants and per_day;
+    days missing where none within the days given reaches the target), `cheapest` (a dict, or
+    None), `skipped` (designs the scenario cannot run, with the reason), and the `target`,
+    `figure`, `level`, `cost` and `variant` searched."""
+    designs: pd.DataFrame
+    frontier: pd.DataFrame
+    cheapest: Optional[Dict[str, Any]]
+    skipped: pd.DataFrame
+    target: str
+    figure: str
+    level: float
+    cost: str
+    variant: str
+
+
+def design(scenario: Union[str, os.PathLike, Mapping[str, Any]], target: str, *,
+           days: Optional[Sequence[int]] = None, per_day: Optional[Sequence[int]] = None,
+           participants: Optional[Sequence[int]] = None, variant: Optional[str] = None,
+           cost: str = "participant-days", replications: int = 5, threads: Optional[int] = None) -> Design:
+    """Runs `esmsim design`: the fewest days, for each number of participants and prompts a day,
+    at which the scenario reaches `target`: `"answers:N@S"` (a share S of participants give at
+    least N answers, such as `"answers:30@0.9"`) or `"p10:N"` (the 10th percentile of answers
+    per participant is at least N). `days`, `per_day` and `participants` are the values to try
+    (None keeps the scenario's). Each figure comes with its 95 % interval from the simulation;
+    a design the scheduler cannot run (6 a day for Mappiness) is skipped with its reason."""
+    temporary = Path(tempfile.mkdtemp(prefix="esmsim-design-"))
+    try:
+        source = _scenario(scenario, temporary)
+        output = temporary / "design.json"
+        args = ["design", source, "--target", target, "--cost", cost, "--replications", str(replications),
+                "--output", str(output)]
+        for name, values in (("days", days), ("per_day", per_day), ("participants", participants)):
+            vary = _whole(name, values)
+            if vary:
+                args += ["--vary", vary]
+        if variant is not None:
+            args += ["--variant", variant]
+        if threads is not None:
+            args += ["--threads", str(threads)]
+        _execute(args)
+        found = json.loads(output.read_text())
+    finally:
+        shutil.rmtree(temporary, ignore_errors=True)
+    frontier = pd.DataFrame(found.get("frontier") or [], columns=None)
+    if "days" not in frontier.columns:
+        frontier["days"] = pd.Series([None] * len(frontier), dtype="Int64")
+    else:
+        frontier["days"] = frontier["days"].astype("Int64")
+    return Design(designs=pd.DataFrame(found.get("designs") or []), frontier=frontier,
+                  cheapest=found.get("cheapest"), skipped=pd.DataFrame(found.get("skipped") or []),
+                  target=found["target"], figure=found["figure"], level=found["level"], cost=found["cost"],
+                  variant=found["variant"])
+
+
+@dataclass
+class Calibration:
+    """What `calibrate()` fitted: `estimates` (parameter, value, low, high, standard_error,
+    at_bound, reason: all parameters estimated together), `moments` (the pilot's against the
+    simulation's), `check` (with a holdout: figure, unit, observed, predicted, low, high,
+    inside; else None), `not_identified`, `pilot` (participants, prompts, days, answered, left
+    out), `protocol` (the protocol simulated), `block` (the `population.compliance` block to
+    paste into a scenario) and `files` (the block, JSON and page written)."""
+    estimates: pd.DataFrame
+    moments: Optional[pd.DataFrame]
+    check: Optional[pd.DataFrame]
+    not_identified: List[str]
+    pilot: Dict[str, Any]
+    protocol: Any
+    block: str
+    files: Dict[str, str]
+
+
+def calibrate(files: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]], pd.DataFrame], format: str = "csv", *,
+              scenario: Optional[Union[str, os.PathLike]] = None, holdout: Optional[str] = None,
+              columns: Optional[Mapping[str, str]] = None, time_zone: Optional[str] = None,
+              utc_offset: Optional[int] = None, seed: int = 1, people: int = 300, bootstrap: int = 200,
+              evaluations: Optional[int] = None, threads: Optional[int] = None,
+              output: Optional[Union[str, os.PathLike]] = None) -> Calibration:
+    """Runs `esmsim calibrate` on a pilot's per-prompt records (`format`: "aware", "beiwe",
+    "mpath", "esmira" or "csv"; a DataFrame is written as the csv format, its datetime columns
+    as instants) and returns the fitted compliance with its 95 % intervals; `holdout`
+    ("days:N" or "participants:F") also fits on part of the pilot and checks the rest against
+    the prediction. `output` is where the block (YAML) goes, the JSON and the page beside it
+    (default: a temporary folder, kept)."""
+    work = Path(tempfile.mkdtemp(prefix="esmsim-calibration-"))
+    if isinstance(files, pd.DataFrame):
+        if format != "csv":
+            raise EsmsimError('a DataFrame is read as format="csv"')
+        frame = files.copy()
+        for column in frame.columns:
+            if pd.api.types.is_datetime64_any_dtype(frame[column]):
+                stamps = frame[column]
+                if getattr(stamps.dt, "tz", None) is None:
+                    stamps = stamps.dt.tz_localize("UTC")
+                frame[column] = (stamps - pd.Timestamp(0, tz="UTC")) // pd.Timedelta(milliseconds=1)
+                frame[column] = frame[column].astype("Int64")
+        path = work / "pilot.csv"
+        frame.to_csv(path, index=False)
+        paths = [str(path)]
+    elif isinstance(files, (str, os.PathLike)):
+        paths = [os.fspath(files)]
+    else:
+        paths = [os.fspath(f) for f in files]
+    block = os.fspath(output) if output is not None else str(work / "calibration.yaml")
+    args = ["calibrate", *paths, "--format", format, "--seed", str(seed), "--people", str(people),
+            "--bootstrap", str(bootstrap), "--output", block]
+    for flag, value in (("--scenario", scenario), ("--holdout", holdout), ("--time-zone", time_zone),
+                        ("--utc-offset", utc_offset), ("--evaluations", evaluations), ("--threads", threads)):
+        if value is not None:
+            # flag=value: a negative UTC offset is not taken for an option.
+            args.append(f"{flag}={os.fspath(value) if isinstance(value, os.PathLike) else value}")
+    for role, column in (columns or {}).items():
+        args += ["--column", f"{role}={column}"]
+    _execute(args)
+    stem = re.sub(r"\.(yaml|yml)$", "", block)
+    found = json.loads(Path(stem + ".json").read_text())
+    check = None
+    if found.get("check"):
+        check = pd.DataFrame(found["check"]["figures"])
+        check["inside"] = check["inside"].astype(bool)
+    return Calibration(
+        estimates=pd.DataFrame(found["estimates"]), moments=pd.DataFrame(found["moments"]) if found.get("moments") else None,
+        check=check, not_identified=list(found.get("not_identified") or []), pilot=found.get("pilot") or {},
+        protocol=found.get("protocol"), block=found.get("block", ""),
+        files={"block": block, "json": stem + ".json", "page": stem + ".html"})
+
+
+def missingness(scenario: Union[str, os.PathLike, Mapping[str, Any]], *, participants: Optional[int] = None,
+                duration: Optional[str] = None, replications: Optional[int] = None,
+                seed: Optional[int] = None) -> pd.DataFrame:
+    """Runs a scenario and returns, for every prompt that fell due (volunteered answers left
+    out), whether it was answered and, if not, why: a mask for data simulated elsewhere
+    (statsmodels' mixed models, your own simulation), so that its power reflects the phones,
+    schedules and people esmsim simulates. Columns: variant, replication, participant, day,
+    prompt (numbered from 1), scheduled (the participant's clock), answered (bool), status,
+    reason."""
+    folder = Path(tempfile.mkdtemp(prefix="esmsim-mask-"))
+    try:
+        r = run(scenario, folder / "results", participants=participants, duration=duration,
+                replications=replications, seed=seed)
+        p = r.prompts
+        if p is None:
+            raise EsmsimError("the scenario writes no prompts.csv (outputs.prompts: false)")
+        p = p[~p["volunteered"].astype(bool)]
+        return pd.DataFrame({
+            "variant": p["variant"], "replication": p["replication"], "participant": p["participant"],
+            "day": p["day"], "prompt": p["prompt"], "scheduled": p["scheduled"],
+            "answered": (p["status"] == "answered").astype(bool), "status": p["status"],
+            "reason": p["reason"].fillna("") if "reason" in p.columns else "",
+        }).reset_index(drop=True)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
