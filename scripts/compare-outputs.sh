@@ -34,5 +34,18 @@ outputs: {prompts: true, participants: true, coverage: true, aware_esm: true, be
 YAML
   (cd "$out" && "$esmsim" run "formats-$channel.yaml" --output "formats-$channel" --threads 2 >/dev/null)
 done
+# Beiwe's passive sensor files: small, so that they stay quick.
+cat > "$out/formats-sensors.yaml" <<YAML
+name: beiwe sensor files
+duration: 2d
+seed: 12
+population: {size: 8, os: {ios: 0.5, android: 0.5}, devices: {non_controlled: 0.5, heavy: 0.5}}
+protocol:
+  window: "08:00-22:00"
+  schedule: {algorithm: mappiness, per_day: 5}
+  sensors: {location: {every: 5m}, accelerometer: {hz: 1}, gyroscope: {hz: 1}}
+outputs: {beiwe: true, beiwe_sensors: true}
+YAML
+(cd "$out" && "$esmsim" run formats-sensors.yaml --output formats-sensors --threads 2 >/dev/null)
 cd "$out"
 find . -type f ! -name manifest.json ! -name '*.yaml' ! -name 'results.sqlite' -print0 | sort -z | xargs -0 sha256sum

@@ -82,20 +82,12 @@ public enum Planner {
   ) throws -> JSONValue {
     var scenario = scenario
     scenario.outputs.heatHours = 0
-    scenario.outputs.coverage = false
-    scenario.outputs.beiwe = false
     let start = DispatchTime.now()
     // The answers by hour of the day, for the teaching page's answered picture.
-    var answeredByHour = [[(sum: Double, n: Int)]](
-      repeating: Array(repeating: (0, 0), count: 24), count: truth ? scenario.variants.count : 0)
-    let sim = try StudySimulation.simulate(scenario, options: StudySimulation.Options(threads: threads), shouldStop: shouldStop, each: { o, v, _ in
-      guard truth else { return }
-      for p in o.prompts where p.status == .answered && p.reported.isFinite {
-        let h = Int((p.opened % Tick.day) / Tick.hour)
-        answeredByHour[v][h].sum += p.reported
-        answeredByHour[v][h].n += 1
-      }
-    })
+    let byHour = AnsweredStateByHour(variants: truth ? scenario.variants.count : 0)
+    let sim = try StudySimulation.simulate(
+      scenario, options: StudySimulation.Options(threads: threads), observers: truth ? [byHour] : [], shouldStop: shouldStop)
+    let answeredByHour = byHour.sums
     let window = scenario.variants.first?.plan.typicalSamplingWindow() ?? Block(start: 0, end: 1440)
     let reports = sim.variants
     let axes = Report.answerAxes(reports)
@@ -142,5 +134,20 @@ public enum Planner {
       ("bias_chart", .string(reports.contains { !$0.intensityScheduled.isEmpty } ? Report.biasChart(reports) : "")),
       ("coverage_table", .string(reports.contains { !$0.coverage.isEmpty } ? Report.coverageTable(reports) : "")),
     ])
+  }
+}
+
+/// The reported state of answered prompts by hour of the day, per variant (the teaching
+/// page's answered picture).
+final class AnsweredStateByHour: StudyObserver {
+  var sums: [[(sum: Double, n: Int)]]
+  init(variants: Int) { sums = Array(repeating: Array(repeating: (0, 0), count: 24), count: variants) }
+
+  func participant(_ o: ParticipantOutcome, variant v: Int, replication: Int) throws {
+    for p in o.prompts where p.status == .answered && p.reported.isFinite {
+      let h = Int((p.opened % Tick.day) / Tick.hour)
+      sums[v][h].sum += p.reported
+      sums[v][h].n += 1
+    }
   }
 }

@@ -22,7 +22,7 @@ struct CohortTests {
   static func people(_ plan: StudyPlan, seed: UInt64, size: Int) -> [Person] {
     let sensor = plan.protocolPlan.sensors.firstIndex { $0.usesLocation }!
     return (0..<size).map { p in
-      let o = ParticipantSimulation.outcome(plan: plan, seed: seed, replication: 0, participant: UInt32(p), keepRows: true)
+      let o = ParticipantSimulation.outcome(plan: plan, seed: seed, replication: 0, participant: UInt32(p), detail: .coverageRows)
       var person = Person(os: o.os, hoursPerDay: Array(repeating: 0, count: plan.days))
       for row in o.coverageRows where row.sensor == sensor {
         let got = row.collected > 0
@@ -101,7 +101,7 @@ struct CohortTests {
     func coverage(_ plan: StudyPlan) -> (night: Double, day: Double) {
       var c = [0, 0, 0, 0]
       for p in 0..<100 {
-        let o = ParticipantSimulation.outcome(plan: plan, seed: s.seed, replication: 0, participant: UInt32(p), keepRows: true)
+        let o = ParticipantSimulation.outcome(plan: plan, seed: s.seed, replication: 0, participant: UInt32(p), detail: .coverageRows)
         for row in o.coverageRows {
           let (d, h) = (row.hour / 24, row.hour % 24)
           let night = (h >= 22 && d < plan.days - 1) || (h < 8 && d > 0)

@@ -25,7 +25,7 @@ func testPlan(
 /// Runs every participant of a plan.
 func outcomes(_ plan: StudyPlan, seed: UInt64 = 1, replication: UInt32 = 0, keepRows: Bool = false) -> [ParticipantOutcome] {
   (0..<plan.participants).map {
-    ParticipantSimulation.outcome(plan: plan, seed: seed, replication: replication, participant: UInt32($0), keepRows: keepRows)
+    ParticipantSimulation.outcome(plan: plan, seed: seed, replication: replication, participant: UInt32($0), detail: keepRows ? .coverageRows : [])
   }
 }
 

@@ -106,47 +106,19 @@ public enum StudyRun {
     _ scenario: Scenario, into dir: String, options: Options, version: String, shouldStop: @escaping @Sendable () -> Bool
   ) throws -> Outcome {
     let out = scenario.outputs
-    let time = Timestamps(start: scenario.startDate)
-    var files: [String] = []
-    func path(_ f: String) -> String {
-      files.append(f)
-      return (dir as NSString).appendingPathComponent(f)
-    }
-    // The per-row tables, each into its CSV file, its SQLite table or both.
-    let tables = Tables()
-    var schemas: [TableSchema] = []
-    if out.sqlite { tables.sqlite = try SQLiteDatabase(path: path("results.sqlite")) }
-    func open(_ schema: TableSchema, csv: Bool) throws -> TableSink {
-      schemas.append(schema)
-      return try TableSink(schema, directory: csv ? dir : nil, sqlite: tables.sqlite)
-    }
-    tables.company = scenario.variants.contains { $0.plan.dailyLife.state.company.isOn }
-    if out.prompts { tables.prompts = try open(.prompts(company: tables.company), csv: true) }
-    if out.coverage { tables.coverage = try open(.coverage, csv: true) }
-    if out.participants { tables.participants = try open(.participants, csv: true) }
-    if out.awareESM { tables.aware = try open(.aware, csv: true) }
-    for schema in schemas { files.append(schema.file) }
-    tables.beiweSurveys = out.beiwe
-    tables.beiweSensors = out.beiweSensors
-    if out.beiwe || out.beiweSensors {
-      tables.beiweRoot = path("beiwe")
-      try FileManager.default.createDirectory(atPath: tables.beiweRoot!, withIntermediateDirectories: false)
-    }
-    let summaryTable = try open(.summary, csv: true)
-    let coverageTable = try open(.coverageSummary, csv: true)
-    files += [TableSchema.summary.file, TableSchema.coverageSummary.file]
-
-    let sim = try StudySimulation.simulate(scenario, options: options.simulation, shouldStop: shouldStop) { o, v, r in
-      let variant = scenario.variants[v]
-      try writeRows(o, variant: variant.name, v: v, replication: r, plan: variant.plan, tables: tables, time: time)
-    }
+    // The per-row outputs, each into its CSV file, its SQLite table or its folder.
+    let folder = RunFolder(dir, scenario: scenario)
+    if out.sqlite { folder.sqlite = try SQLiteDatabase(path: folder.path("results.sqlite")) }
+    let outputs = try RunOutputs.make(scenario, folder: folder)
+    let summaryTable = try folder.table(.summary)
+    let coverageTable = try folder.table(.coverageSummary)
+    let sim = try StudySimulation.simulate(scenario, options: options.simulation, observers: outputs, shouldStop: shouldStop)
     let summary = sim.summary
     let reports = sim.variants
     // coverage_summary.csv: each variant's shares by device and sensor.
     let coverageRows = reports.flatMap { v in
       v.coverage.map { [v.name, $0.device, $0.sensor, NumberText.fixed($0.comp, 6), NumberText.fixed($0.incomp, 6), NumberText.fixed($0.loss, 6)] }
     }
-    try tables.close()
     for r in summary { try summaryTable.row(r.cells) }
     for r in coverageRows { try coverageTable.row(r) }
     try summaryTable.close()
@@ -155,8 +127,8 @@ public enum StudyRun {
       ("scenario", .string(scenario.name)), ("replications", .int(scenario.replications)),
       ("rows", .array(summary.map(\.json))),
     ])
-    try AtomicFile.write(summaryJSON.text(indent: 2) + "\n", to: path("summary.json"))
-    try tables.sqlite?.close()
+    try AtomicFile.write(summaryJSON.text(indent: 2) + "\n", to: folder.path("summary.json"))
+    try folder.sqlite?.close()
     if out.report {
       let window = scenario.variants.first?.plan.typicalSamplingWindow() ?? Block(start: 0, end: 1440)
       // The first participants' weeks (the same people in every variant).
@@ -174,12 +146,13 @@ public enum StudyRun {
       let html = Report.html(
         title: scenario.name, description: scenario.description, facts: facts,
         window: (window.start, window.length), variants: reports, weeks: weeks)
-      try AtomicFile.write(html, to: path("report.html"))
+      try AtomicFile.write(html, to: folder.path("report.html"))
     }
-    files.append("manifest.json")
-    let folders = tables.beiweRoot.flatMap { Manifest.FolderDigest.of($0, name: "beiwe") }.map { [$0] } ?? []
-    let manifest = Manifest.json(scenario: scenario, version: version, files: files.sorted(), tables: schemas, folders: folders)
+    let files = (folder.files + ["manifest.json"]).sorted()
+    let beiwe = (dir as NSString).appendingPathComponent(BeiweFolder.name)
+    let folders = out.beiwe || out.beiweSensors ? Manifest.FolderDigest.of(beiwe, name: BeiweFolder.name).map { [$0] } ?? [] : []
+    let manifest = Manifest.json(scenario: scenario, version: version, files: files, tables: folder.schemas, folders: folders)
     try AtomicFile.write(manifest.text(indent: 2) + "\n", to: (dir as NSString).appendingPathComponent("manifest.json"))
-    return Outcome(variants: reports, files: files.sorted(), participantDays: sim.participantDays, events: sim.events)
+    return Outcome(variants: reports, files: files, participantDays: sim.participantDays, events: sim.events)
   }
 }

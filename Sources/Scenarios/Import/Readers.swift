@@ -87,7 +87,7 @@ public enum Readers {
     let scenario = try ScenarioResolver.resolve(tree, file: file, uploads: uploads)
     var prompts = 0
     for (_, plan) in scenario.variants {
-      let one = ParticipantSimulation.outcome(plan: plan, seed: scenario.seed, replication: 0, participant: 0, keepRows: true, phoneEvents: true)
+      let one = ParticipantSimulation.outcome(plan: plan, seed: scenario.seed, replication: 0, participant: 0, detail: [.coverageRows, .phoneEvents])
       prompts += one.prompts.count
     }
     return prompts

@@ -24,16 +24,12 @@ public enum StudyRunner {
     public var seed: UInt64
     /// Worker threads.
     public var threads: Int
-    /// Keep per participant-hour coverage rows in the outcomes handed to `each`.
-    public var coverageRows: Bool
+    /// What the outcomes handed to `each` carry (``OutcomeDetail``).
+    public var detail: OutcomeDetail
     /// Study hours in the heat map.
     public var heatHours: Int
     /// Participants feeding the KS sample and the predictability model.
     public var detailParticipants: Int
-    /// Derive each participant's Reachability and PowerState events (Beiwe outputs).
-    public var phoneEvents = false
-    /// Keep the stretches each participant's sensors recorded in (Beiwe's passive files).
-    public var sensorSamples = false
     /// Simulate the chunks in this order (a permutation of the chunk indices) instead of
     /// 0, 1, 2…; tests use it to show that the order of work does not matter. All results
     /// are then kept until the end. nil: in order.
@@ -41,12 +37,12 @@ public enum StudyRunner {
 
     /// Creates options.
     public init(
-      seed: UInt64, threads: Int = 1, coverageRows: Bool = false, heatHours: Int = 168,
+      seed: UInt64, threads: Int = 1, detail: OutcomeDetail = [], heatHours: Int = 168,
       detailParticipants: Int = 2_000, chunkOrder: [Int]? = nil
     ) {
       self.seed = seed
       self.threads = max(threads, 1)
-      self.coverageRows = coverageRows
+      self.detail = detail
       self.heatHours = heatHours
       self.detailParticipants = detailParticipants
       self.chunkOrder = chunkOrder
@@ -200,8 +196,7 @@ public enum StudyRunner {
       if shouldStop() { break }
       let o = ParticipantSimulation.outcome(
         plan: plan, seed: options.seed, replication: replication, participant: UInt32(p),
-        keepRows: options.coverageRows, heatHours: options.heatHours, phoneEvents: options.phoneEvents,
-        sensorSamples: options.sensorSamples)
+        detail: options.detail, heatHours: options.heatHours)
       acc.add(o)
       outcomes.append(o)
     }

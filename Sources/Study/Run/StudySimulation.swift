@@ -43,13 +43,15 @@ public enum StudySimulation {
   }
 
   /// Simulates every variant and replication of `scenario` in memory and measures them;
-  /// `each` receives every participant's outcome (variant and replication indices), in
-  /// participant order. The scenario's `outputs` say which per-row details to keep.
+  /// each of `observers` receives every participant's outcome (variant and replication
+  /// indices), in participant order, carrying the details they ask for, and is finished at the
+  /// end.
   public static func simulate(
-    _ scenario: Scenario, options: Options, shouldStop: @escaping @Sendable () -> Bool = { false },
-    each: (ParticipantOutcome, Int, Int) throws -> Void = { _, _, _ in }
+    _ scenario: Scenario, options: Options, observers: [any StudyObserver] = [],
+    shouldStop: @escaping @Sendable () -> Bool = { false }
   ) throws -> Simulated {
     let out = scenario.outputs
+    let detail = observers.reduce(into: OutcomeDetail()) { $0.formUnion($1.detail) }
     var reports: [VariantResults] = []
     var participantDays = 0.0
     var events = 0
@@ -61,15 +63,13 @@ public enum StudySimulation {
       var firstHeat: [[Float]] = []
       var pooledScheduled: ScheduleSummary?
       for r in 0..<scenario.replications {
-        var runOptions = StudyRunner.Options(
-          seed: scenario.seed, threads: options.threads, coverageRows: out.coverage, heatHours: out.report ? out.heatHours : 0,
+        let runOptions = StudyRunner.Options(
+          seed: scenario.seed, threads: options.threads, detail: detail, heatHours: out.report ? out.heatHours : 0,
           detailParticipants: options.detailParticipants)
-        runOptions.phoneEvents = out.beiwe
-        runOptions.sensorSamples = out.beiweSensors
         progress.start(variant: variant.name, replication: r, participants: plan.participants)
         let acc = try StudyRunner.run(
           plan, replication: UInt32(r), options: runOptions,
-          each: { o in try each(o, v, r) },
+          each: { o in for observer in observers { try observer.participant(o, variant: v, replication: r) } },
           progress: { progress.update($0) }, shouldStop: shouldStop)
         guard let acc else { throw StudyFailure("interrupted; no results were written") }
         participantDays += acc.participantDays
@@ -147,6 +147,7 @@ public enum StudySimulation {
       }
       reports.append(report)
     }
+    for observer in observers { try observer.finish() }
     return Simulated(variants: reports, participantDays: participantDays, events: events)
   }
 }

@@ -51,13 +51,13 @@ extension ParticipantSimulation {
   /// Simulates one participant and counts what the study got from them.
   ///
   /// - Parameters:
-  ///   - keepRows: keep per participant-hour coverage rows.
-  ///   - phoneEvents: derive the app's Reachability and PowerState events.
+  ///   - detail: what the outcome carries beyond the measures' needs (``OutcomeDetail``).
   ///   - heatHours: study hours of the heat map (0: none).
   public static func outcome(
-    plan: StudyPlan, seed: UInt64, replication: UInt32, participant: UInt32, keepRows: Bool = false,
-    heatHours: Int = 0, phoneEvents: Bool = false, sensorSamples: Bool = false
+    plan: StudyPlan, seed: UInt64, replication: UInt32, participant: UInt32, detail: OutcomeDetail = [],
+    heatHours: Int = 0
   ) -> ParticipantOutcome {
+    let phoneEvents = detail.contains(.phoneEvents)
     let traceBattery = phoneEvents || plan.protocolPlan.sensors.contains { $0.kind == .battery }
     var sim = ParticipantSimulation(
       plan: plan, seed: seed, replication: replication, participant: participant, traceBattery: traceBattery)
@@ -104,7 +104,7 @@ extension ParticipantSimulation {
     }
     let coverage = CoverageCalculator(
       sensors: sensors, runs: runs, locationRuns: locationRuns, phoneOn: phoneOn, networkUsable: networkUsable, timeline: sim.life.timeline,
-      enrolledUntil: end, lastSync: lastSync ?? 0, checks: checks, batteryTrace: sim.batteryTrace, keepRows: keepRows,
+      enrolledUntil: end, lastSync: lastSync ?? 0, checks: checks, batteryTrace: sim.batteryTrace, keepRows: detail.contains(.coverageRows),
       heatHours: heatHours)
     var outcome = ParticipantOutcome(
       participant: Int(participant), device: sim.person.device, os: sim.person.os, zone: sim.person.zone,
@@ -116,7 +116,7 @@ extension ParticipantSimulation {
       phoneEvents: phoneEvents
         ? PhoneEvents(
           runs: runs, timeline: sim.life.timeline, charging: charging, batteryTrace: sim.batteryTrace, checks: checks) : nil)
-    if sensorSamples {
+    if detail.contains(.sensorSamples) {
       outcome.sensing = SensingStretches(
         runs: runs, locationRuns: locationRuns, phoneOn: phoneOn, networkUsable: networkUsable, enrolledUntil: end)
     }

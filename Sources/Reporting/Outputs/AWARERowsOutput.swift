@@ -1,0 +1,29 @@
+import Study
+import StudyModel
+
+/// `aware_esms.csv` (`outputs.aware_esm`): AWARE's esms table as the iOS ESM plugin writes it,
+/// a row per item of each prompt.
+final class AWARERowsOutput: StudyObserver {
+  let folder: RunFolder
+  let sink: TableSink
+  /// The table's running row id.
+  var nextId = 0
+
+  init(_ folder: RunFolder) throws {
+    self.folder = folder
+    sink = try folder.table(.aware)
+  }
+
+  func participant(_ o: ParticipantOutcome, variant v: Int, replication r: Int) throws {
+    let plan = folder.variant(v).plan
+    let time = folder.clock(o, plan: plan)
+    let id = AWAREESMRows.deviceId(variant: v, replication: r, participant: o.participant)
+    for p in o.prompts {
+      for row in AWAREESMRows.rows(p, survey: plan.protocolPlan.survey(ofSchedule: p.schedule), os: o.os, deviceId: id, time: time, nextId: &nextId) {
+        try sink.row(row)
+      }
+    }
+  }
+
+  func finish() throws { try sink.close() }
+}

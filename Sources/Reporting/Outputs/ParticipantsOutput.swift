@@ -1,0 +1,29 @@
+import Measures
+import Study
+import StudyModel
+
+/// `participants.csv` (`outputs.participants`): a row per participant, built the way the
+/// study's accumulator builds it.
+final class ParticipantsOutput: StudyObserver {
+  let folder: RunFolder
+  let sink: TableSink
+
+  init(_ folder: RunFolder) throws {
+    self.folder = folder
+    sink = try folder.table(.participants)
+  }
+
+  func participant(_ o: ParticipantOutcome, variant v: Int, replication r: Int) throws {
+    let (name, plan) = folder.variant(v)
+    var single = StudyAccumulator(plan: plan, detailParticipants: 0, heatParticipants: 0)
+    single.add(o)
+    for pr in single.participantRows {
+      try sink.row(
+        Rows.participant(
+          pr, variant: name, replication: r, device: plan.devices[o.device].profile.name,
+          timeZone: plan.timeZones[o.zone].zone.name, person: o.engagement, classes: plan.compliance.classes))
+    }
+  }
+
+  func finish() throws { try sink.close() }
+}

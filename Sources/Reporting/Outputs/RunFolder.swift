@@ -1,0 +1,57 @@
+import Foundation
+import Scenarios
+import Study
+import StudyModel
+
+/// The results folder a run writes into, as its outputs see it: where files go, the SQLite
+/// database, the tables and files written (for the manifest), the study's clock.
+final class RunFolder {
+  let directory: String
+  let scenario: Scenario
+  /// The study's calendar, for each participant's clock times.
+  let time: Timestamps
+  var sqlite: SQLiteDatabase?
+  /// The files written, relative to the folder.
+  private(set) var files: [String] = []
+  /// The tables written (their schemas, for the manifest).
+  private(set) var schemas: [TableSchema] = []
+
+  init(_ directory: String, scenario: Scenario) {
+    self.directory = directory
+    self.scenario = scenario
+    time = Timestamps(start: scenario.startDate)
+  }
+
+  /// The path of `file` in the folder, recorded as written.
+  func path(_ file: String) -> String {
+    files.append(file)
+    return (directory as NSString).appendingPathComponent(file)
+  }
+
+  /// A table: its CSV file (when `csv`) and its SQLite table (when the run writes one).
+  func table(_ schema: TableSchema, csv: Bool = true) throws -> TableSink {
+    schemas.append(schema)
+    files.append(schema.file)
+    return try TableSink(schema, directory: csv ? directory : nil, sqlite: sqlite)
+  }
+
+  /// The plan and name of variant `v`, and participant `o`'s own clock.
+  func variant(_ v: Int) -> (name: String, plan: StudyPlan) { (scenario.variants[v].name, scenario.variants[v].plan) }
+  func clock(_ o: ParticipantOutcome, plan: StudyPlan) -> Timestamps { time.in(plan.timeZones[o.zone].zone) }
+}
+
+/// The per-row outputs a scenario's `outputs` ask for, in the order they are written.
+enum RunOutputs {
+  static func make(_ scenario: Scenario, folder: RunFolder) throws -> [any StudyObserver] {
+    let out = scenario.outputs
+    var outputs: [any StudyObserver] = []
+    if out.prompts { outputs.append(try PromptsOutput(folder)) }
+    if out.coverage { outputs.append(try CoverageOutput(folder)) }
+    if out.participants { outputs.append(try ParticipantsOutput(folder)) }
+    if out.awareESM { outputs.append(try AWARERowsOutput(folder)) }
+    if out.beiwe || out.beiweSensors { try BeiweFolder.create(folder) }
+    if out.beiweSensors { outputs.append(BeiweSensorsOutput(folder)) }
+    if out.beiwe { outputs.append(BeiweSurveysOutput(folder)) }
+    return outputs
+  }
+}
