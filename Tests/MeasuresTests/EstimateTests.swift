@@ -30,3 +30,15 @@ struct EstimateTests {
     #expect(Estimate.quantile([], 0.5).isNaN)
   }
 }
+
+@Suite("Answers per participant against a target")
+struct AnswersDistributionTests {
+  @Test("the share reaching the target counts those at or above it; percentiles as Estimate's; none: nan")
+  func byHand() {
+    let d = AnswersDistribution([31, 2, 30, 29, 45], target: 30)
+    #expect(d.reaching == 3 && d.shareReaching == 0.6)
+    #expect(d.reachingIndicators == [1, 0, 1, 0, 1])  // in participant order
+    #expect(d.quantile(0.5) == 30 && abs(d.quantile(0.1) - 12.8) < 1e-12)
+    #expect(AnswersDistribution([], target: 30).shareReaching.isNaN)
+  }
+}

@@ -55,7 +55,7 @@ extension ScenarioResolver {
     p.appDesign.every = try r.duration("wake_every", default: design.every, range: (15 * Tick.minute)...Tick.day)
     p.appDesign.exactAlarms = try r.bool("exact_alarms", default: design.exactAlarms)
     p.appDesign.pushPriority = try r.choice("push_priority", default: design.pushPriority)
-    p.answersTarget = try r.integer("answers_target", default: 30, range: 1...1_000_000)
+    p.answersTarget = try r.integer("answers_target", default: ProtocolPlan.defaultAnswersTarget, range: 1...1_000_000)
     p.volunteered = try r.bool("volunteered", default: false)
     p.upload = try r.choice("upload", default: UploadPolicy.wifiWhileCharging)
     p.distribution = try r.choice("distribution", default: Distribution.appStore)

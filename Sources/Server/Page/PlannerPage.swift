@@ -1,5 +1,6 @@
 import Measures
 import Presentation
+import StudyModel
 
 /// The planner's page: a form on the left, the results on the right (stacked on a phone).
 /// The script (``PlannerScript``) turns the form into a scenario and asks the server to run it.
@@ -22,7 +23,7 @@ enum PlannerPage {
         <label>Participants <input name="participants" type="number" min="1" max="5000" value="200"></label>
         <label>Days <input name="days" type="number" min="1" max="365" value="14"></label>
         <label>Seed <input name="seed" type="number" min="0" value="1"></label>
-        <label title="The answers each participant should give: the share reaching it is the headline figure (protocol.answers_target in a scenario)">Answers target <input name="answers_target" type="number" min="1" max="10000" value="30"></label>
+        <label title="The answers each participant should give: the share reaching it is the headline figure (protocol.answers_target in a scenario)">Answers target <input name="answers_target" type="number" min="1" max="10000" value="\#(ProtocolPlan.defaultAnswersTarget)"></label>
       </fieldset>
       <fieldset id="protocolA"><legend>Protocol</legend>
         <label>Platform preset <select name="preset"><option value="">none (esmsim's defaults)</option></select></label>

@@ -62,7 +62,7 @@ enum PlannerScript {
       const compare = val("compare");
       if (importKey && !compare) y.push(`  ${importKey}: ${quote(importName)}`);
       if (!importKey) y.push(...protocolLines("a_", "  "));
-      if (page !== "teach") y.push(`  answers_target: ${Math.max(1, Math.round(Number(val("answers_target")) || 30))}`);
+      if (page !== "teach") y.push(`  answers_target: ${Math.max(1, Math.round(Number(val("answers_target")) || Number(document.querySelector("[name=answers_target]").defaultValue)))}`);
       const sensors = ["location", "accelerometer", "battery"].filter(s => val("sensor_" + s));
       if (sensors.length) y.push("  sensors:", ...sensors.map(s => s === "location" ? "    location: {every: 3m}" : `    ${s}: {}`));
       if (compare) {

@@ -56,7 +56,7 @@ public enum DesignTarget: Sendable, Equatable, CustomStringConvertible {
     guard n > 0 else { return (.nan, .nan, .nan) }
     switch self {
     case .shareReaching(let target, _):
-      let p = Double(answers.filter { $0 >= target }.count) / n
+      let p = AnswersDistribution(answers, target: target).shareReaching
       let (low, high) = AcrossReplications.wilson(p, n: n, z: 1.96)
       return (p, low, high)
     case .tenthPercentile:

@@ -69,7 +69,7 @@ public enum Metrics {
     ]
     // Answers per participant: what planners size a study by (every participant, dropouts too).
     let answers = rows.map { Double($0.completed) }
-    let target = a.plan.protocolPlan.answersTarget
+    let distribution = AnswersDistribution(rows.map(\.completed), target: a.plan.protocolPlan.answersTarget)
     out += [
       (.bias, Estimate(a.bias)),
       (.biasRMSE, plain(a.bias.rootMeanSquare)),
@@ -78,10 +78,10 @@ public enum Metrics {
       (.dropoutShare, .mean(rows.map { $0.droppedOut ? 1 : 0 })),
       (.volunteeredPerParticipant, .mean(rows.map { Double($0.volunteered) })),
       (.answersPerParticipant, .mean(answers)),
-      (.answersPerParticipantP10, plain(Estimate.quantile(answers, 0.1))),
-      (.answersPerParticipantMedian, plain(Estimate.quantile(answers, 0.5))),
-      (.answersPerParticipantP90, plain(Estimate.quantile(answers, 0.9))),
-      (.shareReachingTarget, .mean(rows.map { $0.completed >= target ? 1 : 0 })),
+      (.answersPerParticipantP10, plain(distribution.quantile(0.1))),
+      (.answersPerParticipantMedian, plain(distribution.quantile(0.5))),
+      (.answersPerParticipantP90, plain(distribution.quantile(0.9))),
+      (.shareReachingTarget, .mean(distribution.reachingIndicators)),
     ]
     // Each questionnaire apart, when there are several.
     let names = a.plan.protocolPlan.questionnaires

@@ -51,7 +51,7 @@ public struct VariantResults: Sendable {
   /// every device (nil without one).
   public var sensorComplete: (sensor: String, comp: Double)?
   /// The answers each participant should give (`protocol.answers_target`).
-  public var target = 30
+  public var target = ProtocolPlan.defaultAnswersTarget
   /// The replications the pooled counts (participants, prompts, answers) add up over.
   public var replications = 1
   /// " over N replications" when the pooled counts add up several replications, else "".

@@ -119,10 +119,9 @@ public enum StudySimulation {
         let rows = pooled.participantRows.filter { $0.os == os }
         guard !rows.isEmpty else { return nil }
         let counted = Double(rows.reduce(0) { $0 + $1.counted })
+        let answers = AnswersDistribution(rows.map(\.completed), target: plan.protocolPlan.answersTarget)
         return OSResults(
-          os: os.rawValue, participants: rows.count,
-          answersMedian: Estimate.quantile(rows.map { Double($0.completed) }.sorted(), 0.5),
-          shareReachingTarget: Double(rows.filter { $0.completed >= plan.protocolPlan.answersTarget }.count) / Double(rows.count),
+          os: os.rawValue, participants: rows.count, answersMedian: answers.quantile(0.5), shareReachingTarget: answers.shareReaching,
           delivered: counted > 0 ? Double(rows.reduce(0) { $0 + $1.delivered }) / counted : .nan,
           answered: counted > 0 ? Double(rows.reduce(0) { $0 + $1.completed }) / counted : .nan)
       }

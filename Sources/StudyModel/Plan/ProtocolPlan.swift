@@ -79,9 +79,12 @@ public struct ProtocolPlan: Sendable, Equatable {
     distribution.buildLifeDays.map { SimTime(max($0 - buildAgeDays, 0)) * Tick.day }
   }
   /// The answers each participant should give (the study's target, for the share of
-  /// participants reaching it). Default 30 (assumption: a common minimum for person-level
-  /// estimates; set it to the study's own).
-  public var answersTarget = 30
+  /// participants reaching it). Default ``defaultAnswersTarget``.
+  public var answersTarget = ProtocolPlan.defaultAnswersTarget
+  /// The answers target when a scenario does not set one (`protocol.answers_target`): 30
+  /// (assumption: a common minimum for person-level estimates; set it to the study's own).
+  /// The one home of the number: the planner's form and the results take it from here.
+  public static let defaultAnswersTarget = 30
 
   /// Creates a protocol.
   public init(
