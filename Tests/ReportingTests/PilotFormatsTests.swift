@@ -149,25 +149,30 @@ struct PilotFormatsTests {
 
   /// iOS: a notification is recorded only when the app later runs (actions_executed on a tap);
   /// the ones ignored only as invitation_missed, off by default.
-  @Test("ESMira iOS: invitation_missed is a prompt not answered; an iPhone without it is left out and said; only such iPhones: refused")
+  @Test("ESMira iOS: invitation_missed is a prompt not answered; a study uploading none has its iPhones left out and said; only iPhones: refused")
   func esmiraIOS() throws {
-    func row(_ id: Int, _ user: String, _ type: String, _ at: Int64) -> [String] {
-      [String(id), user, "0", "iOS", "Daily", type, "3600000", "\(at + 60_000)", "\(at)"]
+    func row(_ id: Int, _ user: String, _ type: String, _ at: Int64, app: String = "iOS") -> [String] {
+      [String(id), user, "0", app, "Daily", type, "3600000", "\(at + 60_000)", "\(at)"]
     }
     let h = ["entryId", "userId", "uploaded", "appType", "questionnaireName", "eventType", "timezoneOffset", "responseTime", "actionScheduledTo"]
     let t1 = Self.t1
-    let ios = [
-      row(1, "a", "actions_executed", t1), row(2, "a", "invitation_missed", t1 + 3_600_000), row(3, "a", "actions_executed", t1 + 7_200_000),
-      row(4, "b", "actions_executed", t1), row(5, "b", "actions_executed", t1 + 7_200_000),
-    ]
-    let events = ([h] + ios).map(Self.esmiraRow).joined(separator: "\n")
-    let pilot = try PilotReaders.esmira([("events.csv", Data(events.utf8))])
-    // a's three prompts (one missed); b's two left out: its ignored prompts are not in the file.
-    #expect(pilot.prompts.map(\.participant) == ["a", "a", "a"])
-    #expect(pilot.leftOut.first { $0.key.contains("invitation_missed") }?.value == 1, "\(pilot.leftOut)")
-    let onlyB = ([h] + ios.suffix(2)).map(Self.esmiraRow).joined(separator: "\n")
+    let a = [row(1, "a", "actions_executed", t1), row(2, "a", "invitation_missed", t1 + 3_600_000), row(3, "a", "actions_executed", t1 + 7_200_000)]
+    let b = [row(4, "b", "actions_executed", t1), row(5, "b", "actions_executed", t1 + 7_200_000)]
+    let c = [row(6, "c", "invitation", t1, app: "Android"), row(7, "c", "invitation", t1 + 7_200_000, app: "Android")]
+    func read(_ rows: [[String]]) throws -> Pilot {
+      try PilotReaders.esmira([("events.csv", Data(([h] + rows).map(Self.esmiraRow).joined(separator: "\n").utf8))])
+    }
+    // The study uploads invitation_missed (a has one): every iPhone kept, a's missed prompt unanswered.
+    let on = try read(a + b)
+    #expect(on.prompts.map(\.participant).sorted() == ["a", "a", "a", "b", "b"])
+    #expect(!on.leftOut.keys.contains { $0.contains("invitation_missed") })
+    // It does not: the iPhones left out and counted, the Android phone kept.
+    let off = try read(b + c)
+    #expect(off.prompts.map(\.participant) == ["c", "c"])
+    #expect(off.leftOut.first { $0.key.contains("invitation_missed") }?.value == 1, "\(off.leftOut)")
+    // Only iPhones without it: refused with the reason.
     #expect {
-      try PilotReaders.esmira([("events.csv", Data(onlyB.utf8))])
+      try read(b)
     } throws: { ($0 as? ScenarioError)?.key == "eventType" && ($0 as? ScenarioError)?.message.contains("iOS") == true }
   }
 

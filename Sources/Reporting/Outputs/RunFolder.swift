@@ -52,6 +52,7 @@ enum RunOutputs {
     if out.beiwe || out.beiweSensors { try BeiweFolder.create(folder) }
     if out.beiweSensors { outputs.append(BeiweSensorsOutput(folder)) }
     if out.beiwe { outputs.append(BeiweSurveysOutput(folder)) }
+    if out.esmira { outputs.append(try ESMiraExportOutput(folder, missed: out.esmiraMissed)) }
     return outputs
   }
 }

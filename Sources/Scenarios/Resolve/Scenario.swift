@@ -38,6 +38,10 @@ public struct OutputSettings: Sendable, Equatable {
   public var participants = true
   /// `aware_esm.csv`: AWARE ESM rows.
   public var awareESM = false
+  /// `esmira/`: ESMira's data export (events.csv and a file per questionnaire).
+  public var esmira = false
+  /// ESMira's export with `invitation_missed` events (off in ESMira by default).
+  public var esmiraMissed = false
   /// `beiwe/`: Beiwe survey timings, one file per participant.
   public var beiwe = false
   /// `beiwe/…/<stream>/`: Beiwe's passive sensor files (gps, accel, gyro, magnetometer,

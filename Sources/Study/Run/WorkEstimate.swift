@@ -70,6 +70,8 @@ public struct WorkEstimate: Sendable, Equatable {
       if scenario.outputs.participants { tableBytes += Double(plan.participants) * 120 }
       let items = Double(max(plan.protocolPlan.survey.items.count, 1))
       if scenario.outputs.awareESM { tableBytes += pd * perDay * items * 260 }
+      // ESMira's export: an invitation and a questionnaire row in events.csv, one in its file.
+      if scenario.outputs.esmira { fileBytes += pd * perDay * (3 * 300 + items * 4) }
       // Beiwe's files: per participant two timings files and a file of answers per prompt
       // answered; each sensor's hourly files, a row per sample collected.
       if scenario.outputs.beiwe {

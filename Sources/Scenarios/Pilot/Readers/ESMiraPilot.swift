@@ -15,9 +15,9 @@ extension PilotReaders {
   /// iOS; off in ESMira's upload settings by default) is a prompt not answered. ESMira's iOS
   /// app records a notification only when the app later runs ([@ESMiraNotes]): without
   /// `invitation_missed`, an iPhone's ignored prompts leave no row, and its answered share
-  /// would be overstated. So the participants with iOS events (`actions_executed`) and no
-  /// `invitation_missed` are left out, counted and said; when no one else is left, the
-  /// pilot is refused with that reason.
+  /// would be overstated. The setting is the study's: when no participant has an
+  /// `invitation_missed` event, the participants with iOS events (`actions_executed`) are left
+  /// out, counted and said; when no one else is left, the pilot is refused with that reason.
   ///
   /// Left out, and counted: events of other types, questionnaires submitted without an
   /// invitation (`lastInvitation` 0) or whose invitation is not in events.csv, the web
@@ -157,12 +157,13 @@ extension PilotReaders {
         pilot.prompts[k].opened = max(submitted - form, pilot.prompts[k].shown)
       }
     }
-    // iPhones whose ignored prompts were not recorded: left out, said.
-    let incomplete = onIOS.subtracting(missedRecorded)
+    // iPhones whose ignored prompts were not recorded (the study uploads no invitation_missed):
+    // left out, said.
+    let incomplete = missedRecorded.isEmpty ? onIOS : []
     if !incomplete.isEmpty {
       pilot.prompts.removeAll { incomplete.contains($0.participant) }
       pilot.leftOut[
-        "ESMira iOS participants without invitation_missed events (the iOS app records only the notifications the app saw; switch invitation_missed on in the study's event upload settings)",
+        "ESMira iOS participants, the study uploading no invitation_missed events (the iOS app records only the notifications the app saw; switch invitation_missed on in the study's event upload settings)",
         default: 0] += incomplete.count
       guard !pilot.prompts.isEmpty else {
         throw ScenarioError(

@@ -1,0 +1,174 @@
+import Foundation
+import SimKernel
+import Study
+import StudyModel
+
+/// ESMira's data export (`outputs.esmira`), as ESMira-web's server stores and sends it
+/// ([@ESMiraNotes]): for each variant and replication a folder `esmira/vV-rR/` with
+/// `events.csv` and a file per questionnaire (`<id>.csv`); semicolons, every field quoted (a
+/// quote inside a value becomes '), rows joined by a line break, none after the last.
+///
+/// What the app writes with ESMira's default upload settings: `joined` at the start of the
+/// participant's first day; an Android phone's `invitation` when the alarm fired (the prompt
+/// delivered), an iPhone's `actions_executed` when the participant opened it (iOS records no
+/// delivery); a `questionnaire` row (and one in the questionnaire's file) for each submitted
+/// questionnaire, with `formDuration` from opening to submission and `lastInvitation` the
+/// planned time. `invitation_missed` (off in ESMira by default) only with
+/// `outputs.esmira_missed`: a row for each prompt not opened, at its close. Simulated, not
+/// real: the user ids are made from the participant's number, the phones' model and versions
+/// are `esmsim`'s, uploads are at once (`uploaded` = `responseTime`), `localDateTime` is an ISO
+/// local time, and the answers of a questionnaire's items all come from the one simulated state
+/// (``ItemAnswers``).
+final class ESMiraExportOutput: StudyObserver {
+  static let folderName = "esmira"
+  static let base = [
+    "entryId", "userId", "uploaded", "uploaded_formatted", "appType", "appVersion", "studyId", "accessKey", "studyVersion",
+    "studyLang", "questionnaireName", "eventType", "timezone", "timezoneOffset", "responseTime", "responseTime_formatted",
+    "localDateTime",
+  ]
+  static let eventsHeader = base + ["newSchedule", "actionScheduledTo", "actionScheduledTo_formatted", "model", "osVersion", "manufacturer"]
+  static let questionnaireHeader = base + ["formDuration", "pageDurations", "lastInvitation", "lastInvitation_formatted"]
+
+  let folder: RunFolder
+  let missed: Bool
+  /// The open files of the current variant and replication.
+  var current: (key: String, events: ESMiraFile, questionnaires: [String: ESMiraFile])?
+
+  init(_ folder: RunFolder, missed: Bool) throws {
+    self.folder = folder
+    self.missed = missed
+    try FileManager.default.createDirectory(atPath: folder.path(Self.folderName), withIntermediateDirectories: false)
+  }
+
+  func participant(_ o: ParticipantOutcome, variant v: Int, replication r: Int) throws {
+    let plan = folder.variant(v).plan
+    let key = "v\(v + 1)-r\(r + 1)"
+    if current?.key != key {
+      try finish()
+      let dir = (folder.directory as NSString).appendingPathComponent("\(Self.folderName)/\(key)")
+      try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+      var questionnaires: [String: ESMiraFile] = [:]
+      let surveys = plan.protocolPlan.schedules.indices.map { plan.protocolPlan.survey(ofSchedule: $0) } + [plan.protocolPlan.survey]
+      for survey in surveys where questionnaires[survey.id] == nil {
+        questionnaires[survey.id] = try ESMiraFile(
+          (dir as NSString).appendingPathComponent("\(survey.id).csv"), header: Self.questionnaireHeader + survey.items.map(\.id))
+      }
+      current = (key, try ESMiraFile((dir as NSString).appendingPathComponent("events.csv"), header: Self.eventsHeader), questionnaires)
+    }
+    let time = folder.clock(o, plan: plan)
+    let ios = o.os == .ios
+    let user = Self.userId(o.participant)
+    var entry = 0
+    func row(_ t: SimTime, type: String, questionnaire: String) -> [String] {
+      entry += 1
+      let ms = time.unix(t)
+      let offset = time.zone.isUTC ? 0 : Int64(time.zone.offset(atInstant: time.zone.instant(ofWall: t)))
+      let id = Int64(o.participant + 1) * 1_000_000 + Int64(entry)
+      let app: [String] = ios ? ["iOS", "1.19.1"] : ["Android", "2.22.2"]
+      let local = String(time.iso(t).prefix(16)).replacingOccurrences(of: "T", with: " ")
+      var fields: [String] = [String(id), user, String(ms), Self.formatted(ms)]
+      fields += app
+      fields += ["1", "", "1.0", "en", questionnaire, type, Self.zoneName(offset), String(offset), String(ms), Self.formatted(ms), local]
+      return fields
+    }
+    func event(_ t: SimTime, _ type: String, questionnaire: String = "", planned: SimTime? = nil) throws -> [String] {
+      let base = row(t, type: type, questionnaire: questionnaire)
+      let scheduled = planned.map { time.unix($0) }
+      try current!.events.write(base + ["", scheduled.map(String.init) ?? "", scheduled.map(Self.formatted) ?? "", "esmsim", "", "esmsim"])
+      return base
+    }
+    _ = try event(0, "joined")
+    for p in o.prompts + o.volunteered {
+      let survey = p.volunteered ? plan.protocolPlan.survey : plan.protocolPlan.survey(ofSchedule: p.schedule)
+      let name = survey.title.isEmpty ? survey.id : survey.title
+      if !p.volunteered {
+        if ios ? p.opened >= 0 : p.delivered >= 0 {
+          _ = try event(ios ? p.opened : p.delivered, ios ? "actions_executed" : "invitation", questionnaire: name, planned: p.scheduled)
+        } else if missed && p.opened < 0 {
+          _ = try event(max(p.closed, p.scheduled), "invitation_missed", questionnaire: name, planned: p.scheduled)
+        }
+      }
+      guard p.status == .answered, p.submitted >= 0 else { continue }
+      let base = try event(p.submitted, "questionnaire", questionnaire: name)
+      let form = p.opened >= 0 ? p.submitted - p.opened : 0
+      let invitation = p.volunteered ? 0 : time.unix(p.scheduled)
+      let answers = survey.items.map { ItemAnswers.option($0, state: p.reported) ?? String(ItemAnswers.number($0, state: p.reported)) }
+      try current!.questionnaires[survey.id]?.write(
+        base + [String(form), String(form), String(invitation), invitation == 0 ? "" : Self.formatted(invitation)] + answers)
+    }
+  }
+
+  func finish() throws {
+    try current?.events.close()
+    for file in current?.questionnaires.values ?? [:].values { try file.close() }
+    current = nil
+  }
+
+  /// A user id as the app makes them (12 characters of its alphabet in groups of 4), from the
+  /// participant's number.
+  static func userId(_ participant: Int) -> String {
+    let alphabet = Array("123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnpqrstuvwxyz")
+    var x = UInt64(participant) &* 0x9E37_79B9_7F4A_7C15 &+ 0x2545_F491_4F6C_DD1D
+    var chars: [Character] = []
+    for _ in 0..<12 {
+      chars.append(alphabet[Int(x % UInt64(alphabet.count))])
+      x /= UInt64(alphabet.count)
+      if x == 0 { x = UInt64(participant) &+ 0x1234_5678 }
+    }
+    return [0, 4, 8].map { String(chars[$0..<$0 + 4]) }.joined(separator: "-")
+  }
+
+  /// ESMira-web's `Y/m/d H:i:s` of a time, on the server's clock (UTC), rounded to the second.
+  static func formatted(_ ms: Int64) -> String {
+    let seconds = (ms + 500) / 1000
+    let days = Int(seconds / 86_400 - (seconds % 86_400 < 0 ? 1 : 0))
+    let rest = Int(seconds - Int64(days) * 86_400)
+    let (y, m, d) = Timestamps.civil(days)
+    func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+    return "\(y)/\(two(m))/\(two(d)) \(two(rest / 3600)):\(two(rest / 60 % 60)):\(two(rest % 60))"
+  }
+
+  /// iOS's zone abbreviation of an offset (`GMT+1`, `GMT+5:30`, `GMT` at 0).
+  static func zoneName(_ offsetMs: Int64) -> String {
+    let minutes = Int(offsetMs / 60_000)
+    guard minutes != 0 else { return "GMT" }
+    let h = abs(minutes) / 60
+    let m = abs(minutes) % 60
+    return "GMT" + (minutes < 0 ? "-" : "+") + "\(h)" + (m == 0 ? "" : ":" + (m < 10 ? "0\(m)" : "\(m)"))
+  }
+}
+
+/// A file as ESMira-web writes it: every field quoted, semicolons, a quote inside a value
+/// written as ', line breaks in a value as spaces, rows joined by "\n" with none after the last.
+final class ESMiraFile {
+  let handle: FileHandle
+  var buffer = ""
+
+  init(_ path: String, header: [String]) throws {
+    guard FileManager.default.createFile(atPath: path, contents: nil) else {
+      throw StudyFailure("cannot write \(path)")
+    }
+    handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    buffer = Self.line(header)
+  }
+
+  static func line(_ fields: [String]) -> String {
+    "\"" + fields.map { $0.replacingOccurrences(of: "\"", with: "'").replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ") }
+      .joined(separator: "\";\"") + "\""
+  }
+
+  func write(_ fields: [String]) throws {
+    buffer += "\n" + Self.line(fields)
+    if buffer.utf8.count > 1 << 16 { try flush() }
+  }
+
+  func flush() throws {
+    try handle.write(contentsOf: Data(buffer.utf8))
+    buffer = ""
+  }
+
+  func close() throws {
+    try flush()
+    try handle.close()
+  }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Scenarios
+import SimKernel
+import Study
+import StudyModel
+import Testing
+
+@testable import Reporting
+
+/// ESMira's export written as ESMira-web stores it, read back by the ESMira pilot reader.
+@Suite("ESMira's export: the round trip through the pilot reader")
+struct ESMiraExportTests {
+  final class Keep: StudyObserver {
+    var outcomes: [ParticipantOutcome] = []
+    func participant(_ o: ParticipantOutcome, variant: Int, replication: Int) throws { outcomes.append(o) }
+  }
+
+  static func export(missed: Bool) throws -> (outcomes: [ParticipantOutcome], pilot: Result<Pilot, any Error>, folder: String, ios: Set<String>) {
+    let text = """
+      name: esmira export
+      seed: 3
+      duration: 5d
+      population: {size: 24, os: {ios: 0.5, android: 0.5}}
+      protocol:
+        window: "09:00-21:00"
+        schedule: {algorithm: fixed-blocks, per_day: 5, min_gap: 60m, gap_method: truncation}
+        expiry: 30m
+      """
+    let scenario = try ScenarioResolver.resolve(ScenarioLoader.parse(Data(text.utf8), file: "e.yaml"), file: "e.yaml")
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("esmsim-esmira-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let folder = RunFolder(dir, scenario: scenario)
+    let keep = Keep()
+    _ = try StudySimulation.simulate(
+      scenario, options: .init(threads: 2), observers: [keep, try ESMiraExportOutput(folder, missed: missed)])
+    let base = dir + "/esmira/v1-r1/"
+    let files = try FileManager.default.contentsOfDirectory(atPath: base).sorted().map { (file: $0, data: FileManager.default.contents(atPath: base + $0)!) }
+    let ios = Set(keep.outcomes.filter { $0.os == .ios }.map { ESMiraExportOutput.userId($0.participant) })
+    return (keep.outcomes, Result { try PilotReaders.esmira(files) }, dir, ios)
+  }
+
+  @Test("with invitation_missed: every prompt read back, answered as simulated, opened at the simulated moment; the file as ESMira-web writes it")
+  func roundTrip() throws {
+    let (outcomes, result, dir, _) = try Self.export(missed: true)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let pilot = try result.get()
+    let prompts = outcomes.flatMap(\.prompts)
+    #expect(pilot.prompts.count == prompts.count)
+    #expect(pilot.prompts.filter { $0.outcome == .answered }.count == prompts.filter { $0.status == .answered }.count)
+    // Each participant's answered prompts opened when simulated (milliseconds since 1970).
+    let time = Timestamps(start: CalendarDate.defaultStart)
+    for o in outcomes {
+      let user = ESMiraExportOutput.userId(o.participant)
+      let read = pilot.prompts.filter { $0.participant == user && $0.outcome == .answered }.compactMap(\.opened).sorted()
+      let simulated = o.prompts.filter { $0.status == .answered }.map { time.unix($0.opened) }.sorted()
+      #expect(read == simulated, "participant \(o.participant)")
+    }
+    // Every field quoted, semicolons, no line break after the last row.
+    let events = try String(contentsOfFile: dir + "/esmira/v1-r1/events.csv", encoding: .utf8)
+    #expect(events.hasPrefix("\"entryId\";\"userId\";") && !events.hasSuffix("\n"))
+    #expect(Set(pilot.prompts.map(\.participant)).count == 24)
+  }
+
+  @Test("without invitation_missed (ESMira's default): Android's prompts all read back; the iPhones left out and said")
+  func defaultUpload() throws {
+    let (outcomes, result, dir, ios) = try Self.export(missed: false)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let pilot = try result.get()
+    let android = outcomes.filter { $0.os == .android }.flatMap(\.prompts)
+    #expect(!ios.isEmpty && android.count > 0)
+    // Android writes an invitation for each prompt delivered.
+    #expect(pilot.prompts.count == android.filter { $0.delivered >= 0 }.count)
+    #expect(Set(pilot.prompts.map(\.participant)).isDisjoint(with: ios))
+    #expect(pilot.leftOut.first { $0.key.contains("invitation_missed") }?.value == ios.count)
+  }
+}
