@@ -92,7 +92,10 @@ final class ESMiraExportOutput: StudyObserver {
       let base = try event(p.submitted, "questionnaire", questionnaire: name)
       let form = p.opened >= 0 ? p.submitted - p.opened : 0
       let invitation = p.volunteered ? 0 : time.unix(p.scheduled)
-      let answers = survey.items.map { ItemAnswers.option($0, state: p.reported) ?? String(ItemAnswers.number($0, state: p.reported)) }
+      let answers = survey.items.enumerated().map { k, item in
+        let state = ItemAnswers.state(p, item: item, k: k)
+        return ItemAnswers.option(item, state: state) ?? String(ItemAnswers.number(item, state: state))
+      }
       try current!.questionnaires[survey.id]?.write(
         base + [String(form), String(form), String(invitation), invitation == 0 ? "" : Self.formatted(invitation)] + answers)
     }

@@ -31,9 +31,9 @@ public enum AWAREESMRows {
     guard status != 0 else { return [] }
     let record: SimTime = p.closed >= 0 ? p.closed : p.delivered
     var out: [[String]] = []
-    for item in survey.items {
+    for (k, item) in survey.items.enumerated() {
       nextId += 1
-      let answer = p.status == .answered ? Self.answer(item, state: p.reported) : ""
+      let answer = p.status == .answered ? Self.answer(item, state: ItemAnswers.state(p, item: item, k: k)) : ""
       out.append([
         String(nextId), deviceId, String(time.unix(record)), String(time.offsetHours(record)), "iOS", "1", "esmsim",
         survey.id, item.id, String(item.type), item.title, item.instructions, answer,

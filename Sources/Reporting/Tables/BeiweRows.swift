@@ -80,7 +80,7 @@ public enum BeiweSurveys {
     if presented > 0 {
       for (k, item) in survey.items.prefix(presented).enumerated() {
         let (from, to) = onScreen(p, item: k, of: n)
-        let answer = k < answered ? Self.answer(item, state: p.reported) : ""
+        let answer = k < answered ? Self.answer(item, state: ItemAnswers.state(p, item: item, k: k)) : ""
         out.append([String(time.unix(from))] + question(item) + ["", "present"])
         if k < answered { out.append([String(time.unix(from + (to - from) / 2))] + question(item) + [answer, "changed"]) }
         out.append([String(time.unix(to))] + question(item) + [answer, "unpresent"])
@@ -114,7 +114,7 @@ public enum BeiweSurveys {
     var out: [[String]] = [[String(time.unix(p.opened)), androidOpened]]
     for (k, item) in survey.items.prefix(answered).enumerated() {
       let (from, to) = onScreen(p, item: k, of: n)
-      out.append([String(time.unix(from + (to - from) / 2))] + question(item) + [Self.answer(item, state: p.reported)])
+      out.append([String(time.unix(from + (to - from) / 2))] + question(item) + [Self.answer(item, state: ItemAnswers.state(p, item: item, k: k))])
     }
     if p.status == .answered { out.append([String(time.unix(p.submitted)), androidSubmitted]) }
     return out
@@ -129,7 +129,7 @@ public enum BeiweSurveys {
     guard presented > 0 else { return nil }
     return survey.items.enumerated().map { k, item in
       let answer =
-        k < answered ? Self.answer(item, state: p.reported) : (k < presented || os != .ios ? "NO_ANSWER_SELECTED" : "not_presented")
+        k < answered ? Self.answer(item, state: ItemAnswers.state(p, item: item, k: k)) : (k < presented || os != .ios ? "NO_ANSWER_SELECTED" : "not_presented")
       return question(item) + [answer]
     }
   }

@@ -1,3 +1,4 @@
+import Foundation
 import Presentation
 import StudyModel
 
@@ -5,6 +6,25 @@ import StudyModel
 /// the files of AWARE and Beiwe write it each in their way. esmsim simulates one latent state
 /// per prompt, so every item of a questionnaire reflects it.
 enum ItemAnswers {
+  /// The state item `k` of a questionnaire answers at prompt `p`: the answered state plus the
+  /// item's own error (``SurveyItem/noise``), a normal draw fixed by the prompt's answer, its
+  /// time and the item (a hash: the same in every file and whatever the threads).
+  static func state(_ p: PromptRecord, item: SurveyItem, k: Int) -> Double {
+    guard item.noise > 0, p.reported.isFinite else { return p.reported }
+    func mix(_ x: UInt64) -> UInt64 {
+      var z = x &+ 0x9E37_79B9_7F4A_7C15
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+    let a = mix(p.reported.bitPattern ^ mix(UInt64(bitPattern: Int64(p.scheduled)) ^ mix(UInt64(k) &+ 1)))
+    let b = mix(a)
+    // Box–Muller from two uniforms in (0, 1).
+    let u1 = (Double(a >> 11) + 0.5) / 9_007_199_254_740_992
+    let u2 = Double(b >> 11) / 9_007_199_254_740_992
+    return p.reported + item.noise * (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
+  }
+
   /// The option at the state's position (radio, checkbox, quick answer), nil for an item
   /// without options.
   static func option(_ item: SurveyItem, state: Double) -> String? {

@@ -76,11 +76,12 @@ extension ScenarioResolver {
     for (i, item) in items.enumerated() {
       let ir = try Reader(file: r.file, path: r.keyPath("items[\(i)]"), node: item, context: r.context)
       let id = try ir.string("id", default: "item\(i)", maxLength: 200)
-      let it = SurveyItem(
+      var it = SurveyItem(
         id: id, type: try ir.integer("type", default: 6, range: 1...16),
         title: try ir.string("title", default: "", maxLength: 2000),
         instructions: try ir.string("instructions", default: "", maxLength: 5000),
         options: (try ir.list("options") ?? []).map(\.0))
+      it.noise = try ir.number("noise", default: 0, range: 0...100)
       try ir.finish()
       resolved.append(ir.resolvedValue)
       s.items.append(it)
@@ -97,7 +98,8 @@ extension ScenarioResolver {
       [
         ("id", .scalar(item.id, nil), nil), ("type", .scalar(String(item.type), nil), nil),
         ("title", .scalar(item.title, nil), nil), ("instructions", .scalar(item.instructions, nil), nil),
-      ] + (item.options.isEmpty ? [] : [("options", .sequence(item.options.map { .scalar($0, nil) }, nil), nil)]), nil)
+      ] + (item.options.isEmpty ? [] : [("options", .sequence(item.options.map { .scalar($0, nil) }, nil), nil)])
+        + [("noise", .scalar(Units.format(item.noise), nil), nil)], nil)
   }
 }
 

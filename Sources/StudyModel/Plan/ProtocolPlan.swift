@@ -336,6 +336,11 @@ public struct SurveyItem: Sendable, Equatable {
   /// The range of a numeric answer (AWARE likert 1…`esm_likert_max`, scale
   /// `esm_scale_min`…`esm_scale_max`; nil: 0–100).
   public var scale: ClosedRange<Int>?
+  /// The sd of the item's own error around the answered state, on the state's 0–100 scale
+  /// (`protocol.survey.items[].noise`; 0: the item gives the answered state itself). Two items
+  /// then correlate var(state) / (var(state) + noise²): their reliability. Assumption, set by
+  /// the user.
+  public var noise = 0.0
 
   /// Creates an item (default: AWARE type 6, a 0–100 scale).
   public init(
