@@ -232,3 +232,35 @@ def test_missingness_is_one_row_per_prompt_due_with_why():
     # The shorter expiry loses more.
     share = m.groupby("variant", observed=True)["answered"].mean()
     assert share["alpha"] < share["zeta"]
+
+
+def power_study():
+    return {"name": "power", "seed": 1,
+            "population": {"preset": "own_phones", "size": 20,
+                           "state": {"company": {"share": 0.4, "slope": 4, "slope_sd": 1}}},
+            "protocol": {"window": "09:00-21:00", "expiry": "30m",
+                         "schedule": {"algorithm": "fixed-blocks", "per_day": 5}}}
+
+
+def test_power_refuses_a_study_without_a_predictor():
+    pytest.importorskip("statsmodels")
+    s = power_study()
+    del s["population"]["state"]
+    with pytest.raises(esmsim.EsmsimError, match="population.state.company"):
+        esmsim.power(s, participants=[20], days=[5])
+
+
+@needs_esmsim
+def test_power_fits_the_answers_the_complete_data_and_mcar():
+    pytest.importorskip("statsmodels")
+    r = esmsim.power(power_study(), participants=[20], days=[7], replications=8, random_slope=False)
+    assert list(r["analysis"]) == ["answered", "complete", "mcar"]
+    assert (r["replications"] + r["failed"] == 8).all()
+    by = r.set_index("analysis")
+    # MCAR draws as many of the complete data's prompts as were answered.
+    assert by.loc["mcar", "answers"] == by.loc["answered", "answers"] < by.loc["complete", "answers"]
+    # A slope of 4 (sd 1) with 20 people a week: found, and estimated near 4 (6 standard errors).
+    for a in ("answered", "complete"):
+        assert by.loc[a, "power"] > 0.5, r
+        assert abs(by.loc[a, "estimate"] - 4) < 6 * by.loc[a, "estimate_se"] + 0.5, r
+    assert ((r["power_low"] <= r["power"]) & (r["power"] <= r["power_high"])).all()

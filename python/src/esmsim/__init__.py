@@ -25,7 +25,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 import pandas as pd
 
 __all__ = ["esmsim_path", "install", "install_dir", "run", "read", "Results", "design", "Design", "calibrate",
-           "Calibration", "missingness", "example", "EsmsimError", "ScenarioError", "NotFoundError"]
+           "Calibration", "missingness", "power", "example", "EsmsimError", "ScenarioError", "NotFoundError"]
 __version__ = "0.1.0"
 
 
@@ -478,3 +478,6 @@ def missingness(scenario: Union[str, os.PathLike, Mapping[str, Any]], *, partici
         }).reset_index(drop=True)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+from .power import power  # noqa: E402  (after the names it uses)

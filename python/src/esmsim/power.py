@@ -1,0 +1,134 @@
+"""Power for a within-person effect under the missingness esmsim simulates, with statsmodels'
+mixed models (as R's `esm_power()` with lme4): each design is simulated `replications` times
+and the model fitted three ways: on the answers the study got, on the complete data (every
+prompt up to a dropout answered) and on as many of the complete data's prompts as were
+answered, drawn at random (MCAR at the same count)."""
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+
+import numpy as np
+import pandas as pd
+
+
+def _wilson(k: int, n: int, z: float = 1.959964) -> tuple:
+    if n == 0:
+        return (math.nan, math.nan)
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (centre - half, centre + half)
+
+
+def _fit(data: pd.DataFrame, random_slope: bool) -> Dict[str, Any]:
+    """The mixed model state ~ company_within (+ a random slope), Wald z test of the slope."""
+    import statsmodels.formula.api as smf
+    from statsmodels.tools.sm_exceptions import ConvergenceWarning
+
+    if data["participant"].nunique() < 3:
+        return {"error": f"{data['participant'].nunique()} participants answered: a mixed model needs 3"}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            model = smf.mixedlm("state ~ company_within", data, groups=data["participant"],
+                                re_formula="~company_within" if random_slope else "1")
+            fit = model.fit(reml=True, method=["lbfgs"])
+        except Exception as e:  # a failed fit is counted, as simr counts it
+            return {"error": f"{type(e).__name__}: {e}"}
+    estimate, se = float(fit.params["company_within"]), float(fit.bse["company_within"])
+    if not (math.isfinite(estimate) and math.isfinite(se) and se > 0):
+        return {"error": "no standard error for company_within"}
+    return {"estimate": estimate, "se": se, "p": 2 * (1 - _normal_cdf(abs(estimate / se))),
+            "warnings": sum(issubclass(w.category, ConvergenceWarning) for w in caught)}
+
+
+def _normal_cdf(x: float) -> float:
+    return 0.5 * (1 + math.erf(x / math.sqrt(2)))
+
+
+def _analysis_data(rows: pd.DataFrame, state, company) -> pd.DataFrame:
+    d = pd.DataFrame({"state": np.asarray(state, dtype=float), "company": np.asarray(company, dtype=float),
+                      "participant": rows["participant"].to_numpy()})
+    d["company_within"] = d["company"] - d.groupby("participant")["company"].transform("mean")
+    return d
+
+
+def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], days: Sequence[int], *,
+          replications: int = 100, alpha: float = 0.05, seed: int = 1, random_slope: bool = True,
+          threads: Optional[int] = None) -> pd.DataFrame:
+    """Power to detect the company slope (`population.state.company`) for each design of
+    `participants` x `days`: a row per design and analysis ("answered", "complete", "mcar")
+    with power and its Wilson 95 % interval (power_low, power_high), the mean estimate and its
+    standard error over replications, the replications fitted, the fits that failed
+    (`failed`, `first_error`) and the convergence warnings. Raises `EsmsimError` when every
+    fit of a design fails. Needs statsmodels (`pip install esmsim[power]`)."""
+    from . import EsmsimError, run
+
+    try:
+        import statsmodels  # noqa: F401
+    except ImportError:
+        raise EsmsimError("esmsim.power() needs statsmodels: pip install statsmodels") from None
+    if isinstance(scenario, Mapping):
+        base = dict(scenario)
+    elif str(scenario).endswith(".json"):
+        import json
+        with open(scenario) as f:
+            base = json.load(f)
+    else:
+        try:
+            import yaml  # PyYAML: only to read a scenario file here (pip install esmsim[power])
+        except ImportError:
+            raise EsmsimError("reading a YAML scenario in esmsim.power() needs PyYAML; give the scenario as a dict") from None
+        with open(scenario) as f:
+            base = yaml.safe_load(f)
+    state = (base.get("population") or {}).get("state") or {}
+    company = state.get("company") or {}
+    share = company.get("share")
+    if not isinstance(share, (int, float)) or not 0 < share < 1:
+        raise EsmsimError("esmsim.power() needs population.state.company with a share between 0 and 1 (and a slope)")
+    if base.get("variants"):
+        raise EsmsimError("esmsim.power() runs one protocol: give a scenario without variants")
+    noise = float(state.get("report_noise", 5))
+    rng = np.random.default_rng(seed)
+    rows: List[Dict[str, Any]] = []
+    for n in participants:
+        for d in days:
+            s = dict(base)
+            s["seed"], s["replications"], s["duration"] = seed, replications, f"{int(d)}d"
+            s["population"] = dict(base.get("population") or {}, size=int(n))
+            s["outputs"] = {"prompts": True, "participants": False, "coverage": False, "sqlite": False, "report": False}
+            p = run(s, threads=threads).prompts
+            fits: Dict[str, List[Dict[str, Any]]] = {"answered": [], "complete": [], "mcar": []}
+            for _, rep in p.groupby("replication", observed=True):
+                answered = rep[(rep["status"] == "answered") & ~rep["volunteered"].astype(bool) & rep["with_others"].notna()]
+                complete = rep[rep["due_state"].notna() & rep["due_with_others"].notna()]
+                y = complete["due_state"].to_numpy(dtype=float) + rng.normal(0, noise, len(complete))
+                take = rng.choice(len(complete), size=min(len(answered), len(complete)), replace=False)
+                sets = {
+                    "answered": _analysis_data(answered, answered["reported_state"], answered["with_others"]),
+                    "complete": _analysis_data(complete, y, complete["due_with_others"]),
+                    "mcar": _analysis_data(complete.iloc[take], y[take], complete["due_with_others"].iloc[take]),
+                }
+                for a, data in sets.items():
+                    fits[a].append(dict(_fit(data, random_slope), rows=len(data)))
+            for a, fs in fits.items():
+                ok = [f for f in fs if "error" not in f]
+                errors = [f["error"] for f in fs if "error" in f]
+                k = sum(f["p"] < alpha for f in ok)
+                low, high = _wilson(k, len(ok))
+                estimates = [f["estimate"] for f in ok]
+                rows.append({
+                    "participants": int(n), "days": int(d), "analysis": a, "replications": len(ok),
+                    "power": k / len(ok) if ok else math.nan, "power_low": low, "power_high": high,
+                    "estimate": float(np.mean(estimates)) if ok else math.nan,
+                    "estimate_se": float(np.std(estimates, ddof=1) / math.sqrt(len(ok))) if len(ok) > 1 else math.nan,
+                    "answers": float(np.mean([f["rows"] for f in fs])) if fs else math.nan,
+                    "failed": len(errors), "first_error": errors[0] if errors else "",
+                    "convergence_warnings": sum(f.get("warnings", 0) for f in ok),
+                })
+            if all(r["replications"] == 0 for r in rows[-3:]):
+                first = next((r["first_error"] for r in rows[-3:] if r["first_error"]), "")
+                raise EsmsimError(f"every fit failed for {n} participants x {d} days; the first error: {first}")
+    return pd.DataFrame(rows)
