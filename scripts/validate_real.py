@@ -644,15 +644,15 @@ def markdown(results, meta):
              f'Bounds: held-out answered within {HELDOUT_POINTS:g} points, at least {INSIDE_SHARE:.0%} '
              f'of the held-out figures inside, LOO within {LOO_POINTS:g} points.')
     L.append('')
-    L.append('| study | role | platform | window / expiry | days | N | observed | default | LOO | '
+    L.append('| study | role | platform | window / expiry | days | N | observed | default | LOO | LOO range | '
              'held-out observed vs predicted [interval] | inside |')
-    L.append('|---|---|---|---|---|---|---|---|---|---|---|')
+    L.append('|---|---|---|---|---|---|---|---|---|---|---|---|')
     for r in results:
         s = r['study']
         d = s.get('design', {}) or {}
         obs = r.get('observed') or {}
         if r.get('skipped'):
-            L.append(f"| {s['name']} | {s.get('role', '')} | {r['skipped']} | | | | | | | | |")
+            L.append(f"| {s['name']} | {s.get('role', '')} | {r['skipped']} | | | | | | | | | |")
             continue
         ho = r.get('heldout')
         hotext = (f"{fmt(ho['observed'])} vs {fmt(ho['predicted'])} [{fmt(ho['low'])}, {fmt(ho['high'])}]"
@@ -660,11 +660,22 @@ def markdown(results, meta):
         k, n = r.get('inside', (0, 0))
         win = f"{str(d.get('window', '')).split(' (')[0]} / {r.get('expiry', '')}"
         loo = (r.get('loo') or {}).get('answered')
+        rng = r.get('loo_range')
+        rngtext = f"{fmt(rng[0])}–{fmt(rng[1])}" if rng else '–'
         L.append(f"| {s['name']} | {s.get('role', '')} | {short_platform(s.get('platform', ''))} | {win} | "
                  f"{d.get('days', '')} | {obs.get('participants', '')} | {fmt(obs.get('answered'))} | "
-                 f"{fmt((r.get('default') or {}).get('answered'))} | {fmt(loo)} | {hotext} | "
+                 f"{fmt((r.get('default') or {}).get('answered'))} | {fmt(loo)} | {rngtext} | {hotext} | "
                  f"{f'{k} of {n}' if n else '–'} |")
     L.append('')
+    ranged = [r for r in results if r.get('loo_range') and (r.get('observed') or {}).get('answered') is not None]
+    if ranged:
+        inside = [r['study']['name'] for r in ranged
+                  if r['loo_range'][0] - 1 <= r['observed']['answered'] <= r['loo_range'][1] + 1]
+        L.append(f"*LOO range*: the study simulated with each other training study's fitted people in turn "
+                 f"(the spread between studies a planner faces before any pilot). The observed share lies "
+                 f"within it (±1 point) for {len(inside)} of {len(ranged)} studies"
+                 + (f" ({', '.join(inside)})." if inside else "."))
+        L.append('')
     L.append('The other figures, observed / default prediction: the between-person sd of answered '
              'shares and their 10th percentile, the weekly trend (least-squares slope of person-day '
              'shares on the day, points a week), P(answered | previous answered) and P(answered | '
@@ -984,6 +995,14 @@ def validate(args, studies, work):
                 res['loo'] = figs
                 res['loo_block'] = block
                 res['loo_from'] = sorted(others)
+                # The spread between studies: the study under each other training study's people.
+                each = []
+                for other in sorted(others):
+                    text_o = with_compliance(res['study']['scenario_text'], median_compliance([others[other]]))
+                    figs_o, _ = simulate(args.esmsim, text_o, os.path.join(work, name), f'loo-{other}',
+                                         args.replications, args.seed, res['has_openings'])
+                    each.append(figs_o['answered'])
+                res['loo_range'] = (min(each), max(each))
                 log(f"{name}: leave-one-out default {figs['answered']:.1f} % "
                     f"(observed {res['observed']['answered']:.1f} %; from {', '.join(sorted(others))})")
             except (CommandFailed, ValueError) as e:
