@@ -168,7 +168,7 @@ public enum Calibrator {
       MomentFit(name: moments[j].name, pilot: observed[j], simulated: moments[j].value(atEstimate), standardError: se[j])
     }
     // Draws of the parameters for predictions: u + L·z, L the covariance's Cholesky factor.
-    var stream = RandomStream(StreamAddress(seed: seed, replication: 0, participant: 0, purpose: Purpose.traits.indexed(9)))
+    var stream = RandomStream(StreamAddress(seed: seed, replication: 0, participant: 0, purpose: .calibration))
     let factor = Self.cholesky(covariance)
     let sampled = (0..<draws).map { _ -> CompliancePlan in
       let z = parameters.indices.map { _ in stream.normal(sd: 1) }

@@ -109,7 +109,7 @@ public struct PredictiveCheck: Sendable {
       return (m.filtered { $1 < n }, m.filtered { $1 >= n })
     case .participants(let f):
       // A seeded draw of round(f·n) participants, at least one on each side.
-      var s = RandomStream(StreamAddress(seed: seed, replication: 0, participant: 0, purpose: Purpose.traits.indexed(10)))
+      var s = RandomStream(StreamAddress(seed: seed, replication: 0, participant: 0, purpose: .predictiveCheck))
       var order = Array(0..<m.people)
       for i in stride(from: order.count - 1, to: 0, by: -1) { order.swapAt(i, Int(s.uniform() * Double(i + 1)) % (i + 1)) }
       let k = min(max(Int((f * Double(m.people)).rounded()), 1), max(m.people - 1, 1))

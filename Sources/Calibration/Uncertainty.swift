@@ -9,7 +9,7 @@ extension Calibrator {
   /// The covariance of the pilot's moments over bootstrap resamples of its participants, and
   /// their standard errors (a moment a resample cannot give counts as the pilot's own).
   static func pilotCovariance(_ pilot: ComplianceMoments, moments: [Moment], seed: UInt64, resamples: Int) -> ([[Double]], [Double]) {
-    var stream = RandomStream(StreamAddress(seed: seed, replication: 0, participant: 0, purpose: Purpose.traits.indexed(11)))
+    var stream = RandomStream(StreamAddress(seed: seed, replication: 0, participant: 0, purpose: .bootstrap))
     let observed = moments.map { $0.value(pilot) }
     let samples = (0..<max(resamples, 2)).map { _ -> [Double] in
       let r = pilot.resampled(&stream)

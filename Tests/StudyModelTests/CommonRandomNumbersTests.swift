@@ -98,3 +98,17 @@ struct CommonRandomNumbersTests {
     #expect(paired < 0.15 * unpaired, "paired \(paired), unpaired \(unpaired)")
   }
 }
+
+@Suite("The registry of random streams")
+struct StreamRegistryTests {
+  @Test("every named stream has its own address, and no schedule's stream is another's")
+  func distinct() {
+    let named = Purpose.all.map(\.purpose)
+    #expect(Set(named).count == named.count, "\(Purpose.all.map { "\($0.name) \($0.purpose)" })")
+    let schedules = Set((0..<1_000).map { Purpose.schedule($0) })
+    #expect(schedules.count == 1_000)
+    #expect(Set(named.filter { $0.kind != Purpose.schedule.kind }).isDisjoint(with: schedules))
+    // Each model kind is its own (the table in StreamPurposes.swift): kinds 0-8.
+    #expect(Set(named.map(\.kind)) == Set(0...8))
+  }
+}

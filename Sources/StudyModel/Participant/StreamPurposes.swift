@@ -17,7 +17,9 @@ import SimKernel
 /// | 5 | ``Purpose/state`` | looks at the state and reporting noise; index 1 the truth's path |
 /// | 6 | ``Purpose/phone`` | app lifecycle, memory, battery, network; indices 1–2 phone checks, 3–4 the phone's life and its maker, 5 phone calls |
 /// | 7 | ``Purpose/delivery`` | push latency and loss, server ticks |
-/// | 8 | ``Purpose/traits`` | person-level traits drawn once; indices 2–3 zone and phone |
+/// | 8 | ``Purpose/traits`` | person-level traits drawn once; index 1 the participant's own settings, 2 zone, 3 phone, 4 answering pace; 9–11 calibration's draws (its parameters, the predictive check, the bootstrap) |
+///
+/// Every indexed stream is named below (``Purpose/all``: each address distinct, tested).
 extension Purpose {
   /// The participant's day: wake and sleep times, signalling window.
   public static let day = Purpose(kind: 2)
@@ -34,4 +36,50 @@ extension Purpose {
   public static let delivery = Purpose(kind: 7)
   /// Person-level traits drawn once (compliance propensity, device assignment).
   public static let traits = Purpose(kind: 8)
+}
+
+/// The indexed streams by name: the one registry of every stream a participant (and
+/// calibration) draws from.
+extension Purpose {
+  /// A participant's own settings changes (Mappiness' hours and count).
+  public static let settings = traits.indexed(1)
+  /// The participant's time zone.
+  public static let zone = traits.indexed(2)
+  /// The phone's traits (maker, permissions, habits).
+  public static let phoneTraits = traits.indexed(3)
+  /// The person's answering pace (looks, at once, busy, deferral).
+  public static let answering = traits.indexed(4)
+  /// Calibration: the parameters' simulated people.
+  public static let calibration = traits.indexed(9)
+  /// Calibration: the predictive check's simulations.
+  public static let predictiveCheck = traits.indexed(10)
+  /// Calibration: the bootstrap of the pilot's participants.
+  public static let bootstrap = traits.indexed(11)
+  /// Company ("with others") through the day.
+  public static let company = context.indexed(1)
+  /// Habits: spontaneous openings and volunteered answers.
+  public static let habit = response.indexed(1)
+  /// The truth's own path.
+  public static let truthPath = state.indexed(1)
+  /// Phone checks: how many an hour, and where in the hour.
+  public static let checkCounts = phone.indexed(1)
+  public static let checkPlaces = phone.indexed(2)
+  /// The phone's own life: charging at night, reboots.
+  public static let phoneLife = phone.indexed(3)
+  /// An Android maker's force-stops.
+  public static let maker = phone.indexed(4)
+  /// Phone calls (prompts after a call ends).
+  public static let calls = phone.indexed(5)
+  /// Schedule `k` of the protocol (each its own).
+  public static func schedule(_ k: Int) -> Purpose { schedule.indexed(UInt32(k)) }
+
+  /// Every named stream, with its name (schedules 0 and 1 for the kind's first indices).
+  public static let all: [(name: String, purpose: Purpose)] = [
+    ("general", general), ("schedule 0", schedule(0)), ("schedule 1", schedule(1)), ("day", day), ("context", context),
+    ("company", company), ("response", response), ("habit", habit), ("state", state), ("truthPath", truthPath),
+    ("phone", phone), ("checkCounts", checkCounts), ("checkPlaces", checkPlaces), ("phoneLife", phoneLife),
+    ("maker", maker), ("calls", calls), ("delivery", delivery), ("traits", traits), ("settings", settings),
+    ("zone", zone), ("phoneTraits", phoneTraits), ("answering", answering), ("calibration", calibration),
+    ("predictiveCheck", predictiveCheck), ("bootstrap", bootstrap),
+  ]
 }

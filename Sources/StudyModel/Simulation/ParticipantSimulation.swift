@@ -105,11 +105,11 @@ public struct ParticipantSimulation: EventHandler {
     expiries = plan.protocolPlan.schedules.indices.map { plan.protocolPlan.expiry(ofSchedule: $0) }
     reminders = plan.protocolPlan.schedules.indices.map { plan.protocolPlan.reminders(ofSchedule: $0) }
     var traits = stream(.traits)
-    var zones = stream(Purpose.traits.indexed(2))
-    var answering = stream(Purpose.traits.indexed(4))
+    var zones = stream(.zone)
+    var answering = stream(.answering)
     person = Person(plan: plan, stream: &traits, zones: &zones, answering: &answering)
     profile = plan.devices[person.device].profile
-    var phoneTraits = stream(Purpose.traits.indexed(3))
+    var phoneTraits = stream(.phoneTraits)
     phone = PhoneTraits(plan.phones, os: person.os, days: plan.days, stream: &phoneTraits)
     maker = plan.phones.manufacturers[phone.manufacturer].maker
     platform = PlatformRules(os: person.os, doze: plan.phones.doze)
@@ -130,9 +130,9 @@ public struct ParticipantSimulation: EventHandler {
     phoneStream = stream(.phone)
     deliveryStream = stream(.delivery)
     stateStream = stream(.state)
-    habitStream = stream(Purpose.response.indexed(1))
-    phoneLifeStream = stream(Purpose.phone.indexed(3))
-    makerStream = stream(Purpose.phone.indexed(4))
+    habitStream = stream(.habit)
+    phoneLifeStream = stream(.phoneLife)
+    makerStream = stream(.maker)
     delivery = Delivery(channel: proto.channel, os: person.os, reminders: proto.mostReminders)
     power = Power(
       profile: profile, lowPowerHabit: phone.lowPowerHabit, sensorDrain: SensorDrain.perHour(proto.sensors), level: phoneStream.uniform(Power.startLevels.low, Power.startLevels.high), traces: traceBattery)
@@ -141,20 +141,20 @@ public struct ParticipantSimulation: EventHandler {
     truth = GroundTruth(
       plan: plan.dailyLife.state, conditions: plan.dailyLife.conditions, personLevel: person.stateLevel,
       first: .asleep, end: leaves,
-      pathStream: stream(Purpose.state.indexed(1)))
+      pathStream: stream(.truthPath))
     if plan.dailyLife.state.company.isOn {
-      var companyStream = stream(Purpose.context.indexed(1))
+      var companyStream = stream(.company)
       company = Company(plan.dailyLife.state.company, timeline: life.timeline, stream: &companyStream)
     } else {
       company = Company()
     }
     // Each schedule draws from its own stream (the first from the schedule kind's first).
-    var scheduleStreams = proto.schedules.indices.map { stream(Purpose.schedule.indexed(UInt32($0))) }
-    var settingsStream = stream(Purpose.traits.indexed(1))
+    var scheduleStreams = proto.schedules.indices.map { stream(.schedule($0)) }
+    var settingsStream = stream(.settings)
     let unlocks = proto.schedules.contains { $0.trigger?.event == .phoneUnlock }
     var calls: PhoneCalls?
     if proto.schedules.contains(where: { $0.trigger?.event == .callEnd }) {
-      var callStream = stream(Purpose.phone.indexed(5))
+      var callStream = stream(.calls)
       calls = PhoneCalls(timeline: life.timeline, until: studyEnd, perDay: plan.dailyLife.callsPerDay, stream: &callStream)
     }
     timetable = Timetable(
@@ -175,8 +175,8 @@ public struct ParticipantSimulation: EventHandler {
     func stream(_ p: Purpose) -> RandomStream {
       RandomStream(StreamAddress(seed: seed, replication: replication, participant: participant, purpose: p))
     }
-    var counts = stream(Purpose.phone.indexed(1))
-    var places = stream(Purpose.phone.indexed(2))
+    var counts = stream(.checkCounts)
+    var places = stream(.checkPlaces)
     return PhoneChecks(
       timeline: life.timeline, hours: Int(end / Tick.hour), checksPerHour: person.checksPerHour, counts: &counts,
       places: &places)
