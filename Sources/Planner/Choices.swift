@@ -9,16 +9,16 @@ extension Planner {
   /// plain label; a preset with the form fields its protocol sets (the rest come from the
   /// preset when the scenario is run).
   public static func choices() -> JSONValue {
-    func named(_ names: [String]) -> JSONValue {
-      .array(names.map { .object([("name", .string($0)), ("label", .string(Labels.plain($0)))]) })
+    func named(_ names: [(String, String)]) -> JSONValue {
+      .array(names.map { .object([("name", .string($0.0)), ("label", .string($0.1))]) })
     }
     let presets: [JSONValue] = ScenarioPresets.protocolNames.map { name in
       .object([("name", .string(name)), ("label", .string(Labels.platform(name))), ("form", .object(presetForm(name)))])
     }
     return .object([
-      ("algorithms", named(AnyScheduler.Name.allCases.map(\.rawValue))),
-      ("gap_methods", named(GapMethod.allCases.map(\.rawValue))),
-      ("devices", named(DeviceProfile.builtIn.map(\.name))),
+      ("algorithms", named(AnyScheduler.Name.allCases.map { ($0.rawValue, $0.label) })),
+      ("gap_methods", named(GapMethod.allCases.map { ($0.rawValue, $0.label) })),
+      ("devices", named(DeviceProfile.builtIn.map { ($0.name, Labels.device($0.name)) })),
       ("presets", .array(presets)),
     ])
   }

@@ -1,22 +1,14 @@
-/// Plain words for esmsim's internal names (device profiles, miss reasons, statuses,
-/// schedulers, gap rules, presets): what a page shows a reader, in one place.
+import Schedules
+import StudyModel
+
+/// Plain words for esmsim's internal names, as a page shows them to a reader. What an enum
+/// names is labelled by the enum itself, with an exhaustive switch (``MissReason/label``,
+/// ``AnyScheduler/Name/label``, ``GapMethod/label``): a new case cannot go unlabelled. Device
+/// profiles are names (a scenario may add its own): their table is here.
 public enum Labels {
-  static let table: [String: String] = [
-    // Device profiles (AWARE-iOS's conditions).
+  /// The built-in device profiles (AWARE-iOS's conditions); a scenario's own keep their name.
+  static let devices: [String: String] = [
     "ideal": "ideal", "non_controlled": "ordinary use", "heavy": "heavy use", "low_power": "Low Power Mode",
-    // Why a prompt was missed (MissReason).
-    "phone_off": "phone off", "cap": "over the notification cap", "not_refilled": "notification plan ran out",
-    "replaced": "push replaced while offline", "offline": "push expired while offline", "asleep": "asleep",
-    "not_noticed": "not noticed", "unwilling": "declined to answer", "too_late": "could not answer in time",
-    "busy": "arrived during another survey", "dropped_out": "dropped out", "app_removed": "app removed",
-    "app_stopped": "app force-stopped by the phone", "notifications_off": "notifications turned off", "build_expired": "TestFlight build expired",
-    // Schedulers and gap rules.
-    "mappiness": "Mappiness (random in blocks)", "fixed-blocks": "random in fixed blocks", "bernoulli": "Bernoulli minutes",
-    "fixed-times": "fixed times", "chain": "chain (ExperienceSampler)", "buffered-blocks": "buffered blocks (mEMA)",
-    "none": "none", "truncation": "truncation", "sequential-rejection": "sequential rejection",
-    "resample-schedule": "resample the schedule", "sort-and-space": "sort and space",
-    // Variants with no name of their own.
-    "base": "this study",
   ]
 
   /// The platforms, as their makers write them (the protocol presets).
@@ -26,8 +18,60 @@ public enum Labels {
 
   /// A variant's name as the scenario gives it; the one a scenario without variants gets
   /// (`base`) as "this study".
-  public static func variant(_ name: String) -> String { name == "base" ? table["base"]! : name }
+  public static func variant(_ name: String) -> String { name == "base" ? "this study" : name }
 
-  /// The plain label of `name`, or the name with underscores as spaces.
-  public static func plain(_ name: String) -> String { table[name] ?? name.replacingOccurrences(of: "_", with: " ") }
+  /// A device profile's plain label, or its name with underscores as spaces.
+  public static func device(_ name: String) -> String { devices[name] ?? name.replacingOccurrences(of: "_", with: " ") }
+}
+
+extension MissReason {
+  /// Why the prompt was missed, in plain words.
+  public var label: String {
+    switch self {
+    case .none: ""
+    case .phoneOff: "phone off"
+    case .cap: "over the notification cap"
+    case .notRefilled: "notification plan ran out"
+    case .replaced: "push replaced while offline"
+    case .offline: "push expired while offline"
+    case .asleep: "asleep"
+    case .notNoticed: "not noticed"
+    case .unwilling: "declined to answer"
+    case .tooLate: "could not answer in time"
+    case .busy: "arrived during another survey"
+    case .droppedOut: "dropped out"
+    case .appRemoved: "app removed"
+    case .appStopped: "app force-stopped by the phone"
+    case .brokeOff: "broke off"
+    case .notificationsOff: "notifications turned off"
+    case .buildExpired: "TestFlight build expired"
+    }
+  }
+}
+
+extension AnyScheduler.Name {
+  /// The algorithm in plain words.
+  public var label: String {
+    switch self {
+    case .mappiness: "Mappiness (random in blocks)"
+    case .fixedBlocks: "random in fixed blocks"
+    case .bernoulli: "Bernoulli minutes"
+    case .fixedTimes: "fixed times"
+    case .chain: "chain (ExperienceSampler)"
+    case .bufferedBlocks: "buffered blocks (mEMA)"
+    }
+  }
+}
+
+extension GapMethod {
+  /// The gap rule in plain words.
+  public var label: String {
+    switch self {
+    case .none: "none"
+    case .truncation: "truncation"
+    case .sequentialRejection: "sequential rejection"
+    case .resampleSchedule: "resample the schedule"
+    case .sortAndSpace: "sort and space"
+    }
+  }
 }

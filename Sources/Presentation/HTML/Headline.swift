@@ -18,7 +18,7 @@ extension Report {
       ("Prompts answered", v.scheduled > 0 ? pct(Double(v.answered) / Double(v.scheduled)) : "", "answered"),
     ]
     if let top = v.missed.max(by: { $0.count < $1.count }), top.count > 0, v.scheduled > 0 {
-      rows.append(("Largest loss", "\(Labels.plain(top.reason.rawValue)): \(pct(Double(top.count) / Double(v.scheduled))) of prompts", "loss"))
+      rows.append(("Largest loss", "\(top.reason.label): \(pct(Double(top.count) / Double(v.scheduled))) of prompts", "loss"))
     }
     if let c = v.sensorComplete {
       rows.append(("\(c.sensor.capitalized) hours complete", pct(c.comp), "coverage"))

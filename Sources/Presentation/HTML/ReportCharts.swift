@@ -144,7 +144,7 @@ extension Report {
     var rows: [(String, Double, String)] = []
     if let delivered = v[.deliveredShare]?.mean, delivered.isFinite { rows.append(("delivered", delivered, "sent")) }
     rows.append(("answered", Double(v.answered) / total, "ok"))
-    rows += missed.map { (Labels.plain($0.reason.rawValue), Double($0.count) / total, "miss") }
+    rows += missed.map { ($0.reason.label, Double($0.count) / total, "miss") }
     let body = rows.map { r in
       "<div class='fate'><span class='what'>\(HTML.escape(r.0))</span><span class='track'><span class='fill \(r.2)' style='width:\(SVGChart.f(100 * r.1))%'></span></span><span class='share'>\(pct(r.1))</span></div>"
     }.joined()
@@ -264,7 +264,7 @@ extension Report {
     var out = "<table><tr><th class='name'>variant</th><th class='name'>device</th><th class='name'>sensor</th><th title='complete: at least the samples expected in the hour'>Comp (complete)</th><th title='some samples, fewer than expected'>Incomp (partial)</th><th title='no sample in the hour'>Loss (none)</th></tr>"
     for v in variants {
       for c in v.coverage {
-        out += "<tr><td class='name'>\(HTML.escape(Labels.variant(v.name)))</td><td class='name'>\(HTML.escape(Labels.plain(c.device)))</td><td class='name'>\(HTML.escape(c.sensor))</td>"
+        out += "<tr><td class='name'>\(HTML.escape(Labels.variant(v.name)))</td><td class='name'>\(HTML.escape(Labels.device(c.device)))</td><td class='name'>\(HTML.escape(c.sensor))</td>"
         out += "<td>\(pct(c.comp))</td><td>\(pct(c.incomp))</td><td>\(pct(c.loss))</td></tr>"
       }
     }

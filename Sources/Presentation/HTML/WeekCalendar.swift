@@ -84,7 +84,7 @@ public enum WeekCalendar {
   public static func svg(plan: StudyPlan, seed: UInt64, participant: Int, days: Int = 7) -> String {
     let week = ParticipantSimulation.week(plan: plan, seed: seed, participant: UInt32(participant), days: days)
     let answered = week.prompts.filter { $0.status == .answered }.count
-    let title = "Participant \(participant + 1): \(week.os == .ios ? "iPhone" : "Android"), \(Labels.plain(plan.devices[week.device].profile.name)); "
+    let title = "Participant \(participant + 1): \(week.os == .ios ? "iPhone" : "Android"), \(Labels.device(plan.devices[week.device].profile.name)); "
       + "\(answered) of \(week.prompts.count) prompts answered in \(week.days) days"
     return svg(week, title: title)
   }
@@ -97,7 +97,7 @@ public enum WeekCalendar {
     if p.status == .answered {
       parts.append("answered \(clock(p.submitted))")
     } else {
-      let reason = p.reason == .none ? "" : ": " + Labels.plain(p.reason.rawValue)
+      let reason = p.reason == .none ? "" : ": " + p.reason.label
       parts.append(p.status.rawValue.replacingOccurrences(of: "_", with: " ") + reason)
     }
     return parts.joined(separator: ", ")
