@@ -49,21 +49,8 @@ public struct ParticipantSimulation: EventHandler {
   let leaves: SimTime
 
   // MARK: Streams
-  // Each purpose has its own stream, so that variants share what they do not change
-  // (docs/model.md, "What variants share"). Streams whose draws follow only the
-  // participant's days are kept apart from those the protocol's events consume.
-  var responseStream: RandomStream
-  var phoneStream: RandomStream
-  var deliveryStream: RandomStream
-  var stateStream: RandomStream
-  /// The participant's own use of the app (spontaneous openings, volunteered entries): one
-  /// set of draws a day, whatever the protocol does.
-  var habitStream: RandomStream
-  /// The phone's own life (charging at night, reboots): draws at the day's start and at
-  /// bedtime only, whatever the protocol does.
-  var phoneLifeStream: RandomStream
-  /// An Android maker's force-stops of an app that does not keep itself alive.
-  var makerStream: RandomStream
+  /// The participant's random streams (``ParticipantStreams``).
+  var streams: ParticipantStreams
 
   // MARK: Rooms
   var timetable: Timetable
@@ -126,16 +113,12 @@ public struct ParticipantSimulation: EventHandler {
     studyEnd = SimTime(plan.days) * Tick.day
     leaves = person.dropoutDay < plan.days ? SimTime(person.dropoutDay) * Tick.day : studyEnd
     enrolledUntil = studyEnd
-    responseStream = stream(.response)
-    phoneStream = stream(.phone)
-    deliveryStream = stream(.delivery)
-    stateStream = stream(.state)
-    habitStream = stream(.habit)
-    phoneLifeStream = stream(.phoneLife)
-    makerStream = stream(.maker)
+    streams = ParticipantStreams(
+      response: stream(.response), phone: stream(.phone), delivery: stream(.delivery), state: stream(.state),
+      habit: stream(.habit), phoneLife: stream(.phoneLife), maker: stream(.maker))
     delivery = Delivery(channel: proto.channel, os: person.os, reminders: proto.mostReminders)
     power = Power(
-      profile: profile, lowPowerHabit: phone.lowPowerHabit, sensorDrain: SensorDrain.perHour(proto.sensors), level: phoneStream.uniform(Power.startLevels.low, Power.startLevels.high), traces: traceBattery)
+      profile: profile, lowPowerHabit: phone.lowPowerHabit, sensorDrain: SensorDrain.perHour(proto.sensors), level: streams.phone.uniform(Power.startLevels.low, Power.startLevels.high), traces: traceBattery)
     // The truth's path from a stream of its own, to the end of enrolment (the dropout day's
     // start or the study's end: the participant's, not the protocol's).
     truth = GroundTruth(
@@ -224,7 +207,7 @@ public struct ParticipantSimulation: EventHandler {
     } else {
       delivery.planner.planAll(count: timetable.count)
     }
-    if phoneLifeStream.bernoulli(profile.chargeNightly) { power.chargingSpans.begin(at: 0) }
+    if streams.phoneLife.bernoulli(profile.chargeNightly) { power.chargingSpans.begin(at: 0) }
     updateBattery(&sim)
     armAppTimer(&sim)
     if app.isStopped { armWake(&sim) }
@@ -344,7 +327,7 @@ public struct ParticipantSimulation: EventHandler {
   /// Looks at the true state at `t` (``GroundTruth/advance(to:timeline:stream:)``): its value
   /// with company's effect, and whether the participant is with others (-1: company off).
   mutating func lookAtState(_ t: SimTime) -> (value: Double, withOthers: Int8) {
-    truth.advance(to: t, timeline: life.timeline, stream: &stateStream)
+    truth.advance(to: t, timeline: life.timeline, stream: &streams.state)
     guard plan.dailyLife.state.company.isOn else { return (truth.value, -1) }
     let with = company.isWithOthers(at: t)
     return (truth.value + (with ? company.slope : 0), with ? 1 : 0)
@@ -354,6 +337,29 @@ public struct ParticipantSimulation: EventHandler {
   /// the report around it with the report noise.
   mutating func answerState(_ t: SimTime) -> (trueState: Double, withOthers: Int8, reported: Double) {
     let look = lookAtState(t)
-    return (look.value, look.withOthers, look.value + stateStream.normal(sd: plan.dailyLife.state.reportNoise))
+    return (look.value, look.withOthers, look.value + streams.state.normal(sd: plan.dailyLife.state.reportNoise))
   }
+}
+
+/// A participant's random streams that the simulation's events draw from, each of its own
+/// purpose (``Purpose``), so that variants share what they do not change (docs/model.md,
+/// "What variants share"). Streams whose draws follow only the participant's days are kept
+/// apart from those the protocol's events consume.
+struct ParticipantStreams {
+  /// Noticing, willingness, latency, dismissal.
+  var response: RandomStream
+  /// App lifecycle, memory pressure, battery, network.
+  var phone: RandomStream
+  /// Push latency and loss, server ticks.
+  var delivery: RandomStream
+  /// Looks at the state and the reporting noise.
+  var state: RandomStream
+  /// The participant's own use of the app (spontaneous openings, volunteered entries): one
+  /// set of draws a day, whatever the protocol does.
+  var habit: RandomStream
+  /// The phone's own life (charging at night, reboots): draws at the day's start and at
+  /// bedtime only, whatever the protocol does.
+  var phoneLife: RandomStream
+  /// An Android maker's force-stops of an app that does not keep itself alive.
+  var maker: RandomStream
 }

@@ -111,10 +111,10 @@ extension ParticipantSimulation {
         which = kind
       }
     }
-    consider(rates.suspend, .suspend, &phoneStream)
-    consider(rates.kill, .kill, &phoneStream)
-    consider(rates.forceQuit, .forceQuit, &phoneStream)
-    consider(rates.makerKill, .makerKill, &phoneStream)
+    consider(rates.suspend, .suspend, &streams.phone)
+    consider(rates.kill, .kill, &streams.phone)
+    consider(rates.forceQuit, .forceQuit, &streams.phone)
+    consider(rates.makerKill, .makerKill, &streams.phone)
     guard best < .max else { return }
     sim.schedule(
       at: best, kind: EventKind.appTimer.rawValue, payload: which.rawValue, slot: Slot.app,

@@ -23,7 +23,7 @@ extension ParticipantSimulation {
     case .push:
       if power.phoneIsOn && here.network != .unreachable {
         let latency = Compliance.delay(
-          median: proto.channel.latency, sigma: proto.channel.latencySigma, &deliveryStream)
+          median: proto.channel.latency, sigma: proto.channel.latencySigma, &streams.delivery)
         sim.schedule(at: now + latency, kind: EventKind.promptArrives.rawValue, payload: Int32(i))
       } else {
         if delivery.heldPush >= 0 { promptLife.settle(delivery.heldPush, .undelivered, .replaced, at: now) }
@@ -66,7 +66,7 @@ extension ParticipantSimulation {
   mutating func backgroundTask(_ sim: inout Simulator) {
     guard let every = proto.channel.backgroundTaskEvery else { return }
     if power.phoneIsOn && !power.lowPower && !app.forceQuit && !droppedOut
-      && phoneStream.bernoulli(proto.channel.backgroundTaskSuccess)
+      && streams.phone.bernoulli(proto.channel.backgroundTaskSuccess)
     {
       refillPlan(at: sim.now)
     }

@@ -126,7 +126,7 @@ extension ParticipantSimulation {
     while let d = nextPushDelivery(&b, every: every, limit: limit) {
       guard d.time > t else { continue }
       if d.arrived < app.killedAt { continue }  // held when the app was killed: discarded
-      if deliveryStream.uniform() < wakeChance { return d.time + SilentPush.wakeDelay }
+      if streams.delivery.uniform() < wakeChance { return d.time + SilentPush.wakeDelay }
     }
     return nil
   }

@@ -79,14 +79,14 @@ extension ParticipantSimulation {
       // How closely people attend to their alerts moves the odds (1: as above).
       let k = plan.compliance.alertOdds
       if k != 1 && chance > 0 && chance < 1 { chance = chance * k / (1 - chance + chance * k) }
-      if responseStream.uniform() < chance {
-        return t + Tick.seconds(responseStream.exponential(mean: Noticing.reactionSeconds))
+      if streams.response.uniform() < chance {
+        return t + Tick.seconds(streams.response.exponential(mean: Noticing.reactionSeconds))
       }
     }
     // Next phone check: an exponential amount of "checking time" spent where the participant
     // is awake, at the full rate with the phone at hand and at its away share without; the
     // first look after waking is quick.
-    var need = responseStream.exponential(mean: 1)  // in units of 1/rate
+    var need = streams.response.exponential(mean: 1)  // in units of 1/rate
     let rate = noticing.checksPerTick
     var cursor = t
     let limit = t + Noticing.searchHorizon
@@ -96,7 +96,7 @@ extension ParticipantSimulation {
         // Waking: look at the phone within minutes.
         if k + 1 < episodes.count {
           let wake = episodes[k].end
-          let look = wake + Tick.minutes(responseStream.exponential(mean: Noticing.firstLookMinutes))
+          let look = wake + Tick.minutes(streams.response.exponential(mean: Noticing.firstLookMinutes))
           if look < limit { return look }
         }
         return nil

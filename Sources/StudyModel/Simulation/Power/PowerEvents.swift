@@ -54,12 +54,12 @@ extension ParticipantSimulation {
       return
     }
     if !power.charging && level <= offer + Power.reached && level > Power.empty + Power.reached {
-      if !power.lowPower && phoneStream.bernoulli(profile.lowPowerAccept) {
+      if !power.lowPower && streams.phone.bernoulli(profile.lowPowerAccept) {
         power.lowPowerSpans.begin(at: now)
         if app.mode == .anchored { armAppTimer(&sim) }
       }
-      if awake && !power.daytimeCharging && phoneStream.bernoulli(profile.chargeWhenLow) {
-        let from = now + Tick.minutes(phoneStream.uniform(0, DeviceProfile.chargeWithinMinutes))
+      if awake && !power.daytimeCharging && streams.phone.bernoulli(profile.chargeWhenLow) {
+        let from = now + Tick.minutes(streams.phone.uniform(0, DeviceProfile.chargeWithinMinutes))
         sim.schedule(at: from, kind: EventKind.charger.rawValue, payload: 1)
         sim.schedule(at: from + Tick.minutes(DeviceProfile.daytimeChargeMinutes), kind: EventKind.charger.rawValue, payload: 0)
         power.daytimeCharging = true

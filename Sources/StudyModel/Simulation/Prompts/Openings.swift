@@ -40,7 +40,7 @@ extension ParticipantSimulation {
       r.status = .answered
       promptLife.volunteered.append(r)
     } else {
-      app.sessionUntil = now + Tick.seconds(responseStream.exponential(mean: Openings.useSeconds))
+      app.sessionUntil = now + Tick.seconds(streams.response.exponential(mean: Openings.useSeconds))
     }
     enterForeground(&sim)
     sim.schedule(at: app.sessionUntil, kind: EventKind.sessionEnds.rawValue)
@@ -50,6 +50,6 @@ extension ParticipantSimulation {
   /// length (``CompliancePlan/secondsPerItem``).
   mutating func completionTime(schedule: Int) -> SimTime {
     Compliance.delay(
-      median: burden.completionMedian(schedule), sigma: plan.compliance.completionSigma, &responseStream)
+      median: burden.completionMedian(schedule), sigma: plan.compliance.completionSigma, &streams.response)
   }
 }

@@ -72,7 +72,7 @@ extension ParticipantSimulation {
       // The state's momentary deviation from the person's level in their context (the
       // noise: standard normal in sds at any moment the protocol picks), and company's
       // effect when the participant is with others: answering depends on the state itself.
-      truth.advance(to: now, timeline: life.timeline, stream: &stateStream)
+      truth.advance(to: now, timeline: life.timeline, stream: &streams.state)
       z = (truth.noise + company.effect(at: now)) / plan.dailyLife.state.sd
     }
     let hour = Int((now % Tick.day) / Tick.hour)
@@ -80,12 +80,12 @@ extension ParticipantSimulation {
     let p = Compliance.probability(
       plan.compliance, logit: burden.dayLogit(Int(timetable.days[i])), previousMissed: previousMissed, hour: hour,
       contextOdds: conditions.willingness, stateZ: z, burden: burden.notice(schedule: schedule, at: now, reminded: reminded))
-    if responseStream.uniform() < p {
+    if streams.response.uniform() < p {
       // When they open it: at once, after being busy, or later within the window.
       let e = person.engagement
       let remaining = promptLife.expiresAt[i] == .max ? SimTime.max : promptLife.expiresAt[i] - now
       let delay = Compliance.openingDelay(
-        plan.compliance, atOnce: e.atOnce, busy: e.busy, remaining: remaining, hour: hour, &responseStream)
+        plan.compliance, atOnce: e.atOnce, busy: e.busy, remaining: remaining, hour: hour, &streams.response)
       let from = answerableFrom(now)
       let openAt = from == .max ? SimTime.max : max(from + delay, app.sessionUntil)
       promptLife.stage[i] = .intending
@@ -96,9 +96,9 @@ extension ParticipantSimulation {
     } else {
       promptLife.stage[i] = .declined
       previousMissed = true
-      if responseStream.bernoulli(plan.compliance.dismissShare) {
+      if streams.response.bernoulli(plan.compliance.dismissShare) {
         sim.schedule(
-          at: now + Tick.seconds(responseStream.exponential(mean: Compliance.dismissSeconds)),
+          at: now + Tick.seconds(streams.response.exponential(mean: Compliance.dismissSeconds)),
           kind: EventKind.promptDismissed.rawValue, payload: Int32(i))
       }
     }
@@ -134,7 +134,7 @@ extension ParticipantSimulation {
     if rate > 0 && burden.items[min(schedule, burden.items.count - 1)] > 1 {
       let first = Tick.seconds(Tick.inSeconds(plan.compliance.completion) * Double(answering) / Double(burden.completionMedian(schedule)))
       // In minutes first: a rate near 0 draws a stop beyond any time the clock holds.
-      let minutes = responseStream.exponential(mean: 1 / rate)
+      let minutes = streams.response.exponential(mean: 1 / rate)
       if minutes < Tick.inMinutes(answering), case let stop = first + Tick.minutes(minutes), stop < answering {
         end = now + max(stop, Tick.second)
         promptLife.breaksOff[i] = true

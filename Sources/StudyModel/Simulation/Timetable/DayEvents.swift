@@ -19,18 +19,18 @@ extension ParticipantSimulation {
     let wake = timetable.wake[d]
     let awakeLength = Double(timetable.bed[d] - wake)
     var opens = Int(proto.appOpensPerDay.rounded(.down))
-    if habitStream.bernoulli(proto.appOpensPerDay - Double(opens)) { opens += 1 }
+    if streams.habit.bernoulli(proto.appOpensPerDay - Double(opens)) { opens += 1 }
     for _ in 0..<opens {
-      sim.schedule(at: wake + SimTime(habitStream.uniform() * awakeLength), kind: EventKind.spontaneousOpen.rawValue)
+      sim.schedule(at: wake + SimTime(streams.habit.uniform() * awakeLength), kind: EventKind.spontaneousOpen.rawValue)
     }
     if proto.volunteered {
-      for _ in 0..<habitStream.poisson(mean: plan.compliance.volunteeredPerDay) {
+      for _ in 0..<streams.habit.poisson(mean: plan.compliance.volunteeredPerDay) {
         sim.schedule(
-          at: wake + SimTime(habitStream.uniform() * awakeLength), kind: EventKind.spontaneousOpen.rawValue, payload: 1)
+          at: wake + SimTime(streams.habit.uniform() * awakeLength), kind: EventKind.spontaneousOpen.rawValue, payload: 1)
       }
     }
-    if profile.rebootPerDay > 0 && phoneLifeStream.bernoulli(profile.rebootPerDay) {
-      sim.schedule(at: now + SimTime(phoneLifeStream.uniform() * Double(Tick.day)), kind: EventKind.reboot.rawValue)
+    if profile.rebootPerDay > 0 && streams.phoneLife.bernoulli(profile.rebootPerDay) {
+      sim.schedule(at: now + SimTime(streams.phoneLife.uniform() * Double(Tick.day)), kind: EventKind.reboot.rawValue)
     }
     if d == person.dropoutDay {
       sim.schedule(at: now, kind: EventKind.dropout.rawValue, priority: .urgent)
@@ -64,7 +64,7 @@ extension ParticipantSimulation {
     awake = isAwake
     if isAwake {
       power.chargingSpans.end(at: sim.now)
-    } else if phoneLifeStream.bernoulli(profile.chargeNightly) {
+    } else if streams.phoneLife.bernoulli(profile.chargeNightly) {
       power.chargingSpans.begin(at: sim.now)
       if !power.phoneIsOn && !droppedOut { sim.schedule(at: sim.now, kind: EventKind.phoneOn.rawValue) }
     }

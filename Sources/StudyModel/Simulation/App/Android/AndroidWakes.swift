@@ -25,7 +25,7 @@ extension ParticipantSimulation {
 
   /// Schedules the maker's next force-stop (at ``Manufacturer/killsPerDay``).
   mutating func scheduleMakerStop(_ sim: inout Simulator) {
-    let t = sim.now + Tick.minutes(makerStream.exponential(mean: 1440 / maker.killsPerDay))
+    let t = sim.now + Tick.minutes(streams.maker.exponential(mean: 1440 / maker.killsPerDay))
     if t < leaves { sim.schedule(at: t, kind: EventKind.makerStop.rawValue) }
   }
 

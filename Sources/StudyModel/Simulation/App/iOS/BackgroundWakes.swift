@@ -38,7 +38,7 @@ extension ParticipantSimulation {
     if profile.backgroundRefreshPerDay > 0 && !power.lowPower && phone.backgroundRefresh {
       // Fewer refreshes the longer the participant has not opened the app.
       let perDay = profile.backgroundRefreshPerDay * IOSRules.refreshUsage(idle: now - lastUse(before: now))
-      let t = now + Tick.minutes(phoneStream.exponential(mean: 1440 / perDay))
+      let t = now + Tick.minutes(streams.phone.exponential(mean: 1440 / perDay))
       if t < best {
         best = t
         source = .backgroundRefresh
@@ -63,7 +63,7 @@ extension ParticipantSimulation {
       let e = episodes[k]
       let previous = episodes[k - 1]
       if e.start >= earliest && e.context.involvesTravel != previous.context.involvesTravel {
-        if phoneStream.uniform() < IOSRules.locationRelaunchChance { return e.start }
+        if streams.phone.uniform() < IOSRules.locationRelaunchChance { return e.start }
       }
       k += 1
     }
