@@ -28,20 +28,11 @@ public struct ParticipantSimulation: EventHandler {
   let proto: ProtocolPlan
   /// Each schedule's expiry and reminders, looked up once (a schedule is copied whole when
   /// read from the plan).
-  let expiries: [ExpiryPolicy]
-  let reminders: [Reminders]
-  let profile: DeviceProfile
-  /// The participant's traits, and their own phone's.
+  let perSchedule: (expiries: [ExpiryPolicy], reminders: [Reminders])
+  /// The participant's traits.
   public let person: Person
-  let phone: PhoneTraits
-  /// Their phone's maker (Android).
-  let maker: Manufacturer
-  /// What their phone's operating system does to the app (iOS's rules or Android's).
-  let platform: PlatformRules
-  /// How long the app may go unused before the maker puts it to sleep and into deep sleep
-  /// (``Manufacturer/sleepsAfterDays``; nil: never).
-  let sleepsAfter: SimTime?
-  let deepSleepsAfter: SimTime?
+  /// Their own phone (``PhoneSetup``: its profile, traits, maker and platform's rules).
+  let device: PhoneSetup
   /// Their days and contexts.
   public let life: DailyLife
   let studyEnd: SimTime
@@ -75,12 +66,10 @@ public struct ParticipantSimulation: EventHandler {
   public internal(set) var enrolledUntil: SimTime
 
   // MARK: Running
-  /// Events handled by ``run()``, and how many of them were handed over without the queue.
-  var eventsHandled = 0
-  var handedOver = 0
-  /// Runs the simulator in its reference mode (``Simulator/queuesEverything``): for the
-  /// tests that check the queue-saving techniques change nothing.
-  var queuesEverything = false
+  /// Events handled by ``run()`` and how many of them were handed over without the queue;
+  /// whether the simulator runs in its reference mode (``Simulator/queuesEverything``: for
+  /// the tests that check the queue-saving techniques change nothing).
+  var running = (eventsHandled: 0, handedOver: 0, queuesEverything: false)
 
   /// Sets up a participant: draws their traits, days and every prompt's scheduled time.
   public init(plan: StudyPlan, seed: UInt64, replication: UInt32, participant: UInt32, traceBattery: Bool = false) {
@@ -89,20 +78,14 @@ public struct ParticipantSimulation: EventHandler {
     }
     self.plan = plan
     proto = plan.protocolPlan
-    expiries = plan.protocolPlan.schedules.indices.map { plan.protocolPlan.expiry(ofSchedule: $0) }
-    reminders = plan.protocolPlan.schedules.indices.map { plan.protocolPlan.reminders(ofSchedule: $0) }
+    let reminders = plan.protocolPlan.schedules.indices.map { plan.protocolPlan.reminders(ofSchedule: $0) }
+    perSchedule = (plan.protocolPlan.schedules.indices.map { plan.protocolPlan.expiry(ofSchedule: $0) }, reminders)
     var traits = stream(.traits)
     var zones = stream(.zone)
     var answering = stream(.answering)
     person = Person(plan: plan, stream: &traits, zones: &zones, answering: &answering)
-    profile = plan.devices[person.device].profile
     var phoneTraits = stream(.phoneTraits)
-    phone = PhoneTraits(plan.phones, os: person.os, days: plan.days, stream: &phoneTraits)
-    maker = plan.phones.manufacturers[phone.manufacturer].maker
-    platform = PlatformRules(os: person.os, doze: plan.phones.doze)
-    let sleeps = platform.makerStops && plan.phones.unusedAppsSleep
-    sleepsAfter = sleeps ? maker.sleepsAfterDays.map { Tick.minutes($0 * 1440) } : nil
-    deepSleepsAfter = sleeps ? maker.deepSleepsAfterDays.map { Tick.minutes($0 * 1440) } : nil
+    device = PhoneSetup(plan: plan, person: person, stream: &phoneTraits)
     noticing = Noticing(person: person, looksAway: plan.compliance.looksAway)
     var dayStream = stream(.day)
     var contextStream = stream(.context)
@@ -118,7 +101,7 @@ public struct ParticipantSimulation: EventHandler {
       habit: stream(.habit), phoneLife: stream(.phoneLife), maker: stream(.maker))
     delivery = Delivery(channel: proto.channel, os: person.os, reminders: proto.mostReminders)
     power = Power(
-      profile: profile, lowPowerHabit: phone.lowPowerHabit, sensorDrain: SensorDrain.perHour(proto.sensors), level: streams.phone.uniform(Power.startLevels.low, Power.startLevels.high), traces: traceBattery)
+      profile: device.profile, lowPowerHabit: device.phone.lowPowerHabit, sensorDrain: SensorDrain.perHour(proto.sensors), level: streams.phone.uniform(Power.startLevels.low, Power.startLevels.high), traces: traceBattery)
     // The truth's path from a stream of its own, to the end of enrolment (the dropout day's
     // start or the study's end: the participant's, not the protocol's).
     truth = GroundTruth(
@@ -339,27 +322,4 @@ public struct ParticipantSimulation: EventHandler {
     let look = lookAtState(t)
     return (look.value, look.withOthers, look.value + streams.state.normal(sd: plan.dailyLife.state.reportNoise))
   }
-}
-
-/// A participant's random streams that the simulation's events draw from, each of its own
-/// purpose (``Purpose``), so that variants share what they do not change (docs/model.md,
-/// "What variants share"). Streams whose draws follow only the participant's days are kept
-/// apart from those the protocol's events consume.
-struct ParticipantStreams {
-  /// Noticing, willingness, latency, dismissal.
-  var response: RandomStream
-  /// App lifecycle, memory pressure, battery, network.
-  var phone: RandomStream
-  /// Push latency and loss, server ticks.
-  var delivery: RandomStream
-  /// Looks at the state and the reporting noise.
-  var state: RandomStream
-  /// The participant's own use of the app (spontaneous openings, volunteered entries): one
-  /// set of draws a day, whatever the protocol does.
-  var habit: RandomStream
-  /// The phone's own life (charging at night, reboots): draws at the day's start and at
-  /// bedtime only, whatever the protocol does.
-  var phoneLife: RandomStream
-  /// An Android maker's force-stops of an app that does not keep itself alive.
-  var maker: RandomStream
 }
