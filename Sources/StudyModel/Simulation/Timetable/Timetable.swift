@@ -126,33 +126,50 @@ struct Timetable {
     }
   }
 
-  /// Draws every day's schedule in the participant's windows.
+  /// Draws every day's schedule in the participant's windows: builds each schedule's
+  /// algorithm in its windows, finds the sampled hours and the settings change, draws the
+  /// days, puts the times in order and indexes them by day and by the timeline's episode.
   private mutating func draw(
     plan: StudyPlan, person: Person, life: DailyLife, checks: PhoneChecks, calls: PhoneCalls? = nil, settings: inout RandomStream,
     _ streams: inout [RandomStream]
   ) {
-    let proto = plan.protocolPlan
-    let studyEnd = SimTime(plan.days) * Tick.day
-    let parts = proto.schedules
+    let parts = plan.protocolPlan.schedules
     guard !parts.isEmpty else { return }
-    // Each part's scheduler (or events) and window, weekday and weekend.
+    guard let (built, events) = Self.build(parts, plan: plan, person: person, life: life, checks: checks, calls: calls) else {
+      scheduleFailed = true
+      return
+    }
+    // The envelope of the parts' sampling windows, in minutes after midnight.
+    func envelope(_ weekend: Bool) -> Block {
+      let blocks = built.map { $0.sampling(weekend: weekend) }
+      return Block(start: blocks.map(\.start).min()!, end: blocks.map(\.end).max()!)
+    }
+    samplingWindows = (envelope(false), envelope(true))
+    change = plan.protocolPlan.settingsChange
+    if change == nil, let rule = plan.protocolPlan.ownSettingsChanges, parts.count == 1, parts[0].choice?.algorithm == .mappiness {
+      change = Self.ownChange(rule, window: built[0].windows[0], days: plan.days, stream: &settings)
+    }
+    drawDays(plan: plan, person: person, built: built, events: events, &streams)
+    sortTimes()
+    indexDays(plan.days)
+    hintEpisodes(life)
+  }
+
+  /// Each schedule's windows (weekday, weekend) and algorithm built in them, and the events
+  /// of each event-contingent one; nil when a schedule cannot run for this participant.
+  private static func build(
+    _ parts: [SchedulePart], plan: StudyPlan, person: Person, life: DailyLife, checks: PhoneChecks, calls: PhoneCalls?
+  ) -> (built: [Built], events: [EventPrompts?])? {
     var built: [Built] = []
-    // The events of each event-contingent part.
     var events: [EventPrompts?] = []
     for part in parts {
       var windows: [Window] = []
       var schedulers: [AnyScheduler] = []
       for weekend in [false, true] {
-        guard let window = Self.participantWindow(part.window, weekend: weekend, plan: plan, person: person) else {
-          scheduleFailed = true
-          return
-        }
+        guard let window = Self.participantWindow(part.window, weekend: weekend, plan: plan, person: person) else { return nil }
         windows.append(window)
         if let choice = part.choice {
-          guard let scheduler = try? AnyScheduler(choice.algorithm, choice.parameters, window: window) else {
-            scheduleFailed = true
-            return
-          }
+          guard let scheduler = try? AnyScheduler(choice.algorithm, choice.parameters, window: window) else { return nil }
           schedulers.append(scheduler)
         }
       }
@@ -163,17 +180,20 @@ struct Timetable {
         events.append(nil)
       }
     }
-    // The envelope of the parts' sampling windows, in minutes after midnight.
-    func envelope(_ weekend: Bool) -> Block {
-      let blocks = built.map { $0.sampling(weekend: weekend) }
-      return Block(start: blocks.map(\.start).min()!, end: blocks.map(\.end).max()!)
-    }
-    samplingWindows = (envelope(false), envelope(true))
+    return (built, events)
+  }
+
+  /// Every study day's prompts: each active schedule's draws in its window (the settings
+  /// change's new hours after it), an event-contingent one's events; on a push server's clock
+  /// where it sends by its own.
+  private mutating func drawDays(
+    plan: StudyPlan, person: Person, built: [Built], events: [EventPrompts?], _ streams: inout [RandomStream]
+  ) {
+    var events = events
+    let proto = plan.protocolPlan
+    let parts = proto.schedules
+    let studyEnd = SimTime(plan.days) * Tick.day
     var minutes: [Double] = []
-    change = proto.settingsChange
-    if change == nil, let rule = proto.ownSettingsChanges, parts.count == 1, parts[0].choice?.algorithm == .mappiness {
-      change = Self.ownChange(rule, window: built[0].windows[0], days: plan.days, stream: &settings)
-    }
     let change = self.change
     let changed = change.map { Mappiness(perDay: $0.perDay) }
     // A push server schedules by its own clock: its times, on the participant's clock, move by
@@ -238,23 +258,34 @@ struct Timetable {
         }
       }
     }
-    // Several parts, or windows crossing midnight, can leave times out of order.
+  }
+
+  /// Puts the times in order (several parts, or windows crossing midnight, can leave them
+  /// out of order), keeping equal times in the order drawn.
+  private mutating func sortTimes() {
     if zip(times, times.dropFirst()).contains(where: { $0 > $1 }) {
       let order = times.indices.sorted { times[$0] < times[$1] || (times[$0] == times[$1] && $0 < $1) }
       times = order.map { times[$0] }
       days = order.map { days[$0] }
       scheduleOf = order.map { scheduleOf[$0] }
     }
-    firstPromptOfDay = Array(repeating: 0, count: plan.days + 1)
-    duePlaces = Array(repeating: 0, count: plan.days)
+  }
+
+  /// Each day's prompts: where they start, and their positions by day.
+  private mutating func indexDays(_ dayCount: Int) {
+    firstPromptOfDay = Array(repeating: 0, count: dayCount + 1)
+    duePlaces = Array(repeating: 0, count: dayCount)
     for d in days { firstPromptOfDay[Int(d) + 1] += 1 }
-    for d in 0..<plan.days { firstPromptOfDay[d + 1] += firstPromptOfDay[d] }
+    for d in 0..<dayCount { firstPromptOfDay[d + 1] += firstPromptOfDay[d] }
     var next = firstPromptOfDay
     promptsByDay = Array(repeating: 0, count: times.count)
     for i in times.indices {
       promptsByDay[Int(next[Int(days[i])])] = Int32(i)
       next[Int(days[i])] += 1
     }
+  }
+
+  private mutating func hintEpisodes(_ life: DailyLife) {
     // The episode of each prompt's time, in one walk along the timeline (the times are in
     // order): where the timeline's search starts when the prompt falls due, hours after the
     // last lookup (a phone that runs on its own needs none in between).
