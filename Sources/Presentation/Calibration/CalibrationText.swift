@@ -61,13 +61,17 @@ public enum CalibrationText {
             ])
           })
       ))
-    pairs += [
-      ("first_days_change", .finite(c.firstDaysChange)), ("miss_persistence", .finite(c.missPersistence)),
-      ("looks_per_hour", .finite(c.looksPerHour)), ("alert_odds", .finite(c.alertOdds)), ("at_once", .finite(c.atOnce)),
-      ("at_once_seconds", .finite(c.atOnceSeconds)), ("busy", .finite(c.busy)), ("deferral_shape", .finite(c.deferralShape)),
-      ("break_off_per_minute", .finite(c.breakOffPerMinute)), ("hour_odds", .array(c.hourOdds.map { .finite($0) })),
-    ]
+    pairs += paceAndTrends(c).map { ($0.key, .finite($0.value)) } + [("hour_odds", .array(c.hourOdds.map { .finite($0) }))]
     return .object(pairs)
+  }
+
+  /// The block's numbers after the classes, in the block's order (the JSON and the YAML).
+  static func paceAndTrends(_ c: CompliancePlan) -> [(key: String, value: Double)] {
+    [
+      ("first_days_change", c.firstDaysChange), ("miss_persistence", c.missPersistence), ("looks_per_hour", c.looksPerHour),
+      ("alert_odds", c.alertOdds), ("at_once", c.atOnce), ("at_once_seconds", c.atOnceSeconds), ("busy", c.busy),
+      ("deferral_shape", c.deferralShape), ("break_off_per_minute", c.breakOffPerMinute),
+    ]
   }
 
   /// The `population.compliance` block a calibration writes: every class it fitted, the
@@ -80,15 +84,7 @@ public enum CalibrationText {
       out += "      - {name: \"\(k.name)\", share: \(number(k.share)), level: \(number(k.level)), spread: \(number(k.spread)), "
       out += "weekly_change: \(number(k.weeklyChange)), weekly_change_sd: \(number(k.weeklyChangeSD))}\n"
     }
-    out += "    first_days_change: \(number(c.firstDaysChange))\n"
-    out += "    miss_persistence: \(number(c.missPersistence))\n"
-    out += "    looks_per_hour: \(number(c.looksPerHour))\n"
-    out += "    alert_odds: \(number(c.alertOdds))\n"
-    out += "    at_once: \(number(c.atOnce))\n"
-    out += "    at_once_seconds: \(number(c.atOnceSeconds))\n"
-    out += "    busy: \(number(c.busy))\n"
-    out += "    deferral_shape: \(number(c.deferralShape))\n"
-    out += "    break_off_per_minute: \(number(c.breakOffPerMinute))\n"
+    for (key, value) in paceAndTrends(c) { out += "    \(key): \(number(value))\n" }
     out += "    hour_odds: [\(c.hourOdds.map { String(format: "%.3f", $0) }.joined(separator: ", "))]\n"
     return out
   }

@@ -58,16 +58,5 @@ public struct Timestamps: Sendable {
   }
 
   /// The calendar date of a day count since 1970-01-01 (Howard Hinnant's civil-from-days).
-  static func civil(_ z0: Int) -> (Int, Int, Int) {
-    let z = z0 + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
-    let y = yoe + era * 400
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let d = doy - (153 * mp + 2) / 5 + 1
-    let m = mp < 10 ? mp + 3 : mp - 9
-    return (m <= 2 ? y + 1 : y, m, d)
-  }
+  static func civil(_ days: Int) -> (Int, Int, Int) { CalendarDate.civil(days) }
 }

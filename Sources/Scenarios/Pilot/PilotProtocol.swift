@@ -262,15 +262,7 @@ public struct PilotProtocol: Sendable {
 
   /// YYYY-MM-DD of a day since 1970.
   static func date(_ day: Int64) -> String {
-    let z = Int(day) + 719_468
-    let era = (z >= 0 ? z : z - 146_096) / 146_097
-    let doe = z - era * 146_097
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-    let mp = (5 * doy + 2) / 153
-    let d = doy - (153 * mp + 2) / 5 + 1
-    let m = mp < 10 ? mp + 3 : mp - 9
-    let y = yoe + era * 400 + (m <= 2 ? 1 : 0)
+    let (y, m, d) = CalendarDate.civil(Int(day))
     return String(format: "%04d-%02d-%02d", y, m, d)
   }
 

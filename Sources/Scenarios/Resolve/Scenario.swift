@@ -108,9 +108,15 @@ public struct CalendarDate: Sendable, Equatable, CustomStringConvertible {
     return era * 146_097 + doe - 719_468
   }
 
-  /// The date `days` after 1970-01-01 (Howard Hinnant's civil-from-days); nil outside the
-  /// years 1900–2999.
+  /// The date `days` after 1970-01-01; nil outside the years 1900–2999.
   public init?(daysSinceEpoch days: Int) {
+    let (y, m, d) = Self.civil(days)
+    self.init(year: y, month: m, day: d)
+  }
+
+  /// The proleptic Gregorian year, month and day `days` after 1970-01-01, any year (Howard
+  /// Hinnant's civil-from-days): the one home of the conversion.
+  public static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
     let z = days + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097
     let doe = z - era * 146_097
@@ -119,7 +125,7 @@ public struct CalendarDate: Sendable, Equatable, CustomStringConvertible {
     let mp = (5 * doy + 2) / 153
     let d = doy - (153 * mp + 2) / 5 + 1
     let m = mp < 10 ? mp + 3 : mp - 9
-    self.init(year: yoe + era * 400 + (m <= 2 ? 1 : 0), month: m, day: d)
+    return (yoe + era * 400 + (m <= 2 ? 1 : 0), m, d)
   }
 
   /// 0 Monday … 6 Sunday.

@@ -2,6 +2,13 @@ import SimKernel
 
 /// The decision to answer a noticed prompt (``CompliancePlan``).
 public enum Compliance {
+  /// Probability `p` with its odds multiplied by `k` (an odds ratio moves a sure or an
+  /// impossible event not at all, an unsure one most); `p` itself when `k` is 1.
+  @inline(__always)
+  static func withOdds(_ p: Double, times k: Double) -> Double {
+    k == 1 || p <= 0 || p >= 1 ? p : p * k / (1 - p + p * k)
+  }
+
   /// What a prompt costs the participant, beyond the person and the moment, as a factor on
   /// the odds of answering: its survey's length, the prompts noticed shortly before it (their
   /// load), and whether it comes at a fixed time (which also spares it the hour's multiplier).
@@ -84,7 +91,7 @@ public enum Compliance {
     // The hour of day moves the odds of opening at once: the evening's most, the early
     // morning's least (atOnceOdds(hour:)).
     let k = atOnceOdds(hour: hour)
-    let atOnce = k == 1 || person <= 0 || person >= 1 ? person : person * k / (1 - person + person * k)
+    let atOnce = Compliance.withOdds(person, times: k)
     let u = s.uniform()
     if u < atOnce {
       return Tick.seconds(plan.atOnceSeconds * exp(plan.atOnceSigma * s.normal(sd: 1)))

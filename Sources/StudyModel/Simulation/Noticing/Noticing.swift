@@ -77,8 +77,7 @@ extension ParticipantSimulation {
         chance = Noticing.heard[noticing.ringer.rawValue] * hearing * reach
       }
       // How closely people attend to their alerts moves the odds (1: as above).
-      let k = plan.compliance.alertOdds
-      if k != 1 && chance > 0 && chance < 1 { chance = chance * k / (1 - chance + chance * k) }
+      chance = Compliance.withOdds(chance, times: plan.compliance.alertOdds)
       if streams.response.uniform() < chance {
         return t + Tick.seconds(streams.response.exponential(mean: Noticing.reactionSeconds))
       }
