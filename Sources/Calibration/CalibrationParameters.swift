@@ -180,7 +180,7 @@ extension Calibrator {
       out.append(
         recording.breakOffs
           ? "break_off_per_minute (the surveys have one item, or none was opened: kept)"
-          : "break_off_per_minute (the platform does not record a survey opened and left: kept)")
+          : "break_off_per_minute (the records show no survey opened and left: the platform does not record one, or records openings of answers only; kept)")
     }
     return out
   }

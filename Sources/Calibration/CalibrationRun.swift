@@ -26,18 +26,19 @@ public struct CalibrationRun: Sendable {
     progress: @escaping (Progress) -> Void = { _ in }
   ) -> CalibrationRun {
     let moments = ComplianceMoments(pilot)
+    let recording = pilot.visibleRecording
     let fits = holdout == nil ? 1 : 2
     let result = Calibrator.calibrate(
-      pilot: moments, plan: plan, recording: pilot.recording, seed: seed, simulatedPeople: people, maxEvaluations: maxEvaluations,
+      pilot: moments, plan: plan, recording: recording, seed: seed, simulatedPeople: people, maxEvaluations: maxEvaluations,
       resamples: resamples, threads: threads, progress: { progress(Progress(stage: "the fit on the whole pilot", step: 1, steps: fits + (fits - 1), done: $0, of: $1)) })
     var check: PredictiveCheck?
     if let holdout {
       let (fit, held) = PredictiveCheck.split(moments, holdout, seed: seed)
       let partial = Calibrator.calibrate(
-        pilot: fit, plan: plan, recording: pilot.recording, seed: seed, simulatedPeople: people, maxEvaluations: maxEvaluations,
+        pilot: fit, plan: plan, recording: recording, seed: seed, simulatedPeople: people, maxEvaluations: maxEvaluations,
         resamples: resamples, threads: threads, progress: { progress(Progress(stage: "the fit on the part kept", step: 2, steps: 3, done: $0, of: $1)) })
       check = PredictiveCheck.run(
-        result: partial, check: held, fitPrompts: fit.prompts.count, holdout: holdout, plan: plan, recording: pilot.recording,
+        result: partial, check: held, fitPrompts: fit.prompts.count, holdout: holdout, plan: plan, recording: recording,
         days: moments.days, seed: seed, threads: threads,
         progress: { progress(Progress(stage: "the predictions of the held-out part", step: 3, steps: 3, done: $0, of: $1)) })
     }

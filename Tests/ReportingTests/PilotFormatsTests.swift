@@ -58,6 +58,17 @@ struct PilotFormatsTests {
     #expect(pilot.leftOut.keys.contains { $0.contains("reminder") })
   }
 
+  @Test("Break-offs are a figure of a pilot only where some survey was opened and left: records whose every opening has its answer show openings of answers only")
+  func breakOffsVisible() throws {
+    let pilot = try PilotReaders.mpath(Data(Self.mpath.utf8), file: "basic.csv")
+    #expect(pilot.visibleRecording.breakOffs)
+    var answersOnly = pilot
+    answersOnly.prompts.removeAll { $0.outcome == .partial }
+    #expect(answersOnly.recording.breakOffs)
+    #expect(!answersOnly.visibleRecording.breakOffs)
+    #expect(answersOnly.visibleRecording.openings && answersOnly.visibleRecording.prompts == .sent)
+  }
+
   @Test("m-Path: malformed files get one located error naming the column", arguments: [
     // More than the 5 minutes of clock skew kept (Pilot.clockSkew) out of order.
     (beep(1, scheduledId: 11, sent: 101, at: nine, start: nine + 60, stop: nine - 600), "timeStampStop"),

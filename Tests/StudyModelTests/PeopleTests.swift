@@ -169,6 +169,7 @@ struct PeopleTests {
       let plan = testPlan(days: 7, participants: 60, devices: [(quietProfile(), 1)], expiry: .after(Tick.hour)) { p in
         p.protocolPlan.survey.length = length
         p.compliance.breakOffPerMinute = 0.2
+        p.compliance.breakOffSD = 0
       }
       return outcomes(plan).allPrompts
     }
@@ -183,6 +184,29 @@ struct PeopleTests {
     #expect(abs(share - expected) < 0.08, "\(share) against \(expected)")
     #expect(partial.allSatisfy { $0.reason == .brokeOff && $0.submitted < 0 && $0.reached > 0 && $0.reached < 1 })
     #expect(run(length: 1).allSatisfy { $0.status != .partial })
+  }
+
+  @Test("break-off rate: each person's lognormal around the population's (its mean the population's rate), drawn after the other traits; sd 0 gives everyone the rate")
+  func breakOffSpread() {
+    var c = CompliancePlan()
+    c.breakOffPerMinute = 0.05
+    c.breakOffSD = 1.5
+    let n = 4_000
+    let e = Self.engagements(c, n: n)
+    let logs = e.map { log($0.breakOffPerMinute) }
+    let m = logs.reduce(0, +) / Double(n)
+    let sd = (logs.reduce(0) { $0 + ($1 - m) * ($1 - m) } / Double(n - 1)).squareRoot()
+    // The log's mean log(0.05) − 1.5²/2 within 4 se (1.5/√n), its sd within 6 se (1.5/√(2n)).
+    #expect(abs(m - (log(0.05) - 1.125)) < 4 * 1.5 / Double(n).squareRoot(), "\(m)")
+    #expect(abs(sd - 1.5) < 6 * 1.5 / Double(2 * n).squareRoot(), "\(sd)")
+    // The rates' mean is the population's: the lognormal's sd is 0.05·√(e^2.25 − 1) ≈ 0.146, se 0.0023.
+    let mean = e.map(\.breakOffPerMinute).reduce(0, +) / Double(n)
+    #expect(abs(mean - 0.05) < 4 * 0.146 / Double(n).squareRoot(), "\(mean)")
+    c.breakOffSD = 0
+    let same = Self.engagements(c, n: n)
+    #expect(same.allSatisfy { $0.breakOffPerMinute == 0.05 })
+    // The other traits keep their numbers whatever the spread.
+    #expect(zip(e, same).allSatisfy { $0.looksPerHour == $1.looksPerHour && $0.busy == $1.busy && $0.logitLevel == $1.logitLevel })
   }
 
   @Test("pace: looks a lognormal between people; at once and busy shares logit-normal around their means; openings at once, after a busy stretch or deferred within the window")

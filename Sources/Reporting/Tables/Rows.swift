@@ -44,7 +44,7 @@ public enum Rows {
   /// `participants.csv`: Mappiness' participant statistics and the bias (``TableSchema/participants``).
   /// The person's answering traits follow (``Engagement``): their class, first-day willingness,
   /// its change over the first days and per week (log-odds), looks an hour, and the chances
-  /// they open at once and that a busy stretch holds them.
+  /// they open at once and that a busy stretch holds them, and their break-off rate.
   public static func participant(
     _ r: ParticipantRow, variant: String, replication: Int, device: String, timeZone: String, person: Engagement?,
     classes: [ComplianceClass]
@@ -52,9 +52,9 @@ public enum Rows {
     let traits: [String] = person.map { e in
       [
         e.classIndex < classes.count ? classes[e.classIndex].name : "", cell(e.level, 4), cell(e.firstDaysChange, 3),
-        cell(e.weeklyChange, 3), cell(e.looksPerHour, 2), cell(e.atOnce, 3), cell(e.busy, 3),
+        cell(e.weeklyChange, 3), cell(e.looksPerHour, 2), cell(e.atOnce, 3), cell(e.busy, 3), cell(e.breakOffPerMinute, 5),
       ]
-    } ?? Array(repeating: "", count: 7)
+    } ?? Array(repeating: "", count: 8)
     return [
       variant, String(replication + 1), String(r.participant + 1), device, r.os.rawValue, timeZone, String(r.scheduled), String(r.signals),
       String(r.completed), cell(r.responseRate, 4), cell(r.medianResponseSeconds, 1), String(r.volunteered),

@@ -95,6 +95,16 @@ public struct Pilot: Sendable {
 
   public init() {}
 
+  /// What the records can show: the platform's ``recording``, except that break-offs count as
+  /// recorded only when some survey was opened and not submitted. Records whose every opening
+  /// has its answer record openings of answers only (a survey left part-way leaves no
+  /// record, or none that was read): their zero break-offs are not a figure.
+  public var visibleRecording: PilotRecording {
+    var r = recording
+    if r.breakOffs && !prompts.contains(where: { $0.outcome == .partial }) { r.breakOffs = false }
+    return r
+  }
+
   mutating func sort() {
     prompts.sort { ($0.participant, $0.shown) < ($1.participant, $1.shown) }
   }

@@ -196,6 +196,7 @@ extension ScenarioResolver {
     c.atOnceSeconds = try r.number("at_once_seconds", default: d.atOnceSeconds, range: 0...3600)
     c.atOnceSigma = try r.number("at_once_sigma", default: d.atOnceSigma, range: 0...5)
     c.breakOffPerMinute = try r.number("break_off_per_minute", default: d.breakOffPerMinute, range: 0...10)
+    c.breakOffSD = try r.number("break_off_sd", default: d.breakOffSD, range: 0...5)
     c.secondsPerItem = try r.number("seconds_per_item", default: d.secondsPerItem, range: 0...600)
     c.lengthEffect = try r.number("length_effect", default: d.lengthEffect, range: 0...5)
     c.densityEffect = try r.number("density_effect", default: d.densityEffect, range: 0...5)

@@ -24,6 +24,8 @@ public struct Engagement: Sendable {
   /// The chances that a willing decision opens at once, and that it meets a busy stretch.
   public let atOnce: Double
   public let busy: Double
+  /// The rate per minute of answering at which they break a survey off part-way.
+  public let breakOffPerMinute: Double
 
   /// The probability of answering a noticed prompt on the first study day.
   public var level: Double { 1 / (1 + exp(-logitLevel)) }
@@ -59,6 +61,10 @@ public struct Engagement: Sendable {
     looksPerHour = c.looksPerHour * exp(s.normal(sd: c.looksSD))
     atOnce = Self.share(c.atOnce, sd: c.atOnceSD, &s)
     busy = Self.share(c.busy, sd: c.busySD, &s)
+    // Lognormal around the population's rate, its mean the rate (drawn last: the other
+    // traits keep their numbers).
+    let sd = c.breakOffSD
+    breakOffPerMinute = sd > 0 ? c.breakOffPerMinute * exp(s.normal(sd: sd) - sd * sd / 2) : c.breakOffPerMinute
   }
 
   /// A person's share: the population's `mean` (in (0, 1); 0 and 1 are everyone's) moved on

@@ -82,6 +82,13 @@ public struct CompliancePlan: Sendable, Equatable {
   /// record openings lose 1–2 % of opened 7-item surveys, as this rate gives, while m-Path's
   /// example fits 0.0045 ([@corpus-mpathr_example]): a pilot that records openings sets it.
   public var breakOffPerMinute: Double = 0.045
+  /// How much people differ in breaking off: the sd of the logarithm of a person's rate (a
+  /// lognormal whose mean is ``breakOffPerMinute``, so the population loses as many surveys
+  /// part-way). Default 1.5 (D): the corpus's training studies with 26-item surveys
+  /// ([@corpus-bosley2020_gad], [@corpus-fisher2017_mood]) have their best tenth of
+  /// participants answering 97–100 % of prompts, which one rate for everyone (7 % of their
+  /// surveys broken off) forbids; most people hardly ever stop part-way, a few often.
+  public var breakOffSD: Double = 1.5
   /// Seconds each item after the first adds to a survey's answering time (``completion``
   /// is the median for a one-item survey). Default 3 (C): the training study of the corpus
   /// that records openings and submissions took a median 52 s for 17 items ([@corpus-johannes2021_vigilance]),
@@ -91,7 +98,8 @@ public struct CompliancePlan: Sendable, Equatable {
   /// for each minute of the survey's median answering time beyond the first. Default 0.07
   /// (D): longer surveys are answered less ([@Eisele2022], A for the direction), by about 2
   /// points for 25 against 15 items ([@Businelle2024], not significant) and up to 15 points
-  /// beyond 26 items ([@Williams2021], 4 samples): 60 against 30 items costs about 8 points.
+  /// beyond 26 items ([@Williams2021], 4 samples): 60 against 30 items costs
+  /// about 4 points with the break-offs (`docs/validation.md`, 7.5).
   public var lengthEffect: Double = 0.07
   /// The burden of density: each prompt noticed adds one to a load that decays with
   /// ``densityWindow``; the odds of answering are multiplied by exp(−effect × load).

@@ -126,11 +126,11 @@ extension ParticipantSimulation {
     (promptLife.records[i].trueState, promptLife.records[i].withOthers, promptLife.records[i].reported) =
       answerState(now)
     // The answering takes its time; past the first item it may break off part-way (at the
-    // break-off rate per minute of answering: a one-item survey is not left half-done).
+    // person's break-off rate per minute of answering: a one-item survey is not left half-done).
     let schedule = promptLife.records[i].schedule
     let answering = completionTime(schedule: schedule)
     var end = now + answering
-    let rate = plan.compliance.breakOffPerMinute
+    let rate = person.engagement.breakOffPerMinute
     if rate > 0 && burden.items[min(schedule, burden.items.count - 1)] > 1 {
       let first = Tick.seconds(Tick.inSeconds(plan.compliance.completion) * Double(answering) / Double(burden.completionMedian(schedule)))
       // In minutes first: a rate near 0 draws a stop beyond any time the clock holds.
