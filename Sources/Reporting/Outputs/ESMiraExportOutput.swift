@@ -32,7 +32,7 @@ final class ESMiraExportOutput: StudyObserver {
   let folder: RunFolder
   let missed: Bool
   /// The open files of the current variant and replication.
-  var current: (key: String, events: ESMiraFile, questionnaires: [String: ESMiraFile])?
+  var current: (key: String, events: RowFile, questionnaires: [String: RowFile])?
 
   init(_ folder: RunFolder, missed: Bool) throws {
     self.folder = folder
@@ -47,13 +47,13 @@ final class ESMiraExportOutput: StudyObserver {
       try finish()
       let dir = (folder.directory as NSString).appendingPathComponent("\(Self.folderName)/\(key)")
       try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-      var questionnaires: [String: ESMiraFile] = [:]
+      var questionnaires: [String: RowFile] = [:]
       let surveys = plan.protocolPlan.schedules.indices.map { plan.protocolPlan.survey(ofSchedule: $0) } + [plan.protocolPlan.survey]
       for survey in surveys where questionnaires[survey.id] == nil {
-        questionnaires[survey.id] = try ESMiraFile(
+        questionnaires[survey.id] = try RowFile.esmira(
           (dir as NSString).appendingPathComponent("\(survey.id).csv"), header: Self.questionnaireHeader + survey.items.map(\.id))
       }
-      current = (key, try ESMiraFile((dir as NSString).appendingPathComponent("events.csv"), header: Self.eventsHeader), questionnaires)
+      current = (key, try RowFile.esmira((dir as NSString).appendingPathComponent("events.csv"), header: Self.eventsHeader), questionnaires)
     }
     let time = folder.clock(o, plan: plan)
     let ios = o.os == .ios
@@ -141,37 +141,13 @@ final class ESMiraExportOutput: StudyObserver {
   }
 }
 
-/// A file as ESMira-web writes it: every field quoted, semicolons, a quote inside a value
-/// written as ', line breaks in a value as spaces, rows joined by "\n" with none after the last.
-final class ESMiraFile {
-  let handle: FileHandle
-  var buffer = ""
-
-  init(_ path: String, header: [String]) throws {
-    guard FileManager.default.createFile(atPath: path, contents: nil) else {
-      throw StudyFailure("cannot write \(path)")
+extension RowFile {
+  /// A file as ESMira-web writes it: every field quoted, semicolons, a quote inside a value
+  /// written as ', line breaks in a value as spaces, rows joined by "\n" with none after the last.
+  static func esmira(_ path: String, header: [String]) throws -> RowFile {
+    try RowFile(path, header: header, ending: "") { fields in
+      "\"" + fields.map { $0.replacingOccurrences(of: "\"", with: "'").replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ") }
+        .joined(separator: "\";\"") + "\""
     }
-    handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-    buffer = Self.line(header)
-  }
-
-  static func line(_ fields: [String]) -> String {
-    "\"" + fields.map { $0.replacingOccurrences(of: "\"", with: "'").replacingOccurrences(of: "\r", with: " ").replacingOccurrences(of: "\n", with: " ") }
-      .joined(separator: "\";\"") + "\""
-  }
-
-  func write(_ fields: [String]) throws {
-    buffer += "\n" + Self.line(fields)
-    if buffer.utf8.count > 1 << 16 { try flush() }
-  }
-
-  func flush() throws {
-    try handle.write(contentsOf: Data(buffer.utf8))
-    buffer = ""
-  }
-
-  func close() throws {
-    try flush()
-    try handle.close()
   }
 }

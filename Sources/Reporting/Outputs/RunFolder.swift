@@ -53,6 +53,7 @@ enum RunOutputs {
     if out.beiweSensors { outputs.append(BeiweSensorsOutput(folder)) }
     if out.beiwe { outputs.append(BeiweSurveysOutput(folder)) }
     if out.esmira { outputs.append(try ESMiraExportOutput(folder, missed: out.esmiraMissed)) }
+    if out.mpath { outputs.append(try MPathExportOutput(folder)) }
     return outputs
   }
 }

@@ -42,6 +42,8 @@ public struct OutputSettings: Sendable, Equatable {
   public var esmira = false
   /// ESMira's export with `invitation_missed` events (off in ESMira by default).
   public var esmiraMissed = false
+  /// `mpath/`: m-Path's per-beep export (basic.csv and its meta.csv).
+  public var mpath = false
   /// `beiwe/`: Beiwe survey timings, one file per participant.
   public var beiwe = false
   /// `beiwe/…/<stream>/`: Beiwe's passive sensor files (gps, accel, gyro, magnetometer,

@@ -103,6 +103,7 @@ public struct ScenarioResolver {
     outputs.awareESM = try o.bool("aware_esm", default: outputs.awareESM)
     outputs.esmira = try o.bool("esmira", default: outputs.esmira)
     outputs.esmiraMissed = try o.bool("esmira_missed", default: outputs.esmiraMissed)
+    outputs.mpath = try o.bool("mpath", default: outputs.mpath)
     outputs.beiwe = try o.bool("beiwe", default: outputs.beiwe)
     outputs.beiweSensors = try o.bool("beiwe_sensors", default: outputs.beiweSensors)
     outputs.sqlite = try o.bool("sqlite", default: outputs.sqlite)

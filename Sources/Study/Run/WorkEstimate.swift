@@ -72,6 +72,8 @@ public struct WorkEstimate: Sendable, Equatable {
       if scenario.outputs.awareESM { tableBytes += pd * perDay * items * 260 }
       // ESMira's export: an invitation and a questionnaire row in events.csv, one in its file.
       if scenario.outputs.esmira { fileBytes += pd * perDay * (3 * 300 + items * 4) }
+      // m-Path's export: a row per beep, its answers' columns (two for an item with options).
+      if scenario.outputs.mpath { fileBytes += pd * perDay * (160 + items * 2 * 8) }
       // Beiwe's files: per participant two timings files and a file of answers per prompt
       // answered; each sensor's hourly files, a row per sample collected.
       if scenario.outputs.beiwe {
