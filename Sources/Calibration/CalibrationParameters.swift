@@ -71,6 +71,10 @@ extension Calibrator {
         out.append(Moment(name: "log seconds to open, \(Int(q * 100))th percentile", value: { $0.logWait(q) }, floor: 0.05))
       }
     }
+    if pilot.days >= 4 && pilot.waitChange(from: pilot.days / 2).isFinite {
+      let half = pilot.days / 2
+      out.append(Moment(name: "log median seconds to open, later days minus earlier", value: { $0.waitChange(from: half) }, floor: 0.05))
+    }
     if recording.breakOffs && pilot.breakOffShare.isFinite {
       out.append(Moment(name: "share broken off", value: \.breakOffShare, floor: 0.003))
     }
@@ -138,6 +142,12 @@ extension Calibrator {
           key: "deferral_shape", scale: .log, step: 0.4, plausible: 0.05...100, set: { $0.deferralShape = $1 },
           get: \.deferralShape),
       ]
+    }
+    if pilot.days >= 4 && pilot.waitChange(from: pilot.days / 2).isFinite {
+      out.append(
+        Parameter(
+          key: "at_once_weekly_change", scale: .plain, step: 0.2, prior: 0.5, plausible: -3...3,
+          set: { $0.atOnceWeeklyChange = $1 }, get: \.atOnceWeeklyChange))
     }
     let longest = (0..<max(plan.protocolPlan.schedules.count, 1)).map { plan.protocolPlan.survey(ofSchedule: $0).length }.max() ?? 1
     if recording.breakOffs && longest > 1 && pilot.breakOffShare.isFinite {

@@ -120,6 +120,17 @@ public struct ComplianceMoments: Sendable {
     return started.isEmpty ? .nan : Double(started.filter { !$0.answered }.count) / Double(started.count)
   }
 
+  /// How the waits change over the pilot: the log of the median wait of days from `from` on
+  /// over that of the days before (nan with fewer than 20 waits on either side).
+  public func waitChange(from: Int) -> Double {
+    func median(_ late: Bool) -> [Double] {
+      prompts.compactMap { ($0.day >= from) == late && $0.answered && $0.wait.isFinite ? $0.wait : nil }.sorted()
+    }
+    let (early, late) = (median(false), median(true))
+    guard early.count >= 20, late.count >= 20 else { return .nan }
+    return log(max(Self.quantile(late, 0.5), 1)) - log(max(Self.quantile(early, 0.5), 1))
+  }
+
   /// The answered share of days from `from` on against days before it (the decline).
   public func lateOverEarly(from: Int) -> Double {
     let early = prompts.filter { $0.day < from }

@@ -209,6 +209,19 @@ struct PeopleTests {
     #expect(zip(e, same).allSatisfy { $0.looksPerHour == $1.looksPerHour && $0.busy == $1.busy && $0.logitLevel == $1.logitLevel })
   }
 
+  @Test("opening at once over the study: the person's log-odds move by at_once_weekly_change a week from day 0; 0 keeps them")
+  func atOnceOverWeeks() {
+    var c = CompliancePlan()
+    c.atOnceWeeklyChange = -0.5
+    func logit(_ p: Double) -> Double { log(p / (1 - p)) }
+    #expect(Compliance.atOnce(0.4, c, day: 0) == 0.4)
+    #expect(abs(logit(Compliance.atOnce(0.4, c, day: 7)) - (logit(0.4) - 0.5)) < 1e-12)
+    #expect(abs(logit(Compliance.atOnce(0.4, c, day: 21)) - (logit(0.4) - 1.5)) < 1e-12)
+    #expect(Compliance.atOnce(1, c, day: 14) == 1)
+    c.atOnceWeeklyChange = 0
+    #expect(Compliance.atOnce(0.4, c, day: 30) == 0.4)
+  }
+
   @Test("pace: looks a lognormal between people; at once and busy shares logit-normal around their means; openings at once, after a busy stretch or deferred within the window")
   func pace() {
     var c = CompliancePlan()

@@ -69,8 +69,9 @@ public enum CalibrationText {
   static func paceAndTrends(_ c: CompliancePlan) -> [(key: String, value: Double)] {
     [
       ("first_days_change", c.firstDaysChange), ("miss_persistence", c.missPersistence), ("looks_per_hour", c.looksPerHour),
-      ("alert_odds", c.alertOdds), ("at_once", c.atOnce), ("at_once_seconds", c.atOnceSeconds), ("busy", c.busy),
-      ("deferral_shape", c.deferralShape), ("break_off_per_minute", c.breakOffPerMinute),
+      ("alert_odds", c.alertOdds), ("at_once", c.atOnce), ("at_once_weekly_change", c.atOnceWeeklyChange),
+      ("at_once_seconds", c.atOnceSeconds), ("busy", c.busy), ("deferral_shape", c.deferralShape),
+      ("break_off_per_minute", c.breakOffPerMinute),
     ]
   }
 

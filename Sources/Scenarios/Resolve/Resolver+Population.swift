@@ -187,6 +187,7 @@ extension ScenarioResolver {
     c.looksAway = try r.share("looks_away", default: d.looksAway)
     c.alertOdds = try r.number("alert_odds", default: d.alertOdds, range: 0.001...1000)
     c.atOnce = try r.share("at_once", default: d.atOnce)
+    c.atOnceWeeklyChange = try r.number("at_once_weekly_change", default: d.atOnceWeeklyChange, range: -5...5)
     c.atOnceSD = try r.number("at_once_sd", default: d.atOnceSD, range: 0...10)
     c.busy = try r.share("busy", default: d.busy)
     c.busySD = try r.number("busy_sd", default: d.busySD, range: 0...10)

@@ -104,6 +104,13 @@ public enum Compliance {
     return SimTime(Double(window) * x)
   }
 
+  /// A person's chance of opening at once (`person`, on the first study day) on study day
+  /// `day` (from 0): its log-odds moved by ``CompliancePlan/atOnceWeeklyChange`` a week.
+  static func atOnce(_ person: Double, _ plan: CompliancePlan, day: Int) -> Double {
+    let weekly = plan.atOnceWeeklyChange
+    return weekly == 0 ? person : withOdds(person, times: exp(weekly * Double(day) / 7))
+  }
+
   /// The odds of opening at once by hour of day: higher in the evening (20:00–23:00, 1.5:
   /// Stach et al. 2024 find the lowest interaction delays then, [@Stach2024], C, for
   /// notifications of every kind; the size is an assumption, D), lower in the early morning

@@ -61,6 +61,14 @@ public struct CompliancePlan: Sendable, Equatable {
   /// mean, and the sd of its log-odds between people.
   public var atOnce = 0.42
   public var atOnceSD = 1.0
+  /// The change per study week of the log-odds of opening at once: people come to answer
+  /// "when convenient" more often as a study goes on, so their waits lengthen. Default 0 (D):
+  /// a pilot sets it. The corpus's long-window studies' median waits lengthen by 10–80 % from
+  /// the first half of their days to the second, and the training studies fit −0.45 to +0.06
+  /// (median −0.1; [@corpus-bosley2020_gad], [@corpus-fisher2017_mood]); the 5- and 30-minute
+  /// windows show no change, and a default decline cost their held-out answers (5–6 points
+  /// under for Johannes et al.; `docs/validation.md`).
+  public var atOnceWeeklyChange = 0.0
   /// The share of the other willing decisions met while busy: the prompt is opened when the
   /// busy stretch ends (exponential, mean ``busyMinutes``), if the window is still open. Mean
   /// and log-odds sd between people.

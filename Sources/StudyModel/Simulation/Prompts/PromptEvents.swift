@@ -84,8 +84,9 @@ extension ParticipantSimulation {
       // When they open it: at once, after being busy, or later within the window.
       let e = person.engagement
       let remaining = promptLife.expiresAt[i] == .max ? SimTime.max : promptLife.expiresAt[i] - now
+      let atOnce = Compliance.atOnce(e.atOnce, plan.compliance, day: Int(timetable.days[i]))
       let delay = Compliance.openingDelay(
-        plan.compliance, atOnce: e.atOnce, busy: e.busy, remaining: remaining, hour: hour, &streams.response)
+        plan.compliance, atOnce: atOnce, busy: e.busy, remaining: remaining, hour: hour, &streams.response)
       let from = answerableFrom(now)
       let openAt = from == .max ? SimTime.max : max(from + delay, app.sessionUntil)
       promptLife.stage[i] = .intending
