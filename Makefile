@@ -8,7 +8,7 @@ ESMSIM := .build/release/esmsim
 CPU ?= $(shell bash scripts/cpu-target.sh)
 RELEASE_FLAGS := $(if $(CPU),-Xswiftc -target-cpu -Xswiftc $(CPU))
 
-.PHONY: validate-real test-validate-real examples all deps deps-test build release demo serve dist test-dist test test-r test-python test-browser power test-slurm fuzz sanitize notebooks check-darwin-branches validate bench bench-simpy clean
+.PHONY: validate-real test-validate-real examples all deps deps-test build release demo serve dist test-dist test test-r test-python test-browser power test-slurm fuzz sanitize notebooks check-darwin-branches validate check-validate bench bench-simpy clean
 VENV := .venv
 
 all: release
@@ -109,6 +109,12 @@ check-darwin-branches:
 validate: release
 	python3 scripts/validate.py $(ESMSIM) > docs/validation.md.partial; status=$$?; \
 	  mv docs/validation.md.partial docs/validation.md; exit $$status
+
+## check-validate: the validation figures into a scratch file (docs/validation.md untouched); fails on any
+## check that FAILS but those the document explains (listed here by name). CI runs it.
+KNOWN_FAILS = --known-fail=rintala-day5
+check-validate: release
+	python3 scripts/validate.py $(ESMSIM) $(KNOWN_FAILS) > "$$(mktemp)"
 
 ## bench: the benchmarks, with figures printed and written to bench/results.json.
 bench: release

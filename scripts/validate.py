@@ -1,8 +1,10 @@
 """Writes docs/validation.md (to standard output) from real esmsim runs: each figure esmsim
 reproduces beside its source, so a reader can judge the model at a glance.
 
-Usage: python3 scripts/validate.py PATH/TO/esmsim > docs/validation.md  (what `make validate` does)
-Standard library only; takes about a minute."""
+Usage: python3 scripts/validate.py PATH/TO/esmsim [--known-fail=NAME ...] > docs/validation.md
+(what `make validate` does). Exits 1 when a check fails; a check named with --known-fail (a
+failure the document explains) is still marked FAILS but does not make the exit non-zero, so
+that CI fails on any new one (`.ci/run`). Standard library only; takes about a minute."""
 import csv
 import json
 import os
@@ -12,7 +14,8 @@ import tempfile
 from collections import defaultdict
 from datetime import datetime
 
-ESMSIM = sys.argv[1] if len(sys.argv) > 1 else ".build/release/esmsim"
+ESMSIM = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else ".build/release/esmsim"
+KNOWN = {a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--known-fail=")}
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRATCH = tempfile.mkdtemp(prefix="esmsim-validate-")
 
@@ -54,10 +57,16 @@ def pct(x):
 FAILED = []
 
 
-def verdict(ok):
-    """A check's word in the document; a failed one is remembered (the script then exits 1)."""
+NAMED = {}
+
+
+def verdict(ok, name=None):
+    """A check's word in the document; a failed one is remembered (the script then exits 1,
+    unless it is a known failure given by `name` with --known-fail)."""
+    if name:
+        NAMED[name] = ok
     if not ok:
-        FAILED.append(len(out))
+        FAILED.append(name or len(out))
     return "holds" if ok else "FAILS"
 
 
@@ -259,7 +268,7 @@ say(f"all days {pct(overall)}. Rintala et al. 2019 report 78 % (95 % CI 74–82)
 say("day 5 of 4–6-day studies: esmsim's first five days answer "
     f"{pct(sum(by_day[d][0] for d in range(5)) / sum(by_day[d][1] for d in range(5)))} "
     f"({verdict(0.74 <= sum(by_day[d][0] for d in range(5)) / sum(by_day[d][1] for d in range(5)) <= 0.82)}) and day 5 {pct(share[4])} "
-    f"({verdict(0.68 <= share[4] <= 0.77)}). Over the first days the log-odds change by `first_days_change` (−0.8,")
+    f"({verdict(0.68 <= share[4] <= 0.77, 'rintala-day5')}). Over the first days the log-odds change by `first_days_change` (−0.8,")
 say(f"reached with a 4-day time constant), and each class changes slowly on top (`weekly_change`, §7): day 5 / day 1 =")
 say(f"{share[4] / share[0]:.3f} against 73/78 = 0.936. The corpus of real studies pulls the other way: its")
 say("short studies hold or rise over their first week (Johannes et al.: days 3–5 answered 1.04 times days")
@@ -819,6 +828,13 @@ check) and kept here as it stands. What it shows, and what esmsim does not yet d
     out.append("\n" + kept + "\n")
 
 print("\n".join(out))
+for name in sorted(KNOWN - set(NAMED)):
+    print(f"validate.py: --known-fail={name} names no check", file=sys.stderr)
+for name in sorted(k for k in KNOWN if NAMED.get(k)):
+    print(f"validate.py: {name} holds now: drop its --known-fail", file=sys.stderr)
+unexpected = [f for f in FAILED if f not in KNOWN]
 if FAILED:
-    print(f"validate.py: {len(FAILED)} check(s) FAIL (marked in the document)", file=sys.stderr)
+    print(f"validate.py: {len(FAILED)} check(s) FAIL (marked in the document); "
+          f"{len(FAILED) - len(unexpected)} of them known", file=sys.stderr)
+if unexpected or KNOWN - set(NAMED):
     sys.exit(1)
