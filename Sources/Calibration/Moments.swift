@@ -123,10 +123,10 @@ public struct ComplianceMoments: Sendable {
   /// How the waits change over the pilot: the log of the median wait of days from `from` on
   /// over that of the days before (nan with fewer than 20 waits on either side).
   public func waitChange(from: Int) -> Double {
-    func median(_ late: Bool) -> [Double] {
+    func waits(late: Bool) -> [Double] {
       prompts.compactMap { ($0.day >= from) == late && $0.answered && $0.wait.isFinite ? $0.wait : nil }.sorted()
     }
-    let (early, late) = (median(false), median(true))
+    let (early, late) = (waits(late: false), waits(late: true))
     guard early.count >= 20, late.count >= 20 else { return .nan }
     return log(max(Self.quantile(late, 0.5), 1)) - log(max(Self.quantile(early, 0.5), 1))
   }

@@ -42,14 +42,12 @@ final class ESMiraExportOutput: StudyObserver {
 
   func participant(_ o: ParticipantOutcome, variant v: Int, replication r: Int) throws {
     let plan = folder.variant(v).plan
-    let key = "v\(v + 1)-r\(r + 1)"
+    let key = RunFolder.replicationKey(variant: v, replication: r)
     if current?.key != key {
       try finish()
-      let dir = (folder.directory as NSString).appendingPathComponent("\(Self.folderName)/\(key)")
-      try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+      let dir = try folder.replicationDirectory(Self.folderName, variant: v, replication: r)
       var questionnaires: [String: RowFile] = [:]
-      let surveys = plan.protocolPlan.schedules.indices.map { plan.protocolPlan.survey(ofSchedule: $0) } + [plan.protocolPlan.survey]
-      for survey in surveys where questionnaires[survey.id] == nil {
+      for survey in plan.protocolPlan.allSurveys {
         questionnaires[survey.id] = try RowFile.esmira(
           (dir as NSString).appendingPathComponent("\(survey.id).csv"), header: Self.questionnaireHeader + survey.items.map(\.id))
       }
@@ -79,7 +77,7 @@ final class ESMiraExportOutput: StudyObserver {
     }
     _ = try event(0, "joined")
     for p in o.prompts + o.volunteered {
-      let survey = p.volunteered ? plan.protocolPlan.survey : plan.protocolPlan.survey(ofSchedule: p.schedule)
+      let survey = plan.protocolPlan.survey(of: p)
       let name = survey.title.isEmpty ? survey.id : survey.title
       if !p.volunteered {
         if ios ? p.opened >= 0 : p.delivered >= 0 {

@@ -54,11 +54,10 @@ final class MPathExportOutput: StudyObserver {
     var columns: [Column] = []
     var index: [String: Int] = [:]
     var bySurvey: [String: [[Int]]] = [:]
-    let p = plan.protocolPlan
-    for survey in p.schedules.indices.map({ p.survey(ofSchedule: $0) }) + [p.survey] where bySurvey[survey.id] == nil {
+    for survey in plan.protocolPlan.allSurveys {
       bySurvey[survey.id] = survey.items.map { item in
         let kinds: [(String, Column.Kind)] =
-          ItemAnswers.option(item, state: 50) != nil
+          ItemAnswers.hasOptions(item)
           ? [("_multipleChoice_index", .index), ("_multipleChoice_string", .string)] : [("_sliderNeutralPos", .number)]
         return kinds.map { suffix, kind in
           let name = item.id + suffix
@@ -74,11 +73,10 @@ final class MPathExportOutput: StudyObserver {
 
   func participant(_ o: ParticipantOutcome, variant v: Int, replication r: Int) throws {
     let plan = folder.variant(v).plan
-    let key = "v\(v + 1)-r\(r + 1)"
+    let key = RunFolder.replicationKey(variant: v, replication: r)
     if current?.key != key {
       try finish()
-      let dir = (folder.directory as NSString).appendingPathComponent("\(Self.folderName)/\(key)")
-      try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+      let dir = try folder.replicationDirectory(Self.folderName, variant: v, replication: r)
       let (columns, bySurvey) = Self.columns(plan)
       try Self.writeMeta((dir as NSString).appendingPathComponent("meta.csv"), columns)
       let file = try RowFile(
@@ -98,7 +96,7 @@ final class MPathExportOutput: StudyObserver {
     }
     for p in (o.prompts + o.volunteered).sorted(by: { ($0.scheduled, $0.volunteered ? 1 : 0) < ($1.scheduled, $1.volunteered ? 1 : 0) }) {
       beep += 1
-      let survey = p.volunteered ? plan.protocolPlan.survey : plan.protocolPlan.survey(ofSchedule: p.schedule)
+      let survey = plan.protocolPlan.survey(of: p)
       let planned = local(p.scheduled)
       let sent = p.delivered >= 0 ? local(p.delivered).seconds : planned.seconds
       var fields = who + [p.volunteered ? "-1" : String(beep), String(beep), "0", survey.id, "", "esmsim", String(planned.seconds), String(sent)]

@@ -38,6 +38,16 @@ final class RunFolder {
   /// The plan and name of variant `v`, and participant `o`'s own clock.
   func variant(_ v: Int) -> (name: String, plan: StudyPlan) { (scenario.variants[v].name, scenario.variants[v].plan) }
   func clock(_ o: ParticipantOutcome, plan: StudyPlan) -> Timestamps { time.in(plan.timeZones[o.zone].zone) }
+
+  /// The folder `output/vV-rR/` of variant `v` and replication `r` (from 0), created, and its
+  /// key `vV-rR`: an export written per variant and replication (ESMira's, m-Path's).
+  func replicationDirectory(_ output: String, variant v: Int, replication r: Int) throws -> String {
+    let dir = (directory as NSString).appendingPathComponent("\(output)/\(Self.replicationKey(variant: v, replication: r))")
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    return dir
+  }
+
+  static func replicationKey(variant v: Int, replication r: Int) -> String { "v\(v + 1)-r\(r + 1)" }
 }
 
 /// The per-row outputs a scenario's `outputs` ask for, in the order they are written.

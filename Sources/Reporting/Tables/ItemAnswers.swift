@@ -28,10 +28,13 @@ enum ItemAnswers {
   /// The option at the state's position (radio, checkbox, quick answer), nil for an item
   /// without options.
   static func option(_ item: SurveyItem, state: Double) -> String? {
-    guard [2, 3, 5].contains(item.type), !item.options.isEmpty else { return nil }
+    guard hasOptions(item) else { return nil }
     let u = min(max(state, 0), 100) / 100
     return item.options[min(Int(u * Double(item.options.count)), item.options.count - 1)]
   }
+
+  /// Whether the item is answered by one of its options (radio, checkbox, quick answer).
+  static func hasOptions(_ item: SurveyItem) -> Bool { [2, 3, 5].contains(item.type) && !item.options.isEmpty }
 
   /// The number in the item's range (likert, scale: `scale`, else 0–100).
   static func number(_ item: SurveyItem, state: Double) -> Int {

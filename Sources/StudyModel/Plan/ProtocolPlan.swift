@@ -54,6 +54,17 @@ public struct ProtocolPlan: Sendable, Equatable {
   public func survey(ofSchedule k: Int) -> SurveyPlan {
     k < schedules.count ? schedules[k].survey ?? survey : survey
   }
+  /// The questionnaire prompt `p` opened: its schedule's, or the protocol's for a volunteered answer.
+  public func survey(of p: PromptRecord) -> SurveyPlan {
+    p.volunteered ? survey : survey(ofSchedule: p.schedule)
+  }
+  /// Every questionnaire a prompt can open, each once (by id): the schedules' in order, then
+  /// the protocol's own (volunteered answers open it).
+  public var allSurveys: [SurveyPlan] {
+    var out: [SurveyPlan] = []
+    for s in schedules.indices.map(survey(ofSchedule:)) + [survey] where !out.contains(where: { $0.id == s.id }) { out.append(s) }
+    return out
+  }
   /// The study's questionnaires by name (their surveys' ids, in the order the schedules
   /// first use them): one for a study with a single questionnaire.
   public var questionnaires: [String] {
