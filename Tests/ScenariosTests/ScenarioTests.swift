@@ -116,6 +116,7 @@ struct BadScenarioTests {
       ("name: t\npopulation: {compliance: {answer_probability: .nan}}", "population.compliance.answer_probability", "number"),
       ("name: t\npopulation: {compliance: {open_delay: 60s}}", "population.compliance.open_delay", "replaced in esmsim 0.2 by at_once"),
       ("name: t\npopulation: {compliance: {busy_minutes: -3}}", "population.compliance.busy_minutes", "between"),
+      ("name: t\npopulation: {compliance: {alert_window_exponent: -0.5}}", "population.compliance.alert_window_exponent", "between"),
       ("name: t\npopulation: {compliance: {classes: [{share: 0.5, level: 0.9}, {share: 0.4, level: 0.5}]}}", "population.compliance.classes", "sum to 0.9, not 1"),
       ("name: t\npopulation: {compliance: {classes: [{share: 1, level: 0.9}], person_sd: 0.1}}", "population.compliance.person_sd", "replaced in esmsim 0.2 by the classes' spread"),
       ("name: t\npopulation: {compliance: {classes: [{share: 1, level: 0.9, level_sd: 0.1}]}}", "population.compliance.classes[0].level_sd", "replaced in esmsim 0.2 by spread"),

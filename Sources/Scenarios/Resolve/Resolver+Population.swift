@@ -186,6 +186,7 @@ extension ScenarioResolver {
     c.looksSD = try r.number("looks_sd", default: d.looksSD, range: 0...5)
     c.looksAway = try r.share("looks_away", default: d.looksAway)
     c.alertOdds = try r.number("alert_odds", default: d.alertOdds, range: 0.001...1000)
+    c.alertWindowExponent = try r.number("alert_window_exponent", default: d.alertWindowExponent, range: 0...3)
     c.atOnce = try r.share("at_once", default: d.atOnce)
     c.atOnceWeeklyChange = try r.number("at_once_weekly_change", default: d.atOnceWeeklyChange, range: -5...5)
     c.atOnceSD = try r.number("at_once_sd", default: d.atOnceSD, range: 0...10)

@@ -55,8 +55,17 @@ public struct CompliancePlan: Sendable, Equatable {
   public var looksAway = 0.25
   /// The odds of noticing an alert as it arrives, against the phone's and the context's
   /// chance (1: as the ringer modes give it): how closely the population attends to its
-  /// phone's alerts (``Noticing``).
-  public var alertOdds = 1.05
+  /// phone's alerts (``Noticing``), for a prompt answerable for an hour.
+  public var alertOdds = 1.0
+  /// How attention to alerts follows the answer window: the odds above are multiplied by
+  /// (60 minutes / window)^exponent, the window held within ``Noticing/windowMinutes``
+  /// (until the next signal: the time to the next scheduled prompt). People told to answer
+  /// within 5 minutes keep their phone on and at hand; with hours to answer they let an alert
+  /// wait. The training studies' fitted odds fall with their windows (5 minutes to 4 hours)
+  /// on a slope of −0.51 on the log–log scale ([@corpus-johannes2021_vigilance] and the other
+  /// four training studies; `docs/validation.md`): default 0.5 (C). 0: the same odds whatever
+  /// the window.
+  public var alertWindowExponent = 0.5
   /// The share of willing decisions opened at once (the phone in hand), the population's
   /// mean, and the sd of its log-odds between people.
   public var atOnce = 0.42

@@ -86,7 +86,7 @@ public struct ParticipantSimulation: EventHandler {
     person = Person(plan: plan, stream: &traits, zones: &zones, answering: &answering)
     var phoneTraits = stream(.phoneTraits)
     device = PhoneSetup(plan: plan, person: person, stream: &phoneTraits)
-    noticing = Noticing(person: person, looksAway: plan.compliance.looksAway)
+    noticing = Noticing(person: person, compliance: plan.compliance)
     var dayStream = stream(.day)
     var contextStream = stream(.context)
     // Days up to and including the dropout day (whose start is the participant's last moment).

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import SimKernel
 
 /// Noticing: when the participant sees something that appears on the phone. An alert is
@@ -15,6 +20,8 @@ struct Noticing {
   let away: Double
   /// The phone's ringer mode.
   let ringer: RingerMode
+  /// ``CompliancePlan/alertOdds`` and ``CompliancePlan/alertWindowExponent``.
+  let alertAttention: (odds: Double, exponent: Double)
 
   /// The chance an alert is heard in a quiet place with the phone at hand, by ringer mode
   /// (vibrate 0.7, sound 0.85: assumptions, D, below the 76–85 % that [@Mehrotra2016]'s
@@ -38,23 +45,48 @@ struct Noticing {
   /// Mean minutes from waking to the first look at the phone (assumption, D; "within
   /// minutes", [@Pielot2014], A).
   static let firstLookMinutes = 10.0
+  /// The answer windows, in minutes, over which attention to alerts follows the window
+  /// (``CompliancePlan/alertWindowExponent``): the training studies' range, 5 minutes to 4
+  /// hours; a window outside it counts as its edge (assumption, D: no study beyond it).
+  static let windowMinutes = 5.0...240.0
+  /// The window the odds ``CompliancePlan/alertOdds`` are for: an hour.
+  static let referenceWindowMinutes = 60.0
+
+  /// The odds of noticing an alert of a prompt answerable for `window` (nil: no expiry),
+  /// ``CompliancePlan/alertOdds`` moved by ``CompliancePlan/alertWindowExponent``.
+  static func alertOdds(_ c: CompliancePlan, window: SimTime?) -> Double {
+    alertOdds(base: c.alertOdds, exponent: c.alertWindowExponent, window: window)
+  }
+  static func alertOdds(base: Double, exponent: Double, window: SimTime?) -> Double {
+    guard exponent != 0 else { return base }
+    let minutes = window.map { Double($0) / Double(Tick.minute) } ?? windowMinutes.upperBound
+    let held = min(max(minutes, windowMinutes.lowerBound), windowMinutes.upperBound)
+    return base * exp(exponent * log(referenceWindowMinutes / held))
+  }
+  /// The participant's odds for a prompt answerable for `window` (nil: no expiry).
+  func alertOdds(window: SimTime?) -> Double {
+    Self.alertOdds(base: alertAttention.odds, exponent: alertAttention.exponent, window: window)
+  }
+
   /// How far ahead the search for the next look goes (numerical: three days always hold a
   /// wake and a look).
   static let searchHorizon = 3 * Tick.day
 
-  init(person: Person, looksAway: Double) {
+  init(person: Person, compliance: CompliancePlan) {
     checksPerTick = person.engagement.looksPerHour / Double(Tick.hour)
     ticksPerCheck = Double(Tick.hour) / person.engagement.looksPerHour
     ringer = person.ringer
-    away = looksAway
+    away = compliance.looksAway
+    alertAttention = (compliance.alertOdds, compliance.alertWindowExponent)
   }
 }
 
 extension ParticipantSimulation {
   /// When the participant notices something that appears on the phone at `t`: at once if an
   /// alert is heard, otherwise at the next look at the phone; after sleep, shortly after
-  /// waking (nil: not within ``Noticing/searchHorizon``).
-  mutating func noticeTime(after t: SimTime, alert: Bool) -> SimTime? {
+  /// waking (nil: not within ``Noticing/searchHorizon``). `alertOdds`: how closely the
+  /// participant attends to this alert (``Noticing/alertOdds(_:window:)``).
+  mutating func noticeTime(after t: SimTime, alert: Bool, alertOdds: Double) -> SimTime? {
     var k = life.timeline.index(at: t, from: timelineCursor)
     timelineCursor = k
     let episodes = life.timeline.episodes
@@ -77,7 +109,7 @@ extension ParticipantSimulation {
         chance = Noticing.heard[noticing.ringer.rawValue] * hearing * reach
       }
       // How closely people attend to their alerts moves the odds (1: as above).
-      chance = Compliance.withOdds(chance, times: plan.compliance.alertOdds)
+      chance = Compliance.withOdds(chance, times: alertOdds)
       if streams.response.uniform() < chance {
         return t + Tick.seconds(streams.response.exponential(mean: Noticing.reactionSeconds))
       }

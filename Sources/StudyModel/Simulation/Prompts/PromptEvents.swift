@@ -23,7 +23,7 @@ extension ParticipantSimulation {
   }
 
   /// The prompt is on the phone: its expiry and reminders start, and the participant notices
-  /// it at once in the app, or by an alert or their next look (``noticeTime(after:alert:)``).
+  /// it at once in the app, or by an alert or their next look (``noticeTime(after:alert:alertOdds:)``).
   mutating func deliver(_ i: Int, at t: SimTime, _ sim: inout Simulator) {
     promptLife.records[i].delivered = t
     promptLife.records[i].context = context(at: t)
@@ -46,7 +46,7 @@ extension ParticipantSimulation {
     }
     if app.mode == .foreground {
       sim.schedule(at: t, kind: EventKind.promptNoticed.rawValue, payload: Noticed.payload(i, reminded: false))
-    } else if let n = noticeTime(after: t, alert: true), promptLife.isOpen(i, at: n) {
+    } else if let n = noticeTime(after: t, alert: true, alertOdds: alertOdds(i)), promptLife.isOpen(i, at: n) {
       sim.schedule(at: n, kind: EventKind.promptNoticed.rawValue, payload: Noticed.payload(i, reminded: false))
     }
   }
@@ -182,7 +182,7 @@ extension ParticipantSimulation {
     let now = sim.now
     guard promptLife.isPending(i, at: now), power.phoneIsOn, !droppedOut else { return }
     promptLife.remindersLeft[i] -= 1
-    if let n = noticeTime(after: now, alert: true), promptLife.isOpen(i, at: n) {
+    if let n = noticeTime(after: now, alert: true, alertOdds: alertOdds(i)), promptLife.isOpen(i, at: n) {
       sim.schedule(at: n, kind: EventKind.promptNoticed.rawValue, payload: Noticed.payload(i, reminded: true))
     }
     if promptLife.remindersLeft[i] > 0 {
@@ -190,6 +190,21 @@ extension ParticipantSimulation {
         at: now + reminders[promptLife.records[i].schedule].interval, kind: EventKind.reminder.rawValue,
         payload: Int32(i))
     }
+  }
+
+  /// How closely the participant attends to prompt `i`'s alert (``Noticing/alertOdds(window:)``):
+  /// its window is its expiry, or the time to the next scheduled prompt when it is
+  /// answerable until the next signal (none: no expiry, or the last prompt). `mutating` only
+  /// so that the call does not copy the participant (a non-mutating method on this large
+  /// struct, called from a mutating one, copied it: +5 % instructions on the city study).
+  mutating func alertOdds(_ i: Int) -> Double {
+    let window: SimTime?
+    switch expiries[promptLife.records[i].schedule] {
+    case .after(let w): window = w
+    case .untilNextSignal: window = i + 1 < timetable.count ? timetable.times[i + 1] - timetable.times[i] : nil
+    case .never: window = nil
+    }
+    return noticing.alertOdds(window: window)
   }
 }
 
