@@ -108,7 +108,7 @@ public struct ScheduleMeasures: Sendable {
   /// the days were grouped.)
   public mutating func sortSample() {
     guard !normalized.isEmpty else { return }
-    sortedRuns.append(normalized.sorted())
+    sortedRuns.append(RadixSort.sortedNonNegative(normalized))
     normalized = []
   }
 
@@ -116,7 +116,7 @@ public struct ScheduleMeasures: Sendable {
   /// halves their number), with what was added since the last ``sortSample()``.
   func sortedSample() -> [Double] {
     var runs = sortedRuns
-    if !normalized.isEmpty { runs.append(normalized.sorted()) }
+    if !normalized.isEmpty { runs.append(RadixSort.sortedNonNegative(normalized)) }
     while runs.count > 1 {
       var next: [[Double]] = []
       next.reserveCapacity((runs.count + 1) / 2)
