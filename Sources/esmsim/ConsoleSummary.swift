@@ -14,56 +14,9 @@ enum ConsoleSummary {
   ]
 
   static func text(_ s: Scenario, _ o: StudyRun.Outcome, directory: String) -> String {
-    var rows = [["variant"] + headline.map(\.1)]
-    var unstable = false
-    for (k, v) in s.variants.enumerated() {
-      var row = [v.name]
-      let results = o.variants[k]
-      // Predictability from too few held-out days is overstated: marked, with a note below.
-      let stable = results[.predictabilityStable].map { $0.mean >= 1 } ?? true
-      for (metric, _, digits) in headline {
-        let r = results[metric]
-        var cell = r.map { $0.mean.isFinite ? NumberText.fixed($0.mean, digits) : "-" } ?? "-"
-        if metric == .bitsPerSignalScheduled && !stable && cell != "-" {
-          cell += "*"
-          unstable = true
-        }
-        row.append(cell)
-      }
-      rows.append(row)
-    }
-    // Coverage of each sensor, if any.
-    var sensorRows: [[String]] = []
-    let sensors = s.variants.first?.plan.protocolPlan.sensors.map(\.name) ?? []
-    if !sensors.isEmpty {
-      sensorRows.append(["variant"] + sensors.map { "\($0) comp" })
-      for (k, v) in s.variants.enumerated() {
-        var row = [v.name]
-        for sensor in sensors {
-          let r = o.variants[k][.coverageComp(sensor)]
-          row.append(r.map { $0.mean.isFinite ? NumberText.fixed($0.mean, 3) : "-" } ?? "-")
-        }
-        sensorRows.append(row)
-      }
-    }
-    // Each questionnaire apart, when a variant has several.
-    var questionnaireRows: [[String]] = []
-    for (k, v) in s.variants.enumerated() where v.plan.protocolPlan.questionnaires.count > 1 {
-      if questionnaireRows.isEmpty {
-        questionnaireRows.append(["variant", "questionnaire", "signals/day", "sd/day", "delivered", "answered", "answers/pp"])
-      }
-      for q in v.plan.protocolPlan.questionnaires {
-        var row = [v.name, q]
-        let metrics: [(Metric, Int)] = [
-          (.signalsPerDay, 2), (.signalsPerDaySD, 2), (.deliveredShare, 3), (.compliance, 3), (.answersPerParticipant, 1),
-        ]
-        for (metric, digits) in metrics {
-          let r = o.variants[k][metric.of(questionnaire: q)]
-          row.append(r.map { $0.mean.isFinite ? NumberText.fixed($0.mean, digits) : "-" } ?? "-")
-        }
-        questionnaireRows.append(row)
-      }
-    }
+    let (rows, unstable) = headlineRows(s, o)
+    let sensorRows = sensorRows(s, o)
+    let questionnaireRows = questionnaireRows(s, o)
     var out = "\(s.name): \(NumberText.fixed(o.participantDays, 0)) participant-days, \(o.events) events simulated\n\n"
     let prompted = s.variants.contains { !$0.plan.protocolPlan.schedules.isEmpty }
     if prompted { out += TextTable.render(rows) }
@@ -74,5 +27,60 @@ enum ConsoleSummary {
     if !sensorRows.isEmpty { out += (prompted ? "\n" : "") + TextTable.render(sensorRows) }
     out += "\nResults in \(directory)/ (\(o.files.joined(separator: ", ")))\n"
     return out
+  }
+
+  /// A metric's mean with `digits` decimals, "-" when missing or not finite.
+  static func cell(_ r: SummaryRow?, _ digits: Int) -> String {
+    r.map { $0.mean.isFinite ? NumberText.fixed($0.mean, digits) : "-" } ?? "-"
+  }
+
+  /// The headline table, and whether a variant's predictability rests on too few held-out days
+  /// (marked *, with a note below).
+  static func headlineRows(_ s: Scenario, _ o: StudyRun.Outcome) -> (rows: [[String]], unstable: Bool) {
+    var rows = [["variant"] + headline.map(\.1)]
+    var unstable = false
+    for (k, v) in s.variants.enumerated() {
+      var row = [v.name]
+      let results = o.variants[k]
+      let stable = results[.predictabilityStable].map { $0.mean >= 1 } ?? true
+      for (metric, _, digits) in headline {
+        var cell = cell(results[metric], digits)
+        if metric == .bitsPerSignalScheduled && !stable && cell != "-" {
+          cell += "*"
+          unstable = true
+        }
+        row.append(cell)
+      }
+      rows.append(row)
+    }
+    return (rows, unstable)
+  }
+
+  /// Coverage of each sensor, if any.
+  static func sensorRows(_ s: Scenario, _ o: StudyRun.Outcome) -> [[String]] {
+    let sensors = s.variants.first?.plan.protocolPlan.sensors.map(\.name) ?? []
+    guard !sensors.isEmpty else { return [] }
+    var rows = [["variant"] + sensors.map { "\($0) comp" }]
+    for (k, v) in s.variants.enumerated() {
+      rows.append([v.name] + sensors.map { cell(o.variants[k][.coverageComp($0)], 3) })
+    }
+    return rows
+  }
+
+  /// Each questionnaire apart, when a variant has several.
+  static func questionnaireRows(_ s: Scenario, _ o: StudyRun.Outcome) -> [[String]] {
+    let metrics: [(Metric, Int)] = [
+      (.signalsPerDay, 2), (.signalsPerDaySD, 2), (.deliveredShare, 3), (.compliance, 3), (.answersPerParticipant, 1),
+    ]
+    var rows: [[String]] = []
+    for (k, v) in s.variants.enumerated() where v.plan.protocolPlan.questionnaires.count > 1 {
+      if rows.isEmpty {
+        rows.append(["variant", "questionnaire", "signals/day", "sd/day", "delivered", "answered", "answers/pp"])
+      }
+      for q in v.plan.protocolPlan.questionnaires {
+        rows.append([v.name, q] + metrics.map { cell(o.variants[k][$0.0.of(questionnaire: q)], $0.1) })
+      }
+    }
+    return rows
   }
 }

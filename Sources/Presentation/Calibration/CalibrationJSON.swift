@@ -28,22 +28,7 @@ public enum CalibrationJSON {
           ("notes", .array((run.proposed?.notes ?? []).map { .string($0) })),
         ])
       ),
-      (
-        "estimates",
-        .array(
-          r.estimates.map {
-            .object([
-              ("parameter", .string($0.key)), ("value", .finite($0.value)), ("low", .finite($0.low)), ("high", .finite($0.high)),
-              ("standard_error", .finite($0.standardError)), ("at_bound", .bool($0.atBound)), ("reason", .string($0.reason)),
-            ])
-          } + r.hours.map {
-            .object([
-              ("parameter", .string("hour_odds[\($0.hour)]")), ("value", .finite($0.value)),
-              ("low", .finite($0.value * exp(-1.96 * $0.standardError))), ("high", .finite($0.value * exp(1.96 * $0.standardError))),
-              ("standard_error", .finite($0.standardError)), ("at_bound", .bool(false)), ("reason", .string("")),
-            ])
-          })
-      ),
+      ("estimates", estimates(r)),
       (
         "moments",
         .array(
@@ -59,28 +44,44 @@ public enum CalibrationJSON {
       ("not_identified", .array(r.notIdentified.map { .string($0) })),
       ("block", .string(CalibrationText.text(run).split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("#") }.joined(separator: "\n"))),
     ]
-    if let c = run.check {
-      members.append(
-        (
-          "check",
-          .object([
-            ("holdout", .string(c.holdout.description)), ("fit_prompts", .int(c.fitPrompts)), ("check_prompts", .int(c.checkPrompts)),
-            ("check_participants", .int(c.checkParticipants)), ("simulations", .int(c.simulations)),
-            ("inside", .int(c.inside.count)), ("figures_observed", .int(c.inside.of)),
-            (
-              "figures",
-              .array(
-                c.rows.map {
-                  .object([
-                    ("figure", .string($0.figure.key)), ("unit", .string({ if case .wait = $0.figure { "minutes" } else { "share" } }($0))),
-                    ("observed", .finite($0.observed)), ("predicted", .finite($0.predicted)), ("low", .finite($0.low)),
-                    ("high", .finite($0.high)), ("inside", $0.observed.isFinite ? .bool($0.inside) : .null),
-                  ])
-                })
-            ),
-          ])
-        ))
-    }
+    if let c = run.check { members.append(("check", check(c))) }
     return .object(members)
+  }
+
+  /// Every estimate with its interval, the hour odds' (log-scale intervals) after them.
+  static func estimates(_ r: Calibrator.Result) -> JSONValue {
+    .array(
+      r.estimates.map {
+        .object([
+          ("parameter", .string($0.key)), ("value", .finite($0.value)), ("low", .finite($0.low)), ("high", .finite($0.high)),
+          ("standard_error", .finite($0.standardError)), ("at_bound", .bool($0.atBound)), ("reason", .string($0.reason)),
+        ])
+      } + r.hours.map {
+        .object([
+          ("parameter", .string("hour_odds[\($0.hour)]")), ("value", .finite($0.value)),
+          ("low", .finite($0.value * exp(-1.96 * $0.standardError))), ("high", .finite($0.value * exp(1.96 * $0.standardError))),
+          ("standard_error", .finite($0.standardError)), ("at_bound", .bool(false)), ("reason", .string("")),
+        ])
+      })
+  }
+
+  /// The held-out check: its split, and each figure observed against its prediction.
+  static func check(_ c: PredictiveCheck) -> JSONValue {
+    .object([
+      ("holdout", .string(c.holdout.description)), ("fit_prompts", .int(c.fitPrompts)), ("check_prompts", .int(c.checkPrompts)),
+      ("check_participants", .int(c.checkParticipants)), ("simulations", .int(c.simulations)),
+      ("inside", .int(c.inside.count)), ("figures_observed", .int(c.inside.of)),
+      (
+        "figures",
+        .array(
+          c.rows.map {
+            .object([
+              ("figure", .string($0.figure.key)), ("unit", .string({ if case .wait = $0.figure { "minutes" } else { "share" } }($0))),
+              ("observed", .finite($0.observed)), ("predicted", .finite($0.predicted)), ("low", .finite($0.low)),
+              ("high", .finite($0.high)), ("inside", $0.observed.isFinite ? .bool($0.inside) : .null),
+            ])
+          })
+      ),
+    ])
   }
 }

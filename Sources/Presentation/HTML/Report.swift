@@ -20,25 +20,7 @@ public enum Report {
     if variants.contains(where: { !$0.answersPerParticipant.isEmpty }) {
       body += "<h2>At a glance</h2><div class='cards'>" + variants.map(headline).joined() + "</div>"
     }
-
-    let answered = variants.filter { !$0.answersPerParticipant.isEmpty }
-    if !answered.isEmpty {
-      let axes = answerAxes(answered)
-      body += section(
-        "How many answers will each participant give?",
-        Captions.answers,
-        answered.map { answersHistogram($0, maxAnswers: axes.maxAnswers, maxShare: axes.maxShare) })
-      body += section(
-        "What became of the prompts",
-        Captions.fate,
-        answered.map(lossBars))
-      if answered.contains(where: { $0.byOS.count > 1 }) {
-        body += section(
-          "iPhone against Android",
-          Captions.osSplit,
-          answered.map(osSplit))
-      }
-    }
+    body += answerSections(variants)
     if weeks.contains(where: { !$0.isEmpty }) {
       body += section(
         "A participant's week",
@@ -47,25 +29,7 @@ public enum Report {
           zip(variants, weeks).filter { k < $0.1.count }.map { "<figure class='wide'><figcaption>\(HTML.escape($0.0.name))</figcaption><div class='scroll'>\($0.1[k])</div></figure>" }
         })
     }
-    if variants.contains(where: { !$0.intensityScheduled.isEmpty }) {
-      let top = intensityTop(variants)
-      body += section(
-        "When prompts fall, and when they are answered",
-        Captions.intensity,
-        variants.map { intensityChart($0, window: window, top: top) })
-      body += section(
-        "Can a participant see the next prompt coming?",
-        Captions.predictability(stableDays: ScheduleSummary.stableHeldOutDays),
-        variants.count > 1 ? [predictabilityChart(variants), predictabilityDays(variants)] : [predictabilityDays(variants)])
-      body += section(
-        "Compliance by hour of day and by study day",
-        Captions.compliance,
-        variants.map { complianceCharts($0) })
-      body += section(
-        "Sampling bias",
-        Captions.bias,
-        [biasChart(variants)])
-    }
+    if variants.contains(where: { !$0.intensityScheduled.isEmpty }) { body += scheduleSections(variants, window: window) }
     if variants.contains(where: { !$0.heat.isEmpty }) {
       body += section(
         "Coverage by participant and hour",
@@ -89,6 +53,53 @@ public enum Report {
       <body>\(body)<footer>Made by esmsim. Every figure comes from the simulation described above. \(HTML.escape(Captions.sources))</footer></body></html>
 
       """
+  }
+
+  /// The answers' sections: answers per participant, the prompts' fates, iPhone against Android.
+  static func answerSections(_ variants: [VariantResults]) -> String {
+    let answered = variants.filter { !$0.answersPerParticipant.isEmpty }
+    guard !answered.isEmpty else { return "" }
+    var body = ""
+    let axes = answerAxes(answered)
+    body += section(
+      "How many answers will each participant give?",
+      Captions.answers,
+      answered.map { answersHistogram($0, maxAnswers: axes.maxAnswers, maxShare: axes.maxShare) })
+    body += section(
+      "What became of the prompts",
+      Captions.fate,
+      answered.map(lossBars))
+    if answered.contains(where: { $0.byOS.count > 1 }) {
+      body += section(
+        "iPhone against Android",
+        Captions.osSplit,
+        answered.map(osSplit))
+    }
+    return body
+  }
+
+  /// The schedule's sections: when prompts fall and are answered, predictability, compliance
+  /// by hour and day, sampling bias.
+  static func scheduleSections(_ variants: [VariantResults], window: (start: Double, minutes: Double)) -> String {
+    var body = ""
+    let top = intensityTop(variants)
+    body += section(
+      "When prompts fall, and when they are answered",
+      Captions.intensity,
+      variants.map { intensityChart($0, window: window, top: top) })
+    body += section(
+      "Can a participant see the next prompt coming?",
+      Captions.predictability(stableDays: ScheduleSummary.stableHeldOutDays),
+      variants.count > 1 ? [predictabilityChart(variants), predictabilityDays(variants)] : [predictabilityDays(variants)])
+    body += section(
+      "Compliance by hour of day and by study day",
+      Captions.compliance,
+      variants.map { complianceCharts($0) })
+    body += section(
+      "Sampling bias",
+      Captions.bias,
+      [biasChart(variants)])
+    return body
   }
 
   static let css = """

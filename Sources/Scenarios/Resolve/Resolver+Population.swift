@@ -182,6 +182,25 @@ extension ScenarioResolver {
     c.firstDaysSD = try r.number("first_days_sd", default: d.firstDaysSD, range: 0...10)
     c.firstDaysScale = try r.number("first_days_scale", default: d.firstDaysScale, range: 0...60)
     c.stateCorrelation = try r.number("state_correlation", default: d.stateCorrelation, range: -0.95...0.95)
+    try compliancePace(r, into: &c, defaults: d)
+    c.secondsPerItem = try r.number("seconds_per_item", default: d.secondsPerItem, range: 0...600)
+    c.lengthEffect = try r.number("length_effect", default: d.lengthEffect, range: 0...5)
+    c.densityEffect = try r.number("density_effect", default: d.densityEffect, range: 0...5)
+    c.densityWindow = try r.duration("density_window", default: d.densityWindow, range: Tick.minute...(Tick.day))
+    c.scheduledBoost = try r.number("scheduled_boost", default: d.scheduledBoost, range: 0.01...100)
+    if let odds = try hourOdds(r, default: d.hourOdds) { c.hourOdds = odds }
+    c.missPersistence = try r.share("miss_persistence", default: d.missPersistence)
+    c.stateDependence = try r.number("state_dependence", default: d.stateDependence, range: -5...5)
+    c.dismissShare = try r.share("dismiss_share", default: d.dismissShare)
+    c.completion = try r.duration("completion", default: d.completion, range: Tick.second...(Tick.day))
+    c.completionSigma = try r.number("completion_sigma", default: d.completionSigma, range: 0...5)
+    c.dropoutPerDay = try r.share("dropout_per_day", default: d.dropoutPerDay)
+    c.volunteeredPerDay = try r.number("volunteered_per_day", default: d.volunteeredPerDay, range: 0...100)
+  }
+
+  /// How a willing person notices, opens and answers (and breaks off): looks, alerts, opening
+  /// at once, busy stretches, "when convenient", break-offs.
+  func compliancePace(_ r: Reader, into c: inout CompliancePlan, defaults d: CompliancePlan) throws(ScenarioError) {
     c.looksPerHour = try r.number("looks_per_hour", default: d.looksPerHour, range: 0.01...600)
     c.looksSD = try r.number("looks_sd", default: d.looksSD, range: 0...5)
     c.looksAway = try r.share("looks_away", default: d.looksAway)
@@ -199,33 +218,26 @@ extension ScenarioResolver {
     c.atOnceSigma = try r.number("at_once_sigma", default: d.atOnceSigma, range: 0...5)
     c.breakOffPerMinute = try r.number("break_off_per_minute", default: d.breakOffPerMinute, range: 0...10)
     c.breakOffSD = try r.number("break_off_sd", default: d.breakOffSD, range: 0...5)
-    c.secondsPerItem = try r.number("seconds_per_item", default: d.secondsPerItem, range: 0...600)
-    c.lengthEffect = try r.number("length_effect", default: d.lengthEffect, range: 0...5)
-    c.densityEffect = try r.number("density_effect", default: d.densityEffect, range: 0...5)
-    c.densityWindow = try r.duration("density_window", default: d.densityWindow, range: Tick.minute...(Tick.day))
-    c.scheduledBoost = try r.number("scheduled_boost", default: d.scheduledBoost, range: 0.01...100)
-    if let list = try r.list("hour_odds") {
-      guard list.count == 24 else {
-        throw r.error("hour_odds", list.first?.1, "give 24 odds ratios, one per hour from 00 to 23 (found \(list.count))")
-      }
-      var out: [Double] = []
-      for (s, l) in list {
-        guard let x = Units.number(s), x >= 0, x <= 1000 else {
-          throw r.error("hour_odds", l, "expected odds ratios between 0 and 1000, found '\(s)'")
-        }
-        out.append(x)
-      }
-      c.hourOdds = out
-    } else {
-      r.record("hour_odds", .sequence(d.hourOdds.map { .scalar(Units.format($0), nil) }, nil))
+  }
+
+  /// `hour_odds`: 24 odds ratios, one per hour of the day (nil when absent: the defaults are
+  /// recorded).
+  func hourOdds(_ r: Reader, default d: [Double]) throws(ScenarioError) -> [Double]? {
+    guard let list = try r.list("hour_odds") else {
+      r.record("hour_odds", .sequence(d.map { .scalar(Units.format($0), nil) }, nil))
+      return nil
     }
-    c.missPersistence = try r.share("miss_persistence", default: d.missPersistence)
-    c.stateDependence = try r.number("state_dependence", default: d.stateDependence, range: -5...5)
-    c.dismissShare = try r.share("dismiss_share", default: d.dismissShare)
-    c.completion = try r.duration("completion", default: d.completion, range: Tick.second...(Tick.day))
-    c.completionSigma = try r.number("completion_sigma", default: d.completionSigma, range: 0...5)
-    c.dropoutPerDay = try r.share("dropout_per_day", default: d.dropoutPerDay)
-    c.volunteeredPerDay = try r.number("volunteered_per_day", default: d.volunteeredPerDay, range: 0...100)
+    guard list.count == 24 else {
+      throw r.error("hour_odds", list.first?.1, "give 24 odds ratios, one per hour from 00 to 23 (found \(list.count))")
+    }
+    var out: [Double] = []
+    for (s, l) in list {
+      guard let x = Units.number(s), x >= 0, x <= 1000 else {
+        throw r.error("hour_odds", l, "expected odds ratios between 0 and 1000, found '\(s)'")
+      }
+      out.append(x)
+    }
+    return out
   }
 
   func minutes(_ t: SimTime) -> Double { Double(t) / Double(Tick.minute) }

@@ -14,11 +14,8 @@ public enum Metrics {
     _ a: StudyAccumulator, schedules: (scheduled: ScheduleSummary, answered: ScheduleSummary)? = nil
   ) -> [(Metric, Estimate)] {
     func share(_ x: Int, _ of: Int) -> Double { of == 0 ? .nan : Double(x) / Double(of) }
-    func plain(_ x: Double) -> Estimate { Estimate(x) }
     let rows = a.participantRows
-    func ratio(_ y: (ParticipantRow) -> Int, _ x: (ParticipantRow) -> Int) -> Estimate {
-      Estimate.ratio(rows.map { (Double(y($0)), Double(x($0))) })
-    }
+    let ratio = ratios(rows)
     let s = schedules?.scheduled ?? a.scheduledTimes.summary()
     let answeredTimes = schedules?.answered ?? a.answeredTimes.summary()
     var out: [(Metric, Estimate)] = [
@@ -40,6 +37,23 @@ public enum Metrics {
       (.predictabilityHeldOutDays, plain(Double(s.heldOutDays))),
       (.predictabilityStable, plain(s.predictabilityIsStable ? 1 : 0)),
     ]
+    out += sensorValues(a, rows)
+    out += participantValues(a, rows)
+    out += questionnaireValues(a, rows)
+    return out
+  }
+
+  static func plain(_ x: Double) -> Estimate { Estimate(x) }
+
+  /// A ratio of two counts summed over participants, with its standard error over them.
+  static func ratios(_ rows: [ParticipantRow]) -> ((ParticipantRow) -> Int, (ParticipantRow) -> Int) -> Estimate {
+    { y, x in Estimate.ratio(rows.map { (Double(y($0)), Double(x($0))) }) }
+  }
+
+  /// Each sensor's coverage, received share and volume; the valid minutes and hours.
+  static func sensorValues(_ a: StudyAccumulator, _ rows: [ParticipantRow]) -> [(Metric, Estimate)] {
+    let ratio = ratios(rows)
+    var out: [(Metric, Estimate)] = []
     for (k, sensor) in a.plan.protocolPlan.sensors.enumerated() {
       let t = a.tally(sensor: k)
       out += [
@@ -58,11 +72,17 @@ public enum Metrics {
     if !a.plan.protocolPlan.sensors.isEmpty {
       out += [(.validMinutesRatio, plain(a.yield.minuteRatio)), (.validHoursRatio, plain(a.yield.hourRatio))]
     }
+    return out
+  }
+
+  /// How different the participants are, what they answer (against the target) and the
+  /// answers' bias.
+  static func participantValues(_ a: StudyAccumulator, _ rows: [ParticipantRow]) -> [(Metric, Estimate)] {
     // How different the participants are: their answered shares of the prompts due.
     let shares = rows.filter { $0.counted > 0 }.map { Double($0.completed) / Double($0.counted) }
     var spread = Moments()
     for x in shares { spread.add(x) }
-    out += [
+    var out: [(Metric, Estimate)] = [
       (.compliancePersonSD, plain(shares.count > 1 ? spread.sd : .nan)),
       (.compliancePersonP10, plain(Estimate.quantile(shares, 0.1))),
       (.compliancePersonMin, plain(shares.min() ?? .nan)),
@@ -83,20 +103,25 @@ public enum Metrics {
       (.answersPerParticipantP90, plain(distribution.quantile(0.9))),
       (.shareReachingTarget, .mean(distribution.reachingIndicators)),
     ]
-    // Each questionnaire apart, when there are several.
+    return out
+  }
+
+  /// Each questionnaire apart, when there are several.
+  static func questionnaireValues(_ a: StudyAccumulator, _ rows: [ParticipantRow]) -> [(Metric, Estimate)] {
     let names = a.plan.protocolPlan.questionnaires
-    if names.count > 1 {
-      for (q, name) in names.enumerated() {
-        let tallies = rows.map { $0.questionnaires[q] }
-        let counted = tallies.reduce(0) { $0 + $1.counted }
-        out += [
-          (Metric.signalsPerDay.of(questionnaire: name), plain(a.participantDays > 0 ? Double(counted) / a.participantDays : .nan)),
-          (Metric.signalsPerDaySD.of(questionnaire: name), plain(perDaySD(tallies))),
-          (Metric.deliveredShare.of(questionnaire: name), ratio({ $0.questionnaires[q].delivered }, { $0.questionnaires[q].counted })),
-          (Metric.compliance.of(questionnaire: name), ratio({ $0.questionnaires[q].completed }, { $0.questionnaires[q].counted })),
-          (Metric.answersPerParticipant.of(questionnaire: name), .mean(tallies.map { Double($0.completed) })),
-        ]
-      }
+    guard names.count > 1 else { return [] }
+    let ratio = ratios(rows)
+    var out: [(Metric, Estimate)] = []
+    for (q, name) in names.enumerated() {
+      let tallies = rows.map { $0.questionnaires[q] }
+      let counted = tallies.reduce(0) { $0 + $1.counted }
+      out += [
+        (Metric.signalsPerDay.of(questionnaire: name), plain(a.participantDays > 0 ? Double(counted) / a.participantDays : .nan)),
+        (Metric.signalsPerDaySD.of(questionnaire: name), plain(perDaySD(tallies))),
+        (Metric.deliveredShare.of(questionnaire: name), ratio({ $0.questionnaires[q].delivered }, { $0.questionnaires[q].counted })),
+        (Metric.compliance.of(questionnaire: name), ratio({ $0.questionnaires[q].completed }, { $0.questionnaires[q].counted })),
+        (Metric.answersPerParticipant.of(questionnaire: name), .mean(tallies.map { Double($0.completed) })),
+      ]
     }
     return out
   }
