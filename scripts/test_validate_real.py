@@ -194,5 +194,23 @@ class Doc(unittest.TestCase):
             self.assertEqual(text, f'# Title\n\ntext\n\n{vr.BEGIN}\nsecond\n{vr.END}\n')
 
 
+class Benchmark(unittest.TestCase):
+    def test_design_free_leave_one_out(self):
+        def res(name, role, observed, loo):
+            return {'study': {'name': name, 'role': role}, 'observed': {'answered': observed},
+                    'loo': {'answered': loo}}
+        results = [res('a', 'training', 60.0, 62.0), res('b', 'training', 80.0, 70.0),
+                   res('c', 'training', 90.0, 89.0), res('d', 'check', 70.0, 71.0)]
+        rows, spread = vr.design_free_benchmark(results)
+        bench = {n: b for n, _, b, _ in rows}
+        self.assertAlmostEqual(bench['a'], 85.0)   # the other training studies: b and c
+        self.assertAlmostEqual(bench['b'], 75.0)
+        self.assertAlmostEqual(bench['d'], 230 / 3)  # a check study: every training study
+        self.assertAlmostEqual(spread, 15.0)
+        text = ' '.join(vr.benchmark_text(results))
+        self.assertIn('within 8 points for 3 of 4 studies', text)   # esmsim: a, c, d within 8; b misses by 10
+        self.assertIn('the benchmark for 2', text)                  # b (5) and d (6.7) within 8
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -623,6 +623,48 @@ def evaluate(res):
     return out
 
 
+def design_free_benchmark(results):
+    """What a prediction that knows nothing of a study's design would do on the same leave-one-out
+    rule: each study predicted by the mean observed answered share of the other training studies
+    (all of them for a check study). Returns rows (name, observed, benchmark, esmsim's LOO) and the
+    best any single prediction shared by every study could do (half the observed range)."""
+    observed = {r['study']['name']: r['observed']['answered'] for r in results
+                if not r.get('skipped') and (r.get('observed') or {}).get('answered') is not None}
+    training = [r['study']['name'] for r in results
+                if r['study'].get('role') == 'training' and r['study']['name'] in observed]
+    rows = []
+    for r in results:
+        name = r['study']['name']
+        if name not in observed:
+            continue
+        others = [observed[t] for t in training if t != name]
+        if not others:
+            continue
+        rows.append((name, observed[name], sum(others) / len(others), (r.get('loo') or {}).get('answered')))
+    spread = (max(observed.values()) - min(observed.values())) / 2 if observed else None
+    return rows, spread
+
+
+def benchmark_text(results):
+    """A paragraph comparing esmsim's leave-one-out predictions with the design-free benchmark."""
+    rows, spread = design_free_benchmark(results)
+    scored = [(n, o, b, l) for n, o, b, l in rows if l is not None]
+    if not scored:
+        return []
+    def within(pairs):
+        return sum(1 for o, p in pairs if abs(p - o) <= LOO_POINTS)
+    bench = [(o, b) for _, o, b, _ in scored]
+    loo = [(o, l) for _, o, _, l in scored]
+    total = lambda pairs: sum(abs(p - o) for o, p in pairs)
+    return [f"*Against a design-free benchmark* (each study predicted by the mean observed share of the "
+            f"other training studies, the same leave-one-out rule): esmsim's LOO lies within "
+            f"{LOO_POINTS:g} points for {within(loo)} of {len(scored)} studies (its misses sum to "
+            f"{total(loo):.1f} points), the benchmark for {within(bench)} (sum {total(bench):.1f}). "
+            f"No single share predicted for every study can come within {spread:.1f} points of all of "
+            f"them (half the observed range): a leave-one-out bound of {LOO_POINTS:g} points is met for "
+            f"every study only as far as the studies' designs explain their levels.", '']
+
+
 def markdown(results, meta):
     L = []
     L.append('## Real studies: esmsim against public per-prompt ESM data')
@@ -676,6 +718,7 @@ def markdown(results, meta):
                  f"within it (±1 point) for {len(inside)} of {len(ranged)} studies"
                  + (f" ({', '.join(inside)})." if inside else "."))
         L.append('')
+    L.extend(benchmark_text(results))
     L.append('The other figures, observed / default prediction: the between-person sd of answered '
              'shares and their 10th percentile, the weekly trend (least-squares slope of person-day '
              'shares on the day, points a week), P(answered | previous answered) and P(answered | '
