@@ -40,6 +40,23 @@ class Figures(unittest.TestCase):
         self.assertEqual(list(f['by_week']), [1])
         self.assertIsNone(f['trend_per_week'])  # one day: no slope
 
+    def test_simulated_prompts_after_dropout_left_out(self):
+        # A participant answers 2 of 4 prompts, then drops out (3 prompts): the records would
+        # hold the 4 only, so 50 %, not 2 of 7.
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, 'prompts.csv')
+            with open(path, 'w') as f:
+                f.write('variant,replication,participant,scheduled,delivered,opened,submitted,status,volunteered\n')
+                statuses = ['answered', 'expired', 'answered', 'expired'] + ['dropped_out'] * 3
+                for i, st in enumerate(statuses):
+                    t = f'2024-01-0{1 + i // 4}T{9 + i % 4:02d}:00:00'
+                    done = f'2024-01-0{1 + i // 4}T{9 + i % 4:02d}:02:00' if st == 'answered' else ''
+                    f.write(f'v,1,p1,{t},{t},{done},{done},{st},0\n')
+                f.write('v,1,p1,2024-01-01T15:00:00,2024-01-01T15:00:00,2024-01-01T15:01:00,2024-01-01T15:01:00,answered,1\n')
+            f = vr.simulated_figures(path)
+            self.assertEqual(f['prompts'], 4)
+            self.assertAlmostEqual(f['answered'], 50.0)
+
     def test_trend_in_points_per_week(self):
         rows = []
         for d in range(14):  # share falls 1 point a day: 7 points a week

@@ -363,14 +363,16 @@ def rows_from_prompts(prompts, keep_openings=True):
 
 
 def simulated_figures(prompts_csv, keep_openings=True):
-    """Figures of esmsim's prompts.csv: non-volunteered prompts, answered = status answered,
-    the prompt's time its delivery (else its scheduled time); one set per replication and
-    variant, then their mean. keep_openings=False drops the openings (for a study whose
+    """Figures of esmsim's prompts.csv as the study's records would hold them: non-volunteered
+    prompts before the participant's dropout (a study's records end when a participant leaves,
+    as `esmsim calibrate` reads a simulation: Calibration/Moments.swift), answered = status
+    answered, the prompt's time its delivery (else its scheduled time); one set per replication
+    and variant, then their mean. keep_openings=False drops the openings (for a study whose
     records have none, so waits run to submission as in the records)."""
     groups = defaultdict(list)
     with open(prompts_csv, newline='', encoding='utf-8') as f:
         for r in csv.DictReader(f):
-            if r.get('volunteered', '0') == '1':
+            if r.get('volunteered', '0') == '1' or r.get('status') == 'dropped_out':
                 continue
             groups[(r.get('variant', ''), r.get('replication', '1'))].append(dict(
                 participant=r['participant'],
@@ -678,7 +680,7 @@ def markdown(results, meta):
              f"{meta['seconds'] / 60:.1f} min.")
     L.append('')
     L.append('Shares in %, differences in points. *Observed*: the records (answered = submitted, of all '
-             'prompts). *Default*: the study\'s scenario with esmsim\'s default compliance. *LOO*: the '
+             'prompts; simulated prompts after a participant\'s dropout left out, as records end there). *Default*: the study\'s scenario with esmsim\'s default compliance. *LOO*: the '
              'same scenario with the median of the other training studies\' fitted people (all '
              'training studies for a check study). *Held-out*: `esmsim calibrate --holdout days:N`, '
              'fitted on the first half of the study\'s days and predicting the rest, with its 95 % '
