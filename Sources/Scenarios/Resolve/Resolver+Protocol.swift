@@ -47,6 +47,23 @@ extension ScenarioResolver {
     let ownReminders = r.has("reminders")
     p.reminders = try reminders(r, default: imported?.reminders ?? Reminders())
     if ownReminders && imported != nil { for k in p.schedules.indices { p.schedules[k].reminders = nil } }
+    try appAndStudyKeys(r, into: &p)
+    p.settingsChange = try settingsChange(r, parts: p.schedules, days: plan.days)
+    p.ownSettingsChanges = try ownSettings(r, parts: p.schedules)
+    p.sensors = try sensors(r)
+    if imported == nil && !r.has("questionnaires") {
+      let survey = try r.section("survey")
+      p.survey = try surveyPlan(survey)
+      try survey.finish()
+      r.attach("survey", survey)
+    }
+    plan.protocolPlan = p
+  }
+
+  /// How the app runs and what the study asks of it: silent pushes, the participant's own
+  /// openings, alarms, the app's design, the answers' target, volunteered answers, upload,
+  /// distribution and the build's age.
+  mutating func appAndStudyKeys(_ r: Reader, into p: inout ProtocolPlan) throws(ScenarioError) {
     p.silentPushEvery = try optionalDuration(r, "silent_push", range: Tick.minute...(Tick.day))
     p.appOpensPerDay = try r.number("app_opens_per_day", default: 0, range: 0...100)
     p.alarm = try r.bool("alarm", default: false)
@@ -66,16 +83,6 @@ extension ScenarioResolver {
           file: file, key: r.keyPath("build_age_days"),
           message: r.context + "a \(p.distribution.rawValue) build does not expire: its age changes nothing"))
     }
-    p.settingsChange = try settingsChange(r, parts: p.schedules, days: plan.days)
-    p.ownSettingsChanges = try ownSettings(r, parts: p.schedules)
-    p.sensors = try sensors(r)
-    if imported == nil && !r.has("questionnaires") {
-      let survey = try r.section("survey")
-      p.survey = try surveyPlan(survey)
-      try survey.finish()
-      r.attach("survey", survey)
-    }
-    plan.protocolPlan = p
   }
 
   /// The protocol of the file an import key names (`aware_schedule`, with `aware_schedule_id`

@@ -57,6 +57,32 @@ public struct ScenarioResolver {
     for key in Self.variantKeys { _ = top.raw(key) }
     for (k, v, _) in baseResolved.pairs { top.record(k, v) }
 
+    let variants = try variantPlans(top, base: base, basePlan: basePlan, resolver: &resolver)
+
+    let o = try top.section("outputs")
+    let outputs = try outputSettings(o)
+    top.attach("outputs", o)
+    try top.finish()
+    resolver.startDate = startDate
+    var order = ["name", "description", "seed", "replications", "start_date"] + Self.variantKeys + ["outputs", "variants"]
+    order = order.filter { k in top.resolved.contains { $0.key == k } }
+    let resolved = ScenarioValue.mapping(order.map { k in (k, top.resolved.first { $0.key == k }!.value, nil) }, nil)
+    var scenario = Scenario(
+      file: file, name: name, description: description, seed: UInt64(seed), replications: replications,
+      startDate: startDate, variants: variants, outputs: outputs, resolved: resolved)
+    let named = variants.count > 1 || variants.first?.name != "base"
+    scenario.warnings =
+      resolver.warnings
+      + variants.flatMap { ScenarioWarning.check($0.plan, file: file, variant: named ? $0.name : nil) }
+    scenario.warnings += ScenarioWarning.check(root, outputs: outputs, variants: variants, file: file)
+    return scenario
+  }
+
+  /// Each variant's plan, the base overlaid with the keys it changes (one `base` variant when
+  /// the scenario has none); the resolved variants recorded.
+  static func variantPlans(
+    _ top: Reader, base: ScenarioValue, basePlan: StudyPlan, resolver: inout ScenarioResolver
+  ) throws(ScenarioError) -> [(name: String, plan: StudyPlan)] {
     var variants: [(name: String, plan: StudyPlan)] = []
     var resolvedVariants: [ScenarioValue] = []
     if let v = top.raw("variants") {
@@ -94,8 +120,11 @@ public struct ScenarioResolver {
     } else {
       variants = [("base", basePlan)]
     }
+    return variants
+  }
 
-    let o = try top.section("outputs")
+  /// The `outputs` section: which files a run writes.
+  static func outputSettings(_ o: Reader) throws(ScenarioError) -> OutputSettings {
     var outputs = OutputSettings()
     outputs.prompts = try o.bool("prompts", default: outputs.prompts)
     outputs.coverage = try o.bool("coverage", default: outputs.coverage)
@@ -110,21 +139,7 @@ public struct ScenarioResolver {
     outputs.report = try o.bool("report", default: outputs.report)
     outputs.heatHours = try o.integer("heat_hours", default: outputs.heatHours, range: 0...(24 * 60))
     try o.finish()
-    top.attach("outputs", o)
-    try top.finish()
-    resolver.startDate = startDate
-    var order = ["name", "description", "seed", "replications", "start_date"] + Self.variantKeys + ["outputs", "variants"]
-    order = order.filter { k in top.resolved.contains { $0.key == k } }
-    let resolved = ScenarioValue.mapping(order.map { k in (k, top.resolved.first { $0.key == k }!.value, nil) }, nil)
-    var scenario = Scenario(
-      file: file, name: name, description: description, seed: UInt64(seed), replications: replications,
-      startDate: startDate, variants: variants, outputs: outputs, resolved: resolved)
-    let named = variants.count > 1 || variants.first?.name != "base"
-    scenario.warnings =
-      resolver.warnings
-      + variants.flatMap { ScenarioWarning.check($0.plan, file: file, variant: named ? $0.name : nil) }
-    scenario.warnings += ScenarioWarning.check(root, outputs: outputs, variants: variants, file: file)
-    return scenario
+    return outputs
   }
 
   /// Resolves the study keys (duration, population, protocol) of a tree.

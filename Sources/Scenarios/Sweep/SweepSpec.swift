@@ -159,6 +159,37 @@ public struct SweepSpec: Sendable {
       _ = r.raw("set")
     }
     // The points: a grid or a list.
+    let (parameters, combos, valueCounts) = try points(r)
+    guard combos.count * replications <= maxUnits else {
+      throw r.error(
+        "replications", nil,
+        "\(combos.count) points × \(replications) replications is \(combos.count * replications) work units; a sweep has at most \(maxUnits)")
+    }
+    let name = try r.string("name", default: "", maxLength: 200)
+    try r.finish()
+
+    // The hash: the base tree, the first point resolved (every default, as this esmsim fills
+    // them in) and every point's values.
+    var spec = SweepSpec(
+      file: path, name: name, parameters: parameters, settings: combos, valueCounts: valueCounts, tree: tree, base: base,
+      scenarioPath: scenarioPath,
+      replications: replications, hash: "")
+    let first = try spec.point(0)
+    if spec.name.isEmpty { spec.name = first.scenario.name }
+    // Checked before anything runs, without resolving the whole grid: every value of each
+    // parameter with the first values of the others (points of the grid: every combination
+    // is one), or a list's first points. `checkPoints()` checks them all.
+    for p in spec.axisPoints() where p != 0 { _ = try spec.point(p) }
+    var hashText = "esmsim sweep 2\nreplications \(replications)\nparameters \(parameters.joined(separator: " "))\n"
+    hashText += "base\n\(tree.yaml())first point\n\(first.scenario.resolved.yaml())"
+    for combo in combos { hashText += "point " + combo.map(\.value.flowText).joined(separator: "\u{1F}") + "\n" }
+    spec.hash = SHA256.hex(Array(hashText.utf8))
+    return spec
+  }
+
+  /// The sweep's points: every combination of a grid's values, or a list's points; their
+  /// parameters (key paths) and, for a grid, how many values each has.
+  static func points(_ r: Reader) throws(ScenarioError) -> (parameters: [String], combos: [[Setting]], valueCounts: [Int]?) {
     var parameters: [String] = []
     var combos: [[Setting]] = []
     var valueCounts: [Int]?
@@ -207,31 +238,7 @@ public struct SweepSpec: Sendable {
     case (nil, nil):
       throw r.error("grid", nil, "give a grid (key paths with lists of values) or a list of points")
     }
-    guard combos.count * replications <= maxUnits else {
-      throw r.error(
-        "replications", nil,
-        "\(combos.count) points × \(replications) replications is \(combos.count * replications) work units; a sweep has at most \(maxUnits)")
-    }
-    let name = try r.string("name", default: "", maxLength: 200)
-    try r.finish()
-
-    // The hash: the base tree, the first point resolved (every default, as this esmsim fills
-    // them in) and every point's values.
-    var spec = SweepSpec(
-      file: path, name: name, parameters: parameters, settings: combos, valueCounts: valueCounts, tree: tree, base: base,
-      scenarioPath: scenarioPath,
-      replications: replications, hash: "")
-    let first = try spec.point(0)
-    if spec.name.isEmpty { spec.name = first.scenario.name }
-    // Checked before anything runs, without resolving the whole grid: every value of each
-    // parameter with the first values of the others (points of the grid: every combination
-    // is one), or a list's first points. `checkPoints()` checks them all.
-    for p in spec.axisPoints() where p != 0 { _ = try spec.point(p) }
-    var hashText = "esmsim sweep 2\nreplications \(replications)\nparameters \(parameters.joined(separator: " "))\n"
-    hashText += "base\n\(tree.yaml())first point\n\(first.scenario.resolved.yaml())"
-    for combo in combos { hashText += "point " + combo.map(\.value.flowText).joined(separator: "\u{1F}") + "\n" }
-    spec.hash = SHA256.hex(Array(hashText.utf8))
-    return spec
+    return (parameters, combos, valueCounts)
   }
 
   /// The tree with `value` at the key path `key` (dots separate keys): mappings on the way
