@@ -26,19 +26,7 @@ public struct PilotProtocol: Sendable {
     // Local dates and minutes of each prompt; each participant's first date.
     let ms = 86_400_000 as Int64
     func local(_ p: PilotPrompt) -> Int64 { p.planned + Int64(p.utcOffsetMinutes) * 60_000 }
-    var first: [String: Int64] = [:]
-    var last: [String: Int64] = [:]
-    for p in pilot.prompts {
-      let d = Self.floorDiv(local(p), ms)
-      first[p.participant] = min(first[p.participant] ?? d, d)
-      last[p.participant] = max(last[p.participant] ?? d, d)
-    }
-    let spans = first.keys.sorted().map { Int(last[$0]! - first[$0]!) + 1 }.sorted()
-    // Participant-days on each weekday (Monday 0) within the participants' spans.
-    var spanDays = [Int](repeating: 0, count: 7)
-    for (who, a) in first {
-      for d in a...max(a, min(last[who]!, a + Int64(Pilot.maxSpanDays))) { spanDays[Int(((d + 3) % 7 + 7) % 7)] += 1 }
-    }
+    let (first, spans, spanDays) = Self.spans(pilot)
     let days = spans.isEmpty ? 1 : spans[spans.count / 2]
     let start = first.values.min() ?? 0
     let names = Array(Set(pilot.prompts.map(\.questionnaire))).sorted()
@@ -64,56 +52,9 @@ public struct PilotProtocol: Sendable {
       let label =
         name.isEmpty
         ? "the prompts" : "questionnaire \(shownName)\(scenarioNames[name] == name ? "" : " (\(scenarioNames[name]!) in the scenario)")"
-      var schedule: String
-      var from: Double
-      var to: Double
-      let k = (0..<perDay).map { i in full.map { $0[i] }.sorted() }
-      // Each k-th prompt's range: from the central 90 % of its times when there are 20 or more
-      // (a few prompts of people in another time zone, or sent late, do not widen the
-      // blocks), widened by the 5 % a uniform draw puts on each side; else all of them.
-      let lo = k.map { $0.count >= 20 ? Self.quantile($0, 0.05) - (Self.quantile($0, 0.95) - Self.quantile($0, 0.05)) / 18 : Self.quantile($0, 0) }
-      let hi = k.map { $0.count >= 20 ? Self.quantile($0, 0.95) + (Self.quantile($0, 0.95) - Self.quantile($0, 0.05)) / 18 : Self.quantile($0, 1) }
-      let fixed = k.map { Self.fixedTime($0) }
-      if fixed.allSatisfy({ $0 != nil }) {
-        let times = fixed.map { $0! }
-        schedule = "{algorithm: fixed-times, times: [\(times.map { "\"\(Self.clock($0))\"" }.joined(separator: ", "))]}"
-        from = Self.floor5(times.first!)
-        to = Self.ceil5(times.last! + 1)
-        notes.append("\(label): \(perDay) a day at fixed times \(times.map(Self.clock).joined(separator: ", "))")
-      } else {
-        let spacing = perDay > 1 ? Self.median((1..<perDay).map { lo[$0] - lo[$0 - 1] }) : hi[0] - lo[0]
-        let width = Self.median(zip(lo, hi).map { $1 - $0 })
-        let separate = (1..<max(perDay, 1)).allSatisfy { hi[$0 - 1] <= lo[$0] + 2 }
-        let even =
-          perDay == 1
-          || ((1..<perDay).allSatisfy { abs(lo[$0] - lo[$0 - 1] - spacing) <= 0.15 * spacing }
-            && zip(lo, hi).allSatisfy { abs($1 - $0 - width) <= 0.15 * spacing })
-        if separate && even && spacing > 0 && width < 0.9 * spacing {
-          // Block and draw lengths on whole 5 minutes when they are within 2 of them (the
-          // draws' range falls short of the block's by a little).
-          let (spacing, width) = (Self.snap(spacing), Self.snap(width))
-          let buffer = (spacing - width) / (2 * spacing)
-          from = Self.snap(lo[0] - (spacing - width) / 2).rounded()
-          to = from + Double(perDay) * spacing.rounded()
-          // The prompts outside their block (another time zone, a late send), counted.
-          let outside = k.enumerated().reduce(0) { n, e in
-            let start = from + Double(e.offset) * spacing.rounded()
-            return n + e.element.filter { $0 < start || $0 > start + spacing.rounded() }.count
-          }
-          schedule = "{algorithm: buffered-blocks, per_day: \(perDay), buffer: \(String(format: "%.3f", buffer))}"
-          notes.append(
-            "\(label): \(perDay) a day, one in each of \(perDay) blocks of \(Int(spacing.rounded())) minutes, drawn in their middle \(Int(width.rounded())) minutes"
-              + (outside > 0 ? " (\(outside) of \(k.reduce(0) { $0 + $1.count }) prompts fell outside their block: another time zone, or sent late)" : ""))
-        } else {
-          from = Self.floor5(lo.min() ?? 0)
-          to = Self.ceil5((hi.max() ?? 0) + 1)
-          schedule = "{algorithm: fixed-blocks, per_day: \(perDay)}"
-          notes.append(
-            separate && even
-              ? "\(label): \(perDay) a day, one in each of \(perDay) equal blocks"
-              : "\(label): \(perDay) a day at varying times, no block structure visible: fixed blocks proposed")
-        }
-      }
+      let inferred = Self.schedule(full, perDay: perDay, label: label)
+      var (schedule, from, to) = (inferred.schedule, inferred.from, inferred.to)
+      notes.append(inferred.note)
       from = min(max(from, 0), 23 * 60)
       to = min(max(to, from + 5), 24 * 60)  // to midnight at the latest ("24:00": a prompt at 23:59 inside)
       // Weekdays with hardly any prompts (under a tenth of the average a day) are left out;
@@ -126,31 +67,8 @@ public struct PilotProtocol: Sendable {
         schedule += ", weekdays: [\(on.map { names[$0] }.joined(separator: ", "))]}"
         notes.append("\(label): only on \(on.map { names[$0] }.joined(separator: ", "))")
       }
-      // The expiry: the longest time to open (or to submit where openings are not recorded).
-      let waits = mine.compactMap { p -> Int64? in
-        guard let t = pilot.recording.openings ? (p.opened ?? p.submitted) : p.submitted else { return nil }
-        return t - p.shown
-      }
-      let longest = Double(waits.max() ?? 30 * 60_000) / 60_000
-      let expiry = Int(min(max(Self.ceil5(longest), 5), 24 * 60))
-      notes.append(
-        "\(label): answerable for \(expiry) minutes (the longest time to \(pilot.recording.openings ? "open" : "submit"): \(String(format: "%.1f", longest)) minutes)"
-      )
-      // The survey's length from its answering time (opened to submitted), at the defaults'
-      // seconds: the first item's and each further one's.
-      var survey = ""
-      let answering = mine.compactMap { p -> Double? in
-        guard pilot.recording.openings, let o = p.opened, let s = p.submitted else { return nil }
-        return Double(s - o) / 1000
-      }
-      if !answering.isEmpty {
-        let c = CompliancePlan()
-        let median = Self.median(answering)
-        let items = max(1, min(Int((1 + (median - Tick.inSeconds(c.completion)) / c.secondsPerItem).rounded()), 200))
-        if items > 1 { survey = ", survey: {length: \(items)}" }
-        notes.append(
-          "\(label): a median \(Int(median.rounded())) s from opening to submitting: \(items) item\(items == 1 ? "" : "s") at the defaults' pace")
-      }
+      let (expiry, survey, answerNotes) = Self.expiryAndLength(mine, recording: pilot.recording, label: label)
+      notes += answerNotes
       let window = "\(Self.clock(from))-\(Self.clock(to))"
       windowFrom = min(windowFrom, from)
       windowTo = max(windowTo, to)
@@ -160,12 +78,7 @@ public struct PilotProtocol: Sendable {
     let date = Self.date(start)
     notes.append(
       "\(first.count) participants, \(days) days (the median participant's span), from \(date); phones in ordinary use (the records do not say which: give --scenario with population.preset own_phones when the app must run to prompt)")
-    var y = "name: \(Self.quoted("pilot as its records show it"))\n"
-    y += "start_date: \"\(date)\"\nduration: \(days)d\n"
-    y += "population: {devices: {non_controlled: 1}, size: \(max(first.count, 1))}\n"
-    y += "protocol:\n  window: \"\(Self.clock(min(windowFrom, 23 * 60)))-\(Self.clock(max(windowTo, min(windowFrom, 23 * 60) + 5)))\"\n"
-    y += "  questionnaires:\n" + entries.joined(separator: "\n") + "\n"
-    yaml = y
+    yaml = Self.yaml(date: date, days: days, participants: first.count, window: (windowFrom, windowTo), entries: entries)
     self.notes = notes
   }
 
@@ -187,6 +100,130 @@ public struct PilotProtocol: Sendable {
         file: file, key: error.key, at: nil,
         "the protocol the records show cannot be simulated (\(error.message)); give --scenario (--propose prints the proposal)")
     }
+  }
+
+  /// The proposed scenario: the study's dates and participants, the window over every
+  /// questionnaire's, and the questionnaires' entries.
+  static func yaml(date: String, days: Int, participants: Int, window: (from: Double, to: Double), entries: [String]) -> String {
+    let (windowFrom, windowTo) = window
+    var y = "name: \(Self.quoted("pilot as its records show it"))\n"
+    y += "start_date: \"\(date)\"\nduration: \(days)d\n"
+    y += "population: {devices: {non_controlled: 1}, size: \(max(participants, 1))}\n"
+    y += "protocol:\n  window: \"\(Self.clock(min(windowFrom, 23 * 60)))-\(Self.clock(max(windowTo, min(windowFrom, 23 * 60) + 5)))\"\n"
+    y += "  questionnaires:\n" + entries.joined(separator: "\n") + "\n"
+    return y
+  }
+
+  /// Each participant's first local date (days since 1970), the participants' spans in days
+  /// (sorted), and the participant-days on each weekday (Monday 0) within their spans.
+  static func spans(_ pilot: Pilot) -> (first: [String: Int64], spans: [Int], spanDays: [Int]) {
+    let ms = 86_400_000 as Int64
+    var first: [String: Int64] = [:]
+    var last: [String: Int64] = [:]
+    for p in pilot.prompts {
+      let d = floorDiv(p.planned + Int64(p.utcOffsetMinutes) * 60_000, ms)
+      first[p.participant] = min(first[p.participant] ?? d, d)
+      last[p.participant] = max(last[p.participant] ?? d, d)
+    }
+    let spans = first.keys.sorted().map { Int(last[$0]! - first[$0]!) + 1 }.sorted()
+    var spanDays = [Int](repeating: 0, count: 7)
+    for (who, a) in first {
+      for d in a...max(a, min(last[who]!, a + Int64(Pilot.maxSpanDays))) { spanDays[Int(((d + 3) % 7 + 7) % 7)] += 1 }
+    }
+    return (first, spans, spanDays)
+  }
+
+  /// A questionnaire's expiry (the longest time to open, or to submit where openings are not
+  /// recorded, rounded up to 5 minutes) and its survey's length from its answering time, with
+  /// their notes.
+  static func expiryAndLength(
+    _ mine: [PilotPrompt], recording: PilotRecording, label: String
+  ) -> (expiry: Int, survey: String, notes: [String]) {
+    var notes: [String] = []
+    // The expiry: the longest time to open (or to submit where openings are not recorded).
+    let waits = mine.compactMap { p -> Int64? in
+      guard let t = recording.openings ? (p.opened ?? p.submitted) : p.submitted else { return nil }
+      return t - p.shown
+    }
+    let longest = Double(waits.max() ?? 30 * 60_000) / 60_000
+    let expiry = Int(min(max(Self.ceil5(longest), 5), 24 * 60))
+    notes.append(
+      "\(label): answerable for \(expiry) minutes (the longest time to \(recording.openings ? "open" : "submit"): \(String(format: "%.1f", longest)) minutes)"
+    )
+    // The survey's length from its answering time (opened to submitted), at the defaults'
+    // seconds: the first item's and each further one's.
+    var survey = ""
+    let answering = mine.compactMap { p -> Double? in
+      guard recording.openings, let o = p.opened, let s = p.submitted else { return nil }
+      return Double(s - o) / 1000
+    }
+    if !answering.isEmpty {
+      let c = CompliancePlan()
+      let median = Self.median(answering)
+      let items = max(1, min(Int((1 + (median - Tick.inSeconds(c.completion)) / c.secondsPerItem).rounded()), 200))
+      if items > 1 { survey = ", survey: {length: \(items)}" }
+      notes.append(
+        "\(label): a median \(Int(median.rounded())) s from opening to submitting: \(items) item\(items == 1 ? "" : "s") at the defaults' pace")
+    }
+    return (expiry, survey, notes)
+  }
+
+  /// A questionnaire's schedule as its full days show it (each with `perDay` prompts, local
+  /// minutes, sorted): fixed times, blocks (tiling the window or with a gap), or fixed blocks
+  /// over the window; its window's start and end, minutes; the note for the reader.
+  static func schedule(_ full: [Day], perDay: Int, label: String) -> (schedule: String, from: Double, to: Double, note: String) {
+    let schedule: String
+    let from: Double
+    let to: Double
+    let note: String
+    let k = (0..<perDay).map { i in full.map { $0[i] }.sorted() }
+    // Each k-th prompt's range: from the central 90 % of its times when there are 20 or more
+    // (a few prompts of people in another time zone, or sent late, do not widen the
+    // blocks), widened by the 5 % a uniform draw puts on each side; else all of them.
+    let lo = k.map { $0.count >= 20 ? Self.quantile($0, 0.05) - (Self.quantile($0, 0.95) - Self.quantile($0, 0.05)) / 18 : Self.quantile($0, 0) }
+    let hi = k.map { $0.count >= 20 ? Self.quantile($0, 0.95) + (Self.quantile($0, 0.95) - Self.quantile($0, 0.05)) / 18 : Self.quantile($0, 1) }
+    let fixed = k.map { Self.fixedTime($0) }
+    if fixed.allSatisfy({ $0 != nil }) {
+      let times = fixed.map { $0! }
+      schedule = "{algorithm: fixed-times, times: [\(times.map { "\"\(Self.clock($0))\"" }.joined(separator: ", "))]}"
+      from = Self.floor5(times.first!)
+      to = Self.ceil5(times.last! + 1)
+      note = "\(label): \(perDay) a day at fixed times \(times.map(Self.clock).joined(separator: ", "))"
+    } else {
+      let spacing = perDay > 1 ? Self.median((1..<perDay).map { lo[$0] - lo[$0 - 1] }) : hi[0] - lo[0]
+      let width = Self.median(zip(lo, hi).map { $1 - $0 })
+      let separate = (1..<max(perDay, 1)).allSatisfy { hi[$0 - 1] <= lo[$0] + 2 }
+      let even =
+        perDay == 1
+        || ((1..<perDay).allSatisfy { abs(lo[$0] - lo[$0 - 1] - spacing) <= 0.15 * spacing }
+          && zip(lo, hi).allSatisfy { abs($1 - $0 - width) <= 0.15 * spacing })
+      if separate && even && spacing > 0 && width < 0.9 * spacing {
+        // Block and draw lengths on whole 5 minutes when they are within 2 of them (the
+        // draws' range falls short of the block's by a little).
+        let (spacing, width) = (Self.snap(spacing), Self.snap(width))
+        let buffer = (spacing - width) / (2 * spacing)
+        from = Self.snap(lo[0] - (spacing - width) / 2).rounded()
+        to = from + Double(perDay) * spacing.rounded()
+        // The prompts outside their block (another time zone, a late send), counted.
+        let outside = k.enumerated().reduce(0) { n, e in
+          let start = from + Double(e.offset) * spacing.rounded()
+          return n + e.element.filter { $0 < start || $0 > start + spacing.rounded() }.count
+        }
+        schedule = "{algorithm: buffered-blocks, per_day: \(perDay), buffer: \(String(format: "%.3f", buffer))}"
+        note = (
+          "\(label): \(perDay) a day, one in each of \(perDay) blocks of \(Int(spacing.rounded())) minutes, drawn in their middle \(Int(width.rounded())) minutes"
+            + (outside > 0 ? " (\(outside) of \(k.reduce(0) { $0 + $1.count }) prompts fell outside their block: another time zone, or sent late)" : ""))
+      } else {
+        from = Self.floor5(lo.min() ?? 0)
+        to = Self.ceil5((hi.max() ?? 0) + 1)
+        schedule = "{algorithm: fixed-blocks, per_day: \(perDay)}"
+        note = (
+          separate && even
+            ? "\(label): \(perDay) a day, one in each of \(perDay) equal blocks"
+            : "\(label): \(perDay) a day at varying times, no block structure visible: fixed blocks proposed")
+      }
+    }
+    return (schedule, from, to, note)
   }
 
   /// Each questionnaire's name in the scenario: 1 to 40 letters, digits, _ or - (a name

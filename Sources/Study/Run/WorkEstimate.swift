@@ -1,4 +1,3 @@
-import Study
 import Measures
 import Scenarios
 import StudyModel
