@@ -17,19 +17,9 @@ extension PilotReaders {
     // no time of opening.
     pilot.recording = PilotRecording(prompts: .actedOnIPhones, openings: false, breakOffs: false)
     for r in csv.records {
-      let code = try csv.integer(r[status], "esmStatus")
-      let outcome: PilotPrompt.Outcome
-      switch code {
-      case 0:
+      guard let outcome = try awareOutcome(try csv.integer(r[status], "esmStatus"), r[status], file: file) else {
         pilot.leftOut["esmStatus 0 (new: never acted on)", default: 0] += 1
         continue
-      case 1: outcome = .answered
-      case 2: outcome = .dismissed
-      case 3: outcome = .expired
-      default:
-        throw ScenarioError(
-          file: file, key: "esmStatus", at: .init(line: r[status].line, column: r[status].column),
-          "expected 0 (new), 1 (answered), 2 (dismissed) or 3 (expired), found \(code)")
       }
       let shown = try csv.time(r[shownAt], "esmNotificationTime", in: Pilot.times)
       let z = try csv.integer(r[zone], "timezone")
@@ -67,5 +57,19 @@ extension PilotReaders {
     }
     pilot.sort()
     return pilot
+  }
+
+  /// An AWARE `esmStatus`: 1 answered, 2 dismissed, 3 expired; nil for 0 (new: never acted on).
+  static func awareOutcome(_ code: Int64, _ f: CSVText.Field, file: String) throws(ScenarioError) -> PilotPrompt.Outcome? {
+    switch code {
+    case 0: return nil
+    case 1: return .answered
+    case 2: return .dismissed
+    case 3: return .expired
+    default:
+      throw ScenarioError(
+        file: file, key: "esmStatus", at: .init(line: f.line, column: f.column),
+        "expected 0 (new), 1 (answered), 2 (dismissed) or 3 (expired), found \(code)")
+    }
   }
 }

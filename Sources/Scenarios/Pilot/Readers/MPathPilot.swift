@@ -29,14 +29,8 @@ extension PilotReaders {
       try csv.column("timeStampScheduled"), try csv.column("timeStampSent"), try csv.column("timeStampStart"),
       try csv.column("timeStampStop"), try csv.column("timeZoneOffset")
     )
-    let seconds = (Pilot.times.lowerBound / 1000)...(Pilot.times.upperBound / 1000)
-    /// A local-clock time in seconds as UTC milliseconds.
     func time(_ f: CSVText.Field, _ name: String, offset: Int64) throws(ScenarioError) -> Int64? {
-      guard let t = try csv.optionalInteger(f, name) else { return nil }
-      guard seconds.contains(t) else {
-        throw csv.error(f, name, "\(t) is not a time between 2000 and 2100 in seconds since 1970 (m-Path's local clock)")
-      }
-      return (t - offset) * 1000
+      try mpathTime(csv, f, name, offset: offset)
     }
     var bySent: [String: Int] = [:]
     var reminders: [(of: String, prompt: PilotPrompt)] = []
@@ -52,21 +46,9 @@ extension PilotReaders {
       guard let sent = try time(r[sentAt], "timeStampSent", offset: offset) else {
         throw csv.error(r[sentAt], "timeStampSent", "a scheduled beep without the time it was sent")
       }
-      var start = try time(r[startAt], "timeStampStart", offset: offset)
-      var stop = try time(r[stopAt], "timeStampStop", offset: offset)
-      if let s = start {
-        guard let kept = pilot.notBefore(s, shown: sent, what: "openings") else {
-          throw csv.error(r[startAt], "timeStampStart", "started more than 5 minutes before it was sent (timeStampSent)")
-        }
-        start = kept
-      }
-      if let e = stop {
-        guard let s = start else { throw csv.error(r[stopAt], "timeStampStop", "stopped without a start (timeStampStart)") }
-        guard let kept = pilot.notBefore(e, shown: s, what: "answers") else {
-          throw csv.error(r[stopAt], "timeStampStop", "stopped more than 5 minutes before it started (timeStampStart)")
-        }
-        stop = kept
-      }
+      let (start, stop) = try mpathTimes(
+        start: try time(r[startAt], "timeStampStart", offset: offset), stop: try time(r[stopAt], "timeStampStop", offset: offset),
+        sent: sent, fields: (r[startAt], r[stopAt]), csv, &pilot)
       let outcome: PilotPrompt.Outcome = stop != nil ? .answered : start != nil ? .partial : .unanswered
       let prompt = PilotPrompt(
         participant: r[who].text, shown: sent, utcOffsetMinutes: Int(offset / 60), outcome: outcome, opened: start, submitted: stop,
@@ -85,6 +67,14 @@ extension PilotReaders {
       bySent[key] = pilot.prompts.count
       pilot.prompts.append(prompt)
     }
+    foldReminders(reminders, bySent: bySent, into: &pilot)
+    pilot.sort()
+    return pilot
+  }
+
+  /// m-Path's reminders folded into the beeps they remind of: answered (or started) through a
+  /// reminder, the beep is; counted.
+  static func foldReminders(_ reminders: [(of: String, prompt: PilotPrompt)], bySent: [String: Int], into pilot: inout Pilot) {
     for (of, reminder) in reminders {
       pilot.leftOut["m-Path reminder beeps (folded into the beep they remind of)", default: 0] += 1
       guard let k = bySent[of] else {
@@ -97,7 +87,39 @@ extension PilotReaders {
         pilot.prompts[k].submitted = reminder.submitted
       }
     }
-    pilot.sort()
-    return pilot
+  }
+
+  /// A beep's start and stop, each kept when at most 5 minutes before what it follows (the
+  /// start its sending, the stop its start; counted by ``Pilot/notBefore(_:shown:what:)``),
+  /// refused when earlier; a stop needs a start.
+  static func mpathTimes(
+    start: Int64?, stop: Int64?, sent: Int64, fields: (start: CSVText.Field, stop: CSVText.Field), _ csv: CSVText,
+    _ pilot: inout Pilot
+  ) throws(ScenarioError) -> (start: Int64?, stop: Int64?) {
+    var (start, stop) = (start, stop)
+    if let s = start {
+      guard let kept = pilot.notBefore(s, shown: sent, what: "openings") else {
+        throw csv.error(fields.start, "timeStampStart", "started more than 5 minutes before it was sent (timeStampSent)")
+      }
+      start = kept
+    }
+    if let e = stop {
+      guard let s = start else { throw csv.error(fields.stop, "timeStampStop", "stopped without a start (timeStampStart)") }
+      guard let kept = pilot.notBefore(e, shown: s, what: "answers") else {
+        throw csv.error(fields.stop, "timeStampStop", "stopped more than 5 minutes before it started (timeStampStart)")
+      }
+      stop = kept
+    }
+    return (start, stop)
+  }
+
+  /// An m-Path local-clock time in seconds as UTC milliseconds (nil: empty).
+  static func mpathTime(_ csv: CSVText, _ f: CSVText.Field, _ name: String, offset: Int64) throws(ScenarioError) -> Int64? {
+    let seconds = (Pilot.times.lowerBound / 1000)...(Pilot.times.upperBound / 1000)
+    guard let t = try csv.optionalInteger(f, name) else { return nil }
+    guard seconds.contains(t) else {
+      throw csv.error(f, name, "\(t) is not a time between 2000 and 2100 in seconds since 1970 (m-Path's local clock)")
+    }
+    return (t - offset) * 1000
   }
 }
