@@ -84,6 +84,12 @@ extension Calibrator {
   /// The parameters a fit can move, each identified by some of ``moments(_:recording:)``
   /// (those a pilot cannot move are found by their effect and kept: ``calibrate``).
   static func parameters(_ pilot: ComplianceMoments, plan: StudyPlan, recording: PilotRecording) -> [Parameter] {
+    levelParameters(pilot, plan: plan) + paceParameters(pilot, plan: plan, recording: recording)
+  }
+
+  /// The willingness's: its level, spread, least engaged class, weekly and first days' change,
+  /// and how misses persist.
+  static func levelParameters(_ pilot: ComplianceMoments, plan: StudyPlan) -> [Parameter] {
     let lowest = plan.compliance.classes.indices.min { plan.compliance.classes[$0].level < plan.compliance.classes[$1].level } ?? 0
     let base = plan.compliance.classes
     var out: [Parameter] = [
@@ -130,6 +136,13 @@ extension Calibrator {
           key: "miss_persistence", scale: .logit, step: 0.6, plausible: 0.005...0.95, set: { $0.missPersistence = $1 },
           get: \.missPersistence))
     }
+    return out
+  }
+
+  /// The pace's (from the waits: looks, alerts, opening at once, busy, "when convenient"; the
+  /// waits' change over the weeks) and the break-offs' rate.
+  static func paceParameters(_ pilot: ComplianceMoments, plan: StudyPlan, recording: PilotRecording) -> [Parameter] {
+    var out: [Parameter] = []
     if pilot.waits.count >= 20 {
       out += [
         Parameter(key: "looks_per_hour", scale: .log, step: 0.4, plausible: 0.2...120, set: { $0.looksPerHour = $1 }, get: \.looksPerHour),
