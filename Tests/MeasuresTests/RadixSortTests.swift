@@ -5,24 +5,14 @@ import Testing
 /// The radix sort of the Kolmogorov–Smirnov sample gives exactly what `sorted()` gives.
 @Suite("RadixSort: non-negative samples sorted in linear time, as sorted() sorts them")
 struct RadixSortTests {
-  /// A small deterministic generator (SplitMix64), so that the samples are the same each run.
-  struct Mix {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var z = state
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
-    mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
-  }
+  /// A uniform draw in [0, 1) from the tests' SplitMix64 (``SplitMix``).
+  static func unit(_ g: inout SplitMix) -> Double { Double(g.next() >> 11) / Double(1 << 53) }
 
   @Test("samples in [0, 1] with ties, zeros, ones, tiny and subnormal values: equal to sorted()")
   func equalsSorted() {
-    var g = Mix(state: 42)
+    var g = SplitMix(seed: 42)
     for n in [257, 1_000, 50_000] {
-      var xs = (0..<n).map { _ in g.unit() }
+      var xs = (0..<n).map { _ in Self.unit(&g) }
       // Ties (rounded to a grid), exact 0 and 1, tiny and subnormal values: every digit varies.
       for i in stride(from: 0, to: n, by: 7) { xs[i] = (xs[i] * 64).rounded() / 64 }
       xs[3] = 0
@@ -36,8 +26,8 @@ struct RadixSortTests {
 
   @Test("negatives, −0, infinities and NaN fall back to the standard sort; short samples too")
   func fallsBack() {
-    var g = Mix(state: 7)
-    var xs = (0..<1_000).map { _ in g.unit() }
+    var g = SplitMix(seed: 7)
+    var xs = (0..<1_000).map { _ in Self.unit(&g) }
     xs[10] = -0.5
     #expect(RadixSort.sortedNonNegative(xs) == xs.sorted())
     xs[10] = -0.0

@@ -15,7 +15,9 @@ struct AlertWindowTests {
     var c = CompliancePlan()
     c.alertOdds = 0.8
     c.alertWindowExponent = 0.5
-    func odds(_ minutes: Double?) -> Double { Noticing.alertOdds(c, window: minutes.map { Tick.minutes($0) }) }
+    func odds(_ minutes: Double?) -> Double {
+      Noticing.alertOdds(base: c.alertOdds, exponent: c.alertWindowExponent, window: minutes.map { Tick.minutes($0) })
+    }
     #expect(abs(odds(60) - 0.8) < 1e-12)
     #expect(abs(odds(15) - 1.6) < 1e-12)  // a quarter of the window: twice the odds
     #expect(abs(odds(240) - 0.4) < 1e-12)
@@ -44,13 +46,7 @@ struct AlertWindowTests {
         p.compliance.dropoutPerDay = 0
         p.compliance.alertWindowExponent = exponent
       }
-      let people = outcomes(plan, seed: 9).map { $0.prompts.filter { !$0.volunteered } }
-      let pairs = people.map { (Double($0.filter { $0.status == .answered }.count), Double($0.count)) }
-      let (y, x) = pairs.reduce((0.0, 0.0)) { ($0.0 + $1.0, $0.1 + $1.1) }
-      let r = y / x
-      let n = Double(pairs.count)
-      let ss = pairs.reduce(0.0) { $0 + ($1.0 - r * $1.1) * ($1.0 - r * $1.1) }
-      return (r, (n / (n - 1) * ss).squareRoot() / x)
+      return answeredShare(outcomes(plan, seed: 9))
     }
     let flat = answered(exponent: 0)
     let following = answered(exponent: CompliancePlan().alertWindowExponent)

@@ -79,13 +79,7 @@ struct PeopleTests {
         configure(&p.compliance)
       }
       // The share with its cluster-robust standard error (participants as clusters).
-      let people = outcomes(plan).map { $0.prompts.filter { !$0.volunteered } }
-      let pairs = people.map { (Double($0.filter { $0.status == .answered }.count), Double($0.count)) }
-      let (y, x) = pairs.reduce((0.0, 0.0)) { ($0.0 + $1.0, $0.1 + $1.1) }
-      let r = y / x
-      let n = Double(pairs.count)
-      let ss = pairs.reduce(0.0) { $0 + ($1.0 - r * $1.1) * ($1.0 - r * $1.1) }
-      return (r, (n / (n - 1) * ss).squareRoot() / x)
+      return answeredShare(outcomes(plan))
     }
     let motivated = answered {
       $0.answerProbability = 0.999

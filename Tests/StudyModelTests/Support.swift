@@ -40,3 +40,15 @@ let caseStudySensors: [SensorPlan] = [
   SensorPlan(name: "weather", kind: .periodic(period: 10 * Tick.minute), needsNetwork: true),
   SensorPlan(name: "pedometer", kind: .periodic(period: 10 * Tick.minute), coprocessor: true),
 ]
+
+/// The answered share of the prompts due (volunteered answers left out) with its
+/// cluster-robust standard error, participants as clusters.
+func answeredShare(_ outcomes: [ParticipantOutcome]) -> (share: Double, se: Double) {
+  let people = outcomes.map { $0.prompts.filter { !$0.volunteered } }
+  let pairs = people.map { (Double($0.filter { $0.status == .answered }.count), Double($0.count)) }
+  let (y, x) = pairs.reduce((0.0, 0.0)) { ($0.0 + $1.0, $0.1 + $1.1) }
+  let r = y / x
+  let n = Double(pairs.count)
+  let ss = pairs.reduce(0.0) { $0 + ($1.0 - r * $1.1) * ($1.0 - r * $1.1) }
+  return (r, (n / (n - 1) * ss).squareRoot() / x)
+}

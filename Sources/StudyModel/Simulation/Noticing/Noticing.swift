@@ -52,11 +52,9 @@ struct Noticing {
   /// The window the odds ``CompliancePlan/alertOdds`` are for: an hour.
   static let referenceWindowMinutes = 60.0
 
-  /// The odds of noticing an alert of a prompt answerable for `window` (nil: no expiry),
-  /// ``CompliancePlan/alertOdds`` moved by ``CompliancePlan/alertWindowExponent``.
-  static func alertOdds(_ c: CompliancePlan, window: SimTime?) -> Double {
-    alertOdds(base: c.alertOdds, exponent: c.alertWindowExponent, window: window)
-  }
+  /// The odds of noticing an alert of a prompt answerable for `window` (nil: no expiry):
+  /// `base` (``CompliancePlan/alertOdds``) moved by `exponent`
+  /// (``CompliancePlan/alertWindowExponent``).
   static func alertOdds(base: Double, exponent: Double, window: SimTime?) -> Double {
     guard exponent != 0 else { return base }
     let minutes = window.map { Double($0) / Double(Tick.minute) } ?? windowMinutes.upperBound
@@ -82,16 +80,16 @@ struct Noticing {
 }
 
 extension ParticipantSimulation {
-  /// When the participant notices something that appears on the phone at `t`: at once if an
-  /// alert is heard, otherwise at the next look at the phone; after sleep, shortly after
+  /// When the participant notices an alert that appears on the phone at `t`: at once if it
+  /// is heard, otherwise at the next look at the phone; after sleep, shortly after
   /// waking (nil: not within ``Noticing/searchHorizon``). `alertOdds`: how closely the
-  /// participant attends to this alert (``Noticing/alertOdds(_:window:)``).
-  mutating func noticeTime(after t: SimTime, alert: Bool, alertOdds: Double) -> SimTime? {
+  /// participant attends to this alert (``Noticing/alertOdds(window:)``).
+  mutating func noticeTime(after t: SimTime, alertOdds: Double) -> SimTime? {
     var k = life.timeline.index(at: t, from: timelineCursor)
     timelineCursor = k
     let episodes = life.timeline.episodes
     let first = episodes[k]
-    if alert && first.context != .asleep {
+    if first.context != .asleep {
       var chance: Double
       let hearing = plan.dailyLife.conditions[first.context.rawValue].hearing
       if phone.focused(at: t) {

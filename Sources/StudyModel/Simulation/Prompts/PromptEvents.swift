@@ -23,7 +23,7 @@ extension ParticipantSimulation {
   }
 
   /// The prompt is on the phone: its expiry and reminders start, and the participant notices
-  /// it at once in the app, or by an alert or their next look (``noticeTime(after:alert:alertOdds:)``).
+  /// it at once in the app, or by an alert or their next look (``noticeTime(after:alertOdds:)``).
   mutating func deliver(_ i: Int, at t: SimTime, _ sim: inout Simulator) {
     promptLife.records[i].delivered = t
     promptLife.records[i].context = context(at: t)
@@ -46,7 +46,7 @@ extension ParticipantSimulation {
     }
     if app.mode == .foreground {
       sim.schedule(at: t, kind: EventKind.promptNoticed.rawValue, payload: Noticed.payload(i, reminded: false))
-    } else if let n = noticeTime(after: t, alert: true, alertOdds: alertOdds(i)), promptLife.isOpen(i, at: n) {
+    } else if let n = noticeTime(after: t, alertOdds: alertOdds(i)), promptLife.isOpen(i, at: n) {
       sim.schedule(at: n, kind: EventKind.promptNoticed.rawValue, payload: Noticed.payload(i, reminded: false))
     }
   }
@@ -182,7 +182,7 @@ extension ParticipantSimulation {
     let now = sim.now
     guard promptLife.isPending(i, at: now), power.phoneIsOn, !droppedOut else { return }
     promptLife.remindersLeft[i] -= 1
-    if let n = noticeTime(after: now, alert: true, alertOdds: alertOdds(i)), promptLife.isOpen(i, at: n) {
+    if let n = noticeTime(after: now, alertOdds: alertOdds(i)), promptLife.isOpen(i, at: n) {
       sim.schedule(at: n, kind: EventKind.promptNoticed.rawValue, payload: Noticed.payload(i, reminded: true))
     }
     if promptLife.remindersLeft[i] > 0 {
