@@ -49,6 +49,7 @@ struct ReferenceTests {
     duration: 3d
     population:
       size: 5
+      enrolment_days: 3
       devices: {ideal: 0.5, heavy: 0.5}
       os: {ios: 0.5, android: 0.5}
       device_profiles:
@@ -80,7 +81,7 @@ struct ReferenceTests {
           schedule: {algorithm: mappiness, per_day: 3, end_margin: 5m}
           settings_change: {day: 2, at: "13:00", window: "10:00-20:00", per_day: 2}
       - name: times
-        protocol: {schedule: {algorithm: fixed-times, times: ["11:00", "18:00"], jitter: 10m}}
+        protocol: {schedule: {algorithm: fixed-times, times: ["11:00", "18:00"], jitter: 10m}, own_times: {share: 0.5, earlier: 30m, later: 2h}}
       - name: buffered
         protocol: {schedule: {algorithm: buffered-blocks, per_day: 4, buffer: 0.1}}
       - name: blocks

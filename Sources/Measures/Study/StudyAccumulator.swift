@@ -158,7 +158,7 @@ public struct StudyAccumulator: Sendable {
     for q in byQuestionnaire.indices { byQuestionnaire[q].endDay() }
     volunteered += o.volunteered.count
     if let windows = o.samplingWindows {
-      addTimes(o.prompts, windows: windows, detailed: detailed)
+      addTimes(o.prompts, windows: windows, joinDay: o.joinDay, detailed: detailed)
     }
     for (k, t) in o.tallies.enumerated() { tallies[o.device][k].add(t) }
     yield.add(o.yield)
@@ -176,12 +176,12 @@ public struct StudyAccumulator: Sendable {
 
   /// Feeds each study day's scheduled and answered prompt times to the uniformity and
   /// predictability measures, normalised to that day's sampling window.
-  mutating func addTimes(_ prompts: [PromptRecord], windows: (weekday: Block, weekend: Block), detailed: Bool) {
+  mutating func addTimes(_ prompts: [PromptRecord], windows: (weekday: Block, weekend: Block), joinDay: Int, detailed: Bool) {
     var scheduledDay: [Double] = []
     var answeredDay: [Double] = []
     var i = 0
     for d in 0..<plan.days {
-      let window = plan.isWeekend(d) ? windows.weekend : windows.weekday
+      let window = plan.isWeekend(joinDay + d) ? windows.weekend : windows.weekday
       let origin = Double(d) * 1440
       scheduledDay.removeAll(keepingCapacity: true)
       answeredDay.removeAll(keepingCapacity: true)

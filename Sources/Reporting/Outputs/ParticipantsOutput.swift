@@ -17,11 +17,13 @@ final class ParticipantsOutput: StudyObserver {
     let (name, plan) = folder.variant(v)
     var single = StudyAccumulator(plan: plan, detailParticipants: 0, heatParticipants: 0)
     single.add(o)
+    let joined = String(folder.clock(o, plan: plan).iso(0).prefix(10))
     for pr in single.participantRows {
       try sink.row(
         Rows.participant(
           pr, variant: name, replication: r, device: plan.devices[o.device].profile.name,
-          timeZone: plan.timeZones[o.zone].zone.name, person: o.engagement, classes: plan.compliance.classes))
+          timeZone: plan.timeZones[o.zone].zone.name, person: o.engagement, classes: plan.compliance.classes,
+          joined: joined, ownTimesShift: o.ownTimesShift))
     }
   }
 

@@ -37,7 +37,7 @@ final class RunFolder {
 
   /// The plan and name of variant `v`, and participant `o`'s own clock.
   func variant(_ v: Int) -> (name: String, plan: StudyPlan) { (scenario.variants[v].name, scenario.variants[v].plan) }
-  func clock(_ o: ParticipantOutcome, plan: StudyPlan) -> Timestamps { time.in(plan.timeZones[o.zone].zone) }
+  func clock(_ o: ParticipantOutcome, plan: StudyPlan) -> Timestamps { time.in(plan.timeZones[o.zone].zone).joining(on: o.joinDay) }
 
   /// The folder `output/vV-rR/` of variant `v` and replication `r` (from 0), created, and its
   /// key `vV-rR`: an export written per variant and replication (ESMira's, m-Path's).

@@ -47,7 +47,7 @@ public enum Rows {
   /// they open at once and that a busy stretch holds them, and their break-off rate.
   public static func participant(
     _ r: ParticipantRow, variant: String, replication: Int, device: String, timeZone: String, person: Engagement?,
-    classes: [ComplianceClass]
+    classes: [ComplianceClass], joined: String, ownTimesShift: Double
   ) -> [String] {
     let traits: [String] = person.map { e in
       [
@@ -59,7 +59,7 @@ public enum Rows {
       variant, String(replication + 1), String(r.participant + 1), device, r.os.rawValue, timeZone, String(r.scheduled), String(r.signals),
       String(r.completed), cell(r.responseRate, 4), cell(r.medianResponseSeconds, 1), String(r.volunteered),
       cell(r.reportedMean, 3), cell(r.trueMean, 3), cell(r.reportedMean - r.trueMean, 3), r.droppedOut ? "1" : "0",
-    ] + traits
+    ] + traits + [joined, cell(ownTimesShift, 0)]
   }
 
   /// A number with fixed decimals, empty when it is not a number.

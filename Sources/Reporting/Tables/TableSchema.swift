@@ -81,7 +81,8 @@ public struct TableSchema: Sendable {
       ("time_zone", .text), ("scheduled", .integer), ("signals", .integer), ("completed", .integer), ("response_rate", .real),
       ("median_response_s", .real), ("volunteered", .integer), ("reported_mean", .real), ("true_mean", .real), ("bias", .real),
       ("dropped_out", .flag), ("class", .text), ("willingness", .real), ("first_days_change", .real), ("weekly_change", .real),
-      ("looks_per_hour", .real), ("at_once", .real), ("busy", .real), ("break_off_per_minute", .real),
+      ("looks_per_hour", .real), ("at_once", .real), ("busy", .real), ("break_off_per_minute", .real), ("joined", .text),
+      ("own_times_shift", .real),
     ])
 
   /// `aware_esm.csv`: AWARE's `esms` table.

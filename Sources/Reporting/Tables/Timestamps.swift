@@ -25,6 +25,12 @@ public struct Timestamps: Sendable {
     Timestamps(origin: origin, originDays: originDays, zone: zone)
   }
 
+  /// The times of a participant who joined `k` days after the study's first date: their
+  /// wall clock counts from their own first midnight (``StudyPlan/joining(on:)``).
+  public func joining(on k: Int) -> Timestamps {
+    k == 0 ? self : Timestamps(origin: origin + Int64(k) * Tick.day, originDays: originDays + k, zone: zone.shifted(byDays: k))
+  }
+
   private init(origin: Int64, originDays: Int, zone: ZoneOffsets) {
     self.origin = origin
     self.originDays = originDays

@@ -21,7 +21,9 @@ extension ScenarioResolver {
     plan.devices = devices.map { name, share in (profiles.first { $0.name == name }!, share) }
     let systems = try r.shares("os", names: OperatingSystem.allCases.map(\.rawValue), default: [("ios", 1)])
     plan.systems = systems.map { (OperatingSystem(rawValue: $0.0)!, $0.1) }
-    plan.timeZones = try timeZones(r, days: plan.days)
+    plan.enrolmentDays = try r.integer("enrolment_days", default: 1, range: 1...366)
+    // The zones' changes over every participant's days, the last joiner's included.
+    plan.timeZones = try timeZones(r, days: plan.days + plan.enrolmentDays - 1)
     // A preset's keys are already in the tree (Presets.expand); its name is recorded.
     if let (name, at) = try r.scalar("preset") { r.record("preset", .scalar(name, at)) }
     let phones = try r.section("phones")

@@ -50,6 +50,7 @@ extension ScenarioResolver {
     try appAndStudyKeys(r, into: &p)
     p.settingsChange = try settingsChange(r, parts: p.schedules, days: plan.days)
     p.ownSettingsChanges = try ownSettings(r, parts: p.schedules)
+    p.ownTimes = try ownTimes(r)
     p.sensors = try sensors(r)
     if imported == nil && !r.has("questionnaires") {
       let survey = try r.section("survey")

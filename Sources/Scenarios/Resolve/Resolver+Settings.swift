@@ -3,7 +3,8 @@ import SimKernel
 import StudyModel
 
 /// The `protocol` section's changes of Mappiness settings: one for everyone
-/// (`settings_change`), or the participants' own (`own_settings`).
+/// (`settings_change`), or the participants' own (`own_settings`); and the participants'
+/// own times (`own_times`).
 extension ScenarioResolver {
   /// `settings_change`: the participant changes their Mappiness hours and signals a day
   /// once, mid-study.
@@ -45,5 +46,23 @@ extension ScenarioResolver {
     try c.finish()
     r.attach("own_settings", c)
     return OwnSettingsChanges(share: share, hoursSD: sd)
+  }
+
+  /// `own_times`: a share of participants move the whole schedule by an amount of their own.
+  func ownTimes(_ r: Reader) throws(ScenarioError) -> OwnTimes? {
+    guard r.has("own_times") else { return nil }
+    let c = try r.section("own_times")
+    for other in ["settings_change", "own_settings"] where r.has(other) {
+      throw r.error("own_times", r.raw("own_times")?.location, "give \(other) (Mappiness' hours changed mid-study) or own_times, not both")
+    }
+    let share = try c.share("share", default: 1)
+    let earlier = try c.duration("earlier", default: 0, range: 0...(12 * Tick.hour))
+    let later = try c.duration("later", default: 0, range: 0...(12 * Tick.hour))
+    guard earlier + later >= Tick.minute else {
+      throw r.error("own_times", r.raw("own_times")?.location, "own_times moves nobody: give earlier or later (at least one minute between them)")
+    }
+    try c.finish()
+    r.attach("own_times", c)
+    return OwnTimes(share: share, earlier: earlier, later: later)
   }
 }

@@ -43,7 +43,7 @@ extension ScenarioResolver {
     let given = r.has("server_time_zone")
     let name = try r.string("server_time_zone", default: imported ?? plan.timeZones[0].zone.name, maxLength: 100)
     // The population's own zone when the server shares it.
-    guard let zone = plan.timeZones.first(where: { $0.zone.name == name })?.zone ?? Self.zone(name, start: startDate, days: plan.days)
+    guard let zone = plan.timeZones.first(where: { $0.zone.name == name })?.zone ?? Self.zone(name, start: startDate, days: plan.days + plan.enrolmentDays - 1)
     else {
       let key = given ? r.keyPath("server_time_zone") : "study_time_zone"
       throw ScenarioError(

@@ -39,11 +39,17 @@ public struct Person: Sendable {
   public var checksPerHour: Double { 6.0 }
   /// Index into the plan's time zones.
   public let zone: Int
+  /// Days after the study's first date on which the person joins (0: on it); their study
+  /// days count from then (``StudyPlan/joining(on:)``).
+  public let joinDay: Int
 
   /// Draws a person; their time zone from `zones` (a stream of its own, drawn only when the
   /// population lives in several zones, so that adding zones leaves every other trait alone),
   /// their answering from `answering` (``Engagement``, likewise).
-  public init(plan: StudyPlan, stream s: inout RandomStream, zones: inout RandomStream, answering: inout RandomStream) {
+  public init(
+    plan: StudyPlan, stream s: inout RandomStream, zones: inout RandomStream, answering: inout RandomStream, joinDay: Int = 0
+  ) {
+    self.joinDay = joinDay
     zone = plan.timeZones.count > 1 ? zones.index(cumulative: plan.timeZones.map(\.share).cumulativeSums) : 0
     device = s.index(cumulative: plan.devices.map(\.share).cumulativeSums)
     os = plan.systems[s.index(cumulative: plan.systems.map(\.share).cumulativeSums)].os

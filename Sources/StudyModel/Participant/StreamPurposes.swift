@@ -17,7 +17,7 @@ import SimKernel
 /// | 5 | ``Purpose/state`` | looks at the state and reporting noise; index 1 the truth's path |
 /// | 6 | ``Purpose/phone`` | app lifecycle, memory, battery, network; indices 1–2 phone checks, 3–4 the phone's life and its maker, 5 phone calls |
 /// | 7 | ``Purpose/delivery`` | push latency and loss, server ticks |
-/// | 8 | ``Purpose/traits`` | person-level traits drawn once; index 1 the participant's own settings, 2 zone, 3 phone, 4 answering pace; 9–11 calibration's draws (its parameters, the predictive check, the bootstrap) |
+/// | 8 | ``Purpose/traits`` | person-level traits drawn once; index 1 the participant's own settings (and own times), 2 zone, 3 phone, 4 answering pace, 5 the day they join; 9–11 calibration's draws (its parameters, the predictive check, the bootstrap) |
 ///
 /// Every indexed stream is named below (``Purpose/all``: each address distinct, tested).
 extension Purpose {
@@ -41,7 +41,8 @@ extension Purpose {
 /// The indexed streams by name: the one registry of every stream a participant (and
 /// calibration) draws from.
 extension Purpose {
-  /// A participant's own settings changes (Mappiness' hours and count).
+  /// A participant's own settings: their changes of Mappiness' hours and count, or their own
+  /// times (`own_times`; never both).
   public static let settings = traits.indexed(1)
   /// The participant's time zone.
   public static let zone = traits.indexed(2)
@@ -49,6 +50,8 @@ extension Purpose {
   public static let phoneTraits = traits.indexed(3)
   /// The person's answering pace (looks, at once, busy, deferral).
   public static let answering = traits.indexed(4)
+  /// The day the participant joins (`population.enrolment_days`).
+  public static let enrolment = traits.indexed(5)
   /// Calibration: the parameters' simulated people.
   public static let calibration = traits.indexed(9)
   /// Calibration: the predictive check's simulations.
@@ -79,7 +82,7 @@ extension Purpose {
     ("company", company), ("response", response), ("habit", habit), ("state", state), ("truthPath", truthPath),
     ("phone", phone), ("checkCounts", checkCounts), ("checkPlaces", checkPlaces), ("phoneLife", phoneLife),
     ("maker", maker), ("calls", calls), ("delivery", delivery), ("traits", traits), ("settings", settings),
-    ("zone", zone), ("phoneTraits", phoneTraits), ("answering", answering), ("calibration", calibration),
+    ("zone", zone), ("phoneTraits", phoneTraits), ("answering", answering), ("enrolment", enrolment), ("calibration", calibration),
     ("predictiveCheck", predictiveCheck), ("bootstrap", bootstrap),
   ]
 }

@@ -41,6 +41,8 @@ public struct ProtocolPlan: Sendable, Equatable {
   public var settingsChange: SettingsChange?
   /// Changes of their Mappiness settings that participants make on their own (nil: none).
   public var ownSettingsChanges: OwnSettingsChanges?
+  /// Participants' own times: the schedule moved by an amount of each participant's (nil: none).
+  public var ownTimes: OwnTimes?
 
   /// The expiry of the prompts of schedule `k` (its own, or the protocol's).
   public func expiry(ofSchedule k: Int) -> ExpiryPolicy {

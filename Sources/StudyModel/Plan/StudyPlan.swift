@@ -11,6 +11,9 @@ public struct StudyPlan: Sendable, Equatable {
   public var startWeekday: Int
   /// How many people take part.
   public var participants: Int
+  /// Participants join on a day of their own among the first `enrolmentDays` days (uniform;
+  /// 1: everyone on the first), each for `days` days from then (``Person/joinDay``).
+  public var enrolmentDays = 1
   /// Device profiles and their shares.
   public var devices: [(profile: DeviceProfile, share: Double)]
   /// Operating systems and their shares.
@@ -44,7 +47,7 @@ public struct StudyPlan: Sendable, Equatable {
   }
 
   public static func == (a: StudyPlan, b: StudyPlan) -> Bool {
-    a.days == b.days && a.startWeekday == b.startWeekday && a.participants == b.participants
+    a.days == b.days && a.startWeekday == b.startWeekday && a.participants == b.participants && a.enrolmentDays == b.enrolmentDays
       && a.devices.map(\.profile) == b.devices.map(\.profile) && a.devices.map(\.share) == b.devices.map(\.share)
       && a.systems.map(\.os) == b.systems.map(\.os) && a.systems.map(\.share) == b.systems.map(\.share)
       && a.phones == b.phones && a.timeZones.map(\.zone) == b.timeZones.map(\.zone) && a.timeZones.map(\.share) == b.timeZones.map(\.share)
@@ -82,4 +85,18 @@ public struct StudyPlan: Sendable, Equatable {
 
   /// Whether study day `day` is a weekend day.
   public func isWeekend(_ day: Int) -> Bool { (startWeekday + day) % 7 >= 5 }
+}
+
+extension StudyPlan {
+  /// The plan as a participant who joins `k` days after the study's first date lives it:
+  /// their study days start then, so their weekdays and their clocks' changes (their zones',
+  /// the push server's) move by `k` days.
+  public func joining(on k: Int) -> StudyPlan {
+    guard k != 0 else { return self }
+    var p = self
+    p.startWeekday = (startWeekday + k) % 7
+    p.timeZones = timeZones.map { ($0.zone.shifted(byDays: k), $0.share) }
+    p.protocolPlan.serverZone = protocolPlan.serverZone.shifted(byDays: k)
+    return p
+  }
 }

@@ -34,6 +34,12 @@ public struct ZoneOffsets: Sendable, Equatable {
   /// UTC, without changes.
   public static let utc = ZoneOffsets(name: "UTC", offsets: [0], changes: [])
 
+  /// The zone on the clock of a participant who joins `k` days after the study's first date
+  /// (their times count from their own first midnight).
+  public func shifted(byDays k: Int) -> ZoneOffsets {
+    k == 0 ? self : ZoneOffsets(name: name, offsets: offsets, changes: changes.map { $0 - SimTime(k) * Tick.day })
+  }
+
   /// The offset at instant `u`.
   public func offset(atInstant u: SimTime) -> SimTime {
     var k = 0

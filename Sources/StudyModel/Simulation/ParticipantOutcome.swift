@@ -11,6 +11,11 @@ public struct ParticipantOutcome: Sendable {
   public var os: OperatingSystem
   /// Index of their time zone in the plan.
   public var zone = 0
+  /// Days after the study's first date on which they joined (``Person/joinDay``): their study
+  /// days, prompts' days and times count from then.
+  public var joinDay = 0
+  /// Minutes by which they moved the schedule (`protocol.own_times`; 0: not moved).
+  public var ownTimesShift = 0.0
   /// The person's answering: class, willingness and its trends, looks, pace (``Engagement``).
   public var engagement: Engagement? = nil
   /// Every prompt, in time order.
@@ -108,7 +113,7 @@ extension ParticipantSimulation {
       heatHours: heatHours)
     var outcome = ParticipantOutcome(
       participant: Int(participant), device: sim.person.device, os: sim.person.os, zone: sim.person.zone,
-      engagement: sim.person.engagement, prompts: prompts,
+      joinDay: sim.person.joinDay, ownTimesShift: sim.timetable.shift, engagement: sim.person.engagement, prompts: prompts,
       volunteered: volunteered, tallies: coverage.tallies, coverageRows: coverage.rows, yield: coverage.yield,
       heat: coverage.heat, trueMean: sim.trueWakingMean, enrolledUntil: end, lastSync: lastSync,
       scheduleFailed: sim.scheduleFailed, samplingWindows: sim.samplingWindows, batteryTrace: sim.batteryTrace,

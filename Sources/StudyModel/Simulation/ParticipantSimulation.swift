@@ -76,6 +76,13 @@ public struct ParticipantSimulation: EventHandler {
     func stream(_ p: Purpose) -> RandomStream {
       RandomStream(StreamAddress(seed: seed, replication: replication, participant: participant, purpose: p))
     }
+    // A participant who joins later lives the plan from their own first day.
+    var joinDay = 0
+    if plan.enrolmentDays > 1 {
+      var enrolment = stream(.enrolment)
+      joinDay = Int(enrolment.integer(below: UInt64(plan.enrolmentDays)))
+    }
+    let plan = plan.joining(on: joinDay)
     self.plan = plan
     proto = plan.protocolPlan
     let reminders = plan.protocolPlan.schedules.indices.map { plan.protocolPlan.reminders(ofSchedule: $0) }
@@ -83,7 +90,7 @@ public struct ParticipantSimulation: EventHandler {
     var traits = stream(.traits)
     var zones = stream(.zone)
     var answering = stream(.answering)
-    person = Person(plan: plan, stream: &traits, zones: &zones, answering: &answering)
+    person = Person(plan: plan, stream: &traits, zones: &zones, answering: &answering, joinDay: joinDay)
     var phoneTraits = stream(.phoneTraits)
     device = PhoneSetup(plan: plan, person: person, stream: &phoneTraits)
     noticing = Noticing(person: person, compliance: plan.compliance)

@@ -35,6 +35,8 @@ struct Timetable {
   /// The part of the day the schedule samples on weekdays and weekends, in minutes after
   /// midnight (for normalising prompt times).
   var samplingWindows: (weekday: Block, weekend: Block)?
+  /// Minutes by which the participant moved every schedule (`protocol.own_times`).
+  private(set) var shift = 0.0
 
   /// Draws every prompt's time for the participant (`settings`: the draws of their own
   /// change of settings, ``OwnSettingsChanges``; `streams`: each schedule's draws, its own
@@ -144,11 +146,15 @@ struct Timetable {
       let blocks = built.map { $0.sampling(weekend: weekend) }
       return Block(start: blocks.map(\.start).min()!, end: blocks.map(\.end).max()!)
     }
-    samplingWindows = (envelope(false), envelope(true))
     change = plan.protocolPlan.settingsChange
     if change == nil, let rule = plan.protocolPlan.ownSettingsChanges, parts.count == 1, parts[0].choice?.algorithm == .mappiness {
       change = Self.ownChange(rule, window: built[0].windows[0], days: plan.days, stream: &settings)
     }
+    // The participant's own times move every schedule (the resolver keeps them apart from
+    // the settings changes, which draw from the same stream).
+    shift = plan.protocolPlan.ownTimes?.draw(&settings) ?? 0
+    func moved(_ b: Block) -> Block { shift == 0 ? b : Block(start: b.start + shift, end: b.end + shift) }
+    samplingWindows = (moved(envelope(false)), moved(envelope(true)))
     drawDays(plan: plan, person: person, built: built, events: events, &streams)
     sortTimes()
     indexDays(plan.days)
@@ -189,6 +195,7 @@ struct Timetable {
   private mutating func drawDays(
     plan: StudyPlan, person: Person, built: [Built], events: [EventPrompts?], _ streams: inout [RandomStream]
   ) {
+    let shift = self.shift
     var events = events
     let proto = plan.protocolPlan
     let parts = proto.schedules
@@ -219,7 +226,7 @@ struct Timetable {
     func add(from start: SimTime, before end: SimTime, day d: Int, schedule k: Int) {
       for m in minutes {
         let t = start + Tick.minutes(m)
-        if t < end { append(t, day: d, schedule: k) }
+        if t < end && t >= 0 { append(t, day: d, schedule: k) }
       }
     }
     for d in 0..<plan.days {
@@ -231,9 +238,9 @@ struct Timetable {
         var window = built[k].windows[w]
         guard !built[k].schedulers.isEmpty else {
           // Event-contingent: the day's events in the window.
-          let start = midnight + Tick.minutes(window.start.minutes)
+          let start = midnight + Tick.minutes(window.start.minutes + shift)
           let end = min(start + Tick.minutes(window.length), studyEnd)
-          for t in events[k]!.prompts(from: start, to: end, before: studyEnd, using: &streams[k]) {
+          for t in events[k]!.prompts(from: max(start, 0), to: end, before: studyEnd, using: &streams[k]) {
             append(t, day: d, schedule: k, drawn: false)
           }
           continue
@@ -244,7 +251,7 @@ struct Timetable {
         }
         minutes.removeAll(keepingCapacity: true)
         scheduler.schedule(in: window, into: &minutes, using: &streams[k])
-        let windowStart = midnight + Tick.minutes(window.start.minutes)
+        let windowStart = midnight + Tick.minutes(window.start.minutes + shift)
         var end = studyEnd
         if let change, d == change.day { end = min(end, midnight + change.timeOfDay) }
         add(from: windowStart, before: end, day: d, schedule: k)
