@@ -77,11 +77,7 @@ public struct ParticipantSimulation: EventHandler {
       RandomStream(StreamAddress(seed: seed, replication: replication, participant: participant, purpose: p))
     }
     // A participant who joins later lives the plan from their own first day.
-    var joinDay = 0
-    if plan.enrolmentDays > 1 {
-      var enrolment = stream(.enrolment)
-      joinDay = Int(enrolment.integer(below: UInt64(plan.enrolmentDays)))
-    }
+    let joinDay = Self.joinDay(plan, stream)
     let plan = plan.joining(on: joinDay)
     self.plan = plan
     proto = plan.protocolPlan
@@ -115,12 +111,7 @@ public struct ParticipantSimulation: EventHandler {
       plan: plan.dailyLife.state, conditions: plan.dailyLife.conditions, personLevel: person.stateLevel,
       first: .asleep, end: leaves,
       pathStream: stream(.truthPath))
-    if plan.dailyLife.state.company.isOn {
-      var companyStream = stream(.company)
-      company = Company(plan.dailyLife.state.company, timeline: life.timeline, stream: &companyStream)
-    } else {
-      company = Company()
-    }
+    company = Self.company(plan, life, stream)
     // Each schedule draws from its own stream (the first from the schedule kind's first).
     var scheduleStreams = proto.schedules.indices.map { stream(.schedule($0)) }
     var settingsStream = stream(.settings)
@@ -138,6 +129,22 @@ public struct ParticipantSimulation: EventHandler {
       calls: calls, settings: &settingsStream, streams: &scheduleStreams)
     promptLife = PromptLife(timetable, reminders: reminders)
     burden = PromptBurden(plan, engagement: person.engagement)
+  }
+
+  /// The day after the study's first on which the participant joins: 0 unless the plan
+  /// spreads enrolment, then uniform over its days, from a stream of its own.
+  static func joinDay(_ plan: StudyPlan, _ stream: (Purpose) -> RandomStream) -> Int {
+    guard plan.enrolmentDays > 1 else { return 0 }
+    var s = stream(.enrolment)
+    return Int(s.integer(below: UInt64(plan.enrolmentDays)))
+  }
+
+  /// Company ("with others") along the participant's days, from a stream of its own; none
+  /// when the plan records none.
+  static func company(_ plan: StudyPlan, _ life: DailyLife, _ stream: (Purpose) -> RandomStream) -> Company {
+    guard plan.dailyLife.state.company.isOn else { return Company() }
+    var s = stream(.company)
+    return Company(plan.dailyLife.state.company, timeline: life.timeline, stream: &s)
   }
 
   /// The participant's phone checks until `end`, from streams of their own (the same

@@ -195,7 +195,6 @@ struct Timetable {
   private mutating func drawDays(
     plan: StudyPlan, person: Person, built: [Built], events: [EventPrompts?], _ streams: inout [RandomStream]
   ) {
-    let shift = self.shift
     var events = events
     let proto = plan.protocolPlan
     let parts = proto.schedules
