@@ -1,3 +1,4 @@
+import Foundation
 import SimKernel
 import StudyModel
 import Testing
@@ -21,5 +22,26 @@ struct OwnTimesScenarioTests {
       #expect(e.key == key, "\(text): \(e)")
       #expect(e.message.contains(words), "\(text): \(e)")
     }
+  }
+}
+
+@Suite("ESMira's userEditable and protocol.own_times")
+struct ESMiraEditableTimesTests {
+  let fixtures = repository.appendingPathComponent("Tests/ScenariosTests/Fixtures")
+
+  func resolved(_ protocolLine: String) throws -> Scenario {
+    let file = fixtures.appendingPathComponent("s.yaml").path
+    return try ScenarioResolver.resolve(
+      ScenarioLoader.parse(Data("name: t\nduration: 7d\nprotocol: \(protocolLine)\n".utf8), file: file), file: file)
+  }
+
+  @Test("warned about (ESMira's default: times participants may move) unless own_times simulates it")
+  func editable() throws {
+    let plain = try resolved("{esmira_study: esmira-two-signals.json}")
+    let said = plain.warnings.filter { $0.key.hasSuffix("userEditable") }
+    #expect(said.count == 1 && said[0].message.contains("protocol.own_times"), "\(plain.warnings)")
+    let moved = try resolved("{esmira_study: esmira-two-signals.json, own_times: {earlier: 1h, later: 1h}}")
+    #expect(!moved.warnings.contains { $0.key.hasSuffix("userEditable") }, "\(moved.warnings)")
+    #expect(moved.variants[0].plan.protocolPlan.ownTimes == OwnTimes(share: 1, earlier: Tick.hour, later: Tick.hour))
   }
 }

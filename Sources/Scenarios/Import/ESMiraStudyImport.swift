@@ -48,7 +48,7 @@ enum ESMiraStudyImport {
   /// `userEditable` is ESMira's default (participants may change their schedule's times).
   static let scheduleNotSimulated: [String: String] = [
     "eventTriggers": "questionnaires triggered by events of the app (joining, another questionnaire) are not simulated",
-    "userEditable": "participants may move their schedule's times in the app (ESMira's default); esmsim keeps the study's times",
+    "userEditable": "participants may move their schedule's times in the app (ESMira's default); esmsim keeps the study's times unless protocol.own_times says how many move them and how far",
   ]
 
   /// Warns about each key of `node` that is not read (`read`), naming it and, where known,

@@ -15,7 +15,9 @@ extension ScenarioResolver {
     if let imported {
       p.schedules = imported.parts
       p.survey = imported.survey
-      for w in imported.warnings { warn(w) }
+      // Times participants may edit (ESMira's userEditable) are simulated when the scenario says
+      // how many move them and how far (own_times): then not warned about.
+      for w in imported.warnings where !(r.has("own_times") && w.key.hasSuffix(".userEditable")) { warn(w) }
       // The imported schedules keep their own hours: no window is recorded (`esmsim show`
       // would print one that is not used), and one given is said to be unused.
       if r.has("window") {
