@@ -96,145 +96,173 @@ enum AWAREScheduleImport {
   static func readOne(
     _ root: ScenarioValue, file path: String, startDate: CalendarDate, days: Int, pick: Int, ids: [String]
   ) throws(ScenarioError) -> ImportedProtocol {
-    func fail(_ k: String, _ at: ScenarioValue.Location?, _ message: String) -> ScenarioError {
-      ScenarioError(file: path, key: k, at: at, message)
-    }
     guard case .sequence(let schedules, let rootAt) = root, !schedules.isEmpty else {
-      throw fail("", root.location, "an AWARE schedule file is a list of schedules")
+      throw ScenarioError(file: path, key: "", at: root.location, "an AWARE schedule file is a list of schedules")
     }
-    guard pick < schedules.count else { throw fail("", rootAt, "has no schedule number \(pick)") }
-    let s = schedules[pick]
-    let base = "[\(pick)]"
-    guard case .mapping(let fields, let at) = s else { throw fail(base, s.location, "a schedule is a mapping of fields") }
-    let known = [
-      "schedule_id", "hours", "randomize", "expiration", "start_date", "end_date", "weekdays", "notification_title",
-      "notification_body", "interface", "esms",
-    ]
-    for f in fields where !known.contains(f.key) {
-      throw fail("\(base).\(f.key)", f.at, "unknown field of an AWARE schedule")
-    }
-    func scalar(_ k: String) throws(ScenarioError) -> (String, ScenarioValue.Location?)? {
-      guard let v = s[k] else { return nil }
-      guard case .scalar(let text, let l) = v else { throw fail("\(base).\(k)", v.location, "expected a single value") }
-      return (text, l)
-    }
-    func int(_ k: String, default d: Int, range: ClosedRange<Int>) throws(ScenarioError) -> Int {
-      guard let (text, l) = try scalar(k) else { return d }
-      guard let x = Units.number(text), x == x.rounded(), abs(x) < 1e15, range.contains(Int(x)) else {
-        throw fail("\(base).\(k)", l, "expected a whole number in \(range.lowerBound)…\(range.upperBound), found '\(text)'")
-      }
-      return Int(x)
-    }
-    // Hours.
-    guard case .sequence(let hourValues, let hoursAt)? = s["hours"], !hourValues.isEmpty else {
-      throw fail("\(base).hours", at, "a schedule needs hours, for example [9, 17]")
-    }
-    var hours: [Int] = []
-    for h in hourValues {
-      guard case .scalar(let text, let l) = h, let x = Units.number(text), x == x.rounded(), (0...23).contains(x) else {
-        throw fail("\(base).hours", h.location ?? hoursAt, "hours are whole numbers from 0 to 23")
-      }
-      _ = l
-      hours.append(Int(x))
-    }
-    hours.sort()
-    let randomize = try int("randomize", default: 0, range: 0...720)
-    let expiration = try int("expiration", default: 0, range: 0...(60 * 24 * 30))
-    // Dates.
-    func date(_ k: String) throws(ScenarioError) -> CalendarDate? {
-      guard let (text, l) = try scalar(k) else { return nil }
-      guard let d = CalendarDate(aware: text) else {
-        throw fail("\(base).\(k)", l, "expected a date MM-dd-yyyy, found '\(text)'")
-      }
-      return d
-    }
-    let start = try date("start_date")
-    let end = try date("end_date")
-    if let start, let end, end.daysSinceEpoch < start.daysSinceEpoch {
-      throw fail("\(base).end_date", s["end_date"]?.location, "the end date is before the start date")
-    }
-    let first = start.map { $0.daysSinceEpoch - startDate.daysSinceEpoch } ?? 0
-    let last = end.map { $0.daysSinceEpoch - startDate.daysSinceEpoch } ?? days - 1
-    let range = max(first, 0)...max(min(last, days - 1), max(first, 0))
-    let active = first <= days - 1 && last >= 0 ? range : nil
-    // Weekdays.
-    var weekdays: Set<Int>?
-    if let w = s["weekdays"] {
-      guard case .sequence(let names, _) = w else { throw fail("\(base).weekdays", w.location, "expected a list of weekday names") }
-      var set = Set<Int>()
-      for n in names {
-        guard case .scalar(let text, let l) = n, let i = weekdayNames.firstIndex(of: text.lowercased()) else {
-          throw fail("\(base).weekdays", n.location, "expected weekday names such as Monday")
-        }
-        _ = l
-        set.insert(i)
-      }
-      weekdays = set
-    }
+    guard pick < schedules.count else { throw ScenarioError(file: path, key: "", at: rootAt, "has no schedule number \(pick)") }
+    let f = try AWAREScheduleFields(schedules[pick], base: "[\(pick)]", file: path)
+    let (hours, hoursAt) = try f.hours()
+    let randomize = try f.int("randomize", default: 0, range: 0...720)
+    let expiration = try f.int("expiration", default: 0, range: 0...(60 * 24 * 30))
+    let active = try f.activeDays(startDate: startDate, days: days)
+    let weekdays = try f.weekdays()
     // The window: from the first hour − jitter to the last hour + jitter (and a minute).
     let startMinute = max(hours.first! * 60 - randomize, 0)
     let endMinute = min(hours.last! * 60 + randomize + 1, 24 * 60)
     guard let window = try? Window(start: ClockTime(minutes: Double(startMinute)), length: Double(endMinute - startMinute)) else {
-      throw fail("\(base).hours", hoursAt, "the hours and randomize do not fit in one day")
+      throw f.fail("hours", hoursAt, "the hours and randomize do not fit in one day")
     }
     let choice = ScheduleChoice(
       .fixedTimes, ScheduleParameters(times: hours.map { ClockTime(minutes: Double($0 * 60)) }, jitter: randomize))
     do {
       _ = try AnyScheduler(.fixedTimes, choice.parameters, window: window)
     } catch {
-      throw fail("\(base).randomize", s["randomize"]?.location, error.message)
+      throw f.fail("randomize", f.s["randomize"]?.location, error.message)
     }
     var part = SchedulePart(choice, window: .fixed(weekday: window, weekend: window), weekdays: weekdays, days: active)
     if active == nil { part.weekdays = [] }  // outside the study: no signal on any day
-    // Items.
-    var items: [SurveyItem] = []
-    var itemWarnings: [ScenarioWarning] = []
-    if let esms = s["esms"] {
-      guard case .sequence(let list, _) = esms else { throw fail("\(base).esms", esms.location, "expected a list of {esm: …}") }
-      for (i, wrapper) in list.enumerated() {
-        guard let esm = wrapper["esm"], case .mapping = esm else {
-          throw fail("\(base).esms[\(i)]", wrapper.location, "expected {esm: {…}}")
-        }
-        func text(_ k: String) -> String {
-          if case .scalar(let t, _)? = esm[k] { return t }
-          return ""
-        }
-        guard let type = Units.number(text("esm_type")), type == type.rounded(), (1...16).contains(type) else {
-          throw fail("\(base).esms[\(i)].esm.esm_type", esm["esm_type"]?.location ?? esm.location, "esm_type is a whole number from 1 to 16")
-        }
-        var options: [String] = []
-        for k in ["esm_radios", "esm_checkboxes", "esm_quick_answers"] {
-          if case .sequence(let o, _)? = esm[k] {
-            options += o.compactMap { if case .scalar(let t, _) = $0 { return t } else { return nil } }
-          }
-        }
-        let trigger = text("esm_trigger")
-        // The numeric range: likert 1…esm_likert_max, scale esm_scale_min…esm_scale_max.
-        var scale: ClosedRange<Int>?
-        // Bounds beyond ±10⁹ are not scales a participant answers on: they are left at the default.
-        func bounded(_ key: String) -> Double? { Units.number(text(key)).flatMap { abs($0) < 1e9 ? $0 : nil } }
-        if Int(type) == 4, let m = bounded("esm_likert_max"), m >= 1 { scale = 1...Int(m) }
-        if Int(type) == 6, let lo = bounded("esm_scale_min"), let hi = bounded("esm_scale_max"), hi > lo {
-          scale = Int(lo)...Int(hi)
-        }
-        if let threshold = esm["esm_expiration_threshold"], case .scalar(let t, _) = threshold, (Units.number(t) ?? 0) > 0 {
-          itemWarnings.append(
-            ScenarioWarning(
-              file: path, key: "\(base).esms[\(i)].esm.esm_expiration_threshold",
-              message: "an item's own expiration is not simulated: the schedule's expiration applies to the whole survey"))
-        }
-        items.append(
-          SurveyItem(
-            id: trigger.isEmpty ? "\(ids[pick])_\(i)" : trigger, type: Int(type), title: text("esm_title"),
-            instructions: text("esm_instructions"), options: options, scale: scale))
-      }
-    }
+    var (items, itemWarnings) = try f.items(id: ids[pick])
     if items.isEmpty { items = SurveyPlan().items }
     var title = ""
-    if let (t, _) = try scalar("notification_title") { title = t }
+    if let (t, _) = try f.scalar("notification_title") { title = t }
     return ImportedProtocol(
       parts: [part], survey: SurveyPlan(id: ids[pick], title: title, items: items), channelPreset: "aware_ios",
       expiry: expiration == 0 ? .never : .after(SimTime(expiration) * Tick.minute), reminders: Reminders(),
       alternatives: ids, warnings: itemWarnings)
+  }
+}
+
+/// One schedule of an AWARE schedule file, its fields read with errors naming them.
+private struct AWAREScheduleFields {
+  let s: ScenarioValue
+  let base: String
+  let path: String
+  let at: ScenarioValue.Location?
+
+  init(_ s: ScenarioValue, base: String, file path: String) throws(ScenarioError) {
+    (self.s, self.base, self.path) = (s, base, path)
+    guard case .mapping(let fields, let at) = s else {
+      throw ScenarioError(file: path, key: base, at: s.location, "a schedule is a mapping of fields")
+    }
+    self.at = at
+    let known = [
+      "schedule_id", "hours", "randomize", "expiration", "start_date", "end_date", "weekdays", "notification_title",
+      "notification_body", "interface", "esms",
+    ]
+    for f in fields where !known.contains(f.key) {
+      throw ScenarioError(file: path, key: "\(base).\(f.key)", at: f.at, "unknown field of an AWARE schedule")
+    }
+  }
+
+  func fail(_ k: String, _ at: ScenarioValue.Location?, _ message: String) -> ScenarioError {
+    ScenarioError(file: path, key: "\(base).\(k)", at: at, message)
+  }
+
+  func scalar(_ k: String) throws(ScenarioError) -> (String, ScenarioValue.Location?)? {
+    guard let v = s[k] else { return nil }
+    guard case .scalar(let text, let l) = v else { throw fail(k, v.location, "expected a single value") }
+    return (text, l)
+  }
+
+  func int(_ k: String, default d: Int, range: ClosedRange<Int>) throws(ScenarioError) -> Int {
+    guard let (text, l) = try scalar(k) else { return d }
+    guard let x = Units.number(text), x == x.rounded(), abs(x) < 1e15, range.contains(Int(x)) else {
+      throw fail(k, l, "expected a whole number in \(range.lowerBound)…\(range.upperBound), found '\(text)'")
+    }
+    return Int(x)
+  }
+
+  /// The hours, in order, and where they are.
+  func hours() throws(ScenarioError) -> ([Int], ScenarioValue.Location?) {
+    guard case .sequence(let hourValues, let hoursAt)? = s["hours"], !hourValues.isEmpty else {
+      throw fail("hours", at, "a schedule needs hours, for example [9, 17]")
+    }
+    var hours: [Int] = []
+    for h in hourValues {
+      guard case .scalar(let text, _) = h, let x = Units.number(text), x == x.rounded(), (0...23).contains(x) else {
+        throw fail("hours", h.location ?? hoursAt, "hours are whole numbers from 0 to 23")
+      }
+      hours.append(Int(x))
+    }
+    return (hours.sorted(), hoursAt)
+  }
+
+  func date(_ k: String) throws(ScenarioError) -> CalendarDate? {
+    guard let (text, l) = try scalar(k) else { return nil }
+    guard let d = CalendarDate(aware: text) else { throw fail(k, l, "expected a date MM-dd-yyyy, found '\(text)'") }
+    return d
+  }
+
+  /// The study days between `start_date` and `end_date` (nil: none of the study's).
+  func activeDays(startDate: CalendarDate, days: Int) throws(ScenarioError) -> ClosedRange<Int>? {
+    let start = try date("start_date")
+    let end = try date("end_date")
+    if let start, let end, end.daysSinceEpoch < start.daysSinceEpoch {
+      throw fail("end_date", s["end_date"]?.location, "the end date is before the start date")
+    }
+    let first = start.map { $0.daysSinceEpoch - startDate.daysSinceEpoch } ?? 0
+    let last = end.map { $0.daysSinceEpoch - startDate.daysSinceEpoch } ?? days - 1
+    let range = max(first, 0)...max(min(last, days - 1), max(first, 0))
+    return first <= days - 1 && last >= 0 ? range : nil
+  }
+
+  func weekdays() throws(ScenarioError) -> Set<Int>? {
+    guard let w = s["weekdays"] else { return nil }
+    guard case .sequence(let names, _) = w else { throw fail("weekdays", w.location, "expected a list of weekday names") }
+    var set = Set<Int>()
+    for n in names {
+      guard case .scalar(let text, _) = n, let i = AWAREScheduleImport.weekdayNames.firstIndex(of: text.lowercased()) else {
+        throw fail("weekdays", n.location, "expected weekday names such as Monday")
+      }
+      set.insert(i)
+    }
+    return set
+  }
+
+  /// The survey's items (ids from `id` where an item has no trigger) and the warnings of
+  /// what an item sets that is not simulated.
+  func items(id: String) throws(ScenarioError) -> ([SurveyItem], [ScenarioWarning]) {
+    var items: [SurveyItem] = []
+    var itemWarnings: [ScenarioWarning] = []
+    guard let esms = s["esms"] else { return (items, itemWarnings) }
+    guard case .sequence(let list, _) = esms else { throw fail("esms", esms.location, "expected a list of {esm: …}") }
+    for (i, wrapper) in list.enumerated() {
+      guard let esm = wrapper["esm"], case .mapping = esm else {
+        throw fail("esms[\(i)]", wrapper.location, "expected {esm: {…}}")
+      }
+      func text(_ k: String) -> String {
+        if case .scalar(let t, _)? = esm[k] { return t }
+        return ""
+      }
+      guard let type = Units.number(text("esm_type")), type == type.rounded(), (1...16).contains(type) else {
+        throw fail("esms[\(i)].esm.esm_type", esm["esm_type"]?.location ?? esm.location, "esm_type is a whole number from 1 to 16")
+      }
+      var options: [String] = []
+      for k in ["esm_radios", "esm_checkboxes", "esm_quick_answers"] {
+        if case .sequence(let o, _)? = esm[k] {
+          options += o.compactMap { if case .scalar(let t, _) = $0 { return t } else { return nil } }
+        }
+      }
+      let trigger = text("esm_trigger")
+      // The numeric range: likert 1…esm_likert_max, scale esm_scale_min…esm_scale_max.
+      var scale: ClosedRange<Int>?
+      // Bounds beyond ±10⁹ are not scales a participant answers on: they are left at the default.
+      func bounded(_ key: String) -> Double? { Units.number(text(key)).flatMap { abs($0) < 1e9 ? $0 : nil } }
+      if Int(type) == 4, let m = bounded("esm_likert_max"), m >= 1 { scale = 1...Int(m) }
+      if Int(type) == 6, let lo = bounded("esm_scale_min"), let hi = bounded("esm_scale_max"), hi > lo {
+        scale = Int(lo)...Int(hi)
+      }
+      if let threshold = esm["esm_expiration_threshold"], case .scalar(let t, _) = threshold, (Units.number(t) ?? 0) > 0 {
+        itemWarnings.append(
+          ScenarioWarning(
+            file: path, key: "\(base).esms[\(i)].esm.esm_expiration_threshold",
+            message: "an item's own expiration is not simulated: the schedule's expiration applies to the whole survey"))
+      }
+      items.append(
+        SurveyItem(
+          id: trigger.isEmpty ? "\(id)_\(i)" : trigger, type: Int(type), title: text("esm_title"),
+          instructions: text("esm_instructions"), options: options, scale: scale))
+    }
+    return (items, itemWarnings)
   }
 }
