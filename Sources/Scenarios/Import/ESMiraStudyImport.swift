@@ -95,52 +95,12 @@ enum ESMiraStudyImport {
     }
     for (qi, q) in try json.list(root["questionnaires"], "questionnaires").enumerated() {
       let qk = "questionnaires[\(qi)]"
-      for (key, unset, what) in Self.notSimulated {
-        if case .scalar(let v, _)? = q[key], v != unset, !(unset == "0" && Units.number(v) == 0) {
-          json.warn("\(qk).\(key)", what)
-        }
-      }
-      // Anything else a questionnaire sets is not read: said, not dropped silently.
-      let accounted = Self.read.union(Self.notSimulated.map(\.key)).union(Self.irrelevant)
-      for (key, _, _) in q.pairs where !accounted.contains(key) {
-        json.warn("\(qk).\(key)", "not read by esmsim: not simulated")
-      }
-      var items: [SurveyItem] = []
-      for (pi, page) in try json.list(q["pages"], "\(qk).pages").enumerated() {
-        for (ii, input) in try json.list(page["inputs"], "\(qk).pages[\(pi)].inputs").enumerated() {
-          var name = "q\(qi)_\(pi)_\(ii)"
-          var text = ""
-          if case .scalar(let n, _)? = input["name"] { name = n }
-          if case .scalar(let t, _)? = input["text"] { text = t }
-          items.append(SurveyItem(id: name, type: 6, title: text, instructions: "", options: []))
-        }
-      }
-      if items.isEmpty { items = SurveyPlan().items }
-      var qTitle = "\(title) \(qi + 1)"
-      if case .scalar(let t, _)? = q["title"], !t.isEmpty { qTitle = t }
-      var id = "q\(qi)"
-      if case .scalar(let t, _)? = q["internalId"] { id = "q\(t)" }
-      let survey = SurveyPlan(id: id, title: qTitle, items: items)
+      Self.warnQuestionnaire(q, qk, &json)
+      let survey = try Self.survey(q, index: qi, key: qk, studyTitle: title, &json)
       // The study days it is active on, counted from joining (the study's first day).
       let after = Int(try json.number(q["durationStartingAfterDays"], qk + ".durationStartingAfterDays", default: 0, range: 0...3650))
       let period = Int(try json.number(q["durationPeriodDays"], qk + ".durationPeriodDays", default: 0, range: 0...3650))
-      var expiry: ExpiryPolicy = .never
-      var reminders = Reminders()
-      var sawAction = false
-      for (ti, trigger) in try json.list(q["actionTriggers"], "\(qk).actionTriggers").enumerated() {
-        let tk = "\(qk).actionTriggers[\(ti)]"
-        for (ai, action) in try json.list(trigger["actions"], "\(tk).actions").enumerated() where !sawAction {
-          let ak = "\(tk).actions[\(ai)]"
-          let type = try json.number(action["type"], ak + ".type", default: 1, range: 1...3)
-          guard type == 1 else { continue }
-          sawAction = true
-          let timeout = try json.number(action["timeout"], ak + ".timeout", default: 0, range: 0...(60 * 24 * 30))
-          let count = try json.number(action["reminder_count"], ak + ".reminder_count", default: 0, range: 0...20)
-          let delay = try json.number(action["reminder_delay_minu"], ak + ".reminder_delay_minu", default: 5, range: 1...(60 * 24))
-          reminders = Reminders(count: Int(count), interval: Tick.minutes(delay))
-          expiry = timeout == 0 ? .never : .after(Tick.minutes(timeout + count * delay))
-        }
-      }
+      let (expiry, reminders) = try Self.notification(q, qk, &json)
       if first == nil && !(q["actionTriggers"].map { (try? json.list($0, "")) ?? [] } ?? []).isEmpty {
         first = (expiry, reminders, survey)
       }
@@ -149,50 +109,10 @@ enum ESMiraStudyImport {
         Self.warnUnread(trigger, tk, read: ["schedules", "actions"], &json)
         for (si, schedule) in try json.list(trigger["schedules"], "\(tk).schedules").enumerated() {
           let sk = "\(tk).schedules[\(si)]"
-          Self.warnUnread(
-            schedule, sk, read: ["dailyRepeatRate", "weekdays", "signalTimes", "dayOfMonth", "skipFirstInLoop", "startDayOne"],
-            &json)
-          // The days it signals on, as the app chains them (ESMiraDays).
-          let mask = Int(try json.number(schedule["weekdays"], sk + ".weekdays", default: 0, range: 0...127))
-          let rule = ESMiraDays(
-            repeatRate: Int(try json.number(schedule["dailyRepeatRate"], sk + ".dailyRepeatRate", default: 1, range: 0...365)),
-            skipFirstInLoop: json.flag(schedule["skipFirstInLoop"]),
-            startDayOne: schedule["startDayOne"].map { json.flag($0) } ?? true,
-            weekdays: mask == 0 ? nil : Weekdays.fromSundayFirstMask(mask),
-            dayOfMonth: Int(try json.number(schedule["dayOfMonth"], sk + ".dayOfMonth", default: 0, range: 0...31)),
-            startingAfterDays: after, periodDays: period, legacy: legacy)
-          let studyDays = Set(rule.days(start: startDate, count: days))
-          if studyDays.isEmpty {
-            json.warn(sk, "signals on none of the study's \(days) days (its first day, days of the month, weekdays or the questionnaire's duration)")
-          }
+          let studyDays = try Self.studyDays(
+            schedule, sk, after: after, period: period, legacy: legacy, startDate: startDate, days: days, &json)
           for (ti2, signal) in try json.list(schedule["signalTimes"], sk + ".signalTimes").enumerated() {
-            let k = "\(sk).signalTimes[\(ti2)]"
-            if json.flag(signal["randomFixed"]) {
-              throw json.fail(k + ".randomFixed", signal["randomFixed"]?.location, "randomFixed (a time drawn once and kept) is not simulated; esmsim draws a new time every day")
-            }
-            let startMs = try json.number(signal["startTimeOfDay"], k + ".startTimeOfDay", default: 0, range: 0...86_400_000)
-            let endMs = try json.number(signal["endTimeOfDay"], k + ".endTimeOfDay", default: startMs + 60_000, range: 0...86_400_000)
-            let start = ClockTime(minutes: startMs / 60_000)
-            let part: SchedulePart
-            if json.flag(signal["random"]) {
-              let frequency = try json.number(signal["frequency"], k + ".frequency", default: 1, range: 1...100)
-              let gap = try json.number(signal["minutesBetween"], k + ".minutesBetween", default: 60, range: 0...1440)
-              guard frequency == frequency.rounded() else { throw json.fail(k + ".frequency", signal["frequency"]?.location, "a whole number") }
-              let window: Window
-              do { window = try Window(start: start, end: ClockTime(minutes: endMs / 60_000)) } catch {
-                throw json.fail(k + ".endTimeOfDay", signal["endTimeOfDay"]?.location, error.message)
-              }
-              let p = ScheduleParameters(perDay: frequency, minGap: frequency > 1 ? gap : 0, gapMethod: .truncation)
-              do { _ = try AnyScheduler(.fixedBlocks, p, window: window) } catch {
-                throw json.fail(k + ".minutesBetween", signal["minutesBetween"]?.location, error.message)
-              }
-              part = SchedulePart(ScheduleChoice(.fixedBlocks, p), window: .fixed(weekday: window, weekend: window))
-            } else {
-              let window = try! Window(start: start, length: 1)
-              part = SchedulePart(
-                ScheduleChoice(.fixedTimes, ScheduleParameters(times: [start])), window: .fixed(weekday: window, weekend: window))
-            }
-            var own = part
+            var own = try Self.signalPart(signal, "\(sk).signalTimes[\(ti2)]", &json)
             own.expiry = expiry
             own.reminders = reminders
             own.survey = survey
@@ -208,5 +128,114 @@ enum ESMiraStudyImport {
     return ImportedProtocol(
       parts: parts, survey: first.survey, channelPreset: "esmira", expiry: first.expiry, reminders: first.reminders,
       warnings: json.warnings)
+  }
+
+  /// Warns about what a questionnaire sets that esmsim does not simulate or read.
+  static func warnQuestionnaire(_ q: ScenarioValue, _ qk: String, _ json: inout JSONFields) {
+    for (key, unset, what) in Self.notSimulated {
+      if case .scalar(let v, _)? = q[key], v != unset, !(unset == "0" && Units.number(v) == 0) {
+        json.warn("\(qk).\(key)", what)
+      }
+    }
+    // Anything else a questionnaire sets is not read: said, not dropped silently.
+    let accounted = Self.read.union(Self.notSimulated.map(\.key)).union(Self.irrelevant)
+    for (key, _, _) in q.pairs where !accounted.contains(key) {
+      json.warn("\(qk).\(key)", "not read by esmsim: not simulated")
+    }
+  }
+
+  /// A questionnaire's survey: its pages' inputs as items, its title and id.
+  static func survey(_ q: ScenarioValue, index qi: Int, key qk: String, studyTitle title: String, _ json: inout JSONFields)
+    throws(ScenarioError) -> SurveyPlan
+  {
+    var items: [SurveyItem] = []
+    for (pi, page) in try json.list(q["pages"], "\(qk).pages").enumerated() {
+      for (ii, input) in try json.list(page["inputs"], "\(qk).pages[\(pi)].inputs").enumerated() {
+        var name = "q\(qi)_\(pi)_\(ii)"
+        var text = ""
+        if case .scalar(let n, _)? = input["name"] { name = n }
+        if case .scalar(let t, _)? = input["text"] { text = t }
+        items.append(SurveyItem(id: name, type: 6, title: text, instructions: "", options: []))
+      }
+    }
+    if items.isEmpty { items = SurveyPlan().items }
+    var qTitle = "\(title) \(qi + 1)"
+    if case .scalar(let t, _)? = q["title"], !t.isEmpty { qTitle = t }
+    var id = "q\(qi)"
+    if case .scalar(let t, _)? = q["internalId"] { id = "q\(t)" }
+    return SurveyPlan(id: id, title: qTitle, items: items)
+  }
+
+  /// The expiry and reminders of a questionnaire's first notification action (type 1).
+  static func notification(_ q: ScenarioValue, _ qk: String, _ json: inout JSONFields) throws(ScenarioError) -> (
+    ExpiryPolicy, Reminders
+  ) {
+    var expiry: ExpiryPolicy = .never
+    var reminders = Reminders()
+    var sawAction = false
+    for (ti, trigger) in try json.list(q["actionTriggers"], "\(qk).actionTriggers").enumerated() {
+      let tk = "\(qk).actionTriggers[\(ti)]"
+      for (ai, action) in try json.list(trigger["actions"], "\(tk).actions").enumerated() where !sawAction {
+        let ak = "\(tk).actions[\(ai)]"
+        let type = try json.number(action["type"], ak + ".type", default: 1, range: 1...3)
+        guard type == 1 else { continue }
+        sawAction = true
+        let timeout = try json.number(action["timeout"], ak + ".timeout", default: 0, range: 0...(60 * 24 * 30))
+        let count = try json.number(action["reminder_count"], ak + ".reminder_count", default: 0, range: 0...20)
+        let delay = try json.number(action["reminder_delay_minu"], ak + ".reminder_delay_minu", default: 5, range: 1...(60 * 24))
+        reminders = Reminders(count: Int(count), interval: Tick.minutes(delay))
+        expiry = timeout == 0 ? .never : .after(Tick.minutes(timeout + count * delay))
+      }
+    }
+    return (expiry, reminders)
+  }
+
+  /// The study days a schedule signals on, as the app chains them (ESMiraDays).
+  static func studyDays(
+    _ schedule: ScenarioValue, _ sk: String, after: Int, period: Int, legacy: Bool, startDate: CalendarDate, days: Int,
+    _ json: inout JSONFields
+  ) throws(ScenarioError) -> Set<Int> {
+    Self.warnUnread(
+      schedule, sk, read: ["dailyRepeatRate", "weekdays", "signalTimes", "dayOfMonth", "skipFirstInLoop", "startDayOne"],
+      &json)
+    let mask = Int(try json.number(schedule["weekdays"], sk + ".weekdays", default: 0, range: 0...127))
+    let rule = ESMiraDays(
+      repeatRate: Int(try json.number(schedule["dailyRepeatRate"], sk + ".dailyRepeatRate", default: 1, range: 0...365)),
+      skipFirstInLoop: json.flag(schedule["skipFirstInLoop"]),
+      startDayOne: schedule["startDayOne"].map { json.flag($0) } ?? true,
+      weekdays: mask == 0 ? nil : Weekdays.fromSundayFirstMask(mask),
+      dayOfMonth: Int(try json.number(schedule["dayOfMonth"], sk + ".dayOfMonth", default: 0, range: 0...31)),
+      startingAfterDays: after, periodDays: period, legacy: legacy)
+    let studyDays = Set(rule.days(start: startDate, count: days))
+    if studyDays.isEmpty {
+      json.warn(sk, "signals on none of the study's \(days) days (its first day, days of the month, weekdays or the questionnaire's duration)")
+    }
+    return studyDays
+  }
+
+  /// One signal time: a fixed time, or random ones in a window (ESMira's truncation of the gap).
+  static func signalPart(_ signal: ScenarioValue, _ k: String, _ json: inout JSONFields) throws(ScenarioError) -> SchedulePart {
+    if json.flag(signal["randomFixed"]) {
+      throw json.fail(k + ".randomFixed", signal["randomFixed"]?.location, "randomFixed (a time drawn once and kept) is not simulated; esmsim draws a new time every day")
+    }
+    let startMs = try json.number(signal["startTimeOfDay"], k + ".startTimeOfDay", default: 0, range: 0...86_400_000)
+    let endMs = try json.number(signal["endTimeOfDay"], k + ".endTimeOfDay", default: startMs + 60_000, range: 0...86_400_000)
+    let start = ClockTime(minutes: startMs / 60_000)
+    guard json.flag(signal["random"]) else {
+      let window = try! Window(start: start, length: 1)
+      return SchedulePart(ScheduleChoice(.fixedTimes, ScheduleParameters(times: [start])), window: .fixed(weekday: window, weekend: window))
+    }
+    let frequency = try json.number(signal["frequency"], k + ".frequency", default: 1, range: 1...100)
+    let gap = try json.number(signal["minutesBetween"], k + ".minutesBetween", default: 60, range: 0...1440)
+    guard frequency == frequency.rounded() else { throw json.fail(k + ".frequency", signal["frequency"]?.location, "a whole number") }
+    let window: Window
+    do { window = try Window(start: start, end: ClockTime(minutes: endMs / 60_000)) } catch {
+      throw json.fail(k + ".endTimeOfDay", signal["endTimeOfDay"]?.location, error.message)
+    }
+    let p = ScheduleParameters(perDay: frequency, minGap: frequency > 1 ? gap : 0, gapMethod: .truncation)
+    do { _ = try AnyScheduler(.fixedBlocks, p, window: window) } catch {
+      throw json.fail(k + ".minutesBetween", signal["minutesBetween"]?.location, error.message)
+    }
+    return SchedulePart(ScheduleChoice(.fixedBlocks, p), window: .fixed(weekday: window, weekend: window))
   }
 }
