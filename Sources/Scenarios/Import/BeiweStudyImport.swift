@@ -30,7 +30,6 @@ enum BeiweStudyImport {
     guard case .mapping = root else { throw json.fail("", root.location, "a Beiwe study export is a JSON object") }
     var parts: [SchedulePart] = []
     var surveys: [SurveyPlan] = []
-    let day = try! Window(start: ClockTime(minutes: 0), length: 1440)
     for (si, survey) in try json.list(root["surveys"], "surveys").enumerated() {
       let k = "surveys[\(si)]"
       guard case .mapping = survey else { throw json.fail(k, survey.location, "a survey is a JSON object") }
@@ -46,41 +45,9 @@ enum BeiweStudyImport {
       if !(try json.list(survey["relative_timings"], k + ".relative_timings")).isEmpty {
         json.warn(k + ".relative_timings", "timings relative to a participant's intervention date are not simulated")
       }
-      var own: [SchedulePart] = []
-      // Weekly timings: seven lists, Sunday first.
-      let weeks = try json.list(survey["timings"], k + ".timings")
-      guard weeks.isEmpty || weeks.count == 7 else {
-        throw json.fail(k + ".timings", survey["timings"]?.location, "expected seven lists (Sunday first) of seconds after midnight")
-      }
-      for (column, list) in weeks.enumerated() {
-        var times: [ClockTime] = []
-        for (ti, t) in try json.list(list, "\(k).timings[\(column)]").enumerated() {
-          let seconds = try json.number(t, "\(k).timings[\(column)][\(ti)]", default: -1, range: 0...86_399)
-          times.append(ClockTime(minutes: (seconds / 60).rounded(.down)))
-        }
-        guard !times.isEmpty else { continue }
-        own.append(
-          SchedulePart(
-            ScheduleChoice(.fixedTimes, ScheduleParameters(times: times.sorted { $0.minutes < $1.minutes })),
-            window: .fixed(weekday: day, weekend: day), weekdays: [Weekdays.fromSundayFirst(column)]))
-      }
-      // Absolute timings: one date and time each.
-      for (ai, a) in try json.list(survey["absolute_timings"], k + ".absolute_timings").enumerated() {
-        let ak = "\(k).absolute_timings[\(ai)]"
-        let fields = try json.list(a, ak)
-        guard fields.count == 4 else { throw json.fail(ak, a.location, "expected [year, month, day, seconds after midnight]") }
-        let y = Int(try json.number(fields[0], ak + "[0]", default: 0, range: 1970...2200))
-        let m = Int(try json.number(fields[1], ak + "[1]", default: 0, range: 1...12))
-        let d = Int(try json.number(fields[2], ak + "[2]", default: 0, range: 1...31))
-        let seconds = try json.number(fields[3], ak + "[3]", default: 0, range: 0...86_399)
-        guard let date = CalendarDate(year: y, month: m, day: d) else { throw json.fail(ak, a.location, "not a calendar date") }
-        let studyDay = date.daysSinceEpoch - startDate.daysSinceEpoch
-        guard studyDay >= 0 && studyDay < days else { continue }
-        own.append(
-          SchedulePart(
-            ScheduleChoice(.fixedTimes, ScheduleParameters(times: [ClockTime(minutes: (seconds / 60).rounded(.down))])),
-            window: .fixed(weekday: day, weekend: day), days: studyDay...studyDay))
-      }
+      let own =
+        try weeklyTimings(survey, k, &json)
+        + absoluteTimings(survey, k, startDate: startDate, days: days, &json)
       for var part in own {
         part.survey = plan
         parts.append(part)
@@ -104,6 +71,57 @@ enum BeiweStudyImport {
     }
     imported.serverTimeZone = json.text(root["study_time_zone"])
     return imported
+  }
+
+  /// The whole day, the window of Beiwe's timings.
+  static let day = try! Window(start: ClockTime(minutes: 0), length: 1440)
+
+  /// A survey's weekly timings: seven lists (Sunday first) of seconds after midnight, each
+  /// weekday's times one part.
+  static func weeklyTimings(_ survey: ScenarioValue, _ k: String, _ json: inout JSONFields) throws(ScenarioError) -> [SchedulePart] {
+    var own: [SchedulePart] = []
+    let weeks = try json.list(survey["timings"], k + ".timings")
+    guard weeks.isEmpty || weeks.count == 7 else {
+      throw json.fail(k + ".timings", survey["timings"]?.location, "expected seven lists (Sunday first) of seconds after midnight")
+    }
+    for (column, list) in weeks.enumerated() {
+      var times: [ClockTime] = []
+      for (ti, t) in try json.list(list, "\(k).timings[\(column)]").enumerated() {
+        let seconds = try json.number(t, "\(k).timings[\(column)][\(ti)]", default: -1, range: 0...86_399)
+        times.append(ClockTime(minutes: (seconds / 60).rounded(.down)))
+      }
+      guard !times.isEmpty else { continue }
+      own.append(
+        SchedulePart(
+          ScheduleChoice(.fixedTimes, ScheduleParameters(times: times.sorted { $0.minutes < $1.minutes })),
+          window: .fixed(weekday: day, weekend: day), weekdays: [Weekdays.fromSundayFirst(column)]))
+    }
+    return own
+  }
+
+  /// A survey's absolute timings: one date and time each, a part on that study day (none
+  /// outside the study's `days` from `startDate`).
+  static func absoluteTimings(
+    _ survey: ScenarioValue, _ k: String, startDate: CalendarDate, days: Int, _ json: inout JSONFields
+  ) throws(ScenarioError) -> [SchedulePart] {
+    var own: [SchedulePart] = []
+    for (ai, a) in try json.list(survey["absolute_timings"], k + ".absolute_timings").enumerated() {
+      let ak = "\(k).absolute_timings[\(ai)]"
+      let fields = try json.list(a, ak)
+      guard fields.count == 4 else { throw json.fail(ak, a.location, "expected [year, month, day, seconds after midnight]") }
+      let y = Int(try json.number(fields[0], ak + "[0]", default: 0, range: 1970...2200))
+      let m = Int(try json.number(fields[1], ak + "[1]", default: 0, range: 1...12))
+      let d = Int(try json.number(fields[2], ak + "[2]", default: 0, range: 1...31))
+      let seconds = try json.number(fields[3], ak + "[3]", default: 0, range: 0...86_399)
+      guard let date = CalendarDate(year: y, month: m, day: d) else { throw json.fail(ak, a.location, "not a calendar date") }
+      let studyDay = date.daysSinceEpoch - startDate.daysSinceEpoch
+      guard studyDay >= 0 && studyDay < days else { continue }
+      own.append(
+        SchedulePart(
+          ScheduleChoice(.fixedTimes, ScheduleParameters(times: [ClockTime(minutes: (seconds / 60).rounded(.down))])),
+          window: .fixed(weekday: day, weekend: day), days: studyDay...studyDay))
+    }
+    return own
   }
 
   /// A survey's questions as items: sliders as scales in their range, radio buttons and
