@@ -191,6 +191,15 @@ public enum SweepRun {
   /// - Returns: the files written.
   public static func merge(_ spec: SweepSpec, directory: String) throws -> [String] {
     let dir = unitsDirectory(directory)
+    let results = try completeUnits(spec, in: dir)
+    try checkShapes(spec, results, variants: try spec.point(0).scenario.variants.map(\.name), directory: dir)
+    let header = ["point"] + spec.parameters + TableSchema.summary.header
+    try writeMerged(spec, header: header, rows: summaryRows(spec, results), directory: directory)
+    return ["summary.csv", "results.sqlite"]
+  }
+
+  /// Every unit of `spec` in `dir`, each exactly once and with the spec's hash.
+  static func completeUnits(_ spec: SweepSpec, in dir: String) throws -> [Int: UnitResult] {
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else {
       throw Failure("\(dir) does not exist: run `esmsim sweep run` first")
     }
@@ -228,11 +237,12 @@ public enum SweepRun {
       }.joined(separator: ", ")
       throw Failure("\(missing.count) of \(spec.unitCount) unit(s) missing in \(dir): \(list)\(missing.count > 10 ? ", …" : ""); run the shards that hold them")
     }
+    return results
+  }
 
-    try checkShapes(spec, results, variants: try spec.point(0).scenario.variants.map(\.name), directory: dir)
-
-    // Summaries per point and variant, replications in order.
-    let header = ["point"] + spec.parameters + TableSchema.summary.header
+  /// summary.csv's rows: per point and variant, each metric across the replications.
+  static func summaryRows(_ spec: SweepSpec, _ results: [Int: UnitResult]) -> [[String]] {
+    // Replications in order.
     var rows: [[String]] = []
     for p in 0..<spec.pointCount {
       var variants: [String] = []
@@ -252,6 +262,11 @@ public enum SweepRun {
         }
       }
     }
+    return rows
+  }
+
+  /// Writes summary.csv and results.sqlite into `directory`.
+  static func writeMerged(_ spec: SweepSpec, header: [String], rows: [[String]], directory: String) throws {
     // Both files are written under temporary names first and renamed only when both are
     // complete: a failure (a full disk) leaves neither half of a merge.
     let summaryPath = (directory as NSString).appendingPathComponent("summary.csv")
@@ -278,6 +293,5 @@ public enum SweepRun {
       try? FileManager.default.removeItem(atPath: summaryTemporary)
       throw error
     }
-    return ["summary.csv", "results.sqlite"]
   }
 }
