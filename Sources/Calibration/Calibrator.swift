@@ -133,6 +133,7 @@ public enum Calibrator {
     var u = u0
     var last: LevenbergMarquardt.Result?
     var leverage: [Int: Double] = [:]
+    var boundHours: [Int] = []
     for round in 0..<2 {
       let budget = max((maxEvaluations - evaluations) / (2 - round), 4 * parameters.count + 2)
       let base = current
@@ -145,7 +146,7 @@ public enum Calibrator {
       last = found
       current = apply(u, to: current, parameters)
       guard !hours.isEmpty, round == 0 else { break }
-      leverage = Self.fitHours(&current, hours: hours, pilot: pilot, simulate: simulate)
+      (leverage, boundHours) = Self.fitHours(&current, hours: hours, pilot: pilot, simulate: simulate)
     }
     // Uncertainty: the sandwich at the estimate, from the search's last derivatives (the
     // moments' rows; the prior's rows are its precision).
@@ -183,7 +184,7 @@ public enum Calibrator {
       c.hourOdds = current.hourOdds
       return c
     }
-    let unfittedHours = leverage.isEmpty ? [] : hours.filter { leverage[$0] == nil }
+    let unfittedHours = leverage.isEmpty ? [] : hours.filter { leverage[$0] == nil && !boundHours.contains($0) }
     let hourEstimates = hours.filter { leverage[$0] != nil }.map { h -> (hour: Int, value: Double, standardError: Double) in
       let q = pilot.byHour[h]!
       let n = Double(q.count)
@@ -196,7 +197,9 @@ public enum Calibrator {
       compliance: current, estimates: estimates, moments: fits, hourCounts: hourCounts, hours: hourEstimates, draws: sampled,
       notIdentified: Self.notIdentified(pilot, recording: recording, fitted: parameters.map(\.key), unmoved: unmoved)
         + (unfittedHours.isEmpty
-          ? [] : ["hour_odds at \(unfittedHours.map(String.init).joined(separator: ", ")) h (their odds hardly move the answered share: prompts at fixed times, which the hour odds spare; kept)"]),
+          ? [] : ["hour_odds at \(unfittedHours.map(String.init).joined(separator: ", ")) h (their odds hardly move the answered share: prompts at fixed times, which the hour odds spare; kept)"])
+        + (boundHours.isEmpty
+          ? [] : ["hour_odds at \(boundHours.map(String.init).joined(separator: ", ")) h (pushed to a bound of their odds, 0.02 or 50: the pilot's share at that hour is beyond what the hour's odds reach, a few participants' habits rather than the hour's; kept)"]),
       evaluations: evaluations)
   }
 

@@ -11,11 +11,13 @@ extension Calibrator {
   /// / d log(odds), is measured once by a simulation with every hour's odds raised by e
   /// (common random numbers), and each step divides the gap by it. The observed hours' log-odds average 0 (the level
   /// carries the mean). Returns the leverage of each hour fitted (0.05–1), which scales the
-  /// hours' standard errors: a weak hour effect is poorly identified.
+  /// hours' standard errors: a weak hour effect is poorly identified; and the hours whose
+  /// last step pushed them to a bound of their odds (0.02 or 50 before centring): not
+  /// identified, kept at the scenario's odds.
   static func fitHours(
     _ current: inout CompliancePlan, hours: [Int], pilot: ComplianceMoments,
     simulate: (CompliancePlan) -> ComplianceMoments
-  ) -> [Int: Double] {
+  ) -> (leverage: [Int: Double], atBound: [Int]) {
     func logit(_ p: Double) -> Double { log(p / (1 - p)) }
     func usable(_ share: Double?) -> Bool { share.map { $0 > 0 && $0 < 1 } ?? false }
     let bump = 1.0
@@ -35,7 +37,7 @@ extension Calibrator {
     var leverage: [Int: Double] = [:]
     guard let before = pooled(simulated),
       let after = pooled(up)
-    else { return leverage }
+    else { return (leverage, []) }
     let all = (logit(after) - logit(before)) / bump
     for h in hours {
       guard usable(simulated[h]?.share), usable(up[h]?.share) else { continue }
@@ -47,6 +49,7 @@ extension Calibrator {
       let l = (logit(up[h]!.share) - logit(simulated[h]!.share)) / bump
       if l >= max(minimumLeverage, all / 2) { leverage[h] = min(l, 1) }
     }
+    var pushed = Set<Int>()
     for step in 0..<hourIterations {
       var largest = 0.0
       for h in hours {
@@ -54,7 +57,10 @@ extension Calibrator {
         let gap = logit(q.share) - logit(simulated[h]!.share)
         let move = min(max(gap / l, -1.5), 1.5)
         largest = max(largest, abs(gap))
-        current.hourOdds[h] = min(max(current.hourOdds[h] * exp(move), 0.02), 50)
+        let moved = current.hourOdds[h] * exp(move)
+        current.hourOdds[h] = min(max(moved, 0.02), 50)
+        // Centring moves the odds off the bound afterwards: the clamp is noted as it happens.
+        if moved <= 0.02 || moved >= 50 { pushed.insert(h) } else { pushed.remove(h) }
       }
       let fitted = hours.filter { leverage[$0] != nil }
       guard !fitted.isEmpty else { break }
@@ -64,10 +70,11 @@ extension Calibrator {
       simulated = simulate(current).byHour
     }
     // An hour pushed to a bound of its odds is not identified either: kept at the scenario's.
-    for h in hours where leverage[h] != nil && (current.hourOdds[h] <= 0.02 || current.hourOdds[h] >= 50) {
+    let atBound = hours.filter { leverage[$0] != nil && pushed.contains($0) }
+    for h in atBound {
       leverage[h] = nil
       current.hourOdds[h] = start.hourOdds[h]
     }
-    return leverage
+    return (leverage, atBound)
   }
 }

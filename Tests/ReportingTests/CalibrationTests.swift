@@ -138,4 +138,37 @@ struct CalibrationTests {
     #expect(pilot.recording.breakOffs && pilot.prompts.contains { $0.opened != nil && $0.outcome != .answered })
     Self.check(try Self.recover(pilot), pilot: pilot, breakOffs: true)
   }
+
+  @Test("an hour whose share its odds cannot reach is pushed to a bound: kept at the scenario's odds and said, not reported as fitted")
+  func hourAtBound() throws {
+    let (plan, outcomes) = try Self.outcomes(breakOffs: false)
+    var rows: [[String]] = []
+    var next = 0
+    for o in outcomes {
+      let id = AWAREESMRows.deviceId(variant: 0, replication: 0, participant: o.participant)
+      for p in o.prompts { rows += AWAREESMRows.rows(p, survey: plan.protocolPlan.survey, os: o.os, deviceId: id, time: PilotReadTests.time, nextId: &next) }
+    }
+    var pilot = try PilotReaders.aware(try PilotReadTests.csv(header: AWAREESMRows.header, rows: rows), file: "esms.csv")
+    // 14:00-15:00: every prompt but one left unanswered (about 1 % answered against about 80 %).
+    func hour(_ p: PilotPrompt) -> Int { Int(((p.shown / 60_000 + Int64(p.utcOffsetMinutes)) % 1440 + 1440) % 1440 / 60) }
+    var kept = false
+    for i in pilot.prompts.indices where hour(pilot.prompts[i]) == 14 && pilot.prompts[i].outcome == .answered {
+      if !kept {
+        kept = true
+        continue
+      }
+      pilot.prompts[i].outcome = .unanswered
+      pilot.prompts[i].opened = nil
+      pilot.prompts[i].submitted = nil
+    }
+    let moments = ComplianceMoments(pilot)
+    let share = try #require(moments.byHour[14]?.share)
+    #expect(share > 0 && share < 0.03, "\(share)")
+    let r = try Self.recover(pilot)
+    #expect(!r.hours.contains { $0.hour == 14 }, "\(r.hours)")
+    #expect(r.compliance.hourOdds[14] == 1, "the start's odds kept: \(r.compliance.hourOdds[14])")
+    #expect(r.notIdentified.contains { $0.hasPrefix("hour_odds at 14 h (pushed to a bound") }, "\(r.notIdentified)")
+    // Every other hour fitted stays inside the bounds.
+    #expect(r.hours.allSatisfy { $0.value > 0.02 && $0.value < 50 })
+  }
 }
