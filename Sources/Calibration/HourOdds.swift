@@ -1,6 +1,10 @@
 import Foundation
 import StudyModel
 
+/// The log-odds of a share, and whether a share (of an hour's prompts) has them.
+private func logit(_ p: Double) -> Double { log(p / (1 - p)) }
+private func usable(_ share: Double?) -> Bool { share.map { $0 > 0 && $0 < 1 } ?? false }
+
 extension Calibrator {
   /// The least leverage of an hour's odds on its answered share for the hour to be fitted.
   static let minimumLeverage = 0.05
@@ -18,37 +22,8 @@ extension Calibrator {
     _ current: inout CompliancePlan, hours: [Int], pilot: ComplianceMoments,
     simulate: (CompliancePlan) -> ComplianceMoments
   ) -> (leverage: [Int: Double], atBound: [Int]) {
-    func logit(_ p: Double) -> Double { log(p / (1 - p)) }
-    func usable(_ share: Double?) -> Bool { share.map { $0 > 0 && $0 < 1 } ?? false }
-    let bump = 1.0
     let start = current
-    var simulated = simulate(current).byHour
-    var raised = current
-    for h in hours { raised.hourOdds[h] *= exp(bump) }
-    let up = simulate(raised).byHour
-    // The leverage of all the hours together (their pooled answered share): the yardstick
-    // for each hour's own, which is noisy (a few hundred prompts an hour).
-    func pooled(_ m: [Int: (share: Double, count: Int)]) -> Double? {
-      let n = hours.compactMap { m[$0] }.map { Double($0.count) }.reduce(0, +)
-      guard n > 0 else { return nil }
-      let share = hours.compactMap { m[$0] }.map { $0.share * Double($0.count) }.reduce(0, +) / n
-      return usable(share) ? share : nil
-    }
-    var leverage: [Int: Double] = [:]
-    guard let before = pooled(simulated),
-      let after = pooled(up)
-    else { return (leverage, []) }
-    let all = (logit(after) - logit(before)) / bump
-    for h in hours {
-      guard usable(simulated[h]?.share), usable(up[h]?.share) else { continue }
-      // An hour whose odds hardly move its share (its prompts at fixed times, which the hour
-      // odds spare; what is left is the clustering of answers with other hours') is not
-      // fitted: left out, kept at the scenario's odds. Under half the pooled leverage (and
-      // under 0.05) counts as hardly (mpathr's evening questionnaire at 22:10: 0.37 of it; the
-      // noisiest ordinary hour seen, 0.58).
-      let l = (logit(up[h]!.share) - logit(simulated[h]!.share)) / bump
-      if l >= max(minimumLeverage, all / 2) { leverage[h] = min(l, 1) }
-    }
+    guard var (leverage, simulated) = leverages(current, hours: hours, simulate: simulate) else { return ([:], []) }
     var pushed = Set<Int>()
     for step in 0..<hourIterations {
       var largest = 0.0
@@ -76,5 +51,39 @@ extension Calibrator {
       current.hourOdds[h] = start.hourOdds[h]
     }
     return (leverage, atBound)
+  }
+
+  /// Each hour's leverage (the hours whose odds move their share enough to be fitted) and
+  /// the simulation at `current`; nil when the hours' pooled share cannot be measured.
+  static func leverages(
+    _ current: CompliancePlan, hours: [Int], simulate: (CompliancePlan) -> ComplianceMoments
+  ) -> (leverage: [Int: Double], simulated: [Int: (share: Double, count: Int)])? {
+    let bump = 1.0
+    let simulated = simulate(current).byHour
+    var raised = current
+    for h in hours { raised.hourOdds[h] *= exp(bump) }
+    let up = simulate(raised).byHour
+    // The leverage of all the hours together (their pooled answered share): the yardstick
+    // for each hour's own, which is noisy (a few hundred prompts an hour).
+    func pooled(_ m: [Int: (share: Double, count: Int)]) -> Double? {
+      let n = hours.compactMap { m[$0] }.map { Double($0.count) }.reduce(0, +)
+      guard n > 0 else { return nil }
+      let share = hours.compactMap { m[$0] }.map { $0.share * Double($0.count) }.reduce(0, +) / n
+      return usable(share) ? share : nil
+    }
+    var leverage: [Int: Double] = [:]
+    guard let before = pooled(simulated), let after = pooled(up) else { return nil }
+    let all = (logit(after) - logit(before)) / bump
+    for h in hours {
+      guard usable(simulated[h]?.share), usable(up[h]?.share) else { continue }
+      // An hour whose odds hardly move its share (its prompts at fixed times, which the hour
+      // odds spare; what is left is the clustering of answers with other hours') is not
+      // fitted: left out, kept at the scenario's odds. Under half the pooled leverage (and
+      // under 0.05) counts as hardly (mpathr's evening questionnaire at 22:10: 0.37 of it; the
+      // noisiest ordinary hour seen, 0.58).
+      let l = (logit(up[h]!.share) - logit(simulated[h]!.share)) / bump
+      if l >= max(minimumLeverage, all / 2) { leverage[h] = min(l, 1) }
+    }
+    return (leverage, simulated)
   }
 }
