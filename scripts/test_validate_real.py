@@ -136,7 +136,9 @@ class Studies(unittest.TestCase):
             self.assertTrue(s['scenario_text'].startswith('name: '))
             self.assertIn('outputs: {prompts: true', s['scenario_text'])
             self.assertIsInstance(s['design']['days'], int)
-            self.assertEqual(vr.scenario_days(s['scenario_text']), s['design']['days'])
+            # The scenario lasts the design's days, or the calendar days they span (a week of
+            # 5 weekdays for a participant who joins mid-week: span_days).
+            self.assertEqual(vr.scenario_days(s['scenario_text']), s['design'].get('span_days', s['design']['days']))
 
     def test_yaml_subset(self):
         d = vr.parse_yaml_subset('a: 1\nb:\n  - name: x  # c\n    sha: "q#1"\n  - name: y\n'

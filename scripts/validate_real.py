@@ -209,7 +209,7 @@ def load_study(path):
 
 
 def scenario_days(scenario_text):
-    m = re.search(r'^duration:\s*"?(\d+)d"?\s*$', scenario_text, flags=re.M)
+    m = re.search(r'^duration:\s*"?(\d+)d"?\s*(#.*)?$', scenario_text, flags=re.M)
     return int(m.group(1)) if m else None
 
 
