@@ -111,8 +111,8 @@ struct CalibrationTests {
     return (plan, (0..<plan.participants).map { ParticipantSimulation.outcome(plan: plan, seed: 5, replication: 0, participant: UInt32($0)) })
   }
 
-  @Test("AWARE esms rows: every parameter the fit moves within 3.5 standard errors of the generating value")
-  func aware() throws {
+  /// The generated study (no break-offs) as the AWARE plugin's esms rows, read back as a pilot.
+  static func awarePilot() throws -> Pilot {
     let (plan, outcomes) = try Self.outcomes(breakOffs: false)
     var rows: [[String]] = []
     var next = 0
@@ -120,7 +120,12 @@ struct CalibrationTests {
       let id = AWAREESMRows.deviceId(variant: 0, replication: 0, participant: o.participant)
       for p in o.prompts { rows += AWAREESMRows.rows(p, survey: plan.protocolPlan.survey, os: o.os, deviceId: id, time: PilotReadTests.time, nextId: &next) }
     }
-    let pilot = try PilotReaders.aware(try PilotReadTests.csv(header: AWAREESMRows.header, rows: rows), file: "esms.csv")
+    return try PilotReaders.aware(try PilotReadTests.csv(header: AWAREESMRows.header, rows: rows), file: "esms.csv")
+  }
+
+  @Test("AWARE esms rows: every parameter the fit moves within 3.5 standard errors of the generating value")
+  func aware() throws {
+    let pilot = try Self.awarePilot()
     #expect(!pilot.recording.breakOffs)
     Self.check(try Self.recover(pilot), pilot: pilot, breakOffs: false)
   }
@@ -141,14 +146,7 @@ struct CalibrationTests {
 
   @Test("an hour whose share its odds cannot reach is pushed to a bound: kept at the scenario's odds and said, not reported as fitted")
   func hourAtBound() throws {
-    let (plan, outcomes) = try Self.outcomes(breakOffs: false)
-    var rows: [[String]] = []
-    var next = 0
-    for o in outcomes {
-      let id = AWAREESMRows.deviceId(variant: 0, replication: 0, participant: o.participant)
-      for p in o.prompts { rows += AWAREESMRows.rows(p, survey: plan.protocolPlan.survey, os: o.os, deviceId: id, time: PilotReadTests.time, nextId: &next) }
-    }
-    var pilot = try PilotReaders.aware(try PilotReadTests.csv(header: AWAREESMRows.header, rows: rows), file: "esms.csv")
+    var pilot = try Self.awarePilot()
     // 14:00-15:00: every prompt but one left unanswered (about 1 % answered against about 80 %).
     func hour(_ p: PilotPrompt) -> Int { Int(((p.shown / 60_000 + Int64(p.utcOffsetMinutes)) % 1440 + 1440) % 1440 / 60) }
     var kept = false

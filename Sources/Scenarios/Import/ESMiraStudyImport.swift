@@ -22,10 +22,12 @@ import StudyModel
 /// esmsim does not simulate (groups, absolute dates, completion limits) is warned about by
 /// key. Delivered through ESMira's iOS planner.
 enum ESMiraStudyImport {
-  static func load(data: Data, file path: String, startDate: CalendarDate = .defaultStart, days: Int = 3650)
-    throws(ScenarioError) -> ImportedProtocol
-  {
-    try read(ScenarioLoader.parse(data, file: path), file: path, startDate: startDate, days: days)
+  /// Reads a study file; `timesMoved`: the scenario simulates participants moving their times
+  /// (`protocol.own_times`), so editable times are not warned about.
+  static func load(
+    data: Data, file path: String, startDate: CalendarDate = .defaultStart, days: Int = 3650, timesMoved: Bool = false
+  ) throws(ScenarioError) -> ImportedProtocol {
+    try read(ScenarioLoader.parse(data, file: path), file: path, startDate: startDate, days: days, timesMoved: timesMoved)
   }
 
   /// A questionnaire's fields esmsim reads.
@@ -52,12 +54,13 @@ enum ESMiraStudyImport {
   ]
 
   /// Warns about each key of `node` that is not read (`read`), naming it and, where known,
-  /// what esmsim does instead; `userEditable` also when absent (it defaults to on).
-  static func warnUnread(_ node: ScenarioValue, _ path: String, read: Set<String>, _ json: inout JSONFields) {
+  /// what esmsim does instead; `userEditable` also when absent (it defaults to on), unless
+  /// the scenario moves the participants' times (`timesMoved`).
+  static func warnUnread(_ node: ScenarioValue, _ path: String, read: Set<String>, timesMoved: Bool, _ json: inout JSONFields) {
     guard case .mapping(let pairs, _) = node else { return }
     let editable = scheduleNotSimulated["userEditable"]!
     // Said once per study: every schedule of a study is usually editable alike.
-    let saidEditable = json.warnings.contains { $0.message.hasPrefix(editable) }
+    let saidEditable = timesMoved || json.warnings.contains { $0.message.hasPrefix(editable) }
     for (key, value, _) in pairs where !read.contains(key) {
       if key == "userEditable" {
         if case .scalar(let v, _) = value, v == "false" || v == "0" { continue }
@@ -78,9 +81,9 @@ enum ESMiraStudyImport {
 
   /// Reads a study file's tree (`file` names it in errors); the study starts (the
   /// participants join) on `startDate` and lasts `days`.
-  static func read(_ root: ScenarioValue, file path: String, startDate: CalendarDate = .defaultStart, days: Int = 3650)
-    throws(ScenarioError) -> ImportedProtocol
-  {
+  static func read(
+    _ root: ScenarioValue, file path: String, startDate: CalendarDate = .defaultStart, days: Int = 3650, timesMoved: Bool = false
+  ) throws(ScenarioError) -> ImportedProtocol {
     var json = JSONFields(file: path)
     guard case .mapping = root else { throw json.fail("", root.location, "an ESMira study is a JSON object") }
     var parts: [SchedulePart] = []
@@ -106,11 +109,12 @@ enum ESMiraStudyImport {
       }
       for (ti, trigger) in try json.list(q["actionTriggers"], "\(qk).actionTriggers").enumerated() {
         let tk = "\(qk).actionTriggers[\(ti)]"
-        Self.warnUnread(trigger, tk, read: ["schedules", "actions"], &json)
+        Self.warnUnread(trigger, tk, read: ["schedules", "actions"], timesMoved: timesMoved, &json)
         for (si, schedule) in try json.list(trigger["schedules"], "\(tk).schedules").enumerated() {
           let sk = "\(tk).schedules[\(si)]"
           let studyDays = try Self.studyDays(
-            schedule, sk, after: after, period: period, legacy: legacy, startDate: startDate, days: days, &json)
+            schedule, sk, after: after, period: period, legacy: legacy, startDate: startDate, days: days, timesMoved: timesMoved,
+            &json)
           for (ti2, signal) in try json.list(schedule["signalTimes"], sk + ".signalTimes").enumerated() {
             var own = try Self.signalPart(signal, "\(sk).signalTimes[\(ti2)]", &json)
             own.expiry = expiry
@@ -193,11 +197,11 @@ enum ESMiraStudyImport {
   /// The study days a schedule signals on, as the app chains them (ESMiraDays).
   static func studyDays(
     _ schedule: ScenarioValue, _ sk: String, after: Int, period: Int, legacy: Bool, startDate: CalendarDate, days: Int,
-    _ json: inout JSONFields
+    timesMoved: Bool, _ json: inout JSONFields
   ) throws(ScenarioError) -> Set<Int> {
     Self.warnUnread(
       schedule, sk, read: ["dailyRepeatRate", "weekdays", "signalTimes", "dayOfMonth", "skipFirstInLoop", "startDayOne"],
-      &json)
+      timesMoved: timesMoved, &json)
     let mask = Int(try json.number(schedule["weekdays"], sk + ".weekdays", default: 0, range: 0...127))
     let rule = ESMiraDays(
       repeatRate: Int(try json.number(schedule["dailyRepeatRate"], sk + ".dailyRepeatRate", default: 1, range: 0...365)),

@@ -16,9 +16,7 @@ extension ScenarioResolver {
     if let imported {
       p.schedules = imported.parts
       p.survey = imported.survey
-      // Times participants may edit (ESMira's userEditable) are simulated when the scenario says
-      // how many move them and how far (own_times): then not warned about.
-      for w in imported.warnings where !(r.has("own_times") && w.key.hasSuffix(".userEditable")) { warn(w) }
+      for w in imported.warnings { warn(w) }
       // The imported schedules keep their own hours: no window is recorded (`esmsim show`
       // would print one that is not used), and one given is said to be unused.
       if r.has("window") {
@@ -134,7 +132,10 @@ extension ScenarioResolver {
         r.record("aware_schedule_id", .scalar(wanted, l))
       }
       return imported
-    case "esmira_study": return try ESMiraStudyImport.load(data: data, file: path, startDate: startDate, days: days)
+    case "esmira_study":
+      // Times participants may edit (ESMira's userEditable) are simulated when the scenario says
+      // how many move them and how far (own_times): the importer then does not warn about them.
+      return try ESMiraStudyImport.load(data: data, file: path, startDate: startDate, days: days, timesMoved: r.has("own_times"))
     case "paco_experiment": return try PACOExperimentImport.load(data: data, file: path, startDate: startDate, days: days)
     default: return try BeiweStudyImport.load(data: data, file: path, startDate: startDate, days: days)
     }
