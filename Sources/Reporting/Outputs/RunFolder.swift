@@ -56,6 +56,7 @@ enum RunOutputs {
     let out = scenario.outputs
     var outputs: [any StudyObserver] = []
     if out.prompts { outputs.append(try PromptsOutput(folder)) }
+    if out.answers { outputs.append(try AnswersOutput(folder)) }
     if out.coverage { outputs.append(try CoverageOutput(folder)) }
     if out.participants { outputs.append(try ParticipantsOutput(folder)) }
     if out.awareESM { outputs.append(try AWARERowsOutput(folder)) }

@@ -64,6 +64,17 @@ public struct TableSchema: Sendable {
       ] + (company ? [("with_others", .flag), ("due_state", .real), ("due_with_others", .flag)] : []))
   }
 
+  /// `answers.csv`: a row per prompt with the person-level predictors, the variables' true
+  /// values and the items' answers (``AnswersPlan``), named by the scenario.
+  public static func answers(predictors: [String], variables: [String], items: [String]) -> TableSchema {
+    TableSchema(
+      "answers", file: "answers.csv",
+      [
+        ("variant", .text), ("replication", .integer), ("participant", .integer), ("prompt", .integer), ("day", .integer),
+        ("scheduled", .time), ("status", .text), ("answered", .flag), ("careless", .flag),
+      ] + (predictors + variables + items).map { ($0, ColumnType.real) })
+  }
+
   /// `coverage.csv`.
   public static let coverage = TableSchema(
     "coverage", file: "coverage.csv",

@@ -32,6 +32,9 @@ public struct Scenario: Sendable {
 public struct OutputSettings: Sendable, Equatable {
   /// `prompts.csv`: one row per prompt.
   public var prompts = true
+  /// `answers.csv`: the variables' true values and the items' answers at every prompt
+  /// (on by default when the scenario declares `population.variables`).
+  public var answers = false
   /// `coverage.csv`: one row per participant-hour and sensor.
   public var coverage = false
   /// `participants.csv`: Mappiness' participant statistics and the bias per participant.

@@ -12,4 +12,10 @@ public enum ScenarioLimits {
   public static let schedules = 1_000
   /// Questionnaires of `protocol.questionnaires`.
   public static let questionnaires = 50
+  /// Variables of `population.variables`, person-level predictors and items of
+  /// `protocol.items` (each a column of `answers.csv`; the variables' dynamics solve an
+  /// n²-by-n² system per participant).
+  public static let variables = 12
+  public static let predictors = 20
+  public static let items = 100
 }

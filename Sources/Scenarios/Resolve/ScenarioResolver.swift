@@ -60,7 +60,7 @@ public struct ScenarioResolver {
     let variants = try variantPlans(top, base: base, basePlan: basePlan, resolver: &resolver)
 
     let o = try top.section("outputs")
-    let outputs = try outputSettings(o)
+    let outputs = try outputSettings(o, answers: variants.contains { $0.plan.answers.isOn })
     top.attach("outputs", o)
     try top.finish()
     resolver.startDate = startDate
@@ -124,9 +124,16 @@ public struct ScenarioResolver {
   }
 
   /// The `outputs` section: which files a run writes.
-  static func outputSettings(_ o: Reader) throws(ScenarioError) -> OutputSettings {
+  /// `answers`: the scenario declares variables (default on then; refused otherwise).
+  static func outputSettings(_ o: Reader, answers: Bool = false) throws(ScenarioError) -> OutputSettings {
     var outputs = OutputSettings()
     outputs.prompts = try o.bool("prompts", default: outputs.prompts)
+    if answers || o.has("answers") {
+      outputs.answers = try o.bool("answers", default: answers)
+      if outputs.answers && !answers {
+        throw o.error("answers", o.raw("answers")?.location, "answers.csv needs population.variables (what the answers measure)")
+      }
+    }
     outputs.coverage = try o.bool("coverage", default: outputs.coverage)
     outputs.participants = try o.bool("participants", default: outputs.participants)
     outputs.awareESM = try o.bool("aware_esm", default: outputs.awareESM)
@@ -157,10 +164,12 @@ public struct ScenarioResolver {
       protocolPlan: ProtocolPlan(schedules: []))
     let pop = try r.section("population")
     try population(pop, into: &plan)
+    try answers(pop, into: &plan)
     try pop.finish()
     r.attach("population", pop)
     let proto = try r.section("protocol")
     try protocolSection(proto, into: &plan)
+    try items(proto, into: &plan)
     try proto.finish()
     r.attach("protocol", proto)
     try r.finish()

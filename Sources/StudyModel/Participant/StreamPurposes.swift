@@ -14,7 +14,7 @@ import SimKernel
 /// | 2 | ``Purpose/day`` | wake and sleep times, the signalling window |
 /// | 3 | ``Purpose/context`` | the day's contexts; index 1 company |
 /// | 4 | ``Purpose/response`` | noticing, willingness, latency, dismissal; index 1 habits |
-/// | 5 | ``Purpose/state`` | looks at the state and reporting noise; index 1 the truth's path |
+/// | 5 | ``Purpose/state`` | looks at the state and reporting noise; index 1 the truth's path, 2 the answers' variables and items |
 /// | 6 | ``Purpose/phone`` | app lifecycle, memory, battery, network; indices 1–2 phone checks, 3–4 the phone's life and its maker, 5 phone calls |
 /// | 7 | ``Purpose/delivery`` | push latency and loss, server ticks |
 /// | 8 | ``Purpose/traits`` | person-level traits drawn once; index 1 the participant's own settings (and own times), 2 zone, 3 phone, 4 answering pace, 5 the day they join; 9–11 calibration's draws (its parameters, the predictive check, the bootstrap) |
@@ -64,6 +64,9 @@ extension Purpose {
   public static let habit = response.indexed(1)
   /// The truth's own path.
   public static let truthPath = state.indexed(1)
+  /// The answers researchers analyse (`population.variables`, `protocol.items`): drawn after
+  /// the simulation, from nothing else's stream.
+  public static let answers = state.indexed(2)
   /// Phone checks: how many an hour, and where in the hour.
   public static let checkCounts = phone.indexed(1)
   public static let checkPlaces = phone.indexed(2)
@@ -80,6 +83,7 @@ extension Purpose {
   public static let all: [(name: String, purpose: Purpose)] = [
     ("general", general), ("schedule 0", schedule(0)), ("schedule 1", schedule(1)), ("day", day), ("context", context),
     ("company", company), ("response", response), ("habit", habit), ("state", state), ("truthPath", truthPath),
+    ("answers", answers),
     ("phone", phone), ("checkCounts", checkCounts), ("checkPlaces", checkPlaces), ("phoneLife", phoneLife),
     ("maker", maker), ("calls", calls), ("delivery", delivery), ("traits", traits), ("settings", settings),
     ("zone", zone), ("phoneTraits", phoneTraits), ("answering", answering), ("enrolment", enrolment), ("calibration", calibration),

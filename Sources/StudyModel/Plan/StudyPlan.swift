@@ -28,6 +28,9 @@ public struct StudyPlan: Sendable, Equatable {
   public var compliance: CompliancePlan
   /// The protocol.
   public var protocolPlan: ProtocolPlan
+  /// The answers researchers analyse: variables, person-level predictors, items (empty:
+  /// none; ``ParticipantAnswers``).
+  public var answers = AnswersPlan()
 
   /// Creates a plan.
   public init(
@@ -52,6 +55,7 @@ public struct StudyPlan: Sendable, Equatable {
       && a.systems.map(\.os) == b.systems.map(\.os) && a.systems.map(\.share) == b.systems.map(\.share)
       && a.phones == b.phones && a.timeZones.map(\.zone) == b.timeZones.map(\.zone) && a.timeZones.map(\.share) == b.timeZones.map(\.share)
       && a.dailyLife == b.dailyLife && a.compliance == b.compliance && a.protocolPlan == b.protocolPlan
+      && a.answers == b.answers
   }
 
   /// The part of a day the schedules sample for a participant whose usual times are the

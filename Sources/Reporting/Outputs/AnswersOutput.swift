@@ -1,0 +1,55 @@
+import SimKernel
+import Study
+import StudyModel
+
+/// `answers.csv` (`outputs.answers`): a row per prompt (volunteered answers aside) with the
+/// participant's person-level predictors, the variables' true values at the prompt and the
+/// items' answers they would give (``ParticipantAnswers``), whether or not they answered it:
+/// `answered` says which the study got. Columns are the union of the variants' names, empty
+/// where a variant lacks one.
+final class AnswersOutput: StudyObserver {
+  let folder: RunFolder
+  let sink: TableSink
+  let predictors: [String]
+  let variables: [String]
+  let items: [String]
+
+  init(_ folder: RunFolder) throws {
+    self.folder = folder
+    let plans = folder.scenario.variants.map(\.plan.answers)
+    func union(_ names: (AnswersPlan) -> [String]) -> [String] {
+      var out: [String] = []
+      for p in plans { for n in names(p) where !out.contains(n) { out.append(n) } }
+      return out
+    }
+    predictors = union { $0.predictors.map(\.name) }
+    variables = union { $0.variables.map(\.name) }
+    items = union { $0.items.map(\.name) }
+    sink = try folder.table(.answers(predictors: predictors, variables: variables, items: items))
+  }
+
+  func participant(_ o: ParticipantOutcome, variant v: Int, replication r: Int) throws {
+    let (name, plan) = folder.variant(v)
+    let a = plan.answers
+    guard a.isOn else { return }
+    let time = folder.clock(o, plan: plan)
+    var stream = RandomStream(
+      StreamAddress(seed: folder.scenario.seed, replication: UInt32(r), participant: UInt32(o.participant), purpose: .answers))
+    let drawn = ParticipantAnswers.draw(a, times: o.prompts.map(\.scheduled), stream: &stream)
+    func cells(_ names: [String], _ own: [String], _ values: [Double], digits: (Int) -> Int) -> [String] {
+      names.map { n in own.firstIndex(of: n).map { Rows.cell(values[$0], digits($0)) } ?? "" }
+    }
+    let person = cells(predictors, a.predictors.map(\.name), drawn.predictors) { _ in 4 }
+    let itemNames = a.items.map(\.name)
+    for (i, p) in o.prompts.enumerated() {
+      try sink.row(
+        [
+          name, String(r + 1), String(o.participant + 1), String(p.index + 1), String(p.day + 1), time.iso(p.scheduled),
+          p.status.rawValue, p.status == .answered ? "1" : "0", drawn.careless[i] ? "1" : "0",
+        ] + person + cells(variables, a.variables.map(\.name), drawn.values[i]) { a.variables[$0].kind == .binary ? 0 : 4 }
+          + cells(items, itemNames, drawn.items[i]) { a.items[$0].scale == .number ? 4 : 0 })
+    }
+  }
+
+  func finish() throws { try sink.close() }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import SimKernel
+import StudyModel
+import Testing
+
+@testable import Scenarios
+
+@Suite("population.variables and protocol.items in a scenario")
+struct AnswersScenarioTests {
+  static let variables = """
+    name: t
+    population:
+      person_predictors: [{name: neuroticism}]
+      variables:
+        - {name: stress, mean: 3, sd: 2, reversion: 1h}
+        - {name: alone, kind: binary, share: 0.3}
+        - name: mood
+          mean: 50
+          sd: 12
+          reversion: 3h
+          person_effects: {neuroticism: -4}
+          effects: {stress: {slope: -3, slope_sd: 1, by: {neuroticism: -1}}}
+          lagged: {stress: -2}
+
+    """
+
+  @Test("read with their defaults; an item's reliability sets its error from the variable's within-person sd")
+  func keys() throws {
+    let s = try resolve(Self.variables + "protocol:\n  items:\n    - {name: happy, measures: mood, reliability: 0.8, scale: slider}\n    - {name: calm, measures: mood, scale: likert 1-7, error_sd: 0.5, shown: 0.5}\n")
+    let a = s.variants[0].plan.answers
+    #expect(a.predictors == [PersonPredictor(name: "neuroticism", mean: 0, sd: 1)])
+    #expect(a.variables.map(\.name) == ["stress", "alone", "mood"])
+    #expect(a.variables[1].kind == .binary && a.variables[1].reversion == 2 * Tick.hour)
+    #expect(abs(a.variables[1].mean - GSL.normalQuantile(0.3)) < 1e-12)
+    #expect(a.variables[2].effects == [EffectPlan(source: 0, slope: -3, slopeSD: 1, by: [Moderation(predictor: 0, weight: -1)])])
+    #expect(a.variables[2].lagged == [EffectPlan(source: 0, slope: -2)])
+    let within = try #require(ParticipantAnswers.withinSD(a)[2])
+    #expect(within > 12, "the effects add to mood's own spread: \(within)")
+    #expect(abs(a.items[0].errorSD - within * (0.2 / 0.8).squareRoot()) < 1e-9)
+    #expect(a.items[1].scale == .likert(low: 1, high: 7) && a.items[1].shown == 0.5)
+    #expect(s.outputs.answers, "answers.csv is on when variables are declared")
+    let plain = try resolve("name: t\n")
+    #expect(!plain.variants[0].plan.answers.isOn && !plain.outputs.answers)
+    #expect(!plain.resolved.yaml().contains("variables"), "absent keys are not added to the resolved scenario")
+  }
+
+  @Test("refused by key: a later or unknown variable, a taken name, an unknown item target, a wrong scale")
+  func refusals() {
+    let cases: [(String, String, String)] = [
+      ("population:\n  variables: [{name: mood, effects: {stress: 1}}, {name: stress}]", "population.variables[0].effects.stress", "earlier variable"),
+      ("population:\n  variables: [{name: a}, {name: a}]", "population.variables[1].name", "taken"),
+      ("population:\n  variables: [{name: status}]", "population.variables[0].name", "taken"),
+      ("population:\n  variables: [{name: 2x}]", "population.variables[0].name", "column name"),
+      ("population:\n  variables: [{name: a, kind: binary}, {name: b, lagged: {a: 1}}]", "population.variables[1].lagged.a", "binary"),
+      ("population:\n  variables: [{name: a, person_effects: {trait: 1}}]", "population.variables[0].person_effects.trait", "person_predictors"),
+      ("population:\n  variables: [{name: a, reversion: 10s}]", "population.variables[0].reversion", "between"),
+      ("population:\n  variables: [{name: a, colour: red}]", "population.variables[0].colour", "unknown key"),
+      ("population:\n  variables: [{name: a}]\nprotocol:\n  items: [{name: i, measures: b}]", "protocol.items[0].measures", "not a variable"),
+      ("population:\n  variables: [{name: a}]\nprotocol:\n  items: [{name: i, measures: a, scale: likert 7-1}]", "protocol.items[0].scale", "likert LOW-HIGH"),
+      ("population:\n  variables: [{name: a}]\nprotocol:\n  items: [{name: i, measures: a, error_sd: 1, reliability: 0.5}]", "protocol.items[0].error_sd", "not both"),
+      ("population:\n  variables: [{name: a, kind: binary}, {name: b, effects: {a: 1}}]\nprotocol:\n  items: [{name: i, measures: b, reliability: 0.5}]", "protocol.items[0].reliability", "give error_sd"),
+      ("protocol:\n  items: [{name: i, measures: a}]", "protocol.items", "population.variables"),
+      ("population:\n  careless: {people: 0.1}", "population.careless", "population.variables"),
+      ("outputs: {answers: true}", "outputs.answers", "population.variables"),
+    ]
+    for (text, key, words) in cases {
+      let e = problem("name: t\n" + text + "\n")
+      #expect(e?.key == key, "\(text): \(String(describing: e))")
+      #expect(e?.message.contains(words) == true, "\(text): \(String(describing: e))")
+    }
+  }
+}
