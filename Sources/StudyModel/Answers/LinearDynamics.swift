@@ -52,9 +52,11 @@ struct SquareMatrix: Sendable, Equatable {
   /// terms to machine precision).
   var exponential: SquareMatrix {
     let norm = (0..<n).map { i in (0..<n).reduce(0) { $0 + abs(self[i, $1]) } }.max() ?? 0
+    guard norm.isFinite else { return SquareMatrix(n: n, values: Array(repeating: .nan, count: n * n)) }
+    // At most 1,025 squarings (the largest finite norm), counted as a Double's exponent.
     var squarings = 0
     if norm > 0.5 { squarings = Int(log2(norm / 0.5).rounded(.up)) }
-    let m = scaled(1 / Double(1 << squarings))
+    let m = scaled(pow(2, -Double(squarings)))
     var sum = SquareMatrix.identity(n)
     var term = SquareMatrix.identity(n)
     for k in 1...30 {

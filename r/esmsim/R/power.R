@@ -34,6 +34,22 @@
 #'   lmerTest package is installed, with a Wald z test otherwise (the `test`
 #'   column says which).
 #' @param term The formula's coefficient tested (default `company_within`).
+#' @param truth With `population.variables`: the tested coefficient's true value,
+#'   for `bias` and `coverage` (`NA`: not reported).
+#' @section Answers (`population.variables`): when the scenario declares
+#'   variables and items (`docs/power.md`), the model is a formula or function
+#'   over `answers.csv`'s columns, and the three data sets are its answered rows
+#'   (`answered`), every prompt (`complete`: the variables' true values and the
+#'   items' answers at each) and as many prompts as were answered drawn at
+#'   random (`mcar`). Besides each variable's, item's and predictor's column the
+#'   data have `participant` (a factor), `day`, `prompt`, `hour`, and for each
+#'   variable and item `<name>_within` (centred within person), `<name>_lag` and
+#'   `<name>_lag_within` (the previous analysed row of the same participant and
+#'   day, NA at a day's first) and `gap_hours` (the hours since it): lags are
+#'   taken in the data analysed, so in the answered data they span the prompts
+#'   missed, as in a real study. For example an AR(1) model
+#'   `mood ~ mood_lag_within + (1 | participant)` with `term = "mood_lag_within"`,
+#'   or a random slope `mood ~ stress_within + (1 + stress_within | participant)`.
 #' @param seed Master seed, shared by every design.
 #' @param cores Worker processes for the fits (a socket cluster; 1: none).
 #' @param quiet Do not print progress.
@@ -64,7 +80,8 @@
 #' }
 #' @export
 esm_power <- function(scenario, participants, days, per_day = NULL, schedule = NULL, replications = 200,
-                      alpha = 0.05, seed = 1, cores = 2, quiet = FALSE, model = NULL, term = "company_within") {
+                      alpha = 0.05, seed = 1, cores = 2, quiet = FALSE, model = NULL, term = "company_within",
+                      truth = NA_real_) {
   if (!is.null(model) && !inherits(model, "formula") && !is.function(model)) {
     esm_abort("esmsim: model is NULL, a formula for lmer or a function of the data", "esmsim_run_error")
   }
@@ -72,8 +89,15 @@ esm_power <- function(scenario, participants, days, per_day = NULL, schedule = N
     esm_abort("esmsim: esm_power() needs the lme4 package", "esmsim_run_error")
   }
   base <- scenario_list(scenario)
+  answers <- answer_names(base)
+  if (!is.null(answers)) {
+    if (is.null(model)) {
+      esm_abort("esmsim: with population.variables, give model: a formula over your variables and items (or a function)",
+                "esmsim_model_error")
+    }
+  }
   company <- base$population$state$company
-  if (is.null(company$share) || company$share <= 0 || company$share >= 1) {
+  if (is.null(answers) && (is.null(company$share) || company$share <= 0 || company$share >= 1)) {
     esm_abort(
       "esmsim: esm_power() needs population.state.company with a share between 0 and 1 (and a slope)",
       "esmsim_scenario_error",
@@ -86,8 +110,8 @@ esm_power <- function(scenario, participants, days, per_day = NULL, schedule = N
       "esmsim_scenario_error", key = "variants", element = "scenario$variants", file = NA_character_
     )
   }
-  if (inherits(model, "formula")) check_model(model, term)
-  slope <- if (is.null(company$slope)) 0 else company$slope
+  if (inherits(model, "formula")) check_model(model, term, if (is.null(answers)) analysis_template() else answers_template(answers))
+  slope <- if (!is.null(answers)) truth else if (is.null(company$slope)) 0 else company$slope
   noise <- if (is.null(base$population$state$report_noise)) 5 else base$population$state$report_noise
   grid <- expand.grid(
     participants = as.integer(participants), days = as.integer(days),
@@ -108,12 +132,15 @@ esm_power <- function(scenario, participants, days, per_day = NULL, schedule = N
     s$duration <- paste0(d$days, "d")
     if (!is.na(d$per_day)) s$protocol$schedule$per_day <- d$per_day
     if (!is.na(d$schedule)) s$protocol$schedule$algorithm <- d$schedule
-    s$outputs <- list(prompts = TRUE, participants = FALSE, coverage = FALSE, sqlite = FALSE, report = FALSE)
+    s$outputs <- list(prompts = is.null(answers), participants = FALSE, coverage = FALSE, sqlite = FALSE, report = FALSE)
+    if (!is.null(answers)) s$outputs$answers <- TRUE
     if (!quiet) message(sprintf("esm_power: design %d of %d (%s)", g, nrow(grid), design_label(d)))
-    result <- esm_run_prompts(s, progress = !quiet && interactive())
+    result <- if (is.null(answers)) esm_run_prompts(s, progress = !quiet && interactive()) else
+      esm_run_answers(s, progress = !quiet && interactive())
     by_replication <- split(result, result$replication)
     tasks <- lapply(seq_along(by_replication), function(r) {
-      list(prompts = by_replication[[r]], seed = seed * 1000003 + r, noise = noise, model = model, term = term)
+      list(prompts = by_replication[[r]], seed = seed * 1000003 + r, noise = noise, model = model, term = term,
+           answers = answers)
     })
     fits <- do.call(rbind, fit_all(tasks))
     seconds <- as.numeric(difftime(Sys.time(), started, units = "secs"))
@@ -183,13 +210,15 @@ esm_run_prompts <- function(scenario, progress = FALSE) {
 # task seeds R's generator, so the results do not depend on the number of workers.
 fitter <- function(cores) {
   env <- new.env(parent = globalenv())
-  for (name in c("fit_replication", "fit_slope", "fit_model", "analysis_data", "fit_row", "counting_warnings")) {
+  for (name in c("fit_replication", "fit_slope", "fit_model", "analysis_data", "fit_row", "counting_warnings",
+                 "fit_answers", "answers_data", "within_day_lag")) {
     f <- get(name)
     environment(f) <- env
     assign(name, f, envir = env)
   }
   job <- function(task) {
     set.seed(task$seed)
+    if (!is.null(task$answers)) return(fit_answers(task$prompts, task$answers, task$model, task$term))
     fit_replication(task$prompts, task$noise, task$model, task$term)
   }
   environment(job) <- env
@@ -243,8 +272,7 @@ analysis_template <- function() {
 
 # A formula's variables and its tested term checked on the analysed data's columns before
 # anything is simulated: an unknown variable fails at once with R's own message.
-check_model <- function(model, term) {
-  template <- analysis_template()
+check_model <- function(model, term, template = analysis_template()) {
   fixed <- tryCatch(stats::model.matrix(lme4::nobars(model), stats::model.frame(lme4::subbars(model), template)),
                     error = function(e) e)
   if (inherits(fixed, "error")) {
@@ -343,6 +371,7 @@ summarise_fits <- function(f, d, analysis, slope, alpha, seconds) {
   errors <- f$error[!is.na(f$error)]
   reject <- sum(ok$p < alpha)
   has_se <- !is.na(ok$se)
+  if (is.na(slope)) has_se <- rep(FALSE, n)
   covered <- sum(abs(ok$estimate[has_se] - slope) <= stats::qnorm(0.975) * ok$se[has_se])
   p <- wilson(reject, n)
   c95 <- wilson(covered, sum(has_se))
@@ -357,4 +386,74 @@ summarise_fits <- function(f, d, analysis, slope, alpha, seconds) {
     failed = length(errors), warnings = sum(f$warnings), first_error = if (length(errors)) errors[[1]] else NA_character_,
     stringsAsFactors = FALSE
   )
+}
+
+# The answers' names a scenario declares (population.variables, person_predictors,
+# protocol.items), NULL without variables.
+answer_names <- function(scenario) {
+  variables <- scenario$population$variables
+  if (is.null(variables)) return(NULL)
+  names_of <- function(list) vapply(list, function(x) as.character(x$name), "")
+  list(variables = names_of(variables), predictors = names_of(scenario$population$person_predictors),
+       items = names_of(scenario$protocol$items))
+}
+
+# Runs a scenario and reads answers.csv.
+esm_run_answers <- function(scenario, progress = FALSE) {
+  source <- scenario_file(scenario)
+  output <- tempfile("esmsim-power-")
+  on.exit(unlink(output, recursive = TRUE), add = TRUE)
+  esm_exec(c("run", source$file, "--output", output), scenario = source, call = sys.call(-1), progress = progress)
+  utils::read.csv(file.path(output, "answers.csv"), na.strings = "", stringsAsFactors = FALSE)
+}
+
+# The previous row's value within a participant and day (NA at a day's first row); rows in
+# time order.
+within_day_lag <- function(x, participant, day) {
+  n <- length(x)
+  if (n == 0) return(x)
+  previous <- c(NA, x[-n])
+  same <- c(FALSE, participant[-1] == participant[-n] & day[-1] == day[-n])
+  ifelse(same, previous, NA)
+}
+
+# The data an analysis of the answers sees: answers.csv's columns, the participant as a
+# factor, the local hour, and for each variable and item its value centred within person
+# (`_within`), the previous analysed row's value that day (`_lag`, `_lag_within`) and the
+# hours since that row (`gap_hours`): lags are taken in the analysed data, so in the
+# answered data they span the prompts missed.
+answers_data <- function(rows, cols) {
+  d <- rows
+  d$participant <- factor(d$participant)
+  time <- as.POSIXct(d$scheduled, format = "%Y-%m-%dT%H:%M:%OS", tz = "UTC")
+  d$hour <- as.integer(format(time, "%H"))
+  hours <- as.numeric(time) / 3600
+  d$gap_hours <- hours - within_day_lag(hours, d$participant, d$day)
+  for (n in c(cols$variables, cols$items)) {
+    x <- d[[n]]
+    within <- x - stats::ave(x, d$participant, FUN = function(v) mean(v, na.rm = TRUE))
+    d[[paste0(n, "_within")]] <- within
+    d[[paste0(n, "_lag")]] <- within_day_lag(x, d$participant, d$day)
+    d[[paste0(n, "_lag_within")]] <- within_day_lag(within, d$participant, d$day)
+  }
+  d
+}
+
+# The answers' columns as a few rows to try a formula on.
+answers_template <- function(cols) {
+  rows <- data.frame(replication = 1L, participant = rep(1:3, each = 2), prompt = 1:6, day = 1L,
+                     scheduled = "2026-01-05T09:00:00.000", status = "answered", answered = 1L, careless = 0L)
+  for (n in c(cols$predictors, cols$variables, cols$items)) rows[[n]] <- c(1, 2, 3, 2, 1, 3)
+  answers_data(rows, cols)
+}
+
+# The three analyses of one replication's answers: the answered rows, every prompt's
+# (complete data), and as many of those as were answered drawn at random (MCAR), each in
+# time order so that lags are those of the rows analysed.
+fit_answers <- function(p, cols, model, term) {
+  p <- p[order(p$participant, p$prompt), ]
+  answered <- p[p$answered == 1, ]
+  take <- sort(sample.int(nrow(p), min(nrow(answered), nrow(p))))
+  sets <- list(answered = answered, complete = p, mcar = p[take, ])
+  do.call(rbind, lapply(names(sets), function(a) fit_model(answers_data(sets[[a]], cols), model, term, a)))
 }

@@ -188,3 +188,75 @@ test_that("failed fits are counted and reported; when every fit fails the first 
   # A subset prints too.
   expect_output(print(r[r$analysis == "answered", ]), "esmsim power")
 })
+
+# A study with one variable, mood, answered at five fixed times three hours apart: its
+# autocorrelation over a gap of three hours is exp(-180 / 95) = 0.150.
+ar_study <- function() {
+  list(
+    name = "ar", seed = 11, duration = "4d",
+    population = list(size = 20, variables = list(list(name = "mood", mean = 50, person_sd = 10, sd = 12,
+                                                         reversion = "95m"))),
+    protocol = list(window = "08:00-22:00", expiry = "30m",
+                    schedule = list(algorithm = "fixed-times", times = c("09:00", "12:00", "15:00", "18:00", "21:00")))
+  )
+}
+
+# The same design written with lme4 alone: person means N(50, 10), within each day an AR(1)
+# with phi = exp(-180 / 95) and stationary sd 12 started from its stationary law (twelve
+# hours overnight leave exp(-720 / 95) < 0.001 of the evening), the AR term centred within
+# person and lagged within day, fitted as esm_power() fits it.
+independent_ar <- function(n, days, replications, seed) {
+  set.seed(seed)
+  phi <- exp(-180 / 95)
+  satterthwaite <- requireNamespace("lmerTest", quietly = TRUE)
+  fits <- t(vapply(seq_len(replications), function(r) {
+    rows <- do.call(rbind, lapply(seq_len(n), function(p) {
+      mu <- stats::rnorm(1, 50, 10)
+      do.call(rbind, lapply(seq_len(days), function(d) {
+        x <- numeric(5)
+        x[1] <- stats::rnorm(1, 0, 12)
+        for (k in 2:5) x[k] <- phi * x[k - 1] + stats::rnorm(1, 0, 12 * sqrt(1 - phi^2))
+        data.frame(participant = p, day = d, mood = mu + x)
+      }))
+    }))
+    rows$participant <- factor(rows$participant)
+    within <- rows$mood - stats::ave(rows$mood, rows$participant)
+    rows$mood_lag_within <- ave(within, rows$participant, rows$day, FUN = function(v) c(NA, v[-length(v)]))
+    fit <- (if (satterthwaite) lmerTest::lmer else lme4::lmer)(mood ~ mood_lag_within + (1 | participant), rows,
+                                                                control = lme4::lmerControl(calc.derivs = FALSE))
+    table <- stats::coef(summary(fit))
+    p <- if (satterthwaite) table["mood_lag_within", "Pr(>|t|)"] else
+      2 * stats::pnorm(-abs(table["mood_lag_within", "Estimate"] / table["mood_lag_within", "Std. Error"]))
+    c(estimate = table["mood_lag_within", "Estimate"], p = p)
+  }, c(estimate = 0, p = 0)))
+  list(power = mean(fits[, "p"] < 0.05), estimate = mean(fits[, "estimate"]), sd = stats::sd(fits[, "estimate"]))
+}
+
+test_that("an AR(1) model of a simulated variable: complete-data power and estimate agree with lme4 alone; gaps lower the estimate", {
+  skip_without_esmsim()
+  skip_if_not_installed("lme4")
+  reps <- 200
+  r <- esm_power(ar_study(), participants = 20, days = 4, replications = reps, quiet = TRUE, seed = 11,
+                 model = mood ~ mood_lag_within + (1 | participant), term = "mood_lag_within", truth = exp(-180 / 95))
+  complete <- r[r$analysis == "complete", ]
+  expect_equal(complete$answers, 20 * 4 * 5)
+  independent <- independent_ar(20, 4, reps, 12)
+  se <- sqrt(complete$power * (1 - complete$power) / reps + independent$power * (1 - independent$power) / reps)
+  expect_lt(abs(complete$power - independent$power), 4 * se)
+  # The mean estimates (each with its Monte Carlo standard error sd / sqrt(reps)).
+  expect_lt(abs(complete$estimate - independent$estimate), 4 * sqrt(2) * independent$sd / sqrt(reps))
+  # Lags in the answered data span the prompts missed (six hours and more): the estimate falls.
+  answered <- r[r$analysis == "answered", ]
+  expect_lt(answered$answers, complete$answers)
+  expect_lt(answered$estimate, complete$estimate)
+  expect_true(is.finite(complete$bias) && is.finite(complete$coverage))
+})
+
+test_that("with variables, a formula naming an unknown column fails at once with R's message; a model is required", {
+  skip_if_not_installed("lme4")
+  expect_error(esm_power(ar_study(), participants = 5, days = 2, replications = 2, quiet = TRUE,
+                         model = mood ~ stress_within + (1 | participant), term = "stress_within"),
+               "object 'stress_within' not found", class = "esmsim_model_error")
+  expect_error(esm_power(ar_study(), participants = 5, days = 2, replications = 2, quiet = TRUE),
+               "give model", class = "esmsim_model_error")
+})
