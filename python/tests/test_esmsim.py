@@ -264,3 +264,38 @@ def test_power_fits_the_answers_the_complete_data_and_mcar():
         assert by.loc[a, "power"] > 0.5, r
         assert abs(by.loc[a, "estimate"] - 4) < 6 * by.loc[a, "estimate_se"] + 0.5, r
     assert ((r["power_low"] <= r["power"]) & (r["power"] <= r["power_high"])).all()
+
+
+def ar_study():
+    """Mood at five fixed times three hours apart: its autocorrelation over three hours is
+    exp(-180 / 95) = 0.150 (the R package's test of the same study)."""
+    return {"name": "ar", "seed": 11,
+            "population": {"size": 20, "variables": [{"name": "mood", "mean": 50, "person_sd": 10, "sd": 12,
+                                                      "reversion": "95m"}]},
+            "protocol": {"window": "08:00-22:00", "expiry": "30m",
+                         "schedule": {"algorithm": "fixed-times",
+                                      "times": ["09:00", "12:00", "15:00", "18:00", "21:00"]}}}
+
+
+def test_power_of_answers_needs_a_formula_naming_known_columns():
+    pytest.importorskip("statsmodels")
+    with pytest.raises(esmsim.EsmsimError, match="give formula and term"):
+        esmsim.power(ar_study(), participants=[5], days=[2])
+    with pytest.raises(esmsim.EsmsimError, match="stress_within"):
+        esmsim.power(ar_study(), participants=[5], days=[2], formula="mood ~ stress_within", term="stress_within")
+
+
+@needs_esmsim
+def test_power_of_an_ar1_model_on_the_answers():
+    pytest.importorskip("statsmodels")
+    r = esmsim.power(ar_study(), participants=[20], days=[4], replications=30, formula="mood ~ mood_lag_within",
+                     term="mood_lag_within")
+    by = r.set_index("analysis")
+    assert by.loc["complete", "answers"] == 20 * 4 * 5
+    assert by.loc["mcar", "answers"] == by.loc["answered", "answers"] < by.loc["complete", "answers"]
+    # The complete data's AR estimate: 0.099 over 200 replications in R (below 0.150 by the
+    # within-person centring of 20 prompts); 30 replications of sd 0.058 give a standard
+    # error of 0.011.
+    assert abs(by.loc["complete", "estimate"] - 0.099) < 4 * 0.058 / 30 ** 0.5, r
+    assert (r["failed"] == 0).all(), r
+    assert by.loc["answered", "estimate"] < by.loc["complete", "estimate"], r

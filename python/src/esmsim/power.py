@@ -22,24 +22,32 @@ def _wilson(k: int, n: int, z: float = 1.959964) -> tuple:
     return (centre - half, centre + half)
 
 
-def _fit(data: pd.DataFrame, random_slope: bool) -> Dict[str, Any]:
-    """The mixed model state ~ company_within (+ a random slope), Wald z test of the slope."""
+def _fit(data: pd.DataFrame, random_slope: bool, formula: str = "state ~ company_within",
+         term: str = "company_within", re_formula: Optional[str] = None) -> Dict[str, Any]:
+    """The mixed model `formula` (default state ~ company_within, with a random slope when
+    `random_slope`; `re_formula` the random part otherwise), Wald z test of `term`."""
     import statsmodels.formula.api as smf
     from statsmodels.tools.sm_exceptions import ConvergenceWarning
 
     if data["participant"].nunique() < 3:
         return {"error": f"{data['participant'].nunique()} participants answered: a mixed model needs 3"}
+    if re_formula is None:
+        re_formula = "~company_within" if random_slope else "1"
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            model = smf.mixedlm("state ~ company_within", data, groups=data["participant"],
-                                re_formula="~company_within" if random_slope else "1")
-            fit = model.fit(reml=True, method=["lbfgs"])
+            model = smf.mixedlm(formula, data, groups=data["participant"], re_formula=re_formula, missing="drop")
+            try:
+                fit = model.fit(reml=True, method=["lbfgs"])
+            except np.linalg.LinAlgError:  # L-BFGS stepped onto a singular random-effects matrix: BFGS
+                fit = model.fit(reml=True, method=["bfgs"])
         except Exception as e:  # a failed fit is counted, as simr counts it
             return {"error": f"{type(e).__name__}: {e}"}
-    estimate, se = float(fit.params["company_within"]), float(fit.bse["company_within"])
+    if term not in fit.params:
+        return {"error": f"the model has no coefficient {term}"}
+    estimate, se = float(fit.params[term]), float(fit.bse[term])
     if not (math.isfinite(estimate) and math.isfinite(se) and se > 0):
-        return {"error": "no standard error for company_within"}
+        return {"error": f"no standard error for {term}"}
     return {"estimate": estimate, "se": se, "p": 2 * (1 - _normal_cdf(abs(estimate / se))),
             "warnings": sum(issubclass(w.category, ConvergenceWarning) for w in caught)}
 
@@ -55,15 +63,76 @@ def _analysis_data(rows: pd.DataFrame, state, company) -> pd.DataFrame:
     return d
 
 
+def _lag(values: pd.Series, data: pd.DataFrame) -> pd.Series:
+    """The previous row's value within a participant and day (NaN at a day's first row)."""
+    return values.groupby([data["participant"], data["day"]], sort=False).shift(1)
+
+
+def answers_data(rows: pd.DataFrame, names: Sequence[str]) -> pd.DataFrame:
+    """The data an analysis of `answers.csv` sees (as R's `esm_power()`): its columns, and for
+    each variable and item in `names` its value centred within person (`<name>_within`), the
+    previous analysed row's value that day (`<name>_lag`, `<name>_lag_within`) and the hours
+    since that row (`gap_hours`). Rows in time order; lags are taken in the rows given."""
+    d = rows.sort_values(["participant", "prompt"]).reset_index(drop=True)
+    time = pd.to_datetime(d["scheduled"])
+    hours = (time - pd.Timestamp("2000-01-01")).dt.total_seconds() / 3600
+    d["hour"] = time.dt.hour
+    d["gap_hours"] = hours - _lag(hours, d)
+    for n in names:
+        x = d[n].astype(float)
+        within = x - x.groupby(d["participant"]).transform("mean")
+        d[f"{n}_within"] = within
+        d[f"{n}_lag"] = _lag(x, d)
+        d[f"{n}_lag_within"] = _lag(within, d)
+    return d
+
+
+def _answer_names(base: Mapping[str, Any]) -> Optional[Dict[str, List[str]]]:
+    variables = (base.get("population") or {}).get("variables")
+    if not variables:
+        return None
+    names = lambda xs: [str(x["name"]) for x in (xs or [])]  # noqa: E731
+    return {"variables": names(variables), "predictors": names((base.get("population") or {}).get("person_predictors")),
+            "items": names((base.get("protocol") or {}).get("items"))}
+
+
+def _check_formula(formula: str, term: str, names: Dict[str, List[str]]) -> None:
+    """A formula's variables checked on a few rows of the analysed columns before anything is
+    simulated: an unknown name fails at once with patsy's message."""
+    from patsy import PatsyError, dmatrices
+    from . import EsmsimError
+
+    rows = pd.DataFrame({"participant": [1, 1, 2, 2, 3, 3], "prompt": range(1, 7), "day": 1,
+                         "scheduled": "2026-01-05T09:00:00.000", "answered": True})
+    for n in names["predictors"] + names["variables"] + names["items"]:
+        rows[n] = [1.0, 2.0, 3.0, 2.0, 1.0, 3.0]
+    try:
+        _, x = dmatrices(formula, answers_data(rows, names["variables"] + names["items"]), return_type="dataframe",
+                         NA_action="drop")
+    except PatsyError as e:
+        raise EsmsimError(f"the model {formula}: {e}") from None
+    except Exception as e:  # a name patsy looks up and does not find
+        raise EsmsimError(f"the model {formula}: {type(e).__name__}: {e}") from None
+    if term not in x.columns:
+        raise EsmsimError(f"the model {formula} has no coefficient {term} (it has {', '.join(x.columns)})")
+
+
 def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], days: Sequence[int], *,
           replications: int = 100, alpha: float = 0.05, seed: int = 1, random_slope: bool = True,
-          threads: Optional[int] = None) -> pd.DataFrame:
+          threads: Optional[int] = None, formula: Optional[str] = None, term: Optional[str] = None,
+          re_formula: str = "1") -> pd.DataFrame:
     """Power to detect the company slope (`population.state.company`) for each design of
     `participants` x `days`: a row per design and analysis ("answered", "complete", "mcar")
     with power and its Wilson 95 % interval (power_low, power_high), the mean estimate and its
     standard error over replications, the replications fitted, the fits that failed
     (`failed`, `first_error`) and the convergence warnings. Raises `EsmsimError` when every
-    fit of a design fails. Needs statsmodels (`pip install esmsim[power]`)."""
+    fit of a design fails. Needs statsmodels (`pip install esmsim[power]`).
+
+    With `population.variables` (the answers researchers analyse, `answers.csv`): `formula`
+    (statsmodels' mixedlm, for example "mood ~ mood_lag_within") over the answers' columns and
+    those `answers_data()` derives, `term` the coefficient tested, `re_formula` its random part
+    ("1": a random intercept; "~stress_within": and a random slope); the three data sets are the
+    answered rows, every prompt (complete) and MCAR of the answered count."""
     from . import EsmsimError, run
 
     try:
@@ -83,10 +152,15 @@ def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], 
             raise EsmsimError("reading a YAML scenario in esmsim.power() needs PyYAML; give the scenario as a dict") from None
         with open(scenario) as f:
             base = yaml.safe_load(f)
+    names = _answer_names(base)
+    if names is not None:
+        if not formula or not term:
+            raise EsmsimError("with population.variables, give formula and term: a model of your variables and items")
+        _check_formula(formula, term, names)
     state = (base.get("population") or {}).get("state") or {}
     company = state.get("company") or {}
     share = company.get("share")
-    if not isinstance(share, (int, float)) or not 0 < share < 1:
+    if names is None and (not isinstance(share, (int, float)) or not 0 < share < 1):
         raise EsmsimError("esmsim.power() needs population.state.company with a share between 0 and 1 (and a slope)")
     if base.get("variants"):
         raise EsmsimError("esmsim.power() runs one protocol: give a scenario without variants")
@@ -98,10 +172,23 @@ def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], 
             s = dict(base)
             s["seed"], s["replications"], s["duration"] = seed, replications, f"{int(d)}d"
             s["population"] = dict(base.get("population") or {}, size=int(n))
-            s["outputs"] = {"prompts": True, "participants": False, "coverage": False, "sqlite": False, "report": False}
-            p = run(s, threads=threads).prompts
+            s["outputs"] = {"prompts": names is None, "participants": False, "coverage": False, "sqlite": False,
+                            "report": False}
+            if names is not None:
+                s["outputs"]["answers"] = True
+            result = run(s, threads=threads)
+            p = result.prompts if names is None else result.answers
             fits: Dict[str, List[Dict[str, Any]]] = {"answered": [], "complete": [], "mcar": []}
             for _, rep in p.groupby("replication", observed=True):
+                if names is not None:
+                    rep = rep.sort_values(["participant", "prompt"])
+                    answered = rep[rep["answered"].astype(bool)]
+                    take = np.sort(rng.choice(len(rep), size=min(len(answered), len(rep)), replace=False))
+                    derived = names["variables"] + names["items"]
+                    for a, part in (("answered", answered), ("complete", rep), ("mcar", rep.iloc[take])):
+                        data = answers_data(part, derived)
+                        fits[a].append(dict(_fit(data, False, formula, term, re_formula), rows=len(data)))
+                    continue
                 answered = rep[(rep["status"] == "answered") & ~rep["volunteered"].astype(bool) & rep["with_others"].notna()]
                 complete = rep[rep["due_state"].notna() & rep["due_with_others"].notna()]
                 y = complete["due_state"].to_numpy(dtype=float) + rng.normal(0, noise, len(complete))
