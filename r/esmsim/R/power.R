@@ -34,6 +34,9 @@
 #'   lmerTest package is installed, with a Wald z test otherwise (the `test`
 #'   column says which).
 #' @param term The formula's coefficient tested (default `company_within`).
+#' @param family With `population.variables` and a formula: a `glm` family (for
+#'   example `binomial`) to fit the formula with `lme4::glmer` (a binary variable
+#'   or a yes/no item as outcome), tested with a Wald z test; `NULL`: `lmer`.
 #' @param truth With `population.variables`: the tested coefficient's true value,
 #'   for `bias` and `coverage` (`NA`: not reported).
 #' @section Answers (`population.variables`): when the scenario declares
@@ -81,7 +84,7 @@
 #' @export
 esm_power <- function(scenario, participants, days, per_day = NULL, schedule = NULL, replications = 200,
                       alpha = 0.05, seed = 1, cores = 2, quiet = FALSE, model = NULL, term = "company_within",
-                      truth = NA_real_) {
+                      truth = NA_real_, family = NULL) {
   if (!is.null(model) && !inherits(model, "formula") && !is.function(model)) {
     esm_abort("esmsim: model is NULL, a formula for lmer or a function of the data", "esmsim_run_error")
   }
@@ -140,7 +143,7 @@ esm_power <- function(scenario, participants, days, per_day = NULL, schedule = N
     by_replication <- split(result, result$replication)
     tasks <- lapply(seq_along(by_replication), function(r) {
       list(prompts = by_replication[[r]], seed = seed * 1000003 + r, noise = noise, model = model, term = term,
-           answers = answers)
+           answers = answers, family = family)
     })
     fits <- do.call(rbind, fit_all(tasks))
     seconds <- as.numeric(difftime(Sys.time(), started, units = "secs"))
@@ -218,7 +221,7 @@ fitter <- function(cores) {
   }
   job <- function(task) {
     set.seed(task$seed)
-    if (!is.null(task$answers)) return(fit_answers(task$prompts, task$answers, task$model, task$term))
+    if (!is.null(task$answers)) return(fit_answers(task$prompts, task$answers, task$model, task$term, task$family))
     fit_replication(task$prompts, task$noise, task$model, task$term)
   }
   environment(job) <- env
@@ -310,7 +313,7 @@ fit_row <- function(analysis, n, estimate = NA_real_, se = NA_real_, p = NA_real
 
 # A researcher's model: a formula fitted with lmer (lmerTest's Satterthwaite test where it is
 # installed, a Wald z test otherwise) or a function returning estimate and p-value.
-fit_model <- function(d, model, term, analysis) {
+fit_model <- function(d, model, term, analysis, family = NULL) {
   if (length(unique(d$participant)) < 3) {
     return(fit_row(analysis, nrow(d), error = sprintf("%d participants answered: a mixed model needs 3",
                                                       length(unique(d$participant)))))
@@ -322,9 +325,13 @@ fit_model <- function(d, model, term, analysis) {
     return(fit_row(analysis, nrow(d), estimate = unname(v[["estimate"]]), p = unname(v[["p_value"]]),
                    test = "the model's function", warnings = r$warnings))
   }
-  satterthwaite <- requireNamespace("lmerTest", quietly = TRUE)
-  fitter <- if (satterthwaite) lmerTest::lmer else lme4::lmer
-  r <- counting_warnings(fitter(model, d, control = lme4::lmerControl(calc.derivs = FALSE)))
+  satterthwaite <- is.null(family) && requireNamespace("lmerTest", quietly = TRUE)
+  r <- if (!is.null(family)) {
+    counting_warnings(lme4::glmer(model, d, family = family))
+  } else {
+    fitter <- if (satterthwaite) lmerTest::lmer else lme4::lmer
+    counting_warnings(fitter(model, d, control = lme4::lmerControl(calc.derivs = FALSE)))
+  }
   if (inherits(r$value, "error")) return(fit_row(analysis, nrow(d), error = conditionMessage(r$value), warnings = r$warnings))
   fit <- r$value
   table <- stats::coef(summary(fit))
@@ -335,8 +342,9 @@ fit_model <- function(d, model, term, analysis) {
   estimate <- table[term, "Estimate"]
   se <- table[term, "Std. Error"]
   p <- if (satterthwaite) table[term, "Pr(>|t|)"] else 2 * stats::pnorm(-abs(estimate / se))
+  test <- if (satterthwaite) "Satterthwaite t (lmerTest)" else if (!is.null(family)) "Wald z (glmer)" else "Wald z"
   fit_row(analysis, nrow(d), estimate = estimate, se = se, p = p, singular = lme4::isSingular(fit),
-          test = if (satterthwaite) "Satterthwaite t (lmerTest)" else "Wald z", warnings = r$warnings)
+          test = test, warnings = r$warnings)
 }
 
 fit_slope <- function(y, x, person, analysis) {
@@ -450,10 +458,10 @@ answers_template <- function(cols) {
 # The three analyses of one replication's answers: the answered rows, every prompt's
 # (complete data), and as many of those as were answered drawn at random (MCAR), each in
 # time order so that lags are those of the rows analysed.
-fit_answers <- function(p, cols, model, term) {
+fit_answers <- function(p, cols, model, term, family = NULL) {
   p <- p[order(p$participant, p$prompt), ]
   answered <- p[p$answered == 1, ]
   take <- sort(sample.int(nrow(p), min(nrow(answered), nrow(p))))
   sets <- list(answered = answered, complete = p, mcar = p[take, ])
-  do.call(rbind, lapply(names(sets), function(a) fit_model(answers_data(sets[[a]], cols), model, term, a)))
+  do.call(rbind, lapply(names(sets), function(a) fit_model(answers_data(sets[[a]], cols), model, term, a, family)))
 }

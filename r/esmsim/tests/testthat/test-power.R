@@ -260,3 +260,73 @@ test_that("with variables, a formula naming an unknown column fails at once with
   expect_error(esm_power(ar_study(), participants = 5, days = 2, replications = 2, quiet = TRUE),
                "give model", class = "esmsim_model_error")
 })
+
+# Mood and stress at five fixed times three hours apart; both fluctuate with a time constant
+# of 30 minutes (autocorrelation exp(-6) = 0.002 between prompts: independent); mood falls by
+# 1.5 (a person's own slope, sd 1.5) per unit of stress above the person's mean.
+slope_study <- function() {
+  list(
+    name = "slope", seed = 13, duration = "4d",
+    population = list(size = 20, variables = list(
+      list(name = "stress", mean = 3, person_sd = 1, sd = 1, reversion = "30m"),
+      list(name = "mood", mean = 50, person_sd = 10, sd = 12, reversion = "30m",
+           effects = list(stress = list(slope = -1.5, slope_sd = 1.5)))
+    )),
+    protocol = list(window = "08:00-22:00", expiry = "30m",
+                    schedule = list(algorithm = "fixed-times", times = c("09:00", "12:00", "15:00", "18:00", "21:00")))
+  )
+}
+
+# The same design with lme4 alone: independent prompts, stress = mu_s + N(0, 1), mood = mu_m +
+# b (stress - mu_s) + N(0, 12), b ~ N(-1.5, 1.5), fitted as esm_power() fits it.
+independent_slope <- function(n, days, replications, seed) {
+  set.seed(seed)
+  satterthwaite <- requireNamespace("lmerTest", quietly = TRUE)
+  fits <- t(vapply(seq_len(replications), function(r) {
+    rows <- do.call(rbind, lapply(seq_len(n), function(p) {
+      k <- 5 * days
+      ms <- stats::rnorm(1, 3, 1)
+      b <- stats::rnorm(1, -1.5, 1.5)
+      x <- stats::rnorm(k, 0, 1)
+      data.frame(participant = p, stress = ms + x, mood = stats::rnorm(1, 50, 10) + b * x + stats::rnorm(k, 0, 12))
+    }))
+    rows$participant <- factor(rows$participant)
+    rows$stress_within <- rows$stress - stats::ave(rows$stress, rows$participant)
+    fit <- suppressMessages(suppressWarnings((if (satterthwaite) lmerTest::lmer else lme4::lmer)(
+      mood ~ stress_within + (1 + stress_within | participant), rows, control = lme4::lmerControl(calc.derivs = FALSE))))
+    table <- stats::coef(summary(fit))
+    p <- if (satterthwaite) table["stress_within", "Pr(>|t|)"] else
+      2 * stats::pnorm(-abs(table["stress_within", "Estimate"] / table["stress_within", "Std. Error"]))
+    c(estimate = table["stress_within", "Estimate"], p = p)
+  }, c(estimate = 0, p = 0)))
+  list(power = mean(fits[, "p"] < 0.05), estimate = mean(fits[, "estimate"]), sd = stats::sd(fits[, "estimate"]))
+}
+
+test_that("a random-slope model of simulated variables: complete-data power and estimate agree with lme4 alone", {
+  skip_without_esmsim()
+  skip_if_not_installed("lme4")
+  reps <- 100
+  r <- esm_power(slope_study(), participants = 20, days = 4, replications = reps, quiet = TRUE, seed = 13,
+                 model = mood ~ stress_within + (1 + stress_within | participant), term = "stress_within", truth = -1.5)
+  complete <- r[r$analysis == "complete", ]
+  independent <- independent_slope(20, 4, reps, 14)
+  se <- sqrt(complete$power * (1 - complete$power) / reps + independent$power * (1 - independent$power) / reps)
+  expect_lt(abs(complete$power - independent$power), 4 * se)
+  expect_lt(abs(complete$estimate - independent$estimate), 4 * sqrt(2) * independent$sd / sqrt(reps))
+  expect_lt(abs(complete$bias), 4 * complete$bias_se)
+})
+
+test_that("a binary variable as outcome: glmer with a binomial family finds its effect", {
+  skip_without_esmsim()
+  skip_if_not_installed("lme4")
+  s <- slope_study()
+  s$population$variables[[3]] <- list(name = "alone", kind = "binary", share = 0.4, reversion = "30m",
+                                      effects = list(stress = 1))
+  r <- esm_power(s, participants = 20, days = 4, replications = 10, quiet = TRUE, seed = 13, family = binomial,
+                 model = alone ~ stress_within + (1 | participant), term = "stress_within")
+  expect_true(all(r$test == "Wald z (glmer)"))
+  # A probit slope of 1 per sd of stress (a logit slope near 1.7): found in every complete data set.
+  complete <- r[r$analysis == "complete", ]
+  expect_equal(complete$power, 1)
+  expect_gt(complete$estimate, 1)
+})
