@@ -72,3 +72,65 @@ struct AnswersRunTests {
     #expect(hidden > 0 && hidden < rows.count - 1)
   }
 }
+
+@Suite("protocol.items in ESMira's and m-Path's exports")
+struct AnswersExportTests {
+  @Test("each answered prompt's item answers are answers.csv's; an item named as the survey's answers in its column")
+  func exports() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let file = try tmp.write(
+      "s.yaml",
+      """
+      name: exports
+      duration: 2d
+      population:
+        size: 12
+        variables: [{name: affect, mean: 50, sd: 12, person_sd: 8}, {name: stress, mean: 3}]
+      protocol:
+        window: "09:00-21:00"
+        expiry: 30m
+        schedule: {algorithm: fixed-blocks, per_day: 4}
+        items:
+          - {name: mood, measures: affect, scale: slider, error_sd: 5}
+          - {name: tense, measures: stress, scale: likert 1-5, error_sd: 0.5}
+      outputs: {esmira: true, mpath: true, report: false, sqlite: false}
+
+      """)
+    let out = tmp.path("out")
+    let r = try ESMSimBinary.run(["run", file, "--output", out])
+    #expect(r.status == 0, "\(r.stderr)")
+    // answers.csv's answered rows: (participant, scheduled minute) -> (mood, tense).
+    var want: [String: [String]] = [:]
+    for line in try lines(out + "/answers.csv").dropFirst() where !line.isEmpty {
+      let c = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      if c[7] == "1" { want[c[2] + " " + c[5].prefix(16)] = [c[11], c[12]] }
+    }
+    #expect(want.count > 20)
+    // ESMira: the survey's item "mood" is answered by protocol.items' mood; tense is added.
+    let esmira = try String(contentsOfFile: out + "/esmira/v1-r1/esm.csv", encoding: .utf8).split(separator: "\n").map {
+      $0.dropFirst().dropLast().components(separatedBy: "\";\"")
+    }
+    #expect(Array(esmira[0].suffix(2)) == ["mood", "tense"])
+    let last = try #require(esmira[0].firstIndex(of: "lastInvitation"))
+    var seen = 0
+    for row in esmira.dropFirst() {
+      let participant = String(Int(row[0])! / 1_000_000)
+      let ms = Double(row[last])!
+      // The planned time on the participant's clock (UTC here), to the minute.
+      let date = Date(timeIntervalSince1970: ms / 1000)
+      let f = DateFormatter()
+      f.timeZone = TimeZone(identifier: "UTC")
+      f.dateFormat = "yyyy-MM-dd'T'HH:mm"
+      #expect(want[participant + " " + f.string(from: date)] == Array(row.suffix(2)), "\(row)")
+      seen += 1
+    }
+    #expect(seen == want.count)
+    // m-Path: the same numbers in mood_ and tense_sliderNeutralPos.
+    let basic = try lines(out + "/mpath/v1-r1/basic.csv").filter { !$0.isEmpty }.map { $0.components(separatedBy: ";") }
+    #expect(Array(basic[0].suffix(2)) == ["mood_sliderNeutralPos", "tense_sliderNeutralPos"])
+    let answered = basic.dropFirst().filter { $0.count == basic[0].count && !$0[15].isEmpty }
+    #expect(answered.count == want.count)
+    #expect(Set(answered.map { Array($0.suffix(2)) }) == Set(want.values))
+  }
+}

@@ -33,9 +33,7 @@ final class AnswersOutput: StudyObserver {
     let a = plan.answers
     guard a.isOn else { return }
     let time = folder.clock(o, plan: plan)
-    var stream = RandomStream(
-      StreamAddress(seed: folder.scenario.seed, replication: UInt32(r), participant: UInt32(o.participant), purpose: .answers))
-    let drawn = ParticipantAnswers.draw(a, times: o.prompts.map(\.scheduled), stream: &stream)
+    let drawn = Self.answers(o, plan: plan, seed: folder.scenario.seed, replication: r)
     func cells(_ names: [String], _ own: [String], _ values: [Double], digits: (Int) -> Int) -> [String] {
       names.map { n in own.firstIndex(of: n).map { Rows.cell(values[$0], digits($0)) } ?? "" }
     }
@@ -47,9 +45,20 @@ final class AnswersOutput: StudyObserver {
           name, String(r + 1), String(o.participant + 1), String(p.index + 1), String(p.day + 1), time.iso(p.scheduled),
           p.status.rawValue, p.status == .answered ? "1" : "0", drawn.careless[i] ? "1" : "0",
         ] + person + cells(variables, a.variables.map(\.name), drawn.values[i]) { a.variables[$0].kind == .binary ? 0 : 4 }
-          + cells(items, itemNames, drawn.items[i]) { a.items[$0].scale == .number ? 4 : 0 })
+          + items.map { n in itemNames.firstIndex(of: n).map { Self.text(drawn.items[i][$0], a.items[$0]) } ?? "" })
     }
   }
 
   func finish() throws { try sink.close() }
+
+  /// Participant `o`'s answers at their prompts (`o.prompts`' order): the same in
+  /// `answers.csv` and in every platform export that carries them.
+  static func answers(_ o: ParticipantOutcome, plan: StudyPlan, seed: UInt64, replication r: Int) -> ParticipantAnswers {
+    var stream = RandomStream(StreamAddress(seed: seed, replication: UInt32(r), participant: UInt32(o.participant), purpose: .answers))
+    return ParticipantAnswers.draw(plan.answers, times: o.prompts.map(\.scheduled), stream: &stream)
+  }
+
+  /// An item's answer as a platform's file writes it: whole points on a slider, Likert or
+  /// yes/no scale, four decimals for a number; empty when the item was not shown.
+  static func text(_ x: Double, _ item: ItemPlan) -> String { Rows.cell(x, item.scale == .number ? 4 : 0) }
 }

@@ -18,7 +18,9 @@ import StudyModel
 /// real: the user ids are made from the participant's number, the phones' model and versions
 /// are `esmsim`'s, uploads are at once (`uploaded` = `responseTime`), `localDateTime` is an ISO
 /// local time, and the answers of a questionnaire's items all come from the one simulated state
-/// (``ItemAnswers``).
+/// (``ItemAnswers``). With `protocol.items`, every questionnaire's file has a column per item
+/// after its own, with the answer `answers.csv` has (``AnswersOutput``); an item named as one
+/// of the questionnaire's answers in that item's column instead.
 final class ESMiraExportOutput: StudyObserver {
   static let folderName = "esmira"
   static let base = [
@@ -49,7 +51,8 @@ final class ESMiraExportOutput: StudyObserver {
       var questionnaires: [String: RowFile] = [:]
       for survey in plan.protocolPlan.allSurveys {
         questionnaires[survey.id] = try RowFile.esmira(
-          (dir as NSString).appendingPathComponent("\(survey.id).csv"), header: Self.questionnaireHeader + survey.items.map(\.id))
+          (dir as NSString).appendingPathComponent("\(survey.id).csv"),
+          header: Self.questionnaireHeader + survey.items.map(\.id) + Self.ownItems(plan, survey).map { plan.answers.items[$0].name })
       }
       current = (key, try RowFile.esmira((dir as NSString).appendingPathComponent("events.csv"), header: Self.eventsHeader), questionnaires)
     }
@@ -76,7 +79,8 @@ final class ESMiraExportOutput: StudyObserver {
       return base
     }
     _ = try event(0, "joined")
-    for p in o.prompts + o.volunteered {
+    let drawn = plan.answers.items.isEmpty ? nil : AnswersOutput.answers(o, plan: plan, seed: folder.scenario.seed, replication: r)
+    for (i, p) in (o.prompts + o.volunteered).enumerated() {
       let survey = plan.protocolPlan.survey(of: p)
       let name = survey.title.isEmpty ? survey.id : survey.title
       if !p.volunteered {
@@ -90,13 +94,26 @@ final class ESMiraExportOutput: StudyObserver {
       let base = try event(p.submitted, "questionnaire", questionnaire: name)
       let form = p.opened >= 0 ? p.submitted - p.opened : 0
       let invitation = p.volunteered ? 0 : time.unix(p.scheduled)
+      // The scenario's own items (protocol.items) as answers.csv has them (a volunteered answer's
+      // empty); one named as a survey item answers in its column.
+      func own(_ k: Int) -> String {
+        i < o.prompts.count ? drawn.map { AnswersOutput.text($0.items[i][k], plan.answers.items[k]) } ?? "" : ""
+      }
       let answers = survey.items.enumerated().map { k, item in
+        if let j = plan.answers.items.firstIndex(where: { $0.name == item.id }) { return own(j) }
         let state = ItemAnswers.state(p, item: item, k: k)
         return ItemAnswers.option(item, state: state) ?? String(ItemAnswers.number(item, state: state))
       }
+      let extra = Self.ownItems(plan, survey).map(own)
       try current!.questionnaires[survey.id]?.write(
-        base + [String(form), String(form), String(invitation), invitation == 0 ? "" : Self.formatted(invitation)] + answers)
+        base + [String(form), String(form), String(invitation), invitation == 0 ? "" : Self.formatted(invitation)] + answers + extra)
     }
+  }
+
+  /// The scenario's own items (`protocol.items`, their indices) a questionnaire's file adds as
+  /// columns: those not named as one of its items (which answer in that item's column).
+  static func ownItems(_ plan: StudyPlan, _ survey: SurveyPlan) -> [Int] {
+    plan.answers.items.indices.filter { k in !survey.items.contains { $0.id == plan.answers.items[k].name } }
   }
 
   func finish() throws {

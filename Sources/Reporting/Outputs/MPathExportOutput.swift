@@ -14,7 +14,9 @@ import StudyModel
 /// local clock with `timeZoneOffset` (seconds east of UTC), and the answers of a submitted
 /// beep: an item with options as `<id>_multipleChoice_index` (1 for the first option) and
 /// `_string` (the option, quoted twice as m-Path does), any other as `<id>_sliderNeutralPos`
-/// (its number), from the one simulated state (``ItemAnswers``). An unanswered beep's row ends
+/// (its number), from the one simulated state (``ItemAnswers``); with `protocol.items`, a
+/// `<name>_sliderNeutralPos` column per item with the answer `answers.csv` has
+/// (``AnswersOutput``). An unanswered beep's row ends
 /// after `deltaUTC` (empty), as m-Path's does; a survey broken off part-way has its
 /// `timeStampStart` and no stop (esmsim's reader takes it as a break-off; whether m-Path
 /// uploads an unfinished questionnaire is not in its documentation). A volunteered answer is
@@ -31,7 +33,8 @@ final class MPathExportOutput: StudyObserver {
 
   /// An answer column: its name, its item (by survey and position) and what it holds.
   struct Column {
-    enum Kind { case index, string, number }
+    /// An item's option index or text, its number, or the answer to `protocol.items[k]`.
+    enum Kind: Equatable { case index, string, number, answer(Int) }
     var name: String
     var kind: Kind
     var item: SurveyItem
@@ -54,11 +57,14 @@ final class MPathExportOutput: StudyObserver {
     var columns: [Column] = []
     var index: [String: Int] = [:]
     var bySurvey: [String: [[Int]]] = [:]
+    let own = plan.answers.items.map(\.name)
     for survey in plan.protocolPlan.allSurveys {
       bySurvey[survey.id] = survey.items.map { item in
+        // An item the scenario's own items name (protocol.items) is answered by it.
         let kinds: [(String, Column.Kind)] =
-          ItemAnswers.hasOptions(item)
-          ? [("_multipleChoice_index", .index), ("_multipleChoice_string", .string)] : [("_sliderNeutralPos", .number)]
+          if let k = own.firstIndex(of: item.id) { [("_sliderNeutralPos", .answer(k))] } else if ItemAnswers.hasOptions(item) {
+            [("_multipleChoice_index", .index), ("_multipleChoice_string", .string)]
+          } else { [("_sliderNeutralPos", .number)] }
         return kinds.map { suffix, kind in
           let name = item.id + suffix
           if let k = index[name] { return k }
@@ -67,6 +73,10 @@ final class MPathExportOutput: StudyObserver {
           return columns.count - 1
         }
       }
+    }
+    // The scenario's own items (protocol.items): a number column each, in every beep's row.
+    for (k, item) in plan.answers.items.enumerated() where index[item.name + "_sliderNeutralPos"] == nil {
+      columns.append(Column(name: item.name + "_sliderNeutralPos", kind: .answer(k), item: SurveyItem(id: item.name, title: item.name)))
     }
     return (columns, bySurvey)
   }
@@ -94,7 +104,10 @@ final class MPathExportOutput: StudyObserver {
       let offset = time.zone.isUTC ? 0 : Int64(time.zone.offset(atInstant: time.zone.instant(ofWall: t))) / 1000
       return ((time.unix(t) + 500) / 1000 + offset, offset)
     }
-    for p in (o.prompts + o.volunteered).sorted(by: { ($0.scheduled, $0.volunteered ? 1 : 0) < ($1.scheduled, $1.volunteered ? 1 : 0) }) {
+    let drawn = plan.answers.items.isEmpty ? nil : AnswersOutput.answers(o, plan: plan, seed: folder.scenario.seed, replication: r)
+    // Each prompt's place in o.prompts (its answers), volunteered answers none.
+    let all = o.prompts.indices.map { (o.prompts[$0], Optional($0)) } + o.volunteered.map { ($0, Int?.none) }
+    for (p, i) in all.sorted(by: { ($0.0.scheduled, $0.0.volunteered ? 1 : 0) < ($1.0.scheduled, $1.0.volunteered ? 1 : 0) }) {
       beep += 1
       let survey = plan.protocolPlan.survey(of: p)
       let planned = local(p.scheduled)
@@ -107,6 +120,11 @@ final class MPathExportOutput: StudyObserver {
       let answered = p.status == .answered && p.submitted >= 0
       fields += [String(local(p.opened).seconds), answered ? String(local(p.submitted).seconds) : "", "0", String(planned.offset), "0"]
       var answers = [String](repeating: "", count: current.columns.count)
+      if answered, let i, let drawn {
+        for (c, column) in current.columns.enumerated() {
+          if case .answer(let k) = column.kind { answers[c] = AnswersOutput.text(drawn.items[i][k], plan.answers.items[k]) }
+        }
+      }
       if answered {
         for (k, item) in survey.items.enumerated() {
           let state = ItemAnswers.state(p, item: item, k: k)
@@ -117,6 +135,7 @@ final class MPathExportOutput: StudyObserver {
               answers[c] = String((option.flatMap { item.options.firstIndex(of: $0) } ?? 0) + 1)
             case .string: answers[c] = "\"\"\"" + (ItemAnswers.option(item, state: state) ?? "") + "\"\"\""
             case .number: answers[c] = String(ItemAnswers.number(item, state: state))
+            case .answer: break
             }
           }
         }
@@ -135,7 +154,13 @@ final class MPathExportOutput: StudyObserver {
     let header = "\u{FEFF}columnName;fullQuestion;typeQuestion;typeAnswer;fullQuestion_mixed;typeQuestion_mixed;typeAnswer_mixed"
     let rows = columns.map { c in
       let question = "\"" + c.item.title.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-      let (type, answer) = c.kind == .number ? ("sliderNeutralPos", "int") : ("multipleChoice", c.kind == .index ? "int" : "string")
+      let (type, answer) =
+        switch c.kind {
+        case .number: ("sliderNeutralPos", "int")
+        case .answer: ("sliderNeutralPos", "double")
+        case .index: ("multipleChoice", "int")
+        case .string: ("multipleChoice", "string")
+        }
       return [c.name, question, type, answer, "0", "0", "0"].joined(separator: ";")
     }
     try AtomicFile.write(([header] + rows).joined(separator: "\n") + "\n", to: path)
