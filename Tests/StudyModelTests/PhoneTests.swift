@@ -513,3 +513,43 @@ struct OwnPhoneTests {
     #expect(stopped.located < 0.7 * stock.located, "Huawei \(stopped.located), stock \(stock.located)")
   }
 }
+
+@Suite("Low Power Mode: an app left unattended")
+struct LowPowerUnattendedTests {
+  @Test("left alone, the app is suspended only after 12 waking hours (then at 1 an hour) and stays stopped")
+  func leftAlone() {
+    let plan = sensingPlan(.lowPower, days: 3, participants: 200)
+    var excess: [Double] = []
+    for k in 0..<plan.participants {
+      let sim = simulate(plan, participant: UInt32(k))
+      let first = try! #require(sim.runs.spans.first)
+      // The app runs from midnight; its clock runs only while the participant is awake.
+      let wake = sim.timetable.wake[0]
+      let bed = sim.timetable.bed[0]
+      #expect(first.end - wake >= 12 * Tick.hour, "participant \(k): suspended \(Tick.inMinutes(first.end - wake)) min after waking")
+      #expect(sim.runs.spans.count == 1, "nothing wakes it in Low Power Mode without pushes or openings")
+      if first.end < bed { excess.append(Tick.inMinutes(first.end - wake - 12 * Tick.hour)) }
+    }
+    // Those suspended before their first bedtime: 12 h plus an exponential wait of mean 60
+    // minutes cut at the bedtime; its mean is below 60 and, with 100 or more, within
+    // 4 standard errors (sd 60) of it from below.
+    #expect(excess.count > 100)
+    let mean = excess.reduce(0, +) / Double(excess.count)
+    #expect(mean < 60 && mean > 60 - 4 * 60 / Double(excess.count).squareRoot(), "\(mean)")
+  }
+
+  @Test("three openings a day start the clock again: the app is hardly ever suspended")
+  func opened() {
+    let alone = sensingPlan(.lowPower, days: 3, participants: 100)
+    let opened = sensingPlan(.lowPower, days: 3, participants: 100) { $0.protocolPlan.appOpensPerDay = 3 }
+    func running(_ plan: StudyPlan) -> Double {
+      (0..<plan.participants).reduce(0.0) { total, k in
+        let sim = simulate(plan, participant: UInt32(k))
+        return total + sim.runs.closed(at: 3 * Tick.day).spans.reduce(0.0) { $0 + Tick.inMinutes($1.end - $1.start) }
+      } / Double(plan.participants) / (3 * 24 * 60)
+    }
+    let (a, o) = (running(alone), running(opened))
+    #expect(a < 0.5, "left alone the app runs less than half the study: \(a)")
+    #expect(o > 0.9, "opened three times a day it runs nearly throughout: \(o)")
+  }
+}

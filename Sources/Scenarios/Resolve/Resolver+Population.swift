@@ -61,6 +61,7 @@ extension ScenarioResolver {
   func deviceProfile(_ r: Reader, base: DeviceProfile) throws(ScenarioError) -> DeviceProfile {
     var p = base
     p.suspendPerHour = try r.number("suspend_per_hour", default: base.suspendPerHour, range: 0...100)
+    p.suspendAfter = try r.duration("suspend_after", default: base.suspendAfter, range: 0...(30 * Tick.day))
     p.killPerHour = try r.number("kill_per_hour", default: base.killPerHour, range: 0...100)
     p.wakeRestoresAnchor = try r.bool("wake_restores_collection", default: base.wakeRestoresAnchor)
     p.lowPowerMode = try r.bool("low_power_mode", default: base.lowPowerMode)

@@ -70,6 +70,8 @@ extension ParticipantSimulation {
     sim.cancel(slot: Slot.wake)
     if !app.isRunning { app.runs.begin(at: now) }
     app.set(.foreground, at: now)
+    app.participant(awake: false, at: now)
+    app.unattended = 0
     app.forceQuit = false
     app.forceStopped = false
     app.foreground.begin(at: now)
@@ -83,6 +85,7 @@ extension ParticipantSimulation {
   mutating func leaveForeground(_ sim: inout Simulator) {
     guard app.mode == .foreground else { return }
     app.foreground.end(at: sim.now)
+    app.attended(at: sim.now, awake: awake)
     guard canAnchor(fromForeground: true) else { return runBriefly(exempt: false, &sim) }
     app.set(.anchored, at: sim.now)
     armAppTimer(&sim)
@@ -103,15 +106,17 @@ extension ParticipantSimulation {
     if !awake { rates = StopRates(makerKill: rates.makerKill) }
     var best = SimTime.max
     var which = AppTimer.suspend
-    func consider(_ perHour: Double, _ kind: AppTimer, _ s: inout RandomStream) {
+    func consider(_ perHour: Double, _ kind: AppTimer, _ s: inout RandomStream, after: SimTime = 0) {
       guard perHour > 0 else { return }
-      let t = sim.now + Tick.minutes(s.exponential(mean: 60 / perHour))
+      let t = sim.now + after + Tick.minutes(s.exponential(mean: 60 / perHour))
       if t < best {
         best = t
         which = kind
       }
     }
-    consider(rates.suspend, .suspend, &streams.phone)
+    // Low Power Mode's clock runs once the app has been left unattended long enough.
+    let unattended = rates.suspendAfter > 0 ? app.unattendedTime(at: sim.now) : 0
+    consider(rates.suspend, .suspend, &streams.phone, after: max(0, rates.suspendAfter - unattended))
     consider(rates.kill, .kill, &streams.phone)
     consider(rates.forceQuit, .forceQuit, &streams.phone)
     consider(rates.makerKill, .makerKill, &streams.phone)
@@ -158,6 +163,7 @@ extension ParticipantSimulation {
     guard app.isStopped, !app.forceQuit, power.phoneIsOn, !droppedOut else { return }
     let now = sim.now
     if source == .locationChange { app.lastLocationWake = now }
+    app.attended(at: now, awake: awake)
     if delivery.plansOnPhone && proto.channel.refillInBackground { refillPlan(at: now) }
     if profile.wakeRestoresAnchor && canAnchor(fromForeground: false) { return startRunning(now, &sim) }
     runBriefly(exempt: false, &sim)

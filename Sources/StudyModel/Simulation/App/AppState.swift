@@ -59,6 +59,26 @@ struct AppState {
   var lastAlarm: SimTime = -Tick.day
   var pushDay = -1
   var highPushes = 0
+  /// Waking time the app was left unattended (neither opened by the participant nor woken in
+  /// the background) before ``unattendedSince``, the start of the current unattended waking
+  /// stretch (nil: asleep or in the foreground): Low Power Mode suspends it only after
+  /// ``DeviceProfile/suspendAfter`` of it.
+  var unattended: SimTime = 0
+  var unattendedSince: SimTime?
+  /// The waking time the app has been left unattended at `t`.
+  func unattendedTime(at t: SimTime) -> SimTime { unattended + (unattendedSince.map { t - $0 } ?? 0) }
+  /// The participant left the app, or something woke it, at `t`: the unattended clock starts
+  /// again from 0 (running while the participant is awake).
+  mutating func attended(at t: SimTime, awake: Bool) {
+    unattended = 0
+    unattendedSince = awake ? t : nil
+  }
+  /// The participant goes to bed (`awake` false) or wakes at `t`: the unattended clock pauses
+  /// or runs on (it runs only while the app is out of the foreground).
+  mutating func participant(awake: Bool, at t: SimTime) {
+    if let s = unattendedSince { unattended += t - s }
+    unattendedSince = awake && mode != .foreground ? t : nil
+  }
   /// Stretches in which the app ran, and in which it was in the foreground.
   var runs = Intervals()
   var foreground = Intervals()
@@ -97,6 +117,8 @@ enum WakeSource: Int32 {
 /// background while the participant is awake, per hour (0: that clock does not run).
 struct StopRates {
   var suspend = 0.0
+  /// Unattended waking time before the suspension clock runs (``DeviceProfile/suspendAfter``).
+  var suspendAfter: SimTime = 0
   var kill = 0.0
   var forceQuit = 0.0
   /// The phone maker's battery manager (Android; around the clock, not only while awake).

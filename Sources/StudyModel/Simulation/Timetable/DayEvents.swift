@@ -62,6 +62,7 @@ extension ParticipantSimulation {
   /// plugged in overnight with the profile's ``DeviceProfile/chargeNightly``).
   mutating func setAwake(_ isAwake: Bool, _ sim: inout Simulator) {
     awake = isAwake
+    app.participant(awake: isAwake, at: sim.now)
     if isAwake {
       power.chargingSpans.end(at: sim.now)
     } else if streams.phoneLife.bernoulli(profile.chargeNightly) {

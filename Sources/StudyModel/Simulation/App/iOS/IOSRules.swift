@@ -6,13 +6,13 @@ import SimKernel
 enum IOSRules {
   /// What stops an app running in the background while the participant is awake: the OS
   /// suspending it (rates per device condition: calibrated, D; a phone that went into Low Power
-  /// Mode mid-study is suspended as the Low Power Mode condition's), memory-pressure kills
+  /// Mode mid-study is suspended as the Low Power Mode condition's, after as long unattended), memory-pressure kills
   /// (jetsam: [@AppleJetsam], A for the mechanism, D for the rates) and force-quits (the
   /// device condition's and the participant's own habit, ``PhoneTraits/forceQuitPerDay``).
   static func stopRates(_ profile: DeviceProfile, lowPower: Bool, ownForceQuits: Double = 0) -> StopRates {
-    StopRates(
-      suspend: lowPower && !profile.lowPowerMode ? DeviceProfile.lowPower.suspendPerHour : profile.suspendPerHour,
-      kill: profile.killPerHour,
+    let suspending = lowPower && !profile.lowPowerMode ? DeviceProfile.lowPower : profile
+    return StopRates(
+      suspend: suspending.suspendPerHour, suspendAfter: suspending.suspendAfter, kill: profile.killPerHour,
       forceQuit: (profile.forceQuitPerDay + ownForceQuits) / forceQuitHoursPerDay)
   }
 
