@@ -94,20 +94,25 @@ final class ESMiraExportOutput: StudyObserver {
       let base = try event(p.submitted, "questionnaire", questionnaire: name)
       let form = p.opened >= 0 ? p.submitted - p.opened : 0
       let invitation = p.volunteered ? 0 : time.unix(p.scheduled)
-      // The scenario's own items (protocol.items) as answers.csv has them (a volunteered answer's
-      // empty); one named as a survey item answers in its column.
-      func own(_ k: Int) -> String {
-        i < o.prompts.count ? drawn.map { AnswersOutput.text($0.items[i][k], plan.answers.items[k]) } ?? "" : ""
-      }
-      let answers = survey.items.enumerated().map { k, item in
-        if let j = plan.answers.items.firstIndex(where: { $0.name == item.id }) { return own(j) }
-        let state = ItemAnswers.state(p, item: item, k: k)
-        return ItemAnswers.option(item, state: state) ?? String(ItemAnswers.number(item, state: state))
-      }
-      let extra = Self.ownItems(plan, survey).map(own)
       try current!.questionnaires[survey.id]?.write(
-        base + [String(form), String(form), String(invitation), invitation == 0 ? "" : Self.formatted(invitation)] + answers + extra)
+        base + [String(form), String(form), String(invitation), invitation == 0 ? "" : Self.formatted(invitation)]
+          + Self.answers(p, survey: survey, plan: plan, own: i < o.prompts.count ? drawn.map { ($0, i) } : nil))
     }
+  }
+
+  /// A submitted questionnaire's answers: its items' from the one state, then the scenario's own
+  /// items (`protocol.items`) as answers.csv has them at prompt `own.index` (none: empty, a
+  /// volunteered answer); an own item named as a survey item answers in that item's column.
+  static func answers(_ p: PromptRecord, survey: SurveyPlan, plan: StudyPlan, own: (ParticipantAnswers, index: Int)?) -> [String] {
+    func ownAnswer(_ k: Int) -> String {
+      own.map { AnswersOutput.text($0.0.items[$0.index][k], plan.answers.items[k]) } ?? ""
+    }
+    let answers = survey.items.enumerated().map { k, item in
+      if let j = plan.answers.items.firstIndex(where: { $0.name == item.id }) { return ownAnswer(j) }
+      let state = ItemAnswers.state(p, item: item, k: k)
+      return ItemAnswers.option(item, state: state) ?? String(ItemAnswers.number(item, state: state))
+    }
+    return answers + ownItems(plan, survey).map(ownAnswer)
   }
 
   /// The scenario's own items (`protocol.items`, their indices) a questionnaire's file adds as

@@ -119,29 +119,40 @@ final class MPathExportOutput: StudyObserver {
       }
       let answered = p.status == .answered && p.submitted >= 0
       fields += [String(local(p.opened).seconds), answered ? String(local(p.submitted).seconds) : "", "0", String(planned.offset), "0"]
-      var answers = [String](repeating: "", count: current.columns.count)
-      if answered, let i, let drawn {
-        for (c, column) in current.columns.enumerated() {
-          if case .answer(let k) = column.kind { answers[c] = AnswersOutput.text(drawn.items[i][k], plan.answers.items[k]) }
-        }
-      }
-      if answered {
-        for (k, item) in survey.items.enumerated() {
-          let state = ItemAnswers.state(p, item: item, k: k)
-          for c in current.bySurvey[survey.id]?[k] ?? [] {
-            switch current.columns[c].kind {
-            case .index:
-              let option = ItemAnswers.option(item, state: state)
-              answers[c] = String((option.flatMap { item.options.firstIndex(of: $0) } ?? 0) + 1)
-            case .string: answers[c] = "\"\"\"" + (ItemAnswers.option(item, state: state) ?? "") + "\"\"\""
-            case .number: answers[c] = String(ItemAnswers.number(item, state: state))
-            case .answer: break
-            }
-          }
-        }
-      }
+      let answers =
+        answered
+        ? Self.answers(p, survey: survey, columns: current.columns, bySurvey: current.bySurvey, plan: plan, own: i.flatMap { i in drawn.map { ($0, i) } })
+        : [String](repeating: "", count: current.columns.count)
       try current.file.write(fields + answers)
     }
+  }
+
+  /// A submitted beep's answer columns: its survey's items from the one state, and the
+  /// scenario's own items (`protocol.items`) as answers.csv has them at prompt `own.index`.
+  static func answers(
+    _ p: PromptRecord, survey: SurveyPlan, columns: [Column], bySurvey: [String: [[Int]]], plan: StudyPlan,
+    own: (ParticipantAnswers, index: Int)?
+  ) -> [String] {
+    var answers = [String](repeating: "", count: columns.count)
+    if let (drawn, i) = own {
+      for (c, column) in columns.enumerated() {
+        if case .answer(let k) = column.kind { answers[c] = AnswersOutput.text(drawn.items[i][k], plan.answers.items[k]) }
+      }
+    }
+    for (k, item) in survey.items.enumerated() {
+      let state = ItemAnswers.state(p, item: item, k: k)
+      for c in bySurvey[survey.id]?[k] ?? [] {
+        switch columns[c].kind {
+        case .index:
+          let option = ItemAnswers.option(item, state: state)
+          answers[c] = String((option.flatMap { item.options.firstIndex(of: $0) } ?? 0) + 1)
+        case .string: answers[c] = "\"\"\"" + (ItemAnswers.option(item, state: state) ?? "") + "\"\"\""
+        case .number: answers[c] = String(ItemAnswers.number(item, state: state))
+        case .answer: break
+        }
+      }
+    }
+    return answers
   }
 
   func finish() throws {
