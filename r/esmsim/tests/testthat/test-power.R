@@ -206,10 +206,8 @@ ar_study <- function() {
 # hours overnight leave exp(-720 / 95) < 0.001 of the evening), the AR term centred within
 # person and lagged within day, fitted as esm_power() fits it.
 independent_ar <- function(n, days, replications, seed) {
-  set.seed(seed)
   phi <- exp(-180 / 95)
-  satterthwaite <- requireNamespace("lmerTest", quietly = TRUE)
-  fits <- t(vapply(seq_len(replications), function(r) {
+  independent_fits(function() {
     rows <- do.call(rbind, lapply(seq_len(n), function(p) {
       mu <- stats::rnorm(1, 50, 10)
       do.call(rbind, lapply(seq_len(days), function(d) {
@@ -219,15 +217,26 @@ independent_ar <- function(n, days, replications, seed) {
         data.frame(participant = p, day = d, mood = mu + x)
       }))
     }))
-    rows$participant <- factor(rows$participant)
     within <- rows$mood - stats::ave(rows$mood, rows$participant)
     rows$mood_lag_within <- ave(within, rows$participant, rows$day, FUN = function(v) c(NA, v[-length(v)]))
-    fit <- (if (satterthwaite) lmerTest::lmer else lme4::lmer)(mood ~ mood_lag_within + (1 | participant), rows,
-                                                                control = lme4::lmerControl(calc.derivs = FALSE))
+    rows
+  }, mood ~ mood_lag_within + (1 | participant), "mood_lag_within", replications, seed)
+}
+
+# Fits `model` (lmer, as esm_power() fits it: Satterthwaite where lmerTest is installed) to
+# `replications` data sets made by `simulate()` after set.seed(seed): power at 0.05, the
+# mean estimate of `term` and its sd.
+independent_fits <- function(simulate, model, term, replications, seed) {
+  set.seed(seed)
+  satterthwaite <- requireNamespace("lmerTest", quietly = TRUE)
+  fits <- t(vapply(seq_len(replications), function(r) {
+    rows <- simulate()
+    rows$participant <- factor(rows$participant)
+    fit <- suppressMessages(suppressWarnings((if (satterthwaite) lmerTest::lmer else lme4::lmer)(
+      model, rows, control = lme4::lmerControl(calc.derivs = FALSE))))
     table <- stats::coef(summary(fit))
-    p <- if (satterthwaite) table["mood_lag_within", "Pr(>|t|)"] else
-      2 * stats::pnorm(-abs(table["mood_lag_within", "Estimate"] / table["mood_lag_within", "Std. Error"]))
-    c(estimate = table["mood_lag_within", "Estimate"], p = p)
+    p <- if (satterthwaite) table[term, "Pr(>|t|)"] else 2 * stats::pnorm(-abs(table[term, "Estimate"] / table[term, "Std. Error"]))
+    c(estimate = table[term, "Estimate"], p = p)
   }, c(estimate = 0, p = 0)))
   list(power = mean(fits[, "p"] < 0.05), estimate = mean(fits[, "estimate"]), sd = stats::sd(fits[, "estimate"]))
 }
@@ -280,9 +289,7 @@ slope_study <- function() {
 # The same design with lme4 alone: independent prompts, stress = mu_s + N(0, 1), mood = mu_m +
 # b (stress - mu_s) + N(0, 12), b ~ N(-1.5, 1.5), fitted as esm_power() fits it.
 independent_slope <- function(n, days, replications, seed) {
-  set.seed(seed)
-  satterthwaite <- requireNamespace("lmerTest", quietly = TRUE)
-  fits <- t(vapply(seq_len(replications), function(r) {
+  independent_fits(function() {
     rows <- do.call(rbind, lapply(seq_len(n), function(p) {
       k <- 5 * days
       ms <- stats::rnorm(1, 3, 1)
@@ -290,16 +297,9 @@ independent_slope <- function(n, days, replications, seed) {
       x <- stats::rnorm(k, 0, 1)
       data.frame(participant = p, stress = ms + x, mood = stats::rnorm(1, 50, 10) + b * x + stats::rnorm(k, 0, 12))
     }))
-    rows$participant <- factor(rows$participant)
     rows$stress_within <- rows$stress - stats::ave(rows$stress, rows$participant)
-    fit <- suppressMessages(suppressWarnings((if (satterthwaite) lmerTest::lmer else lme4::lmer)(
-      mood ~ stress_within + (1 + stress_within | participant), rows, control = lme4::lmerControl(calc.derivs = FALSE))))
-    table <- stats::coef(summary(fit))
-    p <- if (satterthwaite) table["stress_within", "Pr(>|t|)"] else
-      2 * stats::pnorm(-abs(table["stress_within", "Estimate"] / table["stress_within", "Std. Error"]))
-    c(estimate = table["stress_within", "Estimate"], p = p)
-  }, c(estimate = 0, p = 0)))
-  list(power = mean(fits[, "p"] < 0.05), estimate = mean(fits[, "estimate"]), sd = stats::sd(fits[, "estimate"]))
+    rows
+  }, mood ~ stress_within + (1 + stress_within | participant), "stress_within", replications, seed)
 }
 
 test_that("a random-slope model of simulated variables: complete-data power and estimate agree with lme4 alone", {
