@@ -60,6 +60,8 @@ struct BeiweSensorFilesTests {
     // The files: rows by (participant, stream, study hour) from their timestamps.
     let origin: Int64 = 1_767_571_200_000  // 2026-01-05T00:00:00Z
     var fromFiles: [String: Int] = [:]
+    // Each participant's GPS latitudes (the places and trips of their days).
+    var latitudes: [String: [Double]] = [:]
     let root = out.appendingPathComponent("beiwe/v1-r1")
     for participant in try FileManager.default.contentsOfDirectory(atPath: root.path) {
       let folder = root.appendingPathComponent(participant)
@@ -75,6 +77,7 @@ struct BeiweSensorFilesTests {
             // The file is the row's UTC hour.
             #expect(name.hasSuffix(String(format: " %02d_00_00.csv", hour % 24)))
             fromFiles["\(participant.dropFirst())/\(stream)/\(hour)", default: 0] += 1
+            if stream == "gps" { latitudes[participant, default: []].append(Double(row.split(separator: ",")[1])!) }
           }
         }
       }
@@ -82,5 +85,9 @@ struct BeiweSensorFilesTests {
     let written = coverage.filter { $0.value > 0 }
     #expect(written.count > 500)
     #expect(fromFiles == written)
+    // The phones move: a participant's fixes span more than a kilometre north to south for
+    // most of them (work is 2-15 km from home in a direction of its own; 0.009° ≈ 1 km).
+    let moving = latitudes.values.filter { ($0.max()! - $0.min()!) > 0.009 }
+    #expect(latitudes.count > 10 && Double(moving.count) > 0.6 * Double(latitudes.count), "\(moving.count) of \(latitudes.count)")
   }
 }

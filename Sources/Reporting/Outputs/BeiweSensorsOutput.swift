@@ -18,7 +18,6 @@ final class BeiweSensorsOutput: StudyObserver {
     let time = folder.clock(o, plan: plan)
     for sensor in plan.protocolPlan.sensors {
       guard let stream = BeiweSensors.stream(of: sensor) else { continue }
-      let values = BeiweSensors.values(stream, participant: o.participant, os: o.os)
       let directory = try BeiweFolder.directory(folder, o, variant: v, replication: r, stream.name)
       var file: CSVFile?
       var name = ""
@@ -34,7 +33,7 @@ final class BeiweSensorsOutput: StudyObserver {
           file = FileManager.default.fileExists(atPath: path)
             ? try CSVFile(appendingTo: path) : try CSVFile(path: path, header: stream.header)
         }
-        try file!.row([String(ms)] + values)
+        try file!.row([String(ms)] + BeiweSensors.values(stream, at: t, movement: sensing.movement, os: o.os))
       }
       try file?.close()
     }

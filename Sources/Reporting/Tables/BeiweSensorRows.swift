@@ -3,9 +3,9 @@ import SimKernel
 import StudyModel
 
 /// Beiwe's passive sensor files ([@Beiwe], its iOS data formats): the streams esmsim's sensors
-/// map to by name, their headers, and a row per sample. Only the timing is simulated: the
-/// values are those of a phone lying still (gravity on z, no rotation) at a fixed point per
-/// participant, so that a pipeline reads realistic gaps, not realistic movement.
+/// map to by name, their headers, and a row per sample. The timing is the simulation's; the
+/// values follow the participant's day (``Movement``: places, trips, exercise), the
+/// magnetometer a constant field with noise.
 public enum BeiweSensors {
   /// A Beiwe stream: its folder name and header.
   public struct Stream: Sendable, Equatable {
@@ -30,17 +30,28 @@ public enum BeiweSensors {
     [gps, accel, gyro, magnetometer, deviceMotion].first { $0.name == sensor.beiweStream }
   }
 
-  /// The values after the timestamp, the same for every row of a participant's stream.
-  public static func values(_ stream: Stream, participant: Int, os: OperatingSystem) -> [String] {
+  /// The values after the timestamp of a sample at `t`.
+  public static func values(_ stream: Stream, at t: SimTime, movement m: Movement, os: OperatingSystem) -> [String] {
+    func f(_ x: Double, _ digits: Int = 4) -> String { NumberText.fixed(x, digits) }
     switch stream.name {
     case "gps":
-      // A point per participant on a 0.01° grid from 51.5 N, 0.1 W (no movement simulated).
-      let lat = 51.5 + Double(participant % 50) * 0.01
-      let lon = -0.1 - Double(participant / 50 % 50) * 0.01
-      return [NumberText.fixed(lat, 5), NumberText.fixed(lon, 5), "30", "65"]
-    case "accel": return [os == .ios ? "iOS" : "unknown", "0", "0", "-1"]
-    case "devicemotion": return ["0", "0", "0", "0", "0", "0", "0", "0", "-1", "0", "0", "0", "unknown", "0", "0", "0"]
-    default: return ["0", "0", "0"]
+      let p = m.fix(at: t)
+      return [f(p.latitude, 6), f(p.longitude, 6), "30", f(Movement.accuracy, 0)]
+    case "accel":
+      let a = m.acceleration(at: t)
+      return [os == .ios ? "iOS" : "unknown", f(a.0), f(a.1), f(a.2)]
+    case "gyro":
+      let r = m.rotation(at: t)
+      return [f(r.0), f(r.1), f(r.2)]
+    case "magnetometer":
+      let b = m.field(at: t)
+      return [f(b.0, 2), f(b.1, 2), f(b.2, 2)]
+    default:
+      // Device motion: attitude 0, the rotation rate, gravity on z, the user's acceleration
+      // (the accelerometer's without gravity), the field uncalibrated.
+      let a = m.acceleration(at: t)
+      let r = m.rotation(at: t)
+      return ["0", "0", "0", f(r.0), f(r.1), f(r.2), "0", "0", "-1", f(a.0), f(a.1), f(a.2 + 1), "unknown", "0", "0", "0"]
     }
   }
 

@@ -14,8 +14,14 @@ public struct SensingStretches: Sendable {
   public let networkUsable: Intervals
   /// The end of the participant's whole hours in the study (coverage counts no later hour).
   public let end: SimTime
+  /// Where the phone is and how it moves (``Movement``), from the participant's contexts.
+  public let movement: Movement
 
-  public init(runs: Intervals, locationRuns: Intervals?, phoneOn: Intervals, networkUsable: Intervals, enrolledUntil: SimTime) {
+  public init(
+    runs: Intervals, locationRuns: Intervals?, phoneOn: Intervals, networkUsable: Intervals, enrolledUntil: SimTime,
+    movement: Movement
+  ) {
+    self.movement = movement
     self.runs = runs
     self.locationRuns = locationRuns
     self.phoneOn = phoneOn

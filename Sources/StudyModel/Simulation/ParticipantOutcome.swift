@@ -123,7 +123,8 @@ extension ParticipantSimulation {
           runs: runs, timeline: sim.life.timeline, charging: charging, batteryTrace: sim.batteryTrace, checks: checks) : nil)
     if detail.contains(.sensorSamples) {
       outcome.sensing = SensingStretches(
-        runs: runs, locationRuns: locationRuns, phoneOn: phoneOn, networkUsable: networkUsable, enrolledUntil: end)
+        runs: runs, locationRuns: locationRuns, phoneOn: phoneOn, networkUsable: networkUsable, enrolledUntil: end,
+        movement: Movement(participant: Int(participant), episodes: sim.life.timeline.episodes))
     }
     return outcome
   }
