@@ -12,7 +12,8 @@
 #' @param folder The results folder.
 #' @return A list of class `esm_results` with `summary` (every metric with its
 #'   intervals) and, where the run wrote them, `prompts`, `participants`,
-#'   `coverage` and `coverage_summary`; `manifest` (the run's manifest, a list)
+#'   `coverage`, `coverage_summary` and `answers` (the variables' true values and
+#'   the items' answers at every prompt, `population.variables`); `manifest` (the run's manifest, a list)
 #'   and `folder`. `variant` columns are factors in the scenario's order;
 #'   participants, prompts and days are numbered from 1. It prints, summarises
 #'   and plots ([summary.esm_results()]).
@@ -25,7 +26,7 @@ esm_read <- function(folder) {
   manifest <- if (file.exists(manifest_path)) jsonlite::read_json(manifest_path) else NULL
   tables <- list(
     summary = "summary.csv", prompts = "prompts.csv", participants = "participants.csv",
-    coverage = "coverage.csv", coverage_summary = "coverage_summary.csv"
+    coverage = "coverage.csv", coverage_summary = "coverage_summary.csv", answers = "answers.csv"
   )
   out <- list()
   for (name in names(tables)) {

@@ -167,3 +167,19 @@ test_that("the vignette is built into inst/doc from its current source, so vigne
   expect_equal(readLines(built), readLines(source))
   expect_true(file.exists(repository_file("r", "esmsim", "inst", "doc", "plan-a-study.html")))
 })
+
+test_that("answers.csv is read typed: a row per prompt, the variables and items as numbers, flags as logicals", {
+  skip_without_esmsim()
+  s <- small_study()
+  s$population$variables <- list(list(name = "mood", mean = 50, sd = 12))
+  s$protocol$items <- list(list(name = "happy", measures = "mood", scale = "slider", error_sd = 5, shown = 0.5))
+  r <- esm_run(s, quiet = TRUE)
+  expect_equal(nrow(r$answers), nrow(r$prompts))
+  expect_type(r$answers$mood, "double")
+  expect_type(r$answers$answered, "logical")
+  expect_equal(sum(r$answers$answered), sum(r$prompts$status == "answered"))
+  # Planned missingness: about half the items hidden (NA), the rest whole slider points.
+  shown <- r$answers$happy[!is.na(r$answers$happy)]
+  expect_true(length(shown) > 0.3 * nrow(r$answers) && length(shown) < 0.7 * nrow(r$answers))
+  expect_true(all(shown == round(shown) & shown >= 0 & shown <= 100))
+})
