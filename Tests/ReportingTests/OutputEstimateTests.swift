@@ -13,9 +13,10 @@ struct OutputEstimateTests {
     "name: s1\nduration: 7d\npopulation: {size: 30, os: {ios: 0.5, android: 0.5}}\nprotocol: {sensors: {location: {every: 3m}}}\noutputs: {beiwe_sensors: true}\n",
     "name: s2\nduration: 5d\npopulation: {size: 20}\nprotocol: {sensors: {location: {every: 1m}, accelerometer: {every: 1s}}}\noutputs: {beiwe_sensors: true, beiwe: true}\n",
     "name: s3\nduration: 14d\nreplications: 2\npopulation: {size: 20, devices: {ideal: 0.25, non_controlled: 0.45, heavy: 0.15, low_power: 0.15}}\nprotocol: {sensors: {location: {every: 3m}, accelerometer: {every: 10s}, gyroscope: {every: 10s}, magnetometer: {every: 30s}}}\noutputs: {beiwe_sensors: true, sqlite: true, beiwe: true}\n",
+    "name: s4\nduration: 28d\npopulation: {size: 200, person_predictors: [{name: trait}], variables: [{name: stress}, {name: mood, mean: 50, sd: 12, effects: {stress: -3}}]}\nprotocol: {schedule: {algorithm: fixed-blocks, per_day: 8}, items: [{name: happy, measures: mood, scale: slider, error_sd: 5}, {name: calm, measures: mood, scale: likert 1-7, intercept: 1, loading: 0.06, error_sd: 0.5}, {name: tense, measures: stress}]}\noutputs: {sqlite: false, report: false, participants: false}\n",
   ]
 
-  @Test("the estimate lies within a factor of 1.5 of the bytes written", arguments: 0..<3)
+  @Test("the estimate lies within a factor of 1.5 of the bytes written", arguments: 0..<4)
   func withinOneAndAHalf(index: Int) throws {
     let scenario = try ScenarioResolver.resolve(ScenarioLoader.parse(Data(Self.studies[index].utf8), file: "s.yaml"), file: "s.yaml")
     let estimate = WorkEstimate(scenario, threads: 2)

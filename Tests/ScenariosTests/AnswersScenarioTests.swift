@@ -59,6 +59,7 @@ struct AnswersScenarioTests {
       ("population:\n  variables: [{name: a}]\nprotocol:\n  items: [{name: i, measures: a, scale: likert 7-1}]", "protocol.items[0].scale", "likert LOW-HIGH"),
       ("population:\n  variables: [{name: a}]\nprotocol:\n  items: [{name: i, measures: a, error_sd: 1, reliability: 0.5}]", "protocol.items[0].error_sd", "not both"),
       ("population:\n  variables: [{name: a, kind: binary}, {name: b, effects: {a: 1}}]\nprotocol:\n  items: [{name: i, measures: b, reliability: 0.5}]", "protocol.items[0].reliability", "give error_sd"),
+      ("population:\n  variables: [{name: a, kind: binary}]\nprotocol:\n  items: [{name: i, measures: a, reliability: 0.5}]", "protocol.items[0].reliability", "is binary"),
       ("protocol:\n  items: [{name: i, measures: a}]", "protocol.items", "population.variables"),
       ("population:\n  careless: {people: 0.1}", "population.careless", "population.variables"),
       ("outputs: {answers: true}", "outputs.answers", "population.variables"),

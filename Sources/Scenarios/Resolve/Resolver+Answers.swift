@@ -65,7 +65,7 @@ extension ScenarioResolver {
         let r = try q.number("reliability", default: 1, range: 0.01...1)
         guard let sd = within[v] else {
           throw q.error("reliability", q.raw("reliability")?.location,
-            "the within-person sd of '\(measured)' is not linear in its fluctuations (a binary variable acts on it): give error_sd")
+            "'\(measured)' is binary or a binary variable acts on it, so its within-person sd is not one number: give error_sd")
         }
         item.errorSD = abs(item.loading) * sd * ((1 - r) / r).squareRoot()
       } else {

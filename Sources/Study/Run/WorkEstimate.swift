@@ -68,6 +68,9 @@ public struct WorkEstimate: Sendable, Equatable {
       if scenario.outputs.prompts { tableBytes += pd * perDay * 190 }
       if scenario.outputs.coverage { tableBytes += pd * 24 * sensors * 70 }
       if scenario.outputs.participants { tableBytes += Double(plan.participants) * 120 }
+      // answers.csv: its fixed columns and about 9 bytes a predictor, variable and item.
+      let answerColumns = plan.answers.predictors.count + plan.answers.variables.count + plan.answers.items.count
+      if scenario.outputs.answers { tableBytes += pd * perDay * (80 + 9 * Double(answerColumns)) }
       let items = Double(max(plan.protocolPlan.survey.items.count, 1))
       if scenario.outputs.awareESM { tableBytes += pd * perDay * items * 260 }
       // ESMira's export: an invitation and a questionnaire row in events.csv, one in its file.
