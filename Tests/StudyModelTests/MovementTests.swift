@@ -70,3 +70,54 @@ struct MovementTests {
     #expect(m.fix(at: 12_345) == m.fix(at: 12_345))
   }
 }
+
+@Suite("Movement on simulated days: trips in the GPS fixes")
+struct MovementTripTests {
+  /// Stops in a series of fixes (time order): runs of fixes within 100 m of the run's first
+  /// that last at least 5 minutes, each at its first fix.
+  static func stops(_ fixes: [(t: SimTime, p: (Double, Double))]) -> [(Double, Double)] {
+    var out: [(Double, Double)] = []
+    var i = 0
+    while i < fixes.count {
+      var j = i
+      while j + 1 < fixes.count && MovementTests.metres(fixes[j + 1].p, fixes[i].p) < 100 { j += 1 }
+      if fixes[j].t - fixes[i].t >= 5 * Tick.minute { out.append(fixes[i].p) }
+      i = j + 1
+    }
+    return out
+  }
+
+  /// Changes of place along a series of places (consecutive ones more than 200 m apart).
+  static func changes(_ places: [(Double, Double)]) -> Int {
+    zip(places, places.dropFirst()).filter { MovementTests.metres($0, $1) > 200 }.count
+  }
+
+  @Test("trips counted from GPS fixes by a stop/move segmentation equal the simulated trips within 10 %; places at their distances")
+  func trips() {
+    // Ideal phones, a fix a minute for a week: what the files of `outputs.beiwe_sensors` hold.
+    let gps = SensorPlan(name: "location", kind: .periodic(period: Tick.minute))
+    let plan = testPlan(days: 7, participants: 30, sensors: [gps]) { $0.compliance.dropoutPerDay = 0 }
+    var fromFixes = 0
+    var simulated = 0
+    var workDistances: [Double] = []
+    for k in 0..<plan.participants {
+      let o = ParticipantSimulation.outcome(plan: plan, seed: 9, replication: 0, participant: UInt32(k), detail: .sensorSamples)
+      let sensing = try! #require(o.sensing)
+      var fixes: [(t: SimTime, p: (Double, Double))] = []
+      sensing.samples(of: gps) { t in
+        let f = sensing.movement.fix(at: t)
+        fixes.append((t, (f.latitude, f.longitude)))
+      }
+      fromFixes += Self.changes(Self.stops(fixes))
+      // The simulated trips: changes between the places of the stays (moving episodes left
+      // out; stays shorter than the segmentation's 5 minutes cannot be seen and are left out too).
+      let m = sensing.movement
+      let stays = m.episodes.filter { !m.moving(m.episodes.firstIndex(of: $0)!) && $0.end - $0.start >= 5 * Tick.minute }
+      simulated += Self.changes(stays.map { m.place($0.context)! })
+      workDistances.append(MovementTests.metres(m.home, m.work))
+    }
+    #expect(simulated > 200, "\(simulated) trips in 30 participant-weeks")
+    #expect(abs(Double(fromFixes - simulated)) <= 0.1 * Double(simulated), "fixes \(fromFixes), simulated \(simulated)")
+    #expect(workDistances.allSatisfy { (2_000...15_000).contains($0.rounded()) })
+  }
+}
