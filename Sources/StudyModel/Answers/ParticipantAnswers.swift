@@ -43,10 +43,8 @@ public struct ParticipantAnswers: Sendable {
   public static func draw(_ plan: AnswersPlan, times: [SimTime], stream: inout RandomStream) -> ParticipantAnswers {
     let person = drawPerson(plan, &stream)
     let k = plan.variables.count
-    let diffusion = SquareMatrix(
-      n: k, values: (0..<(k * k)).map { i in i % (k + 1) == 0 ? 2 * pow(plan.variables[i / k].sd, 2) / person.reversions[i / k] : 0 })
     // A lower triangular drift with a positive diagonal is stable: S exists.
-    let stationary = person.drift.lyapunov(diffusion) ?? SquareMatrix(n: k)
+    let stationary = person.drift.lyapunov(diffusion(plan, reversions: person.reversions)) ?? SquareMatrix(n: k)
     var out = ParticipantAnswers(
       predictors: person.predictors, carelessPerson: person.careless, values: Array(repeating: [], count: times.count),
       items: Array(repeating: [], count: times.count), careless: Array(repeating: false, count: times.count))
@@ -133,6 +131,15 @@ public struct ParticipantAnswers: Sendable {
     return (ys, straight)
   }
 
+  /// The diffusion of the variables' fluctuations: 2·sdⱼ²/τⱼ on the diagonal (so that a
+  /// variable without lagged effects has stationary sd sdⱼ), time constants in minutes.
+  static func diffusion(_ plan: AnswersPlan, reversions: [Double]) -> SquareMatrix {
+    let k = plan.variables.count
+    var d = SquareMatrix(n: k)
+    for j in 0..<k { d[j, j] = 2 * pow(plan.variables[j].sd, 2) / reversions[j] }
+    return d
+  }
+
   /// The within-person sd of each variable at the average person's parameters (person
   /// spreads at 0): √diag(M·S·Mᵀ), M the contemporaneous effects' total; nil for a variable
   /// a binary variable acts on (not linear) and for binary variables.
@@ -153,9 +160,9 @@ public struct ParticipantAnswers: Sendable {
         for c in 0..<k { total[j, c] += e.slope * total[e.source, c] }
       }
     }
-    let diffusion = SquareMatrix(
-      n: k, values: (0..<(k * k)).map { i in i % (k + 1) == 0 ? 2 * pow(plan.variables[i / k].sd, 2) / Tick.inMinutes(plan.variables[i / k].reversion) : 0 })
-    guard let s = drift.lyapunov(diffusion) else { return Array(repeating: nil, count: k) }
+    guard let s = drift.lyapunov(diffusion(plan, reversions: plan.variables.map { Tick.inMinutes($0.reversion) })) else {
+      return Array(repeating: nil, count: k)
+    }
     let cov = total * s * total.transposed
     return (0..<k).map { linear[$0] ? cov[$0, $0].squareRoot() : nil }
   }
