@@ -66,7 +66,7 @@ struct CalibrationTests {
       maxEvaluations: 400, threads: 2)
   }
 
-  static func check(_ r: Calibrator.Result, pilot: Pilot, breakOffs: Bool, morningDip: Bool = true) {
+  static func check(_ r: Calibrator.Result, pilot: Pilot, breakOffs: Bool) {
     let generating = generating(breakOffs: breakOffs)
     let parameters = Calibrator.parameters(ComplianceMoments(pilot), plan: try! plan(""), recording: pilot.recording)
     for e in r.estimates {
@@ -103,7 +103,7 @@ struct CalibrationTests {
         "hour \(h.hour): \(h), n \(hour.count) at \(hour.share)")
     }
     // The morning dip is found (generated 0.36 at 08:00 against 1 at 09:00–11:00).
-    if morningDip { #expect(r.hours[0].value < 0.7, "08:00: \(r.hours[0].value)") }
+    #expect(r.hours[0].value < 0.7, "08:00: \(r.hours[0].value)")
   }
 
   static func outcomes(breakOffs: Bool) throws -> (StudyPlan, [ParticipantOutcome]) {
@@ -162,14 +162,10 @@ struct CalibrationTests {
   @Test("ESMira's export (with invitation_missed): every parameter the fit moves within 3.5 standard errors of the generating value")
   func esmira() throws {
     let pilot = try PilotReaders.esmira(try Self.exported(breakOffs: false, path: "esmira/v1-r1") { try ESMiraExportOutput($0, missed: true) })
-    #expect(!pilot.recording.breakOffs && pilot.prompts.count == 200 * 8 * 6)
-    let r = try Self.recover(pilot)
-    Self.check(r, pilot: pilot, breakOffs: false, morningDip: false)
-    // The 08:00 hour comes back within its standard errors but not as a dip (1.58 against the
-    // generating 0.36 at seed 99): not yet understood (issue "Platforms and phones, continued").
-    withKnownIssue("ESMira's export: the 08:00 dip is not recovered") {
-      #expect(r.hours[0].value < 0.7, "08:00: \(r.hours[0].value)")
-    }
+    // Every prompt until a participant leaves the study (the app writes nothing after): with
+    // the default dropout some leave within the 8 days.
+    #expect(!pilot.recording.breakOffs && pilot.prompts.count < 200 * 8 * 6 && pilot.prompts.count > 9 * 200 * 8 * 6 / 10)
+    Self.check(try Self.recover(pilot), pilot: pilot, breakOffs: false)
   }
 
   @Test("m-Path's export: every parameter the fit moves within 3.5 standard errors of the generating value")

@@ -14,7 +14,8 @@ import StudyModel
 /// delivery); a `questionnaire` row (and one in the questionnaire's file) for each submitted
 /// questionnaire, with `formDuration` from opening to submission and `lastInvitation` the
 /// planned time. `invitation_missed` (off in ESMira by default) only with
-/// `outputs.esmira_missed`: a row for each prompt not opened, at its close. Simulated, not
+/// `outputs.esmira_missed`: a row for each prompt not opened, at its close. Nothing after the
+/// participant leaves the study (their app no longer runs). Simulated, not
 /// real: the user ids are made from the participant's number, the phones' model and versions
 /// are `esmsim`'s, uploads are at once (`uploaded` = `responseTime`), `localDateTime` is an ISO
 /// local time, and the answers of a questionnaire's items all come from the one simulated state
@@ -81,6 +82,8 @@ final class ESMiraExportOutput: StudyObserver {
     _ = try event(0, "joined")
     let drawn = plan.answers.items.isEmpty ? nil : AnswersOutput.answers(o, plan: plan, seed: folder.scenario.seed, replication: r)
     for (i, p) in (o.prompts + o.volunteered).enumerated() {
+      // After leaving the study the app writes nothing (no invitation, none missed).
+      if p.status == .droppedOut { continue }
       let survey = plan.protocolPlan.survey(of: p)
       let name = survey.title.isEmpty ? survey.id : survey.title
       if !p.volunteered {
