@@ -16,12 +16,14 @@ struct MovementTests {
     (.asleep, 420), (.home, 60), (.driving, 20), (.transit, 20), (.work, 480), (.transit, 30), (.social, 90),
     (.exercise, 60), (.driving, 30), (.home, 230),
   ]
-  static func episodes() -> [Episode] {
+  static func timeline() -> Timeline {
+    var timeline = Timeline()
     var t: SimTime = 0
-    return day.map { c, minutes in
-      defer { t += SimTime(minutes) * Tick.minute }
-      return Episode(start: t, end: t + SimTime(minutes) * Tick.minute, context: c, phoneAtHand: true, network: .wifi)
+    for (c, minutes) in day {
+      timeline.append(Episode(start: t, end: t + SimTime(minutes) * Tick.minute, context: c, phoneAtHand: true, network: .wifi))
+      t += SimTime(minutes) * Tick.minute
     }
+    return timeline
   }
   static func metres(_ a: (Double, Double), _ b: (Double, Double)) -> Double {
     let north = (a.0 - b.0) * 111_320
@@ -33,7 +35,7 @@ struct MovementTests {
   @Test("each place where its context is; a trip goes evenly from the place left to the place reached")
   func places() {
     for participant in 0..<200 {
-      let m = Movement(participant: participant, episodes: Self.episodes())
+      let m = Movement(participant: participant, timeline: Self.timeline())
       #expect((2_000...15_000).contains(Self.metres(m.home, m.work).rounded()), "work \(Self.metres(m.home, m.work)) m away")
       #expect((500...5_000).contains(Self.metres(m.home, m.social).rounded()))
       #expect(Self.metres(m.position(at: Self.minute(100)), m.home) < 1e-6)
@@ -50,7 +52,7 @@ struct MovementTests {
 
   @Test("fixes scatter round the position with the accuracy's sd; the accelerometer moves with the context")
   func noise() {
-    let m = Movement(participant: 7, episodes: Self.episodes())
+    let m = Movement(participant: 7, timeline: Self.timeline())
     // 5,000 fixes a second apart at home: each axis's error has sd 10 m (within 4 standard errors, 10/√(2n)).
     let n = 5_000
     let errors = (0..<n).map { k -> Double in
@@ -112,8 +114,8 @@ struct MovementTripTests {
       // The simulated trips: changes between the places of the stays (moving episodes left
       // out; stays shorter than the segmentation's 5 minutes cannot be seen and are left out too).
       let m = sensing.movement
-      let stays = m.episodes.filter { !m.moving(m.episodes.firstIndex(of: $0)!) && $0.end - $0.start >= 5 * Tick.minute }
-      simulated += Self.changes(stays.map { m.place($0.context)! })
+      let stays = m.episodes.indices.filter { !m.moving($0) && m.episodes[$0].end - m.episodes[$0].start >= 5 * Tick.minute }
+      simulated += Self.changes(stays.map { m.place(m.episodes[$0].context)! })
       workDistances.append(MovementTests.metres(m.home, m.work))
     }
     #expect(simulated > 200, "\(simulated) trips in 30 participant-weeks")

@@ -1,6 +1,7 @@
 import Foundation
 import Presentation
 import StudyModel
+import SimKernel
 
 /// An item's answer from the one simulated state (reported, 0–100), on the item's own scale:
 /// the files of AWARE and Beiwe write it each in their way. esmsim simulates one latent state
@@ -11,12 +12,7 @@ enum ItemAnswers {
   /// time and the item (a hash: the same in every file and whatever the threads).
   static func state(_ p: PromptRecord, item: SurveyItem, k: Int) -> Double {
     guard item.noise > 0, p.reported.isFinite else { return p.reported }
-    func mix(_ x: UInt64) -> UInt64 {
-      var z = x &+ 0x9E37_79B9_7F4A_7C15
-      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-      return z ^ (z >> 31)
-    }
+    let mix = SplitMix.mix
     let a = mix(p.reported.bitPattern ^ mix(UInt64(bitPattern: Int64(p.scheduled)) ^ mix(UInt64(k) &+ 1)))
     let b = mix(a)
     // Box–Muller from two uniforms in (0, 1).

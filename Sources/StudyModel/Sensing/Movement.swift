@@ -27,15 +27,16 @@ public struct Movement: Sendable {
   public let work: (Double, Double)
   public let social: (Double, Double)
   public let park: (Double, Double)
-  let episodes: [Episode]
+  let timeline: Timeline
+  var episodes: [Episode] { timeline.episodes }
   let participant: Int
 
   /// The GPS fix's accuracy (m), its error's sd.
   public static let accuracy = 10.0
 
-  public init(participant: Int, episodes: [Episode]) {
+  public init(participant: Int, timeline: Timeline) {
     self.participant = participant
-    self.episodes = episodes
+    self.timeline = timeline
     // Homes on a 0.01° grid from 51.5 N, 0.1 W, as before places moved.
     let h = (51.5 + Double(participant % 50) * 0.01, -0.1 - Double(participant / 50 % 50) * 0.01)
     home = h
@@ -67,17 +68,8 @@ public struct Movement: Sendable {
     }
   }
 
-  /// The episode at `t` (the last one before it when `t` is past the timeline).
-  func episode(at t: SimTime) -> Int? {
-    guard !episodes.isEmpty else { return nil }
-    var lo = 0
-    var hi = episodes.count - 1
-    while lo < hi {
-      let mid = (lo + hi + 1) / 2
-      if episodes[mid].start <= t { lo = mid } else { hi = mid - 1 }
-    }
-    return lo
-  }
+  /// The episode at `t` (the last one when `t` is past the timeline; nil: no episodes).
+  func episode(at t: SimTime) -> Int? { episodes.isEmpty ? nil : timeline.index(at: t) }
 
   /// Whether the participant is on the move in episode `i`.
   func moving(_ i: Int) -> Bool { place(episodes[i].context) == nil }
@@ -153,12 +145,8 @@ public struct Movement: Sendable {
     return (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
   }
 
-  /// A uniform in [0, 1) from a key and a salt (SplitMix64's finaliser).
+  /// A uniform in [0, 1) from a key and a salt (``SplitMix``).
   static func unit(_ key: UInt64, _ salt: UInt64) -> Double {
-    var z = key &+ salt &* 0x9E37_79B9_7F4A_7C15 &+ 0x9E37_79B9_7F4A_7C15
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    z ^= z >> 31
-    return Double(z >> 11) / 9_007_199_254_740_992
+    Double(SplitMix.mix(key &+ salt &* 0x9E37_79B9_7F4A_7C15) >> 11) / 9_007_199_254_740_992
   }
 }

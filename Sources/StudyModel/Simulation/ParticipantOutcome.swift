@@ -124,7 +124,7 @@ extension ParticipantSimulation {
     if detail.contains(.sensorSamples) {
       outcome.sensing = SensingStretches(
         runs: runs, locationRuns: locationRuns, phoneOn: phoneOn, networkUsable: networkUsable, enrolledUntil: end,
-        movement: Movement(participant: Int(participant), episodes: sim.life.timeline.episodes))
+        movement: Movement(participant: Int(participant), timeline: sim.life.timeline))
     }
     return outcome
   }
