@@ -16,6 +16,9 @@ extension Calibrator {
     var step: Double
     var prior = 1.0
     var plausible: ClosedRange<Double>
+    /// The sd of the parameter between studies, where known: a pilot that cannot fit it has
+    /// its predictions draw it (``Calibrator/trendParameters(plan:)``).
+    var betweenStudies: Double? = nil
     var set: @Sendable (inout CompliancePlan, Double) -> Void
     var get: @Sendable (CompliancePlan) -> Double
 
@@ -115,21 +118,9 @@ extension Calibrator {
             c.answerProbability = mean
           }, get: { $0.classes[lowest].share }))
     }
-    if pilot.days >= 4 {
-      out.append(
-        Parameter(
-          key: "weekly_change", scale: .plain, step: 0.3, prior: 0.35, plausible: -4...4,
-          set: { c, x in
-            let shift = x - Self.meanWeeklyChange(base)
-            for k in c.classes.indices { c.classes[k].weeklyChange = base[k].weeklyChange + shift }
-          }, get: { Self.meanWeeklyChange($0.classes) }))
-    }
-    if pilot.days >= 5 {
-      out.append(
-        Parameter(
-          key: "first_days_change", scale: .plain, step: 0.3, prior: 1.5, plausible: -6...6, set: { $0.firstDaysChange = $1 },
-          get: \.firstDaysChange))
-    }
+    let trends = trendParameters(plan: plan)
+    if pilot.days >= 4 { out.append(trends[0]) }
+    if pilot.days >= 5 { out.append(trends[1]) }
     if pilot.persistence.isFinite {
       out.append(
         Parameter(
@@ -172,6 +163,31 @@ extension Calibrator {
     return out
   }
 
+  /// The willingness's trends: the weekly change (every class moved together) and the first
+  /// days' change, fitted where the pilot is long enough to show them (4 and 5 days). Each
+  /// carries how much it differs between studies: where a pilot cannot fit it, the
+  /// predictions draw it with that sd around the scenario's value (``Calibrator``), so that
+  /// their intervals hold what a short pilot cannot say about the days after it. The sds are
+  /// those of the corpus's five training studies' fits (`make validate-real`,
+  /// docs/sources.md "Trends between studies").
+  static let weeklyChangeBetweenStudies = 0.08
+  static let firstDaysChangeBetweenStudies = 0.46
+
+  static func trendParameters(plan: StudyPlan) -> [Parameter] {
+    let base = plan.compliance.classes
+    return [
+      Parameter(
+        key: "weekly_change", scale: .plain, step: 0.3, prior: 0.35, plausible: -4...4, betweenStudies: weeklyChangeBetweenStudies,
+        set: { c, x in
+          let shift = x - Self.meanWeeklyChange(base)
+          for k in c.classes.indices { c.classes[k].weeklyChange = base[k].weeklyChange + shift }
+        }, get: { Self.meanWeeklyChange($0.classes) }),
+      Parameter(
+        key: "first_days_change", scale: .plain, step: 0.3, prior: 1.5, plausible: -6...6, betweenStudies: firstDaysChangeBetweenStudies,
+        set: { $0.firstDaysChange = $1 }, get: \.firstDaysChange),
+    ]
+  }
+
   /// The share-weighted mean weekly change of the classes.
   static func meanWeeklyChange(_ classes: [ComplianceClass]) -> Double {
     let total = classes.reduce(0) { $0 + $1.share }
@@ -194,8 +210,12 @@ extension Calibrator {
     if !fitted.contains("low_class_share") && !unmoved.contains("low_class_share") {
       out.append("low_class_share (fewer than 10 participants with 5 prompts, or one class: kept)")
     }
-    if !fitted.contains("weekly_change") && !unmoved.contains("weekly_change") { out.append("weekly_change (a pilot of \(pilot.days) days: kept)") }
-    if !fitted.contains("first_days_change") && !unmoved.contains("first_days_change") { out.append("first_days_change (a pilot of \(pilot.days) days: kept)") }
+    if !fitted.contains("weekly_change") && !unmoved.contains("weekly_change") {
+      out.append("weekly_change (a pilot of \(pilot.days) days: kept; predictions draw it with the sd between studies, \(weeklyChangeBetweenStudies))")
+    }
+    if !fitted.contains("first_days_change") && !unmoved.contains("first_days_change") {
+      out.append("first_days_change (a pilot of \(pilot.days) days: kept; predictions draw it with the sd between studies, \(firstDaysChangeBetweenStudies))")
+    }
     if !fitted.contains("looks_per_hour") && !unmoved.contains("looks_per_hour") {
       out.append("looks_per_hour, alert_odds, at_once, at_once_seconds, busy, deferral_shape (fewer than 20 answered prompts with their times: kept)")
     }

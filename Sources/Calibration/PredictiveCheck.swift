@@ -91,7 +91,7 @@ public struct PredictiveCheck: Sendable {
   }
 
   /// Simulations behind each prediction by default.
-  public static let defaultSimulations = 40
+  public static let defaultSimulations = 200
 
   public var holdout: Holdout
   /// The prompts fitted on and held out, and the held-out participants.

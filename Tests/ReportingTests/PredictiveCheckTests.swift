@@ -69,4 +69,33 @@ struct PredictiveCheckTests {
       recording: Self.recording, days: 10, seed: 7, simulations: 40)
     #expect(off.rows.first { $0.figure == .answered }.map { !$0.inside && $0.predicted < $0.observed } == true)
   }
+
+  /// A pilot of 3 days cannot fit the weekly or the first days' change: the draws behind the
+  /// predictions carry each with its sd between studies around the scenario's value (the
+  /// sample sd of 200 draws within 4 of its standard errors, σ/√(2·199), of that sd; the
+  /// mean within 4 standard errors of the start), and a pilot of 10 days, which fits both,
+  /// draws them from the fit instead.
+  @Test("a pilot too short to show the trends: its predictions draw them with their spread between studies")
+  func unfittedTrendsDrawn() throws {
+    let (plan, _) = try Self.pilot()
+    var short = plan
+    short.days = 3
+    let pilot = Calibrator.simulate(short, seed: 31, recording: Self.recording, threads: 1)
+    let r = Calibrator.calibrate(
+      pilot: pilot, plan: short, recording: Self.recording, seed: 5, simulatedPeople: 100, draws: 200, maxEvaluations: 40, threads: 2)
+    #expect(!r.estimates.contains { $0.key == "first_days_change" || $0.key == "weekly_change" })
+    let cases: [(values: [Double], start: Double, sd: Double)] = [
+      (r.draws.map(\.firstDaysChange), short.compliance.firstDaysChange, Calibrator.firstDaysChangeBetweenStudies),
+      (r.draws.map { Calibrator.meanWeeklyChange($0.classes) }, Calibrator.meanWeeklyChange(short.compliance.classes),
+       Calibrator.weeklyChangeBetweenStudies),
+    ]
+    for c in cases {
+      let n = Double(c.values.count)
+      let mean = c.values.reduce(0, +) / n
+      let sd = (c.values.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / (n - 1)).squareRoot()
+      #expect(abs(sd - c.sd) <= 4 * c.sd / (2 * (n - 1)).squareRoot(), "sd \(sd) against \(c.sd)")
+      #expect(abs(mean - c.start) <= 4 * c.sd / n.squareRoot(), "mean \(mean) against \(c.start)")
+    }
+    #expect(r.notIdentified.contains { $0.hasPrefix("first_days_change") && $0.contains("sd between studies") })
+  }
 }
