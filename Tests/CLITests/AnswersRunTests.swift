@@ -71,7 +71,52 @@ struct AnswersRunTests {
     #expect(traits.count == 30)
     #expect(hidden > 0 && hidden < rows.count - 1)
   }
+  /// A variable that takes the engine's state (`effects: {state: 1}`) moves with the
+  /// moments answering depends on (`state_dependence`): with 3, the answered prompts' mean
+  /// of it lies above the missed prompts' by more than 4 standard errors (expected: about 6.5);
+  /// with 0, within 4
+  /// (each standard error from the two groups' variances, doubled for the prompts' clustering
+  /// within people). Only then does the simulation look at the state at each prompt's due
+  /// time (without such an effect prompts.csv is as without variables: ``rows()``).
+  @Test("a variable that takes the state is missing not at random when answering depends on the state")
+  func stateLinked() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    func difference(_ dependence: Double, _ out: String) throws -> (Double, Double) {
+      let text = Self.study(
+        population: """
+            size: 1000
+            compliance: {state_dependence: \(dependence)}
+            variables:
+              - {name: stress, sd: 0.3, effects: {state: 1}}
+
+          """
+      ).replacingOccurrences(of: "  size: 30\n", with: "")
+      let file = try tmp.write("\(out).yaml", text)
+      let r = try ESMSimBinary.run(["run", file, "--output", tmp.path(out)])
+      #expect(r.status == 0, "\(r.stderr)")
+      var groups: [[Double]] = [[], []]
+      for row in try lines(tmp.path(out) + "/answers.csv").dropFirst() where !row.isEmpty {
+        let c = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        if c[6] == "dropped_out" { continue }
+        groups[c[7] == "1" ? 1 : 0].append(try #require(Double(c[9]), "\(row)"))
+      }
+      let stats = groups.map { g -> (mean: Double, variance: Double, n: Double) in
+        let n = Double(g.count)
+        let m = g.reduce(0, +) / n
+        return (m, g.map { ($0 - m) * ($0 - m) }.reduce(0, +) / (n - 1), n)
+      }
+      #expect(stats[0].n > 300 && stats[1].n > 300, "\(stats)")
+      let se = 2 * (stats[0].variance / stats[0].n + stats[1].variance / stats[1].n).squareRoot()
+      return (stats[1].mean - stats[0].mean, se)
+    }
+    let (linked, seLinked) = try difference(3, "linked")
+    #expect(linked > 4 * seLinked, "answered minus missed \(linked), se \(seLinked)")
+    let (flat, seFlat) = try difference(0, "flat")
+    #expect(abs(flat) < 4 * seFlat, "answered minus missed \(flat), se \(seFlat)")
+  }
 }
+
 
 @Suite("protocol.items in ESMira's and m-Path's exports")
 struct AnswersExportTests {

@@ -39,6 +39,13 @@ struct AnswersScenarioTests {
     #expect(abs(a.items[0].errorSD - within * (0.2 / 0.8).squareRoot()) < 1e-9)
     #expect(a.items[1].scale == .likert(low: 1, high: 7) && a.items[1].shown == 0.5)
     #expect(s.outputs.answers, "answers.csv is on when variables are declared")
+    // An effect of the engine's state: read (source EffectPlan.state), in the within-person sd.
+    let linked = try resolve("name: t\npopulation:\n  variables: [{name: a, sd: 0.5, effects: {state: 2}}, {name: b, effects: {a: 1}}]\n")
+    let la = linked.variants[0].plan.answers
+    #expect(la.readsState && !a.readsState)
+    #expect(la.variables[0].effects == [EffectPlan(source: EffectPlan.state, slope: 2)])
+    let sds = ParticipantAnswers.withinSD(la)
+    #expect(abs(sds[0]! - (0.25 + 4.0).squareRoot()) < 1e-9 && sds[1]! > sds[0]!, "\(sds)")
     let plain = try resolve("name: t\n")
     #expect(!plain.variants[0].plan.answers.isOn && !plain.outputs.answers)
     #expect(!plain.resolved.yaml().contains("variables"), "absent keys are not added to the resolved scenario")
@@ -52,6 +59,8 @@ struct AnswersScenarioTests {
       ("population:\n  variables: [{name: status}]", "population.variables[0].name", "taken"),
       ("population:\n  variables: [{name: 2x}]", "population.variables[0].name", "column name"),
       ("population:\n  variables: [{name: a, kind: binary}, {name: b, lagged: {a: 1}}]", "population.variables[1].lagged.a", "binary"),
+      ("population:\n  variables: [{name: state}]", "population.variables[0].name", "engine's latent state"),
+      ("population:\n  variables: [{name: a, lagged: {state: 1}}]", "population.variables[0].lagged.state", "not simulated"),
       ("population:\n  variables: [{name: a, person_effects: {trait: 1}}]", "population.variables[0].person_effects.trait", "person_predictors"),
       ("population:\n  variables: [{name: a, reversion: 10s}]", "population.variables[0].reversion", "between"),
       ("population:\n  variables: [{name: a, colour: red}]", "population.variables[0].colour", "unknown key"),

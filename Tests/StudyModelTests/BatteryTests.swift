@@ -59,7 +59,6 @@ struct BatteryTests {
   func idealNeverFlat() {
     var sensors = caseStudySensors
     sensors[1].accuracy = .hundredMeters
-    let plan = sensingPlan(.ideal, days: 3, participants: 100) { $0.protocolPlan.sensors = sensors }
     // Phone-off stretches beyond the first, Low Power Mode stretches, app runs beyond the first.
     func losses(_ profile: DeviceProfile) -> (offs: Int, lowPower: Int, restarts: Int) {
       let plan = sensingPlan(profile, days: 3, participants: 100) { $0.protocolPlan.sensors = sensors }

@@ -55,7 +55,8 @@ final class AnswersOutput: StudyObserver {
   /// `answers.csv` and in every platform export that carries them.
   static func answers(_ o: ParticipantOutcome, plan: StudyPlan, seed: UInt64, replication r: Int) -> ParticipantAnswers {
     var stream = RandomStream(StreamAddress(seed: seed, replication: UInt32(r), participant: UInt32(o.participant), purpose: .answers))
-    return ParticipantAnswers.draw(plan.answers, times: o.prompts.map(\.scheduled), stream: &stream)
+    return ParticipantAnswers.draw(
+      plan.answers, times: o.prompts.map(\.scheduled), states: o.prompts.map(\.dueDeviation), stream: &stream)
   }
 
   /// An item's answer as a platform's file writes it: whole points on a slider, Likert or

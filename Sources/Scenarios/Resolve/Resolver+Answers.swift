@@ -117,11 +117,15 @@ extension ScenarioResolver {
     var resolved: [(String, ScenarioValue, ScenarioValue.Location?)] = []
     for (name, value, kat) in pairs {
       let path = q.keyPath(key) + "." + name
-      guard let source = earlier.firstIndex(of: name) else {
+      if name == Self.stateSource && lagged {
         throw ScenarioError(file: q.file, key: path, at: kat, q.context
-          + "'\(name)' is not an earlier variable (effects name variables listed before this one; feedback loops are not simulated)")
+          + "a lagged effect of the engine's state is not simulated (the state acts on a variable at the same moment: give it under effects)")
       }
-      if lagged && a.variables[source].kind == .binary {
+      guard let source = name == Self.stateSource ? EffectPlan.state : earlier.firstIndex(of: name) else {
+        throw ScenarioError(file: q.file, key: path, at: kat, q.context
+          + "'\(name)' is not an earlier variable (effects name variables listed before this one, or state, the engine's latent state; feedback loops are not simulated)")
+      }
+      if lagged && source >= 0 && a.variables[source].kind == .binary {
         throw ScenarioError(file: q.file, key: path, at: kat, q.context + "a lagged effect acts through a continuous variable; '\(name)' is binary")
       }
       let e: Reader
@@ -199,12 +203,18 @@ extension ScenarioResolver {
 
   /// A name usable as a column (letters, digits, underscores; not starting with a digit),
   /// distinct from every other variable, predictor, item and fixed column.
+  /// The name by which an effect takes the engine's latent state (``EffectPlan/state``).
+  static let stateSource = "state"
+
   func answerName(_ q: Reader, taken names: inout [String]) throws(ScenarioError) -> String {
     let name = try q.string("name", maxLength: 40)
     let ok = !name.isEmpty && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
       && !(name.first!.isNumber)
     guard ok else {
       throw q.error("name", q.raw("name")?.location, "'\(name)' is not a column name (letters, digits and _, not starting with a digit)")
+    }
+    guard name != Self.stateSource else {
+      throw q.error("name", q.raw("name")?.location, "'state' names the engine's latent state in effects (population.state); name the variable otherwise")
     }
     guard !names.contains(name), !Self.answerColumns.contains(name) else {
       throw q.error("name", q.raw("name")?.location, "'\(name)' is taken (by another variable, predictor or item, or a column of answers.csv)")

@@ -19,6 +19,11 @@ public struct AnswersPlan: Sendable, Equatable {
 
   /// Whether the scenario declares variables (and so `answers.csv` can be written).
   public var isOn: Bool { !variables.isEmpty }
+
+  /// Whether a variable takes an effect of the engine's latent state (``EffectPlan/state``):
+  /// then the simulation records the state's deviation at every prompt's due time
+  /// (``PromptRecord/dueDeviation``).
+  public var readsState: Bool { variables.contains { $0.effects.contains { $0.source == EffectPlan.state } } }
 }
 
 /// A person-level predictor: normal with its mean and sd (for example a trait score).
@@ -38,7 +43,13 @@ public struct PersonPredictor: Sendable, Equatable {
 /// person-level predictors move it (cross-level interactions): a person's slope is
 /// `slope + Σ by·(predictor − its mean) + N(0, slopeSD)`.
 public struct EffectPlan: Sendable, Equatable {
-  /// The variable that acts (its index in ``AnswersPlan/variables``).
+  /// The source that stands for the engine's latent state (`population.state`, the state
+  /// `state_dependence` makes answering depend on): its momentary deviation from the person's
+  /// level in their context, in sds, when the prompt falls due (company's effect included).
+  /// A variable that takes it answers to the same moments as the answering does: answers
+  /// missing not at random.
+  public static let state = -1
+  /// The variable that acts (its index in ``AnswersPlan/variables``), or ``state``.
   public var source: Int
   public var slope: Double
   public var slopeSD: Double

@@ -9,7 +9,9 @@ import SimKernel
 /// the true value of every variable and the answer to every item they would give.
 ///
 /// Drawn from the participant's own stream (``Purpose/answers``), after the simulation and
-/// apart from it: declaring variables changes no other output. The variables' fluctuations
+/// apart from it: declaring variables changes no other output, unless a variable takes an
+/// effect of the engine's state (``EffectPlan/state``), whose deviation the simulation then
+/// records at each prompt's due time (one look at the state more per prompt). The variables' fluctuations
 /// form one multivariate Ornstein–Uhlenbeck process E (drift A: 1/τⱼ on the diagonal,
 /// −slope/τⱼ for a lagged effect; diffusion 2·sdⱼ²/τⱼ), stepped exactly between the prompts'
 /// times: E(t+Δ) = e^(−AΔ)·E(t) + N(0, S − e^(−AΔ)·S·e^(−AΔ)ᵀ), with S the stationary
@@ -39,8 +41,12 @@ public struct ParticipantAnswers: Sendable {
     var careless = false
   }
 
-  /// Draws a participant's answers at `times` (minutes of the study, any order).
-  public static func draw(_ plan: AnswersPlan, times: [SimTime], stream: inout RandomStream) -> ParticipantAnswers {
+  /// Draws a participant's answers at `times` (minutes of the study, any order); `states`:
+  /// the engine's state deviation at each (``PromptRecord/dueDeviation``), read by an effect
+  /// of the state (nan or absent: no value, the variable nan).
+  public static func draw(
+    _ plan: AnswersPlan, times: [SimTime], states: [Double] = [], stream: inout RandomStream
+  ) -> ParticipantAnswers {
     let person = drawPerson(plan, &stream)
     let k = plan.variables.count
     // A lower triangular drift with a positive diagonal is stable: S exists.
@@ -61,7 +67,7 @@ public struct ParticipantAnswers: Sendable {
         e = stationary.cholesky * z
       }
       last = times[i]
-      let values = variables(plan, person: person, fluctuation: e)
+      let values = variables(plan, person: person, fluctuation: e, state: i < states.count ? states[i] : .nan)
       out.values[i] = values
       (out.items[i], out.careless[i]) = items(plan, values: values, careless: person.careless, &stream)
     }
@@ -95,14 +101,18 @@ public struct ParticipantAnswers: Sendable {
   /// The variables at a prompt from their fluctuations: each its mean, fluctuation and
   /// contemporaneous effects (a continuous source centred on its person mean, a binary one
   /// 0/1); a binary variable is 1 when that latent is above 0.
-  static func variables(_ plan: AnswersPlan, person: Person, fluctuation e: [Double]) -> [Double] {
+  static func variables(_ plan: AnswersPlan, person: Person, fluctuation e: [Double], state: Double = .nan) -> [Double] {
     var centred = e
     var values = [Double](repeating: 0, count: e.count)
     var cursor = 0
     for (j, v) in plan.variables.enumerated() {
       while cursor < person.effects.count && person.effects[cursor].variable == j {
         let (_, source, slope) = person.effects[cursor]
-        centred[j] += slope * (plan.variables[source].kind == .binary ? values[source] : centred[source])
+        if source == EffectPlan.state {
+          centred[j] += slope * state
+        } else {
+          centred[j] += slope * (plan.variables[source].kind == .binary ? values[source] : centred[source])
+        }
         cursor += 1
       }
       let latent = person.means[j] + centred[j]
@@ -141,21 +151,26 @@ public struct ParticipantAnswers: Sendable {
   }
 
   /// The within-person sd of each variable at the average person's parameters (person
-  /// spreads at 0): √diag(M·S·Mᵀ), M the contemporaneous effects' total; nil for a variable
-  /// a binary variable acts on (not linear) and for binary variables.
+  /// spreads at 0): √(diag(M·S·Mᵀ) + m²), M the contemporaneous effects' total and m each
+  /// variable's total slope on the engine's state deviation (variance 1, independent of the
+  /// variables' fluctuations; company's part left out); nil for a variable a binary variable
+  /// acts on (not linear) and for binary variables.
   public static func withinSD(_ plan: AnswersPlan) -> [Double?] {
     let k = plan.variables.count
     guard k > 0 else { return [] }
     var drift = SquareMatrix(n: k)
     var total = SquareMatrix.identity(k)
     var linear = [Bool](repeating: true, count: k)
+    var onState = [Double](repeating: 0, count: k)
     for (j, v) in plan.variables.enumerated() {
       let tau = Tick.inMinutes(v.reversion)
       drift[j, j] = 1 / tau
       for e in v.lagged { drift[j, e.source] -= e.slope / tau }
       linear[j] = v.kind == .continuous
       for e in v.effects {
+        if e.source == EffectPlan.state { onState[j] += e.slope; continue }
         if plan.variables[e.source].kind == .binary || !linear[e.source] { linear[j] = false; continue }
+        onState[j] += e.slope * onState[e.source]
         // Row j of M gains slope × row `source` (effects only from earlier variables).
         for c in 0..<k { total[j, c] += e.slope * total[e.source, c] }
       }
@@ -164,6 +179,6 @@ public struct ParticipantAnswers: Sendable {
       return Array(repeating: nil, count: k)
     }
     let cov = total * s * total.transposed
-    return (0..<k).map { linear[$0] ? cov[$0, $0].squareRoot() : nil }
+    return (0..<k).map { linear[$0] ? (cov[$0, $0] + onState[$0] * onState[$0]).squareRoot() : nil }
   }
 }

@@ -101,6 +101,11 @@ public struct PromptRecord: Sendable, Equatable {
   /// complete data.
   public var dueState = Double.nan
   public var dueWithOthers: Int8 = -1
+  /// The state's momentary deviation from the person's level in their context, in sds,
+  /// company's effect included, when the prompt fell due (after a dropout too): recorded only
+  /// when a variable of `population.variables` takes an effect of the state
+  /// (``AnswersPlan/readsState``); nan otherwise.
+  public var dueDeviation = Double.nan
 
   /// Creates a record of a scheduled prompt.
   /// The schedule it came from (its index in the protocol's schedules; 0 for volunteered).

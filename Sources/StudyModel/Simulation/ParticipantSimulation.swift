@@ -330,6 +330,14 @@ public struct ParticipantSimulation: EventHandler {
     return (truth.value + (with ? company.slope : 0), with ? 1 : 0)
   }
 
+  /// The state's momentary deviation from the person's level in their context at `t`, in
+  /// sds, company's effect included: what answering depends on (`state_dependence`) and what
+  /// a variable's effect of the state reads.
+  mutating func stateDeviation(_ t: SimTime) -> Double {
+    truth.advance(to: t, timeline: life.timeline, stream: &streams.state)
+    return (truth.noise + company.effect(at: t)) / plan.dailyLife.state.sd
+  }
+
   /// An answer about the state at `t`: the true state and company (``lookAtState(_:)``), and
   /// the report around it with the report noise.
   mutating func answerState(_ t: SimTime) -> (trueState: Double, withOthers: Int8, reported: Double) {

@@ -10,6 +10,7 @@ extension ParticipantSimulation {
     timelineCursor = life.timeline.index(at: now, from: max(timelineCursor, Int(timetable.dueHints[i])))
     let here = life.timeline.episodes[timelineCursor]
     promptLife.records[i].context = here.context
+    if plan.answers.readsState { promptLife.records[i].dueDeviation = stateDeviation(now) }
     if droppedOut { return promptLife.settle(i, .droppedOut, .droppedOut, at: now) }
     if plan.dailyLife.state.company.isOn {
       (promptLife.records[i].dueState, promptLife.records[i].dueWithOthers) = lookAtState(now)
@@ -72,8 +73,7 @@ extension ParticipantSimulation {
       // The state's momentary deviation from the person's level in their context (the
       // noise: standard normal in sds at any moment the protocol picks), and company's
       // effect when the participant is with others: answering depends on the state itself.
-      truth.advance(to: now, timeline: life.timeline, stream: &streams.state)
-      z = (truth.noise + company.effect(at: now)) / plan.dailyLife.state.sd
+      z = stateDeviation(now)
     }
     let hour = Int((now % Tick.day) / Tick.hour)
     let schedule = promptLife.records[i].schedule
