@@ -144,14 +144,17 @@ struct ImportTests {
   }
 
   /// An ESMira study's schedule-level fields: `dayOfMonth`, `skipFirstInLoop` and
-  /// `startDayOne` simulated (no warning), `eventTriggers` and `userEditable` (ESMira's
-  /// default: on, also when absent, said once) warned about by key.
+  /// `startDayOne` simulated (no warning); event triggers the app sends nothing for or that
+  /// esmsim does not simulate (another cue than joining, no delay, a specific questionnaire)
+  /// and `userEditable` (ESMira's default: on, also when absent, said once) warned about by key.
   @Test(
-    "ESMira's dayOfMonth, skipFirstInLoop and startDayOne are read; eventTriggers and userEditable are warned about",
+    "ESMira's dayOfMonth, skipFirstInLoop and startDayOne are read; unsimulated eventTriggers and userEditable are warned about",
     arguments: [
       (#""dayOfMonth": 15, "userEditable": false,"#, "", ""),
       (#""skipFirstInLoop": true, "startDayOne": false, "userEditable": false,"#, "", ""),
-      (#""userEditable": false,"#, #""eventTriggers": [{"cueCode": 1}],"#, "eventTriggers"),
+      (#""userEditable": false,"#, #""eventTriggers": [{"cueCode": "questionnaire"}],"#, "cueCode"),
+      (#""userEditable": false,"#, #""eventTriggers": [{"cueCode": "joined"}],"#, "delaySec"),
+      (#""userEditable": false,"#, #""eventTriggers": [{"cueCode": "joined", "delaySec": 60, "specificQuestionnaireInternalId": 7}],"#, "specificQuestionnaireInternalId"),
       (#""userEditable": true,"#, "", "userEditable"),
       ("", "", "userEditable"),
       (#""userEditable": false,"#, "", ""),
@@ -167,6 +170,29 @@ struct ImportTests {
     #expect(imported.warnings.map { String($0.key.split(separator: ".").last!) } == (key.isEmpty ? [] : [key]))
     if !key.isEmpty { #expect(imported.warnings[0].file == file && !imported.warnings[0].message.isEmpty) }
     #expect(imported.parts.allSatisfy { $0.studyDays != nil && !$0.studyDays!.isEmpty })
+  }
+
+  /// An event trigger on joining as ESMira's app runs it (`EventTrigger.triggerCheck`,
+  /// `Scheduler.scheduleEventTrigger`): a prompt `delaySec` after joining, or uniformly
+  /// between `delayMinimumSec` and `delaySec` with `randomDelay`, while the questionnaire is
+  /// active (`durationStartingAfterDays` through `durationPeriodDays`), with its timeout.
+  @Test("ESMira's event trigger on joining: its delay, random delay and the questionnaire's active days")
+  func esmiraJoined() throws {
+    let study = """
+      {"title": "t", "questionnaires": [
+        {"title": "daily", "pages": [{"inputs": [{"name": "mood"}]}], "actionTriggers": [{"actions": [{"type": 1, "timeout": 30}],
+          "schedules": [{"userEditable": false, "signalTimes": [{"startTimeOfDay": 36000000}]}]}]},
+        {"title": "intake", "durationStartingAfterDays": 1, "durationPeriodDays": 3, "pages": [{"inputs": [{"name": "age"}]}],
+          "actionTriggers": [{"actions": [{"type": 1, "timeout": 120}],
+            "eventTriggers": [{"cueCode": "joined", "delaySec": 90000}, {"cueCode": "joined", "randomDelay": true, "delaySec": 7200, "delayMinimumSec": 3600}]}]}]}
+      """
+    let imported = try ESMiraStudyImport.read(ScenarioLoader.parse(Data(study.utf8), file: "j.json"), file: "j.json", days: 14)
+    #expect(imported.warnings.isEmpty, "\(imported.warnings)")
+    #expect(imported.parts.count == 3)
+    let joined = imported.parts.filter { $0.trigger?.event == .joined }
+    #expect(joined.map(\.trigger!.delay) == [25 * Tick.hour, Tick.hour])
+    #expect(joined.map(\.trigger!.delaySpread) == [0, Tick.hour])
+    #expect(joined.allSatisfy { $0.days == 1...3 && $0.survey?.items.map(\.id) == ["age"] && $0.expiry == .after(120 * Tick.minute) })
   }
 
   /// The days ESMira's scheduler signals on, computed with ESMira's own scheduler (ESMira-web's

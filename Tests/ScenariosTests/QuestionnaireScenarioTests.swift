@@ -48,6 +48,9 @@ struct QuestionnaireScenarioTests {
     #expect(p.schedules[0].trigger == EventTrigger(event: .leaving(.home), delay: 5 * Tick.minute, maxPerDay: 3))
     let unlock = try resolve("name: t\nprotocol: {schedule: {algorithm: event, trigger: phone_unlock, probability: 0.2, min_gap: 1h}}")
     #expect(unlock.variants[0].plan.protocolPlan.schedules[0].trigger == EventTrigger(event: .phoneUnlock, probability: 0.2, minGap: Tick.hour))
+    // After joining: a delay of up to a year, and a random part up to delay_max.
+    let joined = try resolve("name: t\nprotocol: {schedule: {algorithm: event, trigger: joined, delay: 1d, delay_max: 36h}}")
+    #expect(joined.variants[0].plan.protocolPlan.schedules[0].trigger == EventTrigger(event: .joined, delay: Tick.day, delaySpread: 12 * Tick.hour))
   }
 
   @Test("mistakes are named by key: a repeated name, a schedule beside questionnaires, an unknown trigger or weekday")
@@ -62,6 +65,8 @@ struct QuestionnaireScenarioTests {
     #expect(key("name: t\nprotocol: {questionnaires: []}") == "protocol.questionnaires")
     #expect(key("name: t\nprotocol: {schedule: {algorithm: event, trigger: leaving_moon}}") == "protocol.schedule.trigger")
     #expect(key("name: t\nprotocol: {schedule: {algorithm: event}}") == "protocol.schedule.trigger")
+    #expect(key("name: t\nprotocol: {schedule: {algorithm: event, trigger: joined, delay: 2d, delay_max: 1d}}") == "protocol.schedule.delay_max")
+    #expect(key("name: t\nprotocol: {schedule: {algorithm: event, trigger: phone_unlock, delay: 1d}}") == "protocol.schedule.delay")
     #expect(key("name: t\nprotocol: {schedule: {algorithm: mappiness, weekdays: [mon, funday]}}") == "protocol.schedule.weekdays")
     #expect(key("name: t\nprotocol: {schedule: {algorithm: mappiness, every_days: 0}}") == "protocol.schedule.every_days")
     #expect(key("name: t\nprotocol: {questionnaires: [{name: a, schedule: {algorithm: mappiness}, colour: red}]}") == "protocol.questionnaires[0].colour")

@@ -113,6 +113,40 @@ struct QuestionnaireTests {
     #expect(run(perDay: 1).reduce(0) { $0 + $1.prompts.count } < n / 2)
   }
 
+  /// Joining (ESMira's event trigger on `joined`): one prompt a participant, its delay (a day
+  /// to two, drawn uniformly) after their first waking moment of day 0, whatever the window,
+  /// counted on the day it falls on, and only on a day the schedule is active.
+  @Test("a prompt a set time after joining: one per participant, a day to two after waking on day 0, on an active day only")
+  func afterJoining() {
+    let trigger = EventTrigger(event: .joined, delay: Tick.day, delaySpread: Tick.day, maxPerDay: 1)
+    let narrow = try! Window(parsing: "12:00-12:30")  // does not apply to joining
+    func plan(days: ClosedRange<Int>?) -> StudyPlan {
+      testPlan(days: 6, participants: 200) { plan in
+        plan.protocolPlan.schedules = [SchedulePart(.events(trigger), window: .fixed(weekday: narrow, weekend: narrow), days: days)]
+      }
+    }
+    var delays: [Double] = []
+    var onDay2 = 0
+    for k in 0..<200 {
+      let sim = ParticipantSimulation(plan: plan(days: nil), seed: 4, replication: 0, participant: UInt32(k))
+      let times = sim.timetable.times
+      #expect(times.count == 1, "participant \(k): \(times)")
+      guard let t = times.first else { continue }
+      let delay = Double(t - sim.life.wake[0]) / Double(Tick.day)
+      #expect(delay >= 1 && delay < 2, "participant \(k): \(delay) days")
+      #expect(Int(sim.timetable.days[0]) == Int(t / Tick.day))
+      delays.append(delay)
+      if t / Tick.day == 2 { onDay2 += 1 }
+      // Active on days 2-5 only: the prompt is sent only when it falls on one of them.
+      let later = ParticipantSimulation(plan: plan(days: 2...5), seed: 4, replication: 0, participant: UInt32(k))
+      #expect(later.timetable.times == (t / Tick.day >= 2 ? [t] : []))
+    }
+    // Uniform delays: their mean 1.5 days within 4 standard errors (sd 1/√12 day).
+    let mean = delays.reduce(0, +) / Double(delays.count)
+    #expect(abs(mean - 1.5) < 4 * (1 / 12.0).squareRoot() / Double(delays.count).squareRoot(), "mean \(mean)")
+    #expect(onDay2 > 20 && onDay2 < 180, "\(onDay2) of 200 fall on day 2")
+  }
+
   @Test("adding a questionnaire leaves the first one's prompt times alone (each schedule has its own stream)")
   func ownStreams() {
     let blocks = ScheduleChoice(.fixedBlocks, ScheduleParameters(perDay: 5))

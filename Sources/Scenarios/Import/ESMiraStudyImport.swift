@@ -49,7 +49,6 @@ enum ESMiraStudyImport {
   /// Warned about at an action trigger's or a schedule's level, with what esmsim does instead;
   /// `userEditable` is ESMira's default (participants may change their schedule's times).
   static let scheduleNotSimulated: [String: String] = [
-    "eventTriggers": "questionnaires triggered by events of the app (joining, another questionnaire) are not simulated",
     "userEditable": "participants may move their schedule's times in the app (ESMira's default); esmsim keeps the study's times unless protocol.own_times says how many move them and how far",
   ]
 
@@ -109,7 +108,15 @@ enum ESMiraStudyImport {
       }
       for (ti, trigger) in try json.list(q["actionTriggers"], "\(qk).actionTriggers").enumerated() {
         let tk = "\(qk).actionTriggers[\(ti)]"
-        Self.warnUnread(trigger, tk, read: ["schedules", "actions"], timesMoved: timesMoved, &json)
+        Self.warnUnread(trigger, tk, read: ["schedules", "actions", "eventTriggers"], timesMoved: timesMoved, &json)
+        for (ei, event) in try json.list(trigger["eventTriggers"], "\(tk).eventTriggers").enumerated() {
+          let last = period == 0 ? nil : (legacy ? period - 1 : period)
+          guard var own = try Self.joinedPart(event, "\(tk).eventTriggers[\(ei)]", activeFrom: after, through: last, &json) else { continue }
+          own.expiry = expiry
+          own.reminders = reminders
+          own.survey = survey
+          parts.append(own)
+        }
         for (si, schedule) in try json.list(trigger["schedules"], "\(tk).schedules").enumerated() {
           let sk = "\(tk).schedules[\(si)]"
           let studyDays = try Self.studyDays(
@@ -215,6 +222,50 @@ enum ESMiraStudyImport {
       json.warn(sk, "signals on none of the study's \(days) days (its first day, days of the month, weekdays or the questionnaire's duration)")
     }
     return studyDays
+  }
+
+  /// An event trigger (`cueCode`, `delaySec`, `randomDelay`, `delayMinimumSec`,
+  /// `specificQuestionnaireInternalId`) as the app runs it (`EventTrigger.triggerCheck`,
+  /// `Scheduler.scheduleEventTrigger`): on joining, a prompt `delaySec` later (with
+  /// `randomDelay`, uniformly between `delayMinimumSec` and `delaySec`) if the questionnaire
+  /// is active that day (`isActive`: the join day + `activeFrom` through `through`). A
+  /// trigger without delay runs only on a questionnaire's event, so on joining it sends
+  /// nothing; one limited to a specific questionnaire never fires on joining; other cues
+  /// (a questionnaire finished, a notification, …) are not simulated. Each is said by key.
+  static func joinedPart(_ e: ScenarioValue, _ k: String, activeFrom: Int, through last: Int?, _ json: inout JSONFields)
+    throws(ScenarioError) -> SchedulePart?
+  {
+    var cue = "joined"
+    if case .scalar(let c, _)? = e["cueCode"] { cue = c }
+    guard cue == "joined" else {
+      json.warn(k + ".cueCode", "a questionnaire sent on the app's '\(cue)' event is not simulated (esmsim simulates the event of joining)")
+      return nil
+    }
+    let specific = try json.number(e["specificQuestionnaireInternalId"], k + ".specificQuestionnaireInternalId", default: -1, range: -1...9e15)
+    if specific != -1 {
+      json.warn(k + ".specificQuestionnaireInternalId", "a trigger on joining limited to a questionnaire's event never fires in the app: nothing is sent")
+      return nil
+    }
+    let longest = 365.0 * 86_400
+    let delay = try json.number(e["delaySec"], k + ".delaySec", default: 0, range: 0...longest)
+    guard delay > 0 else {
+      json.warn(k + ".delaySec", "0: the app runs a trigger without delay only on a questionnaire's event, so on joining it sends nothing")
+      return nil
+    }
+    var (low, high) = (delay, delay)
+    if json.flag(e["randomDelay"]) {
+      let minimum = try json.number(e["delayMinimumSec"], k + ".delayMinimumSec", default: 0, range: 0...longest)
+      (low, high) = (min(minimum, delay), max(minimum, delay))
+    }
+    if let last, last < activeFrom {
+      json.warn(k, "the questionnaire is active on no day (durationStartingAfterDays after durationPeriodDays): nothing is sent")
+      return nil
+    }
+    let trigger = EventTrigger(event: .joined, delay: Tick.seconds(low), delaySpread: Tick.seconds(high - low), maxPerDay: 1)
+    let allDay = try! Window(start: ClockTime(minutes: 0), length: 1440)
+    var part = SchedulePart(.events(trigger), window: .fixed(weekday: allDay, weekend: allDay))
+    part.days = activeFrom...(last ?? Int.max / 2)
+    return part
   }
 
   /// One signal time: a fixed time, or random ones in a window (ESMira's truncation of the gap).

@@ -66,12 +66,14 @@ extension ScenarioResolver {
     return part
   }
 
-  /// An event-contingent schedule's trigger: `trigger` (`phone_unlock`, `leaving_CONTEXT`,
-  /// `entering_CONTEXT`), `delay`, `probability`, `min_gap`, `max_per_day`.
+  /// An event-contingent schedule's trigger: `trigger` (`phone_unlock`, `call_end`,
+  /// `leaving_CONTEXT`, `entering_CONTEXT`, `joined`), `delay` (up to 12 hours; after joining
+  /// up to a year), `delay_max` (a delay drawn uniformly between the two), `probability`,
+  /// `min_gap`, `max_per_day`.
   func eventTrigger(_ s: Reader, at: ScenarioValue.Location?) throws(ScenarioError) -> EventTrigger {
     let contexts = Context.allCases.map(\.description)
     let expected =
-      "expected phone_unlock, call_end, leaving_CONTEXT or entering_CONTEXT (contexts: \(contexts.joined(separator: ", ")))"
+      "expected phone_unlock, call_end, joined, leaving_CONTEXT or entering_CONTEXT (contexts: \(contexts.joined(separator: ", ")))"
     guard let (text, l) = try s.scalar("trigger") else { throw s.error("trigger", at, "is required: \(expected)") }
     s.record("trigger", .scalar(text, l))
     let event: EventTrigger.Event
@@ -82,6 +84,8 @@ extension ScenarioResolver {
       event = .phoneUnlock
     } else if text == "call_end" {
       event = .callEnd
+    } else if text == "joined" {
+      event = .joined
     } else if let c = context(after: "leaving_") {
       event = .leaving(c)
     } else if let c = context(after: "entering_") {
@@ -92,8 +96,14 @@ extension ScenarioResolver {
     // Defaults (assumptions, D; [@movisensXS]): at once, every event,
     // no gap, at most 10 a day.
     let d = EventTrigger(event: event)
+    let longest = event == .joined ? 365 * Tick.day : 12 * Tick.hour
+    let delay = try s.duration("delay", default: d.delay, range: 0...longest)
+    let delayMax = try s.duration("delay_max", default: delay, range: 0...longest)
+    if delayMax < delay {
+      throw s.error("delay_max", s.raw("delay_max")?.location, "is shorter than delay (\(Units.formatDuration(delay)))")
+    }
     return EventTrigger(
-      event: event, delay: try s.duration("delay", default: d.delay, range: 0...(12 * Tick.hour)),
+      event: event, delay: delay, delaySpread: delayMax - delay,
       probability: try s.share("probability", default: d.probability),
       minGap: try s.duration("min_gap", default: d.minGap, range: 0...(Tick.day)),
       maxPerDay: try s.integer("max_per_day", default: d.maxPerDay, range: 1...200))

@@ -135,7 +135,9 @@ public enum WindowPlan: Sendable, Equatable {
 /// (leaving or entering a context, unlocking the phone), as movisensXS's and AWARE's context
 /// triggers do ([@movisensXS]), in the schedule's window, no sooner than `minGap` after the schedule's
 /// previous prompt and at most `maxPerDay` a day. Events are not prompted on outside the
-/// window, during the gap, or after the day's last prompt.
+/// window, during the gap, or after the day's last prompt. Joining the study (``Event/joined``)
+/// is one event a participant, prompted on after its delay whatever the window, on a day the
+/// schedule is active (ESMira's event triggers, [@ESMiraNotes]).
 public struct EventTrigger: Sendable, Equatable {
   /// The events that can trigger a prompt.
   public enum Event: Sendable, Equatable {
@@ -147,12 +149,18 @@ public struct EventTrigger: Sendable, Equatable {
     case phoneUnlock
     /// A phone call ends (``PhoneCalls``).
     case callEnd
+    /// The participant joins the study: at their first waking moment of day 0 (assumption,
+    /// D: the app installed and the study joined as the day begins).
+    case joined
   }
 
   /// The event.
   public var event: Event
-  /// The time from the event to the prompt.
+  /// The time from the event to the prompt (the least, with ``delaySpread``).
   public var delay: SimTime
+  /// A random part of the delay: uniform in 0..<delaySpread, drawn per event (ESMira's
+  /// `randomDelay`, between `delayMinimumSec` and `delaySec`); 0: none.
+  public var delaySpread: SimTime = 0
   /// The chance that an eligible event triggers a prompt (movisensXS' sampling of events).
   public var probability: Double
   /// The least time since the schedule's previous prompt.
@@ -161,9 +169,12 @@ public struct EventTrigger: Sendable, Equatable {
   public var maxPerDay: Int
 
   /// Creates a trigger.
-  public init(event: Event, delay: SimTime = 0, probability: Double = 1, minGap: SimTime = 0, maxPerDay: Int = 10) {
+  public init(
+    event: Event, delay: SimTime = 0, delaySpread: SimTime = 0, probability: Double = 1, minGap: SimTime = 0, maxPerDay: Int = 10
+  ) {
     self.event = event
     self.delay = delay
+    self.delaySpread = delaySpread
     self.probability = probability
     self.minGap = minGap
     self.maxPerDay = maxPerDay

@@ -14,8 +14,8 @@ struct EventPrompts {
   private var last: SimTime?
 
   /// The events of `trigger` in the participant's `timeline` (context changes), among their
-  /// phone `checks` (unlocks) or their `calls` (a call's end).
-  init(_ trigger: EventTrigger, timeline: Timeline, checks: PhoneChecks, calls: PhoneCalls?) {
+  /// phone `checks` (unlocks) or their `calls` (a call's end), or the moment they `joined`.
+  init(_ trigger: EventTrigger, timeline: Timeline, checks: PhoneChecks, calls: PhoneCalls?, joined: SimTime) {
     self.trigger = trigger
     let episodes = timeline.episodes
     switch trigger.event {
@@ -23,6 +23,8 @@ struct EventPrompts {
       moments = checks.times
     case .callEnd:
       moments = calls?.ends ?? []
+    case .joined:
+      moments = [joined]
     case .leaving(let c):
       moments = episodes.indices.dropFirst().filter { episodes[$0 - 1].context == c && episodes[$0].context != c }
         .map { episodes[$0].start }
@@ -39,9 +41,10 @@ struct EventPrompts {
     var out: [SimTime] = []
     while cursor < moments.count && moments[cursor] < from { cursor += 1 }
     while cursor < moments.count && moments[cursor] < to {
-      let t = moments[cursor] + trigger.delay
+      var t = moments[cursor] + trigger.delay
       cursor += 1
       let chosen = trigger.probability >= 1 || s.uniform() < trigger.probability
+      if trigger.delaySpread > 0 { t += SimTime(s.uniform() * Double(trigger.delaySpread)) }
       guard chosen, t < end, out.count < trigger.maxPerDay else { continue }
       if let last, t - last < trigger.minGap { continue }
       out.append(t)

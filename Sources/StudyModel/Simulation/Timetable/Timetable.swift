@@ -141,9 +141,11 @@ struct Timetable {
       scheduleFailed = true
       return
     }
-    // The envelope of the parts' sampling windows, in minutes after midnight.
+    // The envelope of the parts' sampling windows, in minutes after midnight (a prompt after
+    // joining has no window: left out unless every part is one).
+    let windowed = parts.indices.filter { parts[$0].trigger?.event != .joined }
     func envelope(_ weekend: Bool) -> Block {
-      let blocks = built.map { $0.sampling(weekend: weekend) }
+      let blocks = (windowed.isEmpty ? Array(built.indices) : windowed).map { built[$0].sampling(weekend: weekend) }
       return Block(start: blocks.map(\.start).min()!, end: blocks.map(\.end).max()!)
     }
     change = plan.protocolPlan.settingsChange
@@ -181,7 +183,7 @@ struct Timetable {
       }
       built.append(Built(windows: windows, schedulers: schedulers))
       if let trigger = part.trigger {
-        events.append(EventPrompts(trigger, timeline: life.timeline, checks: checks, calls: calls))
+        events.append(EventPrompts(trigger, timeline: life.timeline, checks: checks, calls: calls, joined: life.wake.first ?? 0))
       } else {
         events.append(nil)
       }
@@ -228,11 +230,18 @@ struct Timetable {
         if t < end && t >= 0 { append(t, day: d, schedule: k) }
       }
     }
+    // Joining: one event, prompted on after its delay on a day the schedule is active.
+    for k in parts.indices where parts[k].trigger?.event == .joined {
+      for t in events[k]!.prompts(from: 0, to: studyEnd, before: studyEnd, using: &streams[k]) {
+        let d = Int(t / Tick.day)
+        if parts[k].isActive(day: d, weekday: (plan.startWeekday + d) % 7) { append(t, day: d, schedule: k, drawn: false) }
+      }
+    }
     for d in 0..<plan.days {
       let weekend = plan.isWeekend(d)
       let weekday = (plan.startWeekday + d) % 7
       let midnight = SimTime(d) * Tick.day
-      for k in parts.indices where parts[k].isActive(day: d, weekday: weekday) {
+      for k in parts.indices where parts[k].isActive(day: d, weekday: weekday) && parts[k].trigger?.event != .joined {
         let w = weekend ? 1 : 0
         var window = built[k].windows[w]
         guard !built[k].schedulers.isEmpty else {
