@@ -118,7 +118,7 @@ struct AnswersRunTests {
 }
 
 
-@Suite("protocol.items in ESMira's and m-Path's exports")
+@Suite("protocol.items in ESMira's, m-Path's, AWARE's and Beiwe's exports")
 struct AnswersExportTests {
   @Test("each answered prompt's item answers are answers.csv's; an item named as the survey's answers in its column")
   func exports() throws {
@@ -131,6 +131,7 @@ struct AnswersExportTests {
       duration: 2d
       population:
         size: 12
+        os: {ios: 1}
         variables: [{name: affect, mean: 50, sd: 12, person_sd: 8}, {name: stress, mean: 3}]
       protocol:
         window: "09:00-21:00"
@@ -139,7 +140,7 @@ struct AnswersExportTests {
         items:
           - {name: mood, measures: affect, scale: slider, error_sd: 5}
           - {name: tense, measures: stress, scale: likert 1-5, error_sd: 0.5}
-      outputs: {esmira: true, mpath: true, report: false, sqlite: false}
+      outputs: {esmira: true, mpath: true, aware_esm: true, beiwe: true, report: false, sqlite: false}
 
       """)
     let out = tmp.path("out")
@@ -177,5 +178,38 @@ struct AnswersExportTests {
     let answered = basic.dropFirst().filter { $0.count == basic[0].count && !$0[15].isEmpty }
     #expect(answered.count == want.count)
     #expect(Set(answered.map { Array($0.suffix(2)) }) == Set(want.values))
+    // AWARE's rows: the survey's item mood answers with protocol.items' mood, tense follows
+    // as a number item; an answered prompt's two rows carry the pair.
+    var aware: [String: [String: String]] = [:]
+    let header = try lines(out + "/aware_esm.csv")[0].split(separator: ",").map(String.init)
+    let (device, trigger, answer, status, notified) = (
+      header.firstIndex(of: "deviceId")!, header.firstIndex(of: "esmTrigger")!, header.firstIndex(of: "esmAnswer")!,
+      header.firstIndex(of: "esmStatus")!, header.firstIndex(of: "esmNotificationTime")!
+    )
+    for line in try lines(out + "/aware_esm.csv").dropFirst() where !line.isEmpty {
+      // Fields, a quoted one (the instructions hold a comma) as one.
+      var c: [String] = []
+      var field = ""
+      var quoted = false
+      for ch in line {
+        if ch == "\"" { quoted.toggle() } else if ch == "," && !quoted { c.append(field); field = "" } else { field.append(ch) }
+      }
+      c.append(field)
+      if c[status] == "1" { aware[c[device] + " " + c[notified], default: [:]][c[trigger]] = c[answer] }
+    }
+    #expect(aware.count == want.count)
+    #expect(Set(aware.values.map { [$0["mood"] ?? "", $0["tense"] ?? ""] }) == Set(want.values))
+    // Beiwe's answers files: the same pairs, in the files of surveys submitted.
+    var beiwe: [[String]] = []
+    let files = FileManager.default.enumerator(atPath: out + "/beiwe")!.compactMap { $0 as? String }.filter { $0.contains("survey_answers/") && $0.hasSuffix(".csv") }
+    for f in files {
+      let rows = try lines(out + "/beiwe/" + f).dropFirst().filter { !$0.isEmpty }.map { $0.components(separatedBy: ",") }
+      let byItem = Dictionary(rows.map { ($0[0], $0.last!) }, uniquingKeysWith: { a, _ in a })
+      if let mood = byItem["mood"], let tense = byItem["tense"], mood != "NO_ANSWER_SELECTED", tense != "NO_ANSWER_SELECTED" {
+        beiwe.append([mood, tense])
+      }
+    }
+    #expect(beiwe.count == want.count)
+    #expect(Set(beiwe) == Set(want.values))
   }
 }

@@ -18,8 +18,10 @@ final class AWARERowsOutput: StudyObserver {
     let plan = folder.variant(v).plan
     let time = folder.clock(o, plan: plan)
     let id = AWAREESMRows.deviceId(variant: v, replication: r, participant: o.participant)
-    for p in o.prompts {
-      for row in AWAREESMRows.rows(p, survey: plan.protocolPlan.survey(ofSchedule: p.schedule), os: o.os, deviceId: id, time: time, nextId: &nextId) {
+    let own = OwnItemAnswers(o, plan: plan, seed: folder.scenario.seed, replication: r)
+    for (i, p) in o.prompts.enumerated() {
+      let survey = own.surveyItems(plan.protocolPlan.survey(ofSchedule: p.schedule))
+      for row in AWAREESMRows.rows(p, survey: survey, os: o.os, deviceId: id, time: time, nextId: &nextId, own: own.at(i)) {
         try sink.row(row)
       }
     }

@@ -40,10 +40,12 @@ final class BeiweSurveysOutput: StudyObserver {
     let time = folder.clock(o, plan: plan)
     func directory(_ path: String) throws -> String { try BeiweFolder.directory(folder, o, variant: v, replication: r, path) }
     var timings: [String: CSVFile] = [:]
-    for p in o.prompts {
-      let survey = plan.protocolPlan.survey(ofSchedule: p.schedule)
+    let own = OwnItemAnswers(o, plan: plan, seed: folder.scenario.seed, replication: r)
+    for (i, p) in o.prompts.enumerated() {
+      let survey = own.surveyItems(plan.protocolPlan.survey(ofSchedule: p.schedule))
       let expiry = plan.protocolPlan.expiry(ofSchedule: p.schedule)
-      let rows = BeiweSurveys.timings(p, survey: survey, os: o.os, time: time, expiry: expiry)
+      let answersNow = own.at(i)
+      let rows = BeiweSurveys.timings(p, survey: survey, os: o.os, time: time, expiry: expiry, own: answersNow)
       guard !rows.isEmpty else { continue }
       if timings[survey.id] == nil {
         timings[survey.id] = try CSVFile(
@@ -51,7 +53,7 @@ final class BeiweSurveysOutput: StudyObserver {
           header: BeiweSurveys.timingsHeader(o.os))
       }
       for row in rows { try timings[survey.id]!.row(row) }
-      if let answers = BeiweSurveys.answers(p, survey: survey, os: o.os, expiry: expiry) {
+      if let answers = BeiweSurveys.answers(p, survey: survey, os: o.os, expiry: expiry, own: answersNow) {
         let stamp = time.unix(p.submitted >= 0 ? p.submitted : BeiweSurveys.expiry(of: p, expiry) ?? p.closed)
         let file = try CSVFile(
           path: (try directory("survey_answers/\(survey.id)") as NSString).appendingPathComponent("\(stamp).csv"),

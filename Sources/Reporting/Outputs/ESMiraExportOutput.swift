@@ -53,7 +53,8 @@ final class ESMiraExportOutput: StudyObserver {
       for survey in plan.protocolPlan.allSurveys {
         questionnaires[survey.id] = try RowFile.esmira(
           (dir as NSString).appendingPathComponent("\(survey.id).csv"),
-          header: Self.questionnaireHeader + survey.items.map(\.id) + Self.ownItems(plan, survey).map { plan.answers.items[$0].name })
+          header: Self.questionnaireHeader + survey.items.map(\.id)
+            + OwnItemAnswers.extra(plan.answers, survey).map { plan.answers.items[$0].name })
       }
       current = (key, try RowFile.esmira((dir as NSString).appendingPathComponent("events.csv"), header: Self.eventsHeader), questionnaires)
     }
@@ -80,7 +81,7 @@ final class ESMiraExportOutput: StudyObserver {
       return base
     }
     _ = try event(0, "joined")
-    let drawn = plan.answers.items.isEmpty ? nil : AnswersOutput.answers(o, plan: plan, seed: folder.scenario.seed, replication: r)
+    let own = OwnItemAnswers(o, plan: plan, seed: folder.scenario.seed, replication: r)
     for (i, p) in (o.prompts + o.volunteered).enumerated() {
       // After leaving the study the app writes nothing (no invitation, none missed).
       if p.status == .droppedOut { continue }
@@ -99,29 +100,20 @@ final class ESMiraExportOutput: StudyObserver {
       let invitation = p.volunteered ? 0 : time.unix(p.scheduled)
       try current!.questionnaires[survey.id]?.write(
         base + [String(form), String(form), String(invitation), invitation == 0 ? "" : Self.formatted(invitation)]
-          + Self.answers(p, survey: survey, plan: plan, own: i < o.prompts.count ? drawn.map { ($0, i) } : nil))
+          + Self.answers(p, survey: survey, plan: plan.answers, own: own.at(i)))
     }
   }
 
   /// A submitted questionnaire's answers: its items' from the one state, then the scenario's own
-  /// items (`protocol.items`) as answers.csv has them at prompt `own.index` (none: empty, a
+  /// items (`protocol.items`) as answers.csv has them (`own`, by name; none: empty, a
   /// volunteered answer); an own item named as a survey item answers in that item's column.
-  static func answers(_ p: PromptRecord, survey: SurveyPlan, plan: StudyPlan, own: (ParticipantAnswers, index: Int)?) -> [String] {
-    func ownAnswer(_ k: Int) -> String {
-      own.map { AnswersOutput.text($0.0.items[$0.index][k], plan.answers.items[k]) } ?? ""
-    }
+  static func answers(_ p: PromptRecord, survey: SurveyPlan, plan: AnswersPlan, own: [String: String]) -> [String] {
     let answers = survey.items.enumerated().map { k, item in
-      if let j = plan.answers.items.firstIndex(where: { $0.name == item.id }) { return ownAnswer(j) }
+      if plan.items.contains(where: { $0.name == item.id }) { return own[item.id] ?? "" }
       let state = ItemAnswers.state(p, item: item, k: k)
       return ItemAnswers.option(item, state: state) ?? String(ItemAnswers.number(item, state: state))
     }
-    return answers + ownItems(plan, survey).map(ownAnswer)
-  }
-
-  /// The scenario's own items (`protocol.items`, their indices) a questionnaire's file adds as
-  /// columns: those not named as one of its items (which answer in that item's column).
-  static func ownItems(_ plan: StudyPlan, _ survey: SurveyPlan) -> [Int] {
-    plan.answers.items.indices.filter { k in !survey.items.contains { $0.id == plan.answers.items[k].name } }
+    return answers + OwnItemAnswers.extra(plan, survey).map { own[plan.items[$0].name] ?? "" }
   }
 
   func finish() throws {

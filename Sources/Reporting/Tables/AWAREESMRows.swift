@@ -10,7 +10,8 @@ import StudyModel
 /// latent state per prompt: every item's answer is the reported state (0–100) on the item's
 /// own scale: a radio, checkbox or quick-answer item the option at that position (a checkbox
 /// as a JSON list), a likert or scale item the number in its range, any other item the
-/// number as text. The plugin is iOS's: only iPhone participants have rows.
+/// number as text; an item of the scenario's own (`protocol.items`, ``OwnItemAnswers``) its
+/// answer as `answers.csv` has it. The plugin is iOS's: only iPhone participants have rows.
 public enum AWAREESMRows {
   public static let header = [
     "id", "deviceId", "timestamp", "timezone", "os", "jsonVersion", "label", "scheduleId", "esmTrigger", "esmType",
@@ -22,9 +23,11 @@ public enum AWAREESMRows {
     "esmsim-v\(variant + 1)-r\(replication + 1)-p\(participant + 1)"
   }
 
-  /// The rows of one prompt; `nextId` numbers them.
+  /// The rows of one prompt; `nextId` numbers them; `own`: the scenario's own items' answers
+  /// by name.
   public static func rows(
-    _ p: PromptRecord, survey: SurveyPlan, os: OperatingSystem, deviceId: String, time: Timestamps, nextId: inout Int
+    _ p: PromptRecord, survey: SurveyPlan, os: OperatingSystem, deviceId: String, time: Timestamps, nextId: inout Int,
+    own: [String: String] = [:]
   ) -> [[String]] {
     guard os == .ios, p.delivered >= 0, !p.volunteered else { return [] }
     let status = p.status.awareStatus
@@ -33,7 +36,7 @@ public enum AWAREESMRows {
     var out: [[String]] = []
     for (k, item) in survey.items.enumerated() {
       nextId += 1
-      let answer = p.status == .answered ? Self.answer(item, state: ItemAnswers.state(p, item: item, k: k)) : ""
+      let answer = p.status == .answered ? own[item.id] ?? Self.answer(item, state: ItemAnswers.state(p, item: item, k: k)) : ""
       out.append([
         String(nextId), deviceId, String(time.unix(record)), String(time.offsetHours(record)), "iOS", "1", "esmsim",
         survey.id, item.id, String(item.type), item.title, item.instructions, answer,

@@ -12,7 +12,8 @@ import StudyModel
 /// `NO_ANSWER_SELECTED`. Options are written in Beiwe's brackets, `[a;b]`. The survey's id
 /// is the folder the server files it under (Beiwe adds `survey_id` itself). Items are
 /// presented in turn over the answering time; a survey that expired while being answered
-/// got as far as ``PromptRecord/reached`` says.
+/// got as far as ``PromptRecord/reached`` says. An item of the scenario's own
+/// (`protocol.items`, ``OwnItemAnswers``) answers as `answers.csv` has it (`own`, by name).
 public enum BeiweSurveys {
   /// The timings header on iOS; Android's lacks `event`.
   public static let timingsHeader = [
@@ -38,6 +39,12 @@ public enum BeiweSurveys {
   /// The question columns of an item.
   static func question(_ item: SurveyItem) -> [String] {
     [item.id, type(item.type), item.title, item.options.isEmpty ? "" : "[" + item.options.joined(separator: ";") + "]"]
+  }
+
+  /// Item `k`'s answer at prompt `p` as Beiwe writes it: the scenario's own answer when it has
+  /// one for the item, else from the state.
+  static func answer(_ p: PromptRecord, _ item: SurveyItem, _ k: Int, own: [String: String]) -> String {
+    own[item.id] ?? answer(item, state: ItemAnswers.state(p, item: item, k: k))
   }
 
   /// An item's answer as Beiwe writes it.
@@ -70,17 +77,18 @@ public enum BeiweSurveys {
 
   /// The timings rows of one prompt (iOS with the event column); `expiry` its schedule's.
   public static func timings(
-    _ p: PromptRecord, survey: SurveyPlan, os: OperatingSystem, time: Timestamps, expiry: ExpiryPolicy = .never
+    _ p: PromptRecord, survey: SurveyPlan, os: OperatingSystem, time: Timestamps, expiry: ExpiryPolicy = .never,
+    own: [String: String] = [:]
   ) -> [[String]] {
     guard p.delivered >= 0, !p.volunteered else { return [] }
-    if os != .ios { return androidTimings(p, survey: survey, time: time) }
+    if os != .ios { return androidTimings(p, survey: survey, time: time, own: own) }
     var out: [[String]] = [[String(time.unix(p.delivered)), "", "", "", "", "", "notified"]]
     let n = survey.items.count
     let (presented, answered) = progress(p, items: n)
     if presented > 0 {
       for (k, item) in survey.items.prefix(presented).enumerated() {
         let (from, to) = onScreen(p, item: k, of: n)
-        let answer = k < answered ? Self.answer(item, state: ItemAnswers.state(p, item: item, k: k)) : ""
+        let answer = k < answered ? Self.answer(p, item, k, own: own) : ""
         out.append([String(time.unix(from))] + question(item) + ["", "present"])
         if k < answered { out.append([String(time.unix(from + (to - from) / 2))] + question(item) + [answer, "changed"]) }
         out.append([String(time.unix(to))] + question(item) + [answer, "unpresent"])
@@ -107,14 +115,14 @@ public enum BeiweSurveys {
   /// Android's timings: no notification or expiry rows; the survey's first display, a row per
   /// answer given (when the participant answers it, halfway through the item's time), and the
   /// submission.
-  static func androidTimings(_ p: PromptRecord, survey: SurveyPlan, time: Timestamps) -> [[String]] {
+  static func androidTimings(_ p: PromptRecord, survey: SurveyPlan, time: Timestamps, own: [String: String]) -> [[String]] {
     let n = survey.items.count
     let (presented, answered) = progress(p, items: n)
     guard presented > 0 else { return [] }
     var out: [[String]] = [[String(time.unix(p.opened)), androidOpened]]
     for (k, item) in survey.items.prefix(answered).enumerated() {
       let (from, to) = onScreen(p, item: k, of: n)
-      out.append([String(time.unix(from + (to - from) / 2))] + question(item) + [Self.answer(item, state: ItemAnswers.state(p, item: item, k: k))])
+      out.append([String(time.unix(from + (to - from) / 2))] + question(item) + [Self.answer(p, item, k, own: own)])
     }
     if p.status == .answered { out.append([String(time.unix(p.submitted)), androidSubmitted]) }
     return out
@@ -122,14 +130,16 @@ public enum BeiweSurveys {
 
   /// The answers rows of one prompt, nil when no answers file is written (never opened, or
   /// broken off and never expired).
-  public static func answers(_ p: PromptRecord, survey: SurveyPlan, os: OperatingSystem, expiry: ExpiryPolicy = .never) -> [[String]]? {
+  public static func answers(
+    _ p: PromptRecord, survey: SurveyPlan, os: OperatingSystem, expiry: ExpiryPolicy = .never, own: [String: String] = [:]
+  ) -> [[String]]? {
     guard p.delivered >= 0, !p.volunteered, p.status == .answered || p.status == .expired || Self.expiry(of: p, expiry) != nil
     else { return nil }
     let (presented, answered) = progress(p, items: survey.items.count)
     guard presented > 0 else { return nil }
     return survey.items.enumerated().map { k, item in
       let answer =
-        k < answered ? Self.answer(item, state: ItemAnswers.state(p, item: item, k: k)) : (k < presented || os != .ios ? "NO_ANSWER_SELECTED" : "not_presented")
+        k < answered ? Self.answer(p, item, k, own: own) : (k < presented || os != .ios ? "NO_ANSWER_SELECTED" : "not_presented")
       return question(item) + [answer]
     }
   }

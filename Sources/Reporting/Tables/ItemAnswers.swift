@@ -39,3 +39,42 @@ enum ItemAnswers {
     return range.lowerBound + Int((u * Double(range.upperBound - range.lowerBound)).rounded())
   }
 }
+
+/// The scenario's own items (`protocol.items`) in a platform's survey files: at each prompt,
+/// each item's answer as `answers.csv` writes it (``AnswersOutput``), by the item's name. An
+/// item named as one of the questionnaire's items answers in that item's place; the others
+/// follow the questionnaire's items (``surveyItems(_:)``).
+struct OwnItemAnswers {
+  let plan: AnswersPlan
+  let drawn: ParticipantAnswers?
+
+  /// Participant `o`'s own items' answers (none drawn without items).
+  init(_ o: ParticipantOutcome, plan: StudyPlan, seed: UInt64, replication r: Int) {
+    self.plan = plan.answers
+    drawn = plan.answers.items.isEmpty ? nil : AnswersOutput.answers(o, plan: plan, seed: seed, replication: r)
+  }
+
+  /// The answers at prompt `i` of the outcome's prompts, by item name (empty without items,
+  /// and for a volunteered answer, which has none).
+  func at(_ i: Int) -> [String: String] {
+    guard let drawn, i < drawn.items.count else { return [:] }
+    var out: [String: String] = [:]
+    for (k, item) in plan.items.enumerated() { out[item.name] = AnswersOutput.text(drawn.items[i][k], item) }
+    return out
+  }
+
+  /// The own items not named as one of `survey`'s items (their indices in `plan.items`).
+  static func extra(_ plan: AnswersPlan, _ survey: SurveyPlan) -> [Int] {
+    plan.items.indices.filter { k in !survey.items.contains { $0.id == plan.items[k].name } }
+  }
+
+  /// `survey`'s items, then the own items not named among them, each a number question
+  /// (AWARE's type 9) named as the item: the questions a platform that writes a row per item
+  /// records.
+  func surveyItems(_ survey: SurveyPlan) -> SurveyPlan {
+    guard drawn != nil else { return survey }
+    var out = survey
+    for k in Self.extra(plan, survey) { out.items.append(SurveyItem(id: plan.items[k].name, type: 9, title: "", instructions: "")) }
+    return out
+  }
+}

@@ -71,7 +71,7 @@ public struct WorkEstimate: Sendable, Equatable {
       // answers.csv: its fixed columns and about 9 bytes a predictor, variable and item.
       let answerColumns = plan.answers.predictors.count + plan.answers.variables.count + plan.answers.items.count
       if scenario.outputs.answers { tableBytes += pd * perDay * (80 + 9 * Double(answerColumns)) }
-      let items = Double(max(plan.protocolPlan.survey.items.count, 1))
+      let items = Self.items(plan)
       if scenario.outputs.awareESM { tableBytes += pd * perDay * items * 260 }
       // ESMira's export: an invitation and a questionnaire row in events.csv, one in its file.
       if scenario.outputs.esmira { fileBytes += pd * perDay * (3 * 300 + items * 4) }
@@ -106,6 +106,14 @@ public struct WorkEstimate: Sendable, Equatable {
     seconds = participantDays / (Self.ratePerCore * Double(max(threads, 1))) + outputBytes * Self.secondsPerByte
       + outputFiles * Self.secondsPerFile
     memoryBytes = 150e6 + Double(max(threads, 1)) * 20e6 + rows * 2 * Double(MemoryLayout<ParticipantRow>.stride)
+  }
+
+  /// The items an export writes a prompt's answers for: the survey's, and the scenario's own
+  /// (`protocol.items`) not named among them.
+  static func items(_ plan: StudyPlan) -> Double {
+    let survey = plan.protocolPlan.survey.items
+    let own = plan.answers.items.filter { item in !survey.contains { $0.id == item.name } }.count
+    return Double(max(survey.count + own, 1))
   }
 
   /// Whether the run needs confirming: its work, its bytes or its files.
