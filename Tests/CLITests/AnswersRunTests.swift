@@ -71,6 +71,55 @@ struct AnswersRunTests {
     #expect(traits.count == 30)
     #expect(hidden > 0 && hidden < rows.count - 1)
   }
+  /// Too-fast careless answers (`careless.seconds_per_item: 1`, a 10-item survey): the prompts
+  /// answers.csv marks careless are submitted a median 10 s after opening (within 7-14 s:
+  /// hundreds of them, a lognormal's median), the others several times later; without
+  /// `seconds_per_item` declaring careless responding changes no prompt.
+  @Test("careless answers too fast: their answering time in prompts.csv is seconds_per_item an item")
+  func tooFast() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    func run(_ careless: String, _ out: String) throws -> [String] {
+      let text = Self.study(
+        population: """
+            variables: [{name: mood, mean: 50, sd: 10}]
+            \(careless)
+
+          """,
+        proto: """
+            survey: {length: 10}
+            items: [{name: happy, measures: mood, scale: slider, error_sd: 5}]
+
+          """
+      ).replacingOccurrences(of: "size: 30", with: "size: 200")
+      let r = try ESMSimBinary.run(["run", try tmp.write("\(out).yaml", text), "--output", tmp.path(out)])
+      #expect(r.status == 0, "\(r.stderr)")
+      return try lines(tmp.path(out) + "/prompts.csv")
+    }
+    let fast = try run("careless: {people: 0.5, prompts: 0.5, seconds_per_item: 1}", "fast")
+    #expect(try run("careless: {people: 0.5, prompts: 0.5}", "slow") == (try run("", "none")), "careless without seconds_per_item: the same prompts")
+    var flagged: [String: Bool] = [:]
+    for row in try lines(tmp.path("fast") + "/answers.csv").dropFirst() where !row.isEmpty {
+      let c = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      flagged[c[2] + " " + c[3]] = c[8] == "1"
+    }
+    let header = fast[0].split(separator: ",").map(String.init)
+    let (opened, submitted) = (header.firstIndex(of: "opened")!, header.firstIndex(of: "submitted")!)
+    let f = DateFormatter()
+    f.timeZone = TimeZone(identifier: "UTC")
+    f.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS"
+    var seconds: [Bool: [Double]] = [true: [], false: []]
+    for row in fast.dropFirst() where !row.isEmpty {
+      let c = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      guard let a = f.date(from: c[opened]), let b = f.date(from: c[submitted]) else { continue }
+      seconds[flagged[c[2] + " " + c[3]] ?? false]!.append(b.timeIntervalSince(a))
+    }
+    func median(_ x: [Double]) -> Double { let s = x.sorted(); return s[s.count / 2] }
+    #expect(seconds[true]!.count > 100 && seconds[false]!.count > 100, "\(seconds.mapValues(\.count))")
+    #expect((7...14).contains(median(seconds[true]!)), "careless: \(median(seconds[true]!)) s")
+    #expect(median(seconds[false]!) > 3 * median(seconds[true]!), "others: \(median(seconds[false]!)) s")
+  }
+
   /// A variable that takes the engine's state (`effects: {state: 1}`) moves with the
   /// moments answering depends on (`state_dependence`): with 3, the answered prompts' mean
   /// of it lies above the missed prompts' by more than 4 standard errors (expected: about 6.5);

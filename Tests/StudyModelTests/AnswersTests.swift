@@ -25,7 +25,8 @@ struct AnswersTests {
   static func draws(_ plan: AnswersPlan, n: Int, minutes: [Int]) -> [ParticipantAnswers] {
     (0..<n).map { p in
       var s = stream(p)
-      return ParticipantAnswers.draw(plan, times: minutes.map { SimTime($0) * Tick.minute }, stream: &s)
+      let careless = Careless(plan.careless, seed: 7, replication: 0, participant: UInt32(p))
+      return ParticipantAnswers.draw(plan, times: minutes.map { SimTime($0) * Tick.minute }, careless: careless, stream: &s)
     }
   }
 

@@ -55,8 +55,9 @@ final class AnswersOutput: StudyObserver {
   /// `answers.csv` and in every platform export that carries them.
   static func answers(_ o: ParticipantOutcome, plan: StudyPlan, seed: UInt64, replication r: Int) -> ParticipantAnswers {
     var stream = RandomStream(StreamAddress(seed: seed, replication: UInt32(r), participant: UInt32(o.participant), purpose: .answers))
+    let careless = Careless(plan.answers.careless, seed: seed, replication: UInt32(r), participant: UInt32(o.participant))
     return ParticipantAnswers.draw(
-      plan.answers, times: o.prompts.map(\.scheduled), states: o.prompts.map(\.dueDeviation), stream: &stream)
+      plan.answers, times: o.prompts.map(\.scheduled), states: o.prompts.map(\.dueDeviation), careless: careless, stream: &stream)
   }
 
   /// An item's answer as a platform's file writes it: whole points on a slider, Likert or

@@ -37,6 +37,7 @@ extension ScenarioResolver {
     if r.has("careless") {
       let c = try r.section("careless")
       a.careless = CarelessPlan(people: try c.share("people", default: 0), prompts: try c.share("prompts", default: 1))
+      if c.has("seconds_per_item") { a.careless.secondsPerItem = try c.number("seconds_per_item", default: 1, range: 0.1...60) }
       try c.finish()
       r.attach("careless", c)
     }

@@ -169,13 +169,18 @@ public struct ItemPlan: Sendable, Equatable {
 }
 
 /// Careless responding: a share of people, on a share of their prompts, straight-line (every
-/// item at one position of its scale, the same for all items of that prompt).
+/// item at one position of its scale, the same for all items of that prompt), and, when
+/// ``secondsPerItem`` is set, answer those prompts too fast: the survey's median answering
+/// time is that many seconds an item (``Careless``).
 public struct CarelessPlan: Sendable, Equatable {
   public var people: Double = 0
   public var prompts: Double = 1
+  /// The median seconds an item of a careless answer (nil: as long as any answer).
+  public var secondsPerItem: Double?
 
-  public init(people: Double = 0, prompts: Double = 1) {
+  public init(people: Double = 0, prompts: Double = 1, secondsPerItem: Double? = nil) {
     self.people = people
     self.prompts = prompts
+    self.secondsPerItem = secondsPerItem
   }
 }

@@ -45,8 +45,9 @@ public struct ParticipantAnswers: Sendable {
   /// the engine's state deviation at each (``PromptRecord/dueDeviation``), read by an effect
   /// of the state (nan or absent: no value, the variable nan).
   public static func draw(
-    _ plan: AnswersPlan, times: [SimTime], states: [Double] = [], stream: inout RandomStream
+    _ plan: AnswersPlan, times: [SimTime], states: [Double] = [], careless: Careless? = nil, stream: inout RandomStream
   ) -> ParticipantAnswers {
+    let careless = careless ?? Careless(plan.careless, seed: 0, replication: 0, participant: 0)
     let person = drawPerson(plan, &stream)
     let k = plan.variables.count
     // A lower triangular drift with a positive diagonal is stable: S exists.
@@ -69,7 +70,8 @@ public struct ParticipantAnswers: Sendable {
       last = times[i]
       let values = variables(plan, person: person, fluctuation: e, state: i < states.count ? states[i] : .nan)
       out.values[i] = values
-      (out.items[i], out.careless[i]) = items(plan, values: values, careless: person.careless, &stream)
+      (out.items[i], out.careless[i]) = items(
+        plan, values: values, careless: person.careless, straight: person.careless && careless.prompt(i), &stream)
     }
     return out
   }
@@ -122,14 +124,13 @@ public struct ParticipantAnswers: Sendable {
   }
 
   /// The items' answers at a prompt (order of draws: each item's error; for a careless
-  /// person whether this prompt is careless and its position; each partly shown item's show).
-  static func items(_ plan: AnswersPlan, values: [Double], careless: Bool, _ stream: inout RandomStream)
+  /// person the position they straight-line at, used when this prompt is one they answer
+  /// carelessly, `straight` (``Careless``); each partly shown item's show).
+  static func items(_ plan: AnswersPlan, values: [Double], careless: Bool, straight: Bool, _ stream: inout RandomStream)
     -> ([Double], Bool)
   {
     var ys = plan.items.map { item in item.intercept + item.loading * values[item.variable] + stream.normal(sd: 1) * item.errorSD }
-    var straight = false
     if careless {
-      straight = stream.bernoulli(plan.careless.prompts)
       let u = stream.uniform()
       for (i, item) in plan.items.enumerated() { ys[i] = straight ? item.position(u, otherwise: ys[i]) : item.answer(ys[i]) }
     } else {

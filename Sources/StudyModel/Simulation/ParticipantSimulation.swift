@@ -128,7 +128,9 @@ public struct ParticipantSimulation: EventHandler {
         : PhoneChecks(),
       calls: calls, settings: &settingsStream, streams: &scheduleStreams)
     promptLife = PromptLife(timetable, reminders: reminders)
-    burden = PromptBurden(plan, engagement: person.engagement)
+    burden = PromptBurden(
+      plan, engagement: person.engagement,
+      careless: Careless.fast(plan, seed: seed, replication: replication, participant: participant))
   }
 
   /// The day after the study's first on which the participant joins: 0 unless the plan

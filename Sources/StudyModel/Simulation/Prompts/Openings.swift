@@ -47,9 +47,10 @@ extension ParticipantSimulation {
   }
 
   /// How long answering schedule `schedule`'s survey takes: its median grows with its
-  /// length (``CompliancePlan/secondsPerItem``).
-  mutating func completionTime(schedule: Int) -> SimTime {
+  /// length (``CompliancePlan/secondsPerItem``); prompt `prompt` answered carelessly too fast
+  /// (``Careless``) takes `careless.seconds_per_item` an item.
+  mutating func completionTime(schedule: Int, prompt: Int? = nil) -> SimTime {
     Compliance.delay(
-      median: burden.completionMedian(schedule), sigma: plan.compliance.completionSigma, &streams.response)
+      median: burden.completionMedian(schedule, prompt: prompt), sigma: plan.compliance.completionSigma, &streams.response)
   }
 }

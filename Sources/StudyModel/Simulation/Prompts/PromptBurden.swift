@@ -12,6 +12,10 @@ struct PromptBurden {
   let lengthOdds: [Double]
   /// Each schedule's median answering time.
   private let medians: [SimTime]
+  /// A careless person's prompts answered too fast (nil: none), and each schedule's median
+  /// answering time then (`careless.seconds_per_item` an item).
+  private let careless: Careless?
+  private let fastMedians: [SimTime]
   /// Each schedule's prompts come at fixed times of day.
   let scheduled: [Bool]
   /// The person's log-odds of answering on each study day (level and change,
@@ -27,7 +31,7 @@ struct PromptBurden {
   /// A load left this many windows without a new prompt is taken as gone (e^−8: numerical).
   static let forgetAfter = 8.0
 
-  init(_ plan: StudyPlan, engagement: Engagement) {
+  init(_ plan: StudyPlan, engagement: Engagement, careless: Careless? = nil) {
     let proto = plan.protocolPlan
     let c = plan.compliance
     densityEffect = c.densityEffect
@@ -37,6 +41,9 @@ struct PromptBurden {
     minutes = items.map { (Tick.inSeconds(c.completion) + Double(max($0 - 1, 0)) * c.secondsPerItem) / 60 }
     lengthOdds = minutes.map { Compliance.Burden.lengthOdds(c, minutes: $0) }
     medians = minutes.map { Tick.seconds($0 * 60) }
+    self.careless = careless
+    let fast = plan.answers.careless.secondsPerItem ?? 0
+    fastMedians = careless == nil ? [] : items.map { Tick.seconds(Double($0) * fast) }
     scheduled = proto.schedules.isEmpty ? [false] : proto.schedules.map { $0.choice?.algorithm == .fixedTimes }
     dayLogits = (0..<max(plan.days, 1)).map {
       engagement.logitLevel + engagement.change(day: $0, firstDaysScale: c.firstDaysScale)
@@ -44,8 +51,12 @@ struct PromptBurden {
     window = Double(c.densityWindow)
   }
 
-  /// The median answering time of schedule `k`'s survey.
-  func completionMedian(_ k: Int) -> SimTime { medians[min(k, medians.count - 1)] }
+  /// The median answering time of schedule `k`'s survey; of prompt `i` (its index), too fast
+  /// when the person answers it carelessly.
+  func completionMedian(_ k: Int, prompt i: Int? = nil) -> SimTime {
+    if let careless, let i, careless.prompt(i) { return fastMedians[min(k, fastMedians.count - 1)] }
+    return medians[min(k, medians.count - 1)]
+  }
 
   /// The person's log-odds of answering on study day `d`.
   func dayLogit(_ d: Int) -> Double { dayLogits[min(max(d, 0), dayLogits.count - 1)] }

@@ -129,7 +129,7 @@ extension ParticipantSimulation {
     // The answering takes its time; past the first item it may break off part-way (at the
     // person's break-off rate per minute of answering: a one-item survey is not left half-done).
     let schedule = promptLife.records[i].schedule
-    let answering = completionTime(schedule: schedule)
+    let answering = completionTime(schedule: schedule, prompt: i)
     var end = now + answering
     let rate = person.engagement.breakOffPerMinute
     if rate > 0 && burden.items[min(schedule, burden.items.count - 1)] > 1 {
