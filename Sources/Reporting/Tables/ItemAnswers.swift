@@ -17,7 +17,7 @@ enum ItemAnswers {
     let b = mix(a)
     // Box–Muller from two uniforms in (0, 1).
     let u1 = (Double(a >> 11) + 0.5) / 9_007_199_254_740_992
-    let u2 = Double(b >> 11) / 9_007_199_254_740_992
+    let u2 = SplitMix.unit(b)
     return p.reported + item.noise * (-2 * log(u1)).squareRoot() * cos(2 * Double.pi * u2)
   }
 

@@ -30,10 +30,16 @@ struct ESMiraDays: Equatable {
   var periodDays = 0
   var legacy = false
 
+  /// A questionnaire's last active day: the join day 0 through `durationPeriodDays`, one fewer
+  /// under `legacyScheduling` (nil: 0, no end).
+  static func lastActiveDay(periodDays: Int, legacy: Bool) -> Int? {
+    periodDays == 0 ? nil : (legacy ? periodDays - 1 : periodDays)
+  }
+
   /// The days in 0..<count, from a study that starts (day 0) on `start`.
   func days(start: CalendarDate, count: Int) -> [Int] {
     let epoch = start.daysSinceEpoch
-    let last = periodDays == 0 ? count - 1 : min(count - 1, legacy ? periodDays - 1 : periodDays)
+    let last = Self.lastActiveDay(periodDays: periodDays, legacy: legacy).map { min(count - 1, $0) } ?? count - 1
     func consider(_ candidate: Int) -> Int? {
       var d = max(candidate, startingAfterDays)
       if dayOfMonth != 0, let date = CalendarDate(daysSinceEpoch: epoch + d) {

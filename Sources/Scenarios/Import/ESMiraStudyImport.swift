@@ -110,7 +110,7 @@ enum ESMiraStudyImport {
         let tk = "\(qk).actionTriggers[\(ti)]"
         Self.warnUnread(trigger, tk, read: ["schedules", "actions", "eventTriggers"], timesMoved: timesMoved, &json)
         for (ei, event) in try json.list(trigger["eventTriggers"], "\(tk).eventTriggers").enumerated() {
-          let last = period == 0 ? nil : (legacy ? period - 1 : period)
+          let last = ESMiraDays.lastActiveDay(periodDays: period, legacy: legacy)
           guard var own = try Self.joinedPart(event, "\(tk).eventTriggers[\(ei)]", activeFrom: after, through: last, &json) else { continue }
           own.expiry = expiry
           own.reminders = reminders

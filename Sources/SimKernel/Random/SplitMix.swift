@@ -10,4 +10,8 @@ public enum SplitMix {
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
     return z ^ (z >> 31)
   }
+
+  /// A hash as a number in [0, 1): its top 53 bits over 2⁵³.
+  @inlinable
+  public static func unit(_ x: UInt64) -> Double { Double(x >> 11) * 0x1p-53 }
 }

@@ -19,8 +19,7 @@ public struct Careless: Sendable {
 
   /// Whether a careless person's prompt `i` is answered carelessly.
   public func prompt(_ i: Int) -> Bool {
-    let u = Double(SplitMix.mix(key ^ SplitMix.mix(UInt64(i) &+ 1)) >> 11) / 9_007_199_254_740_992
-    return u < share
+    SplitMix.unit(SplitMix.mix(key ^ SplitMix.mix(UInt64(i) &+ 1))) < share
   }
 
   /// The participant's careless prompts when they answer too fast: nil unless the scenario

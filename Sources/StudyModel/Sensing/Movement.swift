@@ -147,6 +147,6 @@ public struct Movement: Sendable {
 
   /// A uniform in [0, 1) from a key and a salt (``SplitMix``).
   static func unit(_ key: UInt64, _ salt: UInt64) -> Double {
-    Double(SplitMix.mix(key &+ salt &* 0x9E37_79B9_7F4A_7C15) >> 11) / 9_007_199_254_740_992
+    SplitMix.unit(SplitMix.mix(key &+ salt &* 0x9E37_79B9_7F4A_7C15))
   }
 }

@@ -59,6 +59,9 @@ public struct ParticipantSimulation: EventHandler {
   var truth: GroundTruth
   /// Company ("with others") and the person's slope; empty when the plan has none.
   let company: Company
+  /// What the simulation looks at when a prompt falls due, decided once from the plan: the
+  /// state and company (company on), the state's deviation (a variable takes the state).
+  let dueLooks: (company: Bool, deviation: Bool)
   /// Whether the participant declined the last prompt they decided on (nil: none yet).
   var previousMissed: Bool?
   var droppedOut = false
@@ -83,9 +86,7 @@ public struct ParticipantSimulation: EventHandler {
     proto = plan.protocolPlan
     let reminders = plan.protocolPlan.schedules.indices.map { plan.protocolPlan.reminders(ofSchedule: $0) }
     perSchedule = (plan.protocolPlan.schedules.indices.map { plan.protocolPlan.expiry(ofSchedule: $0) }, reminders)
-    var traits = stream(.traits)
-    var zones = stream(.zone)
-    var answering = stream(.answering)
+    var (traits, zones, answering) = (stream(.traits), stream(.zone), stream(.answering))
     person = Person(plan: plan, stream: &traits, zones: &zones, answering: &answering, joinDay: joinDay)
     var phoneTraits = stream(.phoneTraits)
     device = PhoneSetup(plan: plan, person: person, stream: &phoneTraits)
@@ -112,6 +113,7 @@ public struct ParticipantSimulation: EventHandler {
       first: .asleep, end: leaves,
       pathStream: stream(.truthPath))
     company = Self.company(plan, life, stream)
+    dueLooks = (plan.dailyLife.state.company.isOn, plan.answers.readsState)
     // Each schedule draws from its own stream (the first from the schedule kind's first).
     var scheduleStreams = proto.schedules.indices.map { stream(.schedule($0)) }
     var settingsStream = stream(.settings)

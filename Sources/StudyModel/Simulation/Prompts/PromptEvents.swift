@@ -10,9 +10,9 @@ extension ParticipantSimulation {
     timelineCursor = life.timeline.index(at: now, from: max(timelineCursor, Int(timetable.dueHints[i])))
     let here = life.timeline.episodes[timelineCursor]
     promptLife.records[i].context = here.context
-    if plan.answers.readsState { promptLife.records[i].dueDeviation = stateDeviation(now) }
+    if dueLooks.deviation { promptLife.records[i].dueDeviation = stateDeviation(now) }
     if droppedOut { return promptLife.settle(i, .droppedOut, .droppedOut, at: now) }
-    if plan.dailyLife.state.company.isOn {
+    if dueLooks.company {
       (promptLife.records[i].dueState, promptLife.records[i].dueWithOthers) = lookAtState(now)
     }
     if platform.alarmRestartsService && app.mode == .notRunning && !app.forceQuit
