@@ -47,5 +47,29 @@ protocol:
 outputs: {beiwe: true, beiwe_sensors: true}
 YAML
 (cd "$out" && "$esmsim" run formats-sensors.yaml --output formats-sensors --threads 2 >/dev/null)
+# Answers behind the prompts in every export that carries them (answers, ESMira, m-Path, AWARE,
+# Beiwe): items, careless responding, a state-linked variable.
+cat > "$out/formats-answers.yaml" <<YAML
+name: answers in every export
+duration: 4d
+seed: 13
+population:
+  size: 40
+  os: {ios: 0.5, android: 0.5}
+  careless: {people: 0.3, prompts: 0.5, seconds_per_item: 2}
+  person_predictors: [{name: age, mean: 30, sd: 8}]
+  variables:
+    - {name: stress, mean: 3, person_sd: 1, sd: 1, reversion: 90m}
+    - {name: mood, mean: 50, person_sd: 10, sd: 12, reversion: 95m, effects: {stress: -2, state: 1}}
+protocol:
+  window: "08:00-22:00"
+  expiry: 30m
+  schedule: {algorithm: fixed-times, times: ["09:00", "13:00", "17:00", "21:00"]}
+  items:
+    - {name: happy, measures: mood, scale: slider, reliability: 0.7}
+    - {name: tense, measures: stress, scale: likert 1-7, error_sd: 0.5, shown: 0.6}
+outputs: {prompts: true, answers: true, esmira: true, esmira_missed: true, mpath: true, aware_esm: true, beiwe: true}
+YAML
+(cd "$out" && "$esmsim" run formats-answers.yaml --output formats-answers --threads 2 >/dev/null)
 cd "$out"
 find . -type f ! -name manifest.json ! -name '*.yaml' ! -name 'results.sqlite' -print0 | sort -z | xargs -0 sha256sum
