@@ -9,6 +9,9 @@ final class AWARERowsOutput: StudyObserver {
   /// The table's running row id.
   var nextId = 0
 
+  /// The items' answers, where the plan has them.
+  var detail: OutcomeDetail { .answers }
+
   init(_ folder: RunFolder) throws {
     self.folder = folder
     sink = try folder.table(.aware)
@@ -18,7 +21,7 @@ final class AWARERowsOutput: StudyObserver {
     let plan = folder.variant(v).plan
     let time = folder.clock(o, plan: plan)
     let id = AWAREESMRows.deviceId(variant: v, replication: r, participant: o.participant)
-    let own = OwnItemAnswers(o, plan: plan, seed: folder.scenario.seed, replication: r)
+    let own = OwnItemAnswers(o, plan: plan)
     for (i, p) in o.prompts.enumerated() {
       let survey = own.surveyItems(plan.protocolPlan.survey(ofSchedule: p.schedule))
       for row in AWAREESMRows.rows(p, survey: survey, os: o.os, deviceId: id, time: time, nextId: &nextId, own: own.at(i)) {

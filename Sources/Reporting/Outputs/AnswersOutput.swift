@@ -13,6 +13,7 @@ final class AnswersOutput: StudyObserver {
   let predictors: [String]
   let variables: [String]
   let items: [String]
+  var detail: OutcomeDetail { .answers }
 
   init(_ folder: RunFolder) throws {
     self.folder = folder
@@ -31,9 +32,8 @@ final class AnswersOutput: StudyObserver {
   func participant(_ o: ParticipantOutcome, variant v: Int, replication r: Int) throws {
     let (name, plan) = folder.variant(v)
     let a = plan.answers
-    guard a.isOn else { return }
+    guard a.isOn, let drawn = o.answers else { return }
     let time = folder.clock(o, plan: plan)
-    let drawn = Self.answers(o, plan: plan, seed: folder.scenario.seed, replication: r)
     func cells(_ names: [String], _ own: [String], _ values: [Double], digits: (Int) -> Int) -> [String] {
       names.map { n in own.firstIndex(of: n).map { Rows.cell(values[$0], digits($0)) } ?? "" }
     }
@@ -50,15 +50,6 @@ final class AnswersOutput: StudyObserver {
   }
 
   func finish() throws { try sink.close() }
-
-  /// Participant `o`'s answers at their prompts (`o.prompts`' order): the same in
-  /// `answers.csv` and in every platform export that carries them.
-  static func answers(_ o: ParticipantOutcome, plan: StudyPlan, seed: UInt64, replication r: Int) -> ParticipantAnswers {
-    var stream = RandomStream(StreamAddress(seed: seed, replication: UInt32(r), participant: UInt32(o.participant), purpose: .answers))
-    let careless = Careless(plan.answers.careless, seed: seed, replication: UInt32(r), participant: UInt32(o.participant))
-    return ParticipantAnswers.draw(
-      plan.answers, times: o.prompts.map(\.scheduled), states: o.prompts.map(\.dueDeviation), careless: careless, stream: &stream)
-  }
 
   /// An item's answer as a platform's file writes it: whole points on a slider, Likert or
   /// yes/no scale, four decimals for a number; empty when the item was not shown.

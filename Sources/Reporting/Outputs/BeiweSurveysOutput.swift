@@ -31,7 +31,7 @@ enum BeiweFolder {
 /// the app's Reachability and PowerState files.
 final class BeiweSurveysOutput: StudyObserver {
   let folder: RunFolder
-  var detail: OutcomeDetail { .phoneEvents }
+  var detail: OutcomeDetail { [.phoneEvents, .answers] }
 
   init(_ folder: RunFolder) { self.folder = folder }
 
@@ -40,7 +40,7 @@ final class BeiweSurveysOutput: StudyObserver {
     let time = folder.clock(o, plan: plan)
     func directory(_ path: String) throws -> String { try BeiweFolder.directory(folder, o, variant: v, replication: r, path) }
     var timings: [String: CSVFile] = [:]
-    let own = OwnItemAnswers(o, plan: plan, seed: folder.scenario.seed, replication: r)
+    let own = OwnItemAnswers(o, plan: plan)
     for (i, p) in o.prompts.enumerated() {
       let survey = own.surveyItems(plan.protocolPlan.survey(ofSchedule: p.schedule))
       let expiry = plan.protocolPlan.expiry(ofSchedule: p.schedule)

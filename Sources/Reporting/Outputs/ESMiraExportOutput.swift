@@ -37,6 +37,9 @@ final class ESMiraExportOutput: StudyObserver {
   /// The open files of the current variant and replication.
   var current: (key: String, events: RowFile, questionnaires: [String: RowFile])?
 
+  /// The items' answers, where the plan has them.
+  var detail: OutcomeDetail { .answers }
+
   init(_ folder: RunFolder, missed: Bool) throws {
     self.folder = folder
     self.missed = missed
@@ -81,7 +84,7 @@ final class ESMiraExportOutput: StudyObserver {
       return base
     }
     _ = try event(0, "joined")
-    let own = OwnItemAnswers(o, plan: plan, seed: folder.scenario.seed, replication: r)
+    let own = OwnItemAnswers(o, plan: plan)
     for (i, p) in (o.prompts + o.volunteered).enumerated() {
       // After leaving the study the app writes nothing (no invitation, none missed).
       if p.status == .droppedOut { continue }

@@ -46,6 +46,9 @@ final class MPathExportOutput: StudyObserver {
   var current: (key: String, file: RowFile, columns: [Column], bySurvey: [String: [[Int]]])?
   var beep = 0
 
+  /// The items' answers, where the plan has them.
+  var detail: OutcomeDetail { .answers }
+
   init(_ folder: RunFolder) throws {
     self.folder = folder
     try FileManager.default.createDirectory(atPath: folder.path(Self.folderName), withIntermediateDirectories: false)
@@ -104,7 +107,7 @@ final class MPathExportOutput: StudyObserver {
       let offset = time.zone.isUTC ? 0 : Int64(time.zone.offset(atInstant: time.zone.instant(ofWall: t))) / 1000
       return ((time.unix(t) + 500) / 1000 + offset, offset)
     }
-    let drawn = plan.answers.items.isEmpty ? nil : AnswersOutput.answers(o, plan: plan, seed: folder.scenario.seed, replication: r)
+    let drawn = plan.answers.items.isEmpty ? nil : o.answers
     // Each prompt's place in o.prompts (its answers), volunteered answers none.
     let all = o.prompts.indices.map { (o.prompts[$0], Optional($0)) } + o.volunteered.map { ($0, Int?.none) }
     for (p, i) in all.sorted(by: { ($0.0.scheduled, $0.0.volunteered ? 1 : 0) < ($1.0.scheduled, $1.0.volunteered ? 1 : 0) }) {

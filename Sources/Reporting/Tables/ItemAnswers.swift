@@ -48,10 +48,11 @@ struct OwnItemAnswers {
   let plan: AnswersPlan
   let drawn: ParticipantAnswers?
 
-  /// Participant `o`'s own items' answers (none drawn without items).
-  init(_ o: ParticipantOutcome, plan: StudyPlan, seed: UInt64, replication r: Int) {
+  /// Participant `o`'s own items' answers (none without items; the outcome carries them
+  /// when its observer asks for ``OutcomeDetail/answers``).
+  init(_ o: ParticipantOutcome, plan: StudyPlan) {
     self.plan = plan.answers
-    drawn = plan.answers.items.isEmpty ? nil : AnswersOutput.answers(o, plan: plan, seed: seed, replication: r)
+    drawn = plan.answers.items.isEmpty ? nil : o.answers
   }
 
   /// The answers at prompt `i` of the outcome's prompts, by item name (empty without items,

@@ -41,6 +41,16 @@ public struct ParticipantAnswers: Sendable {
     var careless = false
   }
 
+  /// Participant `o`'s answers at their prompts (`o.prompts`' order), from their own stream:
+  /// the same in `answers.csv` and in every platform export that carries them.
+  public static func draw(_ o: ParticipantOutcome, plan: AnswersPlan, seed: UInt64, replication: UInt32) -> ParticipantAnswers {
+    let who = UInt32(o.participant)
+    var stream = RandomStream(StreamAddress(seed: seed, replication: replication, participant: who, purpose: .answers))
+    let careless = Careless(plan.careless, seed: seed, replication: replication, participant: who)
+    return draw(
+      plan, times: o.prompts.map(\.scheduled), states: o.prompts.map(\.dueDeviation), careless: careless, stream: &stream)
+  }
+
   /// Draws a participant's answers at `times` (minutes of the study, any order); `states`:
   /// the engine's state deviation at each (``PromptRecord/dueDeviation``), read by an effect
   /// of the state (nan or absent: no value, the variable nan).

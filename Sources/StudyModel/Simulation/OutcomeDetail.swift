@@ -11,4 +11,8 @@ public struct OutcomeDetail: OptionSet, Sendable, Hashable {
   public static let phoneEvents = OutcomeDetail(rawValue: 1 << 1)
   /// The stretches the sensors recorded in (Beiwe's passive sensor files).
   public static let sensorSamples = OutcomeDetail(rawValue: 1 << 2)
+  /// The answers behind the prompts (``ParticipantAnswers``: the variables' true values and
+  /// the items' answers), drawn once for every output that writes them; none when the plan
+  /// has no variables.
+  public static let answers = OutcomeDetail(rawValue: 1 << 3)
 }

@@ -50,6 +50,9 @@ public struct ParticipantOutcome: Sendable {
   public var phoneEvents: PhoneEvents?
   /// The stretches the sensors recorded in, when their samples are to be written.
   public var sensing: SensingStretches? = nil
+  /// The answers behind the prompts (in `prompts`' order), when asked for and the plan has
+  /// variables.
+  public var answers: ParticipantAnswers? = nil
 }
 
 extension ParticipantSimulation {
@@ -125,6 +128,9 @@ extension ParticipantSimulation {
       outcome.sensing = SensingStretches(
         runs: runs, locationRuns: locationRuns, phoneOn: phoneOn, networkUsable: networkUsable, enrolledUntil: end,
         movement: Movement(participant: Int(participant), timeline: sim.life.timeline))
+    }
+    if detail.contains(.answers) && plan.answers.isOn {
+      outcome.answers = ParticipantAnswers.draw(outcome, plan: plan.answers, seed: seed, replication: replication)
     }
     return outcome
   }
