@@ -209,10 +209,9 @@ public enum Calibrator {
   /// The pilot's protocol simulated (the study runner's threads, the outcomes in participant
   /// order) and its prompts as the platform records them.
   static func simulate(_ p: StudyPlan, seed: UInt64, recording: PilotRecording, threads: Int) -> ComplianceMoments {
-    var outcomes: [ParticipantOutcome] = []
-    outcomes.reserveCapacity(p.participants)
-    let options = StudyRunner.Options(seed: seed, threads: threads, heatHours: 0, detailParticipants: 0)
-    _ = StudyRunner.run(p, replication: 0, options: options, each: { outcomes.append($0) })
-    return ComplianceMoments(outcomes, recording: recording)
+    let collected = OutcomeCollector(capacity: p.participants)
+    let options = StudySimulation.Options(threads: threads, detailParticipants: 0)
+    _ = try? StudySimulation.simulate(p, seed: seed, replication: 0, options: options, observers: [collected])  // the collector never throws
+    return ComplianceMoments(collected.outcomes, recording: recording)
   }
 }

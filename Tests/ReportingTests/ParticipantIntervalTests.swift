@@ -32,7 +32,7 @@ struct ParticipantIntervalTests {
     let names: [Metric] = [.compliance, .responseRate, .bias, .answersPerParticipant, .coverageComp("location")]
     for r in 0..<runs {
       let acc = try #require(
-        try StudyRunner.run(Self.plan, replication: UInt32(r), options: StudyRunner.Options(seed: 17, threads: 1)))
+        try StudySimulation.simulate(Self.plan, seed: 17, replication: r, options: StudySimulation.Options(threads: 1)))
       for (name, e) in Metrics.values(acc) where names.contains(name) { estimates[name, default: []].append(e) }
     }
     for name in names {
@@ -55,7 +55,7 @@ struct ParticipantIntervalTests {
 
   @Test("one replication: summary rows have finite participant intervals for bias and compliance, around the mean")
   func oneReplication() throws {
-    let acc = try #require(try StudyRunner.run(Self.plan, replication: 0, options: StudyRunner.Options(seed: 3, threads: 2)))
+    let acc = try #require(try StudySimulation.simulate(Self.plan, seed: 3, replication: 0, options: StudySimulation.Options(threads: 2)))
     let rows = SummaryRow.rows(variant: "v", replications: [Metrics.values(acc)])
     for name in [Metric.bias, .compliance, .answersPerParticipant, .shareReachingTarget] {
       let row = try #require(rows.first { $0.metric == name })
@@ -70,7 +70,7 @@ struct ParticipantIntervalTests {
   @Test("two replications give no interval across them (one degree of freedom); three do; shares' intervals stay in [0, 1]")
   func boundedShares() throws {
     let accs = try (0..<3).map { r in
-      try #require(try StudyRunner.run(Self.plan, replication: UInt32(r), options: StudyRunner.Options(seed: 3, threads: 2)))
+      try #require(try StudySimulation.simulate(Self.plan, seed: 3, replication: r, options: StudySimulation.Options(threads: 2)))
     }
     let two = SummaryRow.rows(variant: "v", replications: accs.prefix(2).map { Metrics.values($0) })
     #expect(two.allSatisfy { $0.ciLow.isNaN && $0.ciHigh.isNaN })

@@ -59,8 +59,8 @@ public enum SweepRun {
       let scenario = current!.scenario
       var rows: [JSONValue] = []
       for (name, plan) in scenario.variants {
-        let options = StudyRunner.Options(seed: scenario.seed, threads: threads, heatHours: 0)
-        guard let acc = try StudyRunner.run(plan, replication: UInt32(r), options: options, shouldStop: shouldStop) else {
+        let options = StudySimulation.Options(threads: threads)
+        guard let acc = try StudySimulation.simulate(plan, seed: scenario.seed, replication: r, options: options, shouldStop: shouldStop) else {
           return nil
         }
         for (metric, e) in Metrics.values(acc) {

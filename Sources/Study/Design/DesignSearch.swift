@@ -147,8 +147,9 @@ public enum DesignSearch {
       var answers: [Int] = []
       var e = Evaluation(point: point, value: .nan, low: .nan, high: .nan, replications: 0, reaches: false, clear: false)
       for r in 0..<maxReplications {
-        let options = StudyRunner.Options(seed: space.seed, threads: threads, heatHours: 0, detailParticipants: 0)
-        guard let a = StudyRunner.run(plan, replication: UInt32(r), options: options, each: { _ in }) else { break }
+        let options = StudySimulation.Options(threads: threads, detailParticipants: 0)
+        // No observer: nothing throws, and nothing stops it.
+        guard let a = try? StudySimulation.simulate(plan, seed: space.seed, replication: r, options: options) else { break }
         answers += a.participantRows.map(\.completed)
         simulated += point.participantDays
         let (value, low, high) = target.estimate(answers)

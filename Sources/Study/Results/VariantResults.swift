@@ -68,30 +68,94 @@ public struct VariantResults: Sendable {
   /// `metric`'s mean over replications (nan when the variant has no such row).
   public func mean(_ metric: Metric) -> Double { self[metric]?.mean ?? .nan }
 
-  public init(
-    name: String, intensityScheduled: [Double], intensityAnswered: [Double], bitsPerSignal: Double, forcedShare: Double,
-    maxHazard: Double, heldOutDays: Int, heatSensor: String, heat: [[Float]], deliveredByHour: [Int], answeredByHour: [Int],
-    deliveredByDay: [Int], answeredByDay: [Int], bias: Double, biasLow: Double, biasHigh: Double, biasRMSE: Double,
-    coverage: [(device: String, sensor: String, comp: Double, incomp: Double, loss: Double)]
+  /// A variant's results, every field set here: its summary `rows` (``SummaryRow/rows(variant:replications:)``),
+  /// the replications' accumulators `pooled` in order, the first replication's heat map
+  /// `heat`, and `scheduled`, the schedule's summary of a single replication (nil: the
+  /// pooled schedule's).
+  init(
+    name: String, plan: StudyPlan, pooled: StudyAccumulator, rows: [SummaryRow], replications: Int,
+    scheduled: ScheduleSummary?, heat: [[Float]]
   ) {
+    let s = scheduled ?? pooled.scheduledTimes.summary()
+    let sensors = plan.protocolPlan.sensors
     self.name = name
-    self.intensityScheduled = intensityScheduled
-    self.intensityAnswered = intensityAnswered
-    self.bitsPerSignal = bitsPerSignal
-    self.forcedShare = forcedShare
-    self.maxHazard = maxHazard
-    self.heldOutDays = heldOutDays
-    self.heatSensor = heatSensor
-    self.heat = heat
-    self.deliveredByHour = deliveredByHour
-    self.answeredByHour = answeredByHour
-    self.deliveredByDay = deliveredByDay
-    self.answeredByDay = answeredByDay
-    self.bias = bias
-    self.biasLow = biasLow
-    self.biasHigh = biasHigh
-    self.biasRMSE = biasRMSE
-    self.coverage = coverage
+    intensityScheduled = pooled.scheduled > 0 ? s.intensity : []
+    intensityAnswered = pooled.answered > 0 ? pooled.answeredTimes.intensity : []
+    bitsPerSignal = s.bitsPerSignal
+    forcedShare = s.forcedShare
+    maxHazard = s.maxHazard
+    heldOutDays = s.heldOutDays
+    heatSensor = sensors.first?.name ?? ""
+    self.heat = sensors.isEmpty ? [] : heat
+    deliveredByHour = pooled.deliveredByHour
+    answeredByHour = pooled.answeredByHour
+    deliveredByDay = pooled.deliveredByDay
+    answeredByDay = pooled.answeredByDay
+    // The bias's interval across replications, or from one the interval over participants.
+    let biasRow = rows.first { $0.metric == .bias }
+    bias = biasRow?.mean ?? .nan
+    let acrossReplications = (biasRow?.ciLow ?? .nan).isFinite
+    biasLow = (acrossReplications ? biasRow?.ciLow : biasRow?.participantLow) ?? .nan
+    biasHigh = (acrossReplications ? biasRow?.ciHigh : biasRow?.participantHigh) ?? .nan
+    biasRMSE = pooled.bias.rootMeanSquare
+    coverage = Self.coverage(plan, pooled)
+    answersPerParticipant = pooled.participantRows.map(\.completed)
+    scheduledPerParticipant = pooled.participantRows.map(\.scheduled)
+    let people = Double(max(pooled.participantRows.count, 1))
+    var reached = 0
+    reachingTargetByDay = pooled.reachedTargetOnDay.map {
+      reached += $0
+      return Double(reached) / people
+    }
+    byOS = Self.byOS(pooled, target: plan.protocolPlan.answersTarget)
+    self.scheduled = pooled.scheduled
+    answered = pooled.answered
+    missed = MissReason.allCases.filter { $0 != .none }.map { ($0, pooled.reasonCounts[$0.position]) }
+    sensorComplete = Self.sensorComplete(plan, pooled)
+    target = plan.protocolPlan.answersTarget
+    self.replications = replications
+    self.rows = rows
+    index = Dictionary(rows.enumerated().map { ($1.metric, $0) }, uniquingKeysWith: { a, _ in a })
+  }
+
+  /// Comp, Incomp and Loss of the periodic sensors (AWARE-iOS Fig. 9) by device and sensor.
+  private static func coverage(
+    _ plan: StudyPlan, _ pooled: StudyAccumulator
+  ) -> [(device: String, sensor: String, comp: Double, incomp: Double, loss: Double)] {
+    var out: [(device: String, sensor: String, comp: Double, incomp: Double, loss: Double)] = []
+    for (d, device) in plan.devices.enumerated() {
+      for (k, sensor) in plan.protocolPlan.sensors.enumerated() {
+        guard case .periodic = sensor.kind else { continue }
+        let t = pooled.tallies[d][k]
+        guard t.hours > 0 else { continue }
+        let n = Double(t.hours)
+        out.append((device.profile.name, sensor.name, Double(t.comp) / n, Double(t.incomp) / n, Double(t.loss) / n))
+      }
+    }
+    return out
+  }
+
+  /// The participants by operating system, iPhone then Android (those the study has).
+  private static func byOS(_ pooled: StudyAccumulator, target: Int) -> [OSResults] {
+    [OperatingSystem.ios, .android].compactMap { os in
+      let rows = pooled.participantRows.filter { $0.os == os }
+      guard !rows.isEmpty else { return nil }
+      let counted = Double(rows.reduce(0) { $0 + $1.counted })
+      let answers = AnswersDistribution(rows.map(\.completed), target: target)
+      return OSResults(
+        os: os.rawValue, participants: rows.count, answersMedian: answers.quantile(0.5), shareReachingTarget: answers.shareReaching,
+        delivered: counted > 0 ? Double(rows.reduce(0) { $0 + $1.delivered }) / counted : .nan,
+        answered: counted > 0 ? Double(rows.reduce(0) { $0 + $1.completed }) / counted : .nan)
+    }
+  }
+
+  /// The first periodic sensor and its share of participant-hours complete over every device.
+  private static func sensorComplete(_ plan: StudyPlan, _ pooled: StudyAccumulator) -> (sensor: String, comp: Double)? {
+    let sensors = plan.protocolPlan.sensors
+    guard let k = sensors.firstIndex(where: { if case .periodic = $0.kind { true } else { false } }) else { return nil }
+    let t = pooled.tallies.map { $0[k] }
+    let hours = t.map(\.hours).reduce(0, +)
+    return hours > 0 ? (sensors[k].name, Double(t.map(\.comp).reduce(0, +)) / Double(hours)) : nil
   }
 }
 

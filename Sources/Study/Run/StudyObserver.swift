@@ -18,3 +18,16 @@ extension StudyObserver {
   public var detail: OutcomeDetail { [] }
   public func finish() throws {}
 }
+
+/// Keeps every participant's outcome, in participant order (calibration reads the
+/// simulated pilot's prompts from them).
+public final class OutcomeCollector: StudyObserver {
+  /// The outcomes seen, in order.
+  public private(set) var outcomes: [ParticipantOutcome] = []
+
+  public init(capacity: Int = 0) { outcomes.reserveCapacity(capacity) }
+
+  public func participant(_ outcome: ParticipantOutcome, variant: Int, replication: Int) throws {
+    outcomes.append(outcome)
+  }
+}

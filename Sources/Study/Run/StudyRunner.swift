@@ -14,29 +14,29 @@ import StudyModel
 /// Participant outcomes are handed to `each` in participant order on the calling thread (for
 /// the per-row writers); at most a fixed window of chunks is simulated ahead of the merge,
 /// so memory stays bounded.
-public enum StudyRunner {
+enum StudyRunner {
   /// Participants per chunk.
-  public static let chunkSize = 16
+  static let chunkSize = 16
 
   /// What the runner needs besides the plan.
-  public struct Options: Sendable {
+  struct Options: Sendable {
     /// Master seed.
-    public var seed: UInt64
+    var seed: UInt64
     /// Worker threads.
-    public var threads: Int
+    var threads: Int
     /// What the outcomes handed to `each` carry (``OutcomeDetail``).
-    public var detail: OutcomeDetail
+    var detail: OutcomeDetail
     /// Study hours in the heat map.
-    public var heatHours: Int
+    var heatHours: Int
     /// Participants feeding the KS sample and the predictability model.
-    public var detailParticipants: Int
+    var detailParticipants: Int
     /// Simulate the chunks in this order (a permutation of the chunk indices) instead of
     /// 0, 1, 2…; tests use it to show that the order of work does not matter. All results
     /// are then kept until the end. nil: in order.
-    public var chunkOrder: [Int]?
+    var chunkOrder: [Int]?
 
     /// Creates options.
-    public init(
+    init(
       seed: UInt64, threads: Int = 1, detail: OutcomeDetail = [], heatHours: Int = 168,
       detailParticipants: Int = 2_000, chunkOrder: [Int]? = nil
     ) {
@@ -57,7 +57,7 @@ public enum StudyRunner {
   ///   - shouldStop: polled between chunks and, by the workers, between participants; when
   ///     it returns true the run stops early (within one participant per thread) and
   ///     returns nil.
-  public static func run(
+  static func run(
     _ plan: StudyPlan, replication: UInt32, options: Options, each: (ParticipantOutcome) throws -> Void = { _ in },
     progress: (Int) -> Void = { _ in }, shouldStop: @escaping @Sendable () -> Bool = { false }
   ) rethrows -> StudyAccumulator? {

@@ -11,23 +11,50 @@ public struct StudyFailure: Error, CustomStringConvertible {
   public init(_ description: String) { self.description = description }
 }
 
-/// Runs a study: every variant and replication of a scenario simulated and measured in
-/// memory (what `esmsim run`, the planner and the sweeps show).
+/// The one way into a simulation: a scenario's every variant and replication simulated and
+/// measured in memory (``simulate(_:options:observers:shouldStop:)``: `esmsim run` and the
+/// planner), or one replication of one plan (``simulate(_:seed:replication:options:variant:observers:progress:shouldStop:)``:
+/// the design search, calibration and sweeps). Observers see every participant's outcome.
 public enum StudySimulation {
   /// How to run.
   public struct Options: Sendable {
     /// Worker threads.
     public var threads: Int
-    /// Show a progress bar on standard error (when it is a terminal).
+    /// Show a progress bar on standard error (when it is a terminal; a scenario's run).
     public var progress: Bool
-    /// Participants feeding the KS sample and the predictability model.
+    /// Participants feeding the KS sample and the predictability model (0: none).
     public var detailParticipants: Int
+    /// Study hours of the heat map (0: none); a scenario's run takes its `outputs`' own.
+    public var heatHours: Int
 
-    public init(threads: Int = 1, progress: Bool = false, detailParticipants: Int = 2_000) {
+    public init(threads: Int = 1, progress: Bool = false, detailParticipants: Int = 2_000, heatHours: Int = 0) {
       self.threads = threads
       self.progress = progress
       self.detailParticipants = detailParticipants
+      self.heatHours = heatHours
     }
+  }
+
+  /// Simulates replication `replication` (from 0) of `plan` with master seed `seed`, its
+  /// participants in parallel and pooled in participant order (``StudyRunner``): the
+  /// accumulated measures, or nil when `shouldStop` stopped it. Each of `observers` receives
+  /// every participant's outcome as variant `variant`, carrying the details they ask for;
+  /// finishing them is the caller's (they may see more replications).
+  ///
+  /// - Parameter progress: receives the participants merged so far, every few chunks.
+  public static func simulate(
+    _ plan: StudyPlan, seed: UInt64, replication: Int, options: Options, variant: Int = 0,
+    observers: [any StudyObserver] = [], progress: (Int) -> Void = { _ in },
+    shouldStop: @escaping @Sendable () -> Bool = { false }
+  ) throws -> StudyAccumulator? {
+    let detail = observers.reduce(into: OutcomeDetail()) { $0.formUnion($1.detail) }
+    let runOptions = StudyRunner.Options(
+      seed: seed, threads: options.threads, detail: detail, heatHours: options.heatHours,
+      detailParticipants: options.detailParticipants)
+    return try StudyRunner.run(
+      plan, replication: UInt32(replication), options: runOptions,
+      each: { o in for observer in observers { try observer.participant(o, variant: variant, replication: replication) } },
+      progress: progress, shouldStop: shouldStop)
   }
 
   /// What the simulation of every variant and replication gives, before anything is written.
@@ -51,7 +78,8 @@ public enum StudySimulation {
     shouldStop: @escaping @Sendable () -> Bool = { false }
   ) throws -> Simulated {
     let out = scenario.outputs
-    let detail = observers.reduce(into: OutcomeDetail()) { $0.formUnion($1.detail) }
+    var runOptions = options
+    runOptions.heatHours = out.report ? out.heatHours : 0
     var reports: [VariantResults] = []
     var participantDays = 0.0
     var events = 0
@@ -63,13 +91,9 @@ public enum StudySimulation {
       var firstHeat: [[Float]] = []
       var pooledScheduled: ScheduleSummary?
       for r in 0..<scenario.replications {
-        let runOptions = StudyRunner.Options(
-          seed: scenario.seed, threads: options.threads, detail: detail, heatHours: out.report ? out.heatHours : 0,
-          detailParticipants: options.detailParticipants)
         progress.start(variant: variant.name, replication: r, participants: plan.participants)
-        let acc = try StudyRunner.run(
-          plan, replication: UInt32(r), options: runOptions,
-          each: { o in for observer in observers { try observer.participant(o, variant: v, replication: r) } },
+        let acc = try simulate(
+          plan, seed: scenario.seed, replication: r, options: runOptions, variant: v, observers: observers,
           progress: { progress.update($0) }, shouldStop: shouldStop)
         guard let acc else { throw StudyFailure("interrupted; no results were written") }
         participantDays += acc.participantDays
@@ -83,67 +107,9 @@ public enum StudySimulation {
       progress.finish()
       let rows = SummaryRow.rows(variant: variant.name, replications: perReplication)
       guard let pooled else { continue }
-      var coverage: [(device: String, sensor: String, comp: Double, incomp: Double, loss: Double)] = []
-      for (d, device) in plan.devices.enumerated() {
-        for (k, sensor) in plan.protocolPlan.sensors.enumerated() {
-          // Comp, Incomp and Loss are the periodic sensors' (AWARE-iOS Fig. 9).
-          guard case .periodic = sensor.kind else { continue }
-          let t = pooled.tallies[d][k]
-          guard t.hours > 0 else { continue }
-          let n = Double(t.hours)
-          let c = (device.profile.name, sensor.name, Double(t.comp) / n, Double(t.incomp) / n, Double(t.loss) / n)
-          coverage.append(c)
-        }
-      }
-      // The bias's interval across replications, or from one the interval over participants.
-      let biasRow = rows.first { $0.metric == .bias }
-      var low = biasRow?.ciLow ?? .nan
-      var high = biasRow?.ciHigh ?? .nan
-      if !low.isFinite {
-        low = biasRow?.participantLow ?? .nan
-        high = biasRow?.participantHigh ?? .nan
-      }
-      let s = pooledScheduled ?? pooled.scheduledTimes.summary()
-      var report =
-        VariantResults(
-          name: variant.name, intensityScheduled: pooled.scheduled > 0 ? s.intensity : [],
-          intensityAnswered: pooled.answered > 0 ? pooled.answeredTimes.intensity : [],
-          bitsPerSignal: s.bitsPerSignal, forcedShare: s.forcedShare, maxHazard: s.maxHazard, heldOutDays: s.heldOutDays,
-          heatSensor: plan.protocolPlan.sensors.first?.name ?? "", heat: plan.protocolPlan.sensors.isEmpty ? [] : firstHeat,
-          deliveredByHour: pooled.deliveredByHour, answeredByHour: pooled.answeredByHour,
-          deliveredByDay: pooled.deliveredByDay, answeredByDay: pooled.answeredByDay, bias: biasRow?.mean ?? .nan,
-          biasLow: low, biasHigh: high, biasRMSE: pooled.bias.rootMeanSquare, coverage: coverage)
-      report.answersPerParticipant = pooled.participantRows.map(\.completed)
-      report.scheduledPerParticipant = pooled.participantRows.map(\.scheduled)
-      report.byOS = [OperatingSystem.ios, .android].compactMap { os in
-        let rows = pooled.participantRows.filter { $0.os == os }
-        guard !rows.isEmpty else { return nil }
-        let counted = Double(rows.reduce(0) { $0 + $1.counted })
-        let answers = AnswersDistribution(rows.map(\.completed), target: plan.protocolPlan.answersTarget)
-        return OSResults(
-          os: os.rawValue, participants: rows.count, answersMedian: answers.quantile(0.5), shareReachingTarget: answers.shareReaching,
-          delivered: counted > 0 ? Double(rows.reduce(0) { $0 + $1.delivered }) / counted : .nan,
-          answered: counted > 0 ? Double(rows.reduce(0) { $0 + $1.completed }) / counted : .nan)
-      }
-      let people = Double(max(pooled.participantRows.count, 1))
-      var reached = 0
-      report.reachingTargetByDay = pooled.reachedTargetOnDay.map {
-        reached += $0
-        return Double(reached) / people
-      }
-      report.scheduled = pooled.scheduled
-      report.target = plan.protocolPlan.answersTarget
-      report.replications = scenario.replications
-      report.rows = rows
-      report.answered = pooled.answered
-      report.missed = MissReason.allCases.filter { $0 != .none }.map { ($0, pooled.reasonCounts[$0.position]) }
-      if let k = plan.protocolPlan.sensors.firstIndex(where: { if case .periodic = $0.kind { true } else { false } }) {
-        let t = pooled.tallies.map { $0[k] }
-        let hours = t.map(\.hours).reduce(0, +)
-        if hours > 0 {
-          report.sensorComplete = (plan.protocolPlan.sensors[k].name, Double(t.map(\.comp).reduce(0, +)) / Double(hours))
-        }
-      }
+      let report = VariantResults(
+        name: variant.name, plan: plan, pooled: pooled, rows: rows, replications: scenario.replications,
+        scheduled: pooledScheduled, heat: firstHeat)
       reports.append(report)
     }
     for observer in observers { try observer.finish() }
