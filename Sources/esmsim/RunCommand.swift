@@ -52,7 +52,7 @@ struct RunCommand: ParsableCommand {
     for w in resolved.warnings { FileHandle.standardError.write(Data("esmsim: warning: \(w)\n".utf8)) }
     Interrupts.install()
     let threadCount = execution.threadCount
-    let estimate = WorkEstimate(resolved, threads: threadCount)
+    let estimate = WorkEstimate.run(resolved, threads: threadCount)
     if estimate.isLarge && !execution.allowLarge {
       FileHandle.standardError.write(
         Data(
@@ -96,7 +96,7 @@ struct ValidateCommand: ParsableCommand {
     let s = try ScenarioInput.resolve(path: scenario, overrides: .init())
     let plans = s.variants.map(\.plan)
     let cores = ProcessInfo.processInfo.activeProcessorCount
-    let estimate = WorkEstimate(s, threads: cores)
+    let estimate = WorkEstimate.run(s, threads: cores)
     print(
       "\(scenario): ok — \(s.name): \(s.variants.count) variant(s), \(plans.first?.participants ?? 0) participants × \(plans.first?.days ?? 0) days, \(s.replications) replication(s), \(WorkEstimate.count(estimate.participantDays)) participant-days in all"
     )

@@ -19,7 +19,7 @@ struct OutputEstimateTests {
   @Test("the estimate lies within a factor of 1.5 of the bytes written", arguments: 0..<4)
   func withinOneAndAHalf(index: Int) throws {
     let scenario = try ScenarioResolver.resolve(ScenarioLoader.parse(Data(Self.studies[index].utf8), file: "s.yaml"), file: "s.yaml")
-    let estimate = WorkEstimate(scenario, threads: 2)
+    let estimate = WorkEstimate.run(scenario, threads: 2)
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("esmsim-estimate-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: dir) }
     _ = try StudyRun.run(scenario, to: dir.path, options: .init(threads: 2), version: "test")
@@ -43,7 +43,7 @@ struct OutputEstimateTests {
   func largeOutputsGated() throws {
     let text = "name: big\nduration: 28d\npopulation: {size: 1000}\nprotocol: {sensors: {location: {every: 1m}, accelerometer: {every: 100ms}}}\noutputs: {beiwe_sensors: true}\n"
     let scenario = try ScenarioResolver.resolve(ScenarioLoader.parse(Data(text.utf8), file: "b.yaml"), file: "b.yaml")
-    let estimate = WorkEstimate(scenario, threads: 2)
+    let estimate = WorkEstimate.run(scenario, threads: 2)
     #expect(estimate.isLarge && estimate.participantDays < WorkEstimate.limit)
     #expect(estimate.seconds > 60, "writing \(estimate.outputBytes) bytes takes more than a minute")
   }

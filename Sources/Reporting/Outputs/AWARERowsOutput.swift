@@ -1,9 +1,10 @@
+import Scenarios
 import Study
 import StudyModel
 
 /// `aware_esms.csv` (`outputs.aware_esm`): AWARE's esms table as the iOS ESM plugin writes it,
 /// a row per item of each prompt.
-final class AWARERowsOutput: StudyObserver {
+final class AWARERowsOutput: RunOutput {
   let folder: RunFolder
   let sink: TableSink
   /// The table's running row id.
@@ -11,6 +12,11 @@ final class AWARERowsOutput: StudyObserver {
 
   /// The items' answers, where the plan has them.
   var detail: OutcomeDetail { .answers }
+
+  static func isOn(_ outputs: OutputSettings) -> Bool { outputs.awareESM }
+
+  /// A row of about 260 bytes per prompt and item.
+  static func size(_ work: PlanWork) -> OutputSize { OutputSize(tableBytes: work.prompts * work.items * 260) }
 
   init(_ folder: RunFolder) throws {
     self.folder = folder

@@ -1,4 +1,5 @@
 import SimKernel
+import Scenarios
 import Study
 import StudyModel
 
@@ -7,13 +8,21 @@ import StudyModel
 /// items' answers they would give (``ParticipantAnswers``), whether or not they answered it:
 /// `answered` says which the study got. Columns are the union of the variants' names, empty
 /// where a variant lacks one.
-final class AnswersOutput: StudyObserver {
+final class AnswersOutput: RunOutput {
   let folder: RunFolder
   let sink: TableSink
   let predictors: [String]
   let variables: [String]
   let items: [String]
   var detail: OutcomeDetail { .answers }
+
+  static func isOn(_ outputs: OutputSettings) -> Bool { outputs.answers }
+
+  /// Its fixed columns and about 9 bytes a predictor, variable and item, a prompt.
+  static func size(_ work: PlanWork) -> OutputSize { let a = work.plan.answers
+    let columns = a.predictors.count + a.variables.count + a.items.count
+    return OutputSize(tableBytes: work.prompts * (80 + 9 * Double(columns)))
+  }
 
   init(_ folder: RunFolder) throws {
     self.folder = folder

@@ -1,4 +1,5 @@
 import Foundation
+import Scenarios
 import Study
 import StudyModel
 
@@ -6,11 +7,42 @@ import StudyModel
 /// stream, a file per UTC hour with a row per sample the sensor collected
 /// (``SensingStretches``), so that the rows of a study hour are `coverage.csv`'s collected
 /// count.
-final class BeiweSensorsOutput: StudyObserver {
+final class BeiweSensorsOutput: RunOutput {
   let folder: RunFolder
   var detail: OutcomeDetail { .sensorSamples }
 
-  init(_ folder: RunFolder) { self.folder = folder }
+  init(_ folder: RunFolder) throws {
+    self.folder = folder
+    try BeiweFolder.create(folder)
+  }
+
+  static func isOn(_ outputs: OutputSettings) -> Bool { outputs.beiweSensors }
+
+  /// Each sensor's hourly files, a row per sample collected.
+  static func size(_ work: PlanWork) -> OutputSize {
+    var size = OutputSize()
+    for sensor in work.plan.protocolPlan.sensors {
+      guard let stream = sensor.beiweStream else { continue }
+      let samples = work.participantDays * Double(sensor.expectedPerHour) * 24 * collected(work.plan)
+      size.fileBytes += samples * (rowBytes[stream] ?? 40) + work.participantDays * 24 * BeiweFolder.fileHeaderBytes
+      size.files += work.participantDays * 24
+    }
+    return size
+  }
+
+  /// Bytes a Beiwe stream's row takes (measured on written files: `docs/outputs.md`).
+  static let rowBytes: [String: Double] = ["gps": 40, "accel": 41, "gyro": 37, "magnetometer": 33, "devicemotion": 86]
+  /// The share of a day's expected samples collected on each default kind of phone
+  /// (`coverage_summary.csv` of a 14-day study on the four: ideal 1.00, ordinary 0.95, heavy
+  /// 0.15, Low Power Mode 0.80 since it is suspended only when left unattended), 0.93 for a
+  /// kind of the scenario's own.
+  static let collectedShare: [String: Double] = ["ideal": 1.0, "non_controlled": 0.95, "heavy": 0.15, "low_power": 0.80]
+  static func collected(_ plan: StudyPlan) -> Double {
+    let total = plan.devices.reduce(0) { $0 + $1.share }
+    guard total > 0 else { return 0.93 }
+    return plan.devices.reduce(0) { $0 + $1.share * (collectedShare[$1.profile.name] ?? 0.93) } / total
+  }
+
 
   func participant(_ o: ParticipantOutcome, variant v: Int, replication r: Int) throws {
     guard let sensing = o.sensing else { return }

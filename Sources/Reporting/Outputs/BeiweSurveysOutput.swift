@@ -1,5 +1,6 @@
 import Foundation
 import Presentation
+import Scenarios
 import Study
 import StudyModel
 
@@ -7,9 +8,12 @@ import StudyModel
 /// ([@Beiwe]).
 enum BeiweFolder {
   static let name = "beiwe"
+  /// The bytes of a file's header (for the size estimate).
+  static let fileHeaderBytes = 45.0
 
-  /// Creates `beiwe/` in the results folder.
+  /// Creates `beiwe/` in the results folder, once for both Beiwe outputs.
   static func create(_ folder: RunFolder) throws {
+    guard !FileManager.default.fileExists(atPath: (folder.directory as NSString).appendingPathComponent(name)) else { return }
     try FileManager.default.createDirectory(atPath: folder.path(name), withIntermediateDirectories: false)
   }
 
@@ -29,11 +33,24 @@ enum BeiweFolder {
 
 /// Beiwe's survey files (`outputs.beiwe`): each survey's timings and answers, and on iPhones
 /// the app's Reachability and PowerState files.
-final class BeiweSurveysOutput: StudyObserver {
+final class BeiweSurveysOutput: RunOutput {
   let folder: RunFolder
   var detail: OutcomeDetail { [.phoneEvents, .answers] }
 
-  init(_ folder: RunFolder) { self.folder = folder }
+  init(_ folder: RunFolder) throws {
+    self.folder = folder
+    try BeiweFolder.create(folder)
+  }
+
+  static func isOn(_ outputs: OutputSettings) -> Bool { outputs.beiwe }
+
+  /// Per participant two timings files and a file of answers per prompt answered.
+  static func size(_ work: PlanWork) -> OutputSize {
+    let people = Double(work.plan.participants)
+    return OutputSize(
+      fileBytes: work.prompts * (work.items * 2 * 50 + 120) + people * 3 * BeiweFolder.fileHeaderBytes,
+      files: work.prompts * 0.7 + people * 3)
+  }
 
   func participant(_ o: ParticipantOutcome, variant v: Int, replication r: Int) throws {
     let plan = folder.variant(v).plan

@@ -1,11 +1,17 @@
+import Scenarios
 import Study
 import StudyModel
 
 /// `coverage.csv` (`outputs.coverage`): a row per participant, sensor and study hour.
-final class CoverageOutput: StudyObserver {
+final class CoverageOutput: RunOutput {
   let folder: RunFolder
   let sink: TableSink
   var detail: OutcomeDetail { .coverageRows }
+
+  static func isOn(_ outputs: OutputSettings) -> Bool { outputs.coverage }
+
+  /// A row of about 70 bytes per participant-hour and sensor.
+  static func size(_ work: PlanWork) -> OutputSize { OutputSize(tableBytes: work.participantDays * 24 * Double(work.plan.protocolPlan.sensors.count) * 70) }
 
   init(_ folder: RunFolder) throws {
     self.folder = folder

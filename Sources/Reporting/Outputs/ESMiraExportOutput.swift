@@ -1,5 +1,6 @@
 import Foundation
 import SimKernel
+import Scenarios
 import Study
 import StudyModel
 
@@ -22,7 +23,7 @@ import StudyModel
 /// (``ItemAnswers``). With `protocol.items`, every questionnaire's file has a column per item
 /// after its own, with the answer `answers.csv` has (``AnswersOutput``); an item named as one
 /// of the questionnaire's answers in that item's column instead.
-final class ESMiraExportOutput: StudyObserver {
+final class ESMiraExportOutput: RunOutput {
   static let folderName = "esmira"
   static let base = [
     "entryId", "userId", "uploaded", "uploaded_formatted", "appType", "appVersion", "studyId", "accessKey", "studyVersion",
@@ -40,9 +41,14 @@ final class ESMiraExportOutput: StudyObserver {
   /// The items' answers, where the plan has them.
   var detail: OutcomeDetail { .answers }
 
-  init(_ folder: RunFolder, missed: Bool) throws {
+  static func isOn(_ outputs: OutputSettings) -> Bool { outputs.esmira }
+
+  /// An invitation and a questionnaire row in `events.csv`, one in its file.
+  static func size(_ work: PlanWork) -> OutputSize { OutputSize(fileBytes: work.prompts * (3 * 300 + work.items * 4)) }
+
+  init(_ folder: RunFolder) throws {
     self.folder = folder
-    self.missed = missed
+    missed = folder.scenario.outputs.esmiraMissed
     try FileManager.default.createDirectory(atPath: folder.path(Self.folderName), withIntermediateDirectories: false)
   }
 

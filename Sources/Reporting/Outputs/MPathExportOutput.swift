@@ -1,5 +1,6 @@
 import Foundation
 import SimKernel
+import Scenarios
 import Study
 import StudyModel
 
@@ -23,7 +24,7 @@ import StudyModel
 /// a beep not scheduled (`scheduledBeepId` −1), which readers leave out. Simulated, not real:
 /// the participants' codes are made from their number, reminders are not rows of their own
 /// (a reminded beep answered is answered), and `deltaUTC` is 0.
-final class MPathExportOutput: StudyObserver {
+final class MPathExportOutput: RunOutput {
   static let folderName = "mpath"
   static let base = [
     "connectionId", "legacyCode", "code", "alias", "initials", "accountCode", "scheduledBeepId", "sentBeepId",
@@ -48,6 +49,11 @@ final class MPathExportOutput: StudyObserver {
 
   /// The items' answers, where the plan has them.
   var detail: OutcomeDetail { .answers }
+
+  static func isOn(_ outputs: OutputSettings) -> Bool { outputs.mpath }
+
+  /// A row per beep, its answers' columns (two for an item with options).
+  static func size(_ work: PlanWork) -> OutputSize { OutputSize(fileBytes: work.prompts * (160 + work.items * 2 * 8)) }
 
   init(_ folder: RunFolder) throws {
     self.folder = folder

@@ -1,12 +1,18 @@
 import Measures
+import Scenarios
 import Study
 import StudyModel
 
 /// `participants.csv` (`outputs.participants`): a row per participant, built the way the
 /// study's accumulator builds it.
-final class ParticipantsOutput: StudyObserver {
+final class ParticipantsOutput: RunOutput {
   let folder: RunFolder
   let sink: TableSink
+
+  static func isOn(_ outputs: OutputSettings) -> Bool { outputs.participants }
+
+  /// About 120 bytes a participant.
+  static func size(_ work: PlanWork) -> OutputSize { OutputSize(tableBytes: Double(work.plan.participants) * 120) }
 
   init(_ folder: RunFolder) throws {
     self.folder = folder

@@ -1,12 +1,18 @@
+import Scenarios
 import Study
 import StudyModel
 
 /// `prompts.csv` (`outputs.prompts`): a row per prompt and volunteered answer.
-final class PromptsOutput: StudyObserver {
+final class PromptsOutput: RunOutput {
   let folder: RunFolder
   let sink: TableSink
   /// Whether the table has the company columns (some variant records company).
   let company: Bool
+
+  static func isOn(_ outputs: OutputSettings) -> Bool { outputs.prompts }
+
+  /// About 190 bytes a prompt.
+  static func size(_ work: PlanWork) -> OutputSize { OutputSize(tableBytes: work.prompts * 190) }
 
   init(_ folder: RunFolder) throws {
     self.folder = folder

@@ -50,21 +50,38 @@ final class RunFolder {
   static func replicationKey(variant v: Int, replication r: Int) -> String { "v\(v + 1)-r\(r + 1)" }
 }
 
-/// The per-row outputs a scenario's `outputs` ask for, in the order they are written.
+/// An output of a run (a file or folder of the results; `Reporting/Outputs/`): an observer
+/// of the simulation with its key, its size and how it starts.
+protocol RunOutput: StudyObserver {
+  /// Whether the scenario's `outputs` ask for it (its key).
+  static func isOn(_ outputs: OutputSettings) -> Bool
+  /// What it writes for one variant and replication, estimated before the run (the disk
+  /// check and `--allow-large`: ``WorkEstimate``).
+  static func size(_ work: PlanWork) -> OutputSize
+  /// Opens its files in `folder`.
+  init(_ folder: RunFolder) throws
+}
+
+/// The per-row outputs, in the order they are written.
 enum RunOutputs {
+  static let kinds: [any RunOutput.Type] = [
+    PromptsOutput.self, AnswersOutput.self, CoverageOutput.self, ParticipantsOutput.self, AWARERowsOutput.self,
+    BeiweSensorsOutput.self, BeiweSurveysOutput.self, ESMiraExportOutput.self, MPathExportOutput.self,
+  ]
+
+  /// The outputs `scenario` asks for, opened in `folder`.
   static func make(_ scenario: Scenario, folder: RunFolder) throws -> [any StudyObserver] {
-    let out = scenario.outputs
-    var outputs: [any StudyObserver] = []
-    if out.prompts { outputs.append(try PromptsOutput(folder)) }
-    if out.answers { outputs.append(try AnswersOutput(folder)) }
-    if out.coverage { outputs.append(try CoverageOutput(folder)) }
-    if out.participants { outputs.append(try ParticipantsOutput(folder)) }
-    if out.awareESM { outputs.append(try AWARERowsOutput(folder)) }
-    if out.beiwe || out.beiweSensors { try BeiweFolder.create(folder) }
-    if out.beiweSensors { outputs.append(BeiweSensorsOutput(folder)) }
-    if out.beiwe { outputs.append(BeiweSurveysOutput(folder)) }
-    if out.esmira { outputs.append(try ESMiraExportOutput(folder, missed: out.esmiraMissed)) }
-    if out.mpath { outputs.append(try MPathExportOutput(folder)) }
-    return outputs
+    try kinds.filter { $0.isOn(scenario.outputs) }.map { try $0.init(folder) }
+  }
+}
+
+extension WorkEstimate {
+  /// The estimate of a scenario's run with the files its outputs write (each output's own
+  /// ``RunOutput/size(_:)``).
+  public static func run(_ scenario: Scenario, threads: Int) -> WorkEstimate {
+    let kinds = RunOutputs.kinds.filter { $0.isOn(scenario.outputs) }
+    return WorkEstimate(scenario, threads: threads) { work in
+      kinds.reduce(into: OutputSize()) { $0.add($1.size(work)) }
+    }
   }
 }

@@ -95,7 +95,7 @@ public enum StudyRun {
     var fs = statvfs()
     guard statvfs(parent, &fs) == 0 else { return }
     let free = Double(fs.f_bavail) * Double(fs.f_frsize)
-    let needed = WorkEstimate(scenario, threads: 1).outputBytes * 1.1 * copies
+    let needed = WorkEstimate.run(scenario, threads: 1).outputBytes * 1.1 * copies
     if needed > free {
       throw Failure(
         "\(directory): the run writes about \(WorkEstimate.size(needed)) of files and \(parent) has \(WorkEstimate.size(free)) free; free some space, choose another disk, or ask for fewer per-row outputs")

@@ -52,7 +52,7 @@ enum ResultsArchive {
     do {
       try StudyRun.checkSpace(scenario, in: root.path, for: "the results archive", copies: 2)
     } catch {
-      throw TooLarge(needed: WorkEstimate(scenario, threads: 1).outputBytes * 1.1 * 2)
+      throw TooLarge(needed: WorkEstimate.run(scenario, threads: 1).outputBytes * 1.1 * 2)
     }
     let folder = root.appendingPathComponent("results")
     let outcome: StudyRun.Outcome
