@@ -20,6 +20,28 @@ extension Planner {
       ("gap_methods", named(GapMethod.allCases.map { ($0.rawValue, $0.label) })),
       ("devices", named(DeviceProfile.builtIn.map { ($0.name, Labels.device($0.name)) })),
       ("presets", .array(presets)),
+      ("start", start),
+    ])
+  }
+
+  /// The form's starting study: the quickstart's (`scenarios/quickstart.yaml`, held equal
+  /// by a test), its second variant (fixed blocks an hour apart) as the protocol to compare;
+  /// by the form's field names, a protocol's under its prefix (`a_`, `b_`).
+  static var start: JSONValue {
+    func protocolFields(_ algorithm: String) -> JSONValue {
+      .object([
+        ("algorithm", .string(algorithm)), ("per_day", .int(5)), ("min_gap", .int(60)), ("gap_method", .string("truncation")),
+        ("times", .string("09:00, 13:00, 17:00, 21:00")), ("weekdays", .string("")), ("start", .string("08:00")),
+        ("end", .string("22:00")), ("expiry", .int(30)), ("until_next", .bool(false)), ("rem_count", .int(0)),
+        ("rem_interval", .int(10)),
+      ])
+    }
+    return .object([
+      ("participants", .int(200)), ("days", .int(14)), ("seed", .int(1)),
+      ("answers_target", .int(ProtocolPlan.defaultAnswersTarget)), ("ios", .int(60)),
+      ("devices", .object([("ideal", .number(0.25)), ("non_controlled", .number(0.45)), ("heavy", .number(0.15)), ("low_power", .number(0.15))])),
+      ("sensor_location", .bool(true)), ("sensor_accelerometer", .bool(false)), ("sensor_battery", .bool(false)),
+      ("a_", protocolFields("mappiness")), ("b_", protocolFields("fixed-blocks")),
     ])
   }
 

@@ -94,6 +94,13 @@ def planner_checks(url, work):
         driver.get(url)
         first = wait_ready(driver)
         check("the page draws figures on load", first not in (None, ""), first)
+        # The form's starting values come from the server (GET /api/choices' start: the quickstart's).
+        start_yaml = driver.find_element(By.ID, "yaml").get_attribute("value")
+        wanted = ["seed: 1", "duration: 14d", "size: 200", "os: {ios: 0.6, android: 0.4}",
+                  "devices: {ideal: 0.25, non_controlled: 0.45, heavy: 0.15, low_power: 0.15}", 'window: "08:00-22:00"',
+                  "schedule: {algorithm: mappiness, per_day: 5}", "expiry: 30m", "answers_target: 30", "location: {every: 3m}"]
+        check("the form starts as the quickstart's study", all(w in start_yaml for w in wanted),
+              [w for w in wanted if w not in start_yaml])
         per_day = driver.find_element(By.NAME, "a_per_day")
         per_day.clear()
         per_day.send_keys("3")

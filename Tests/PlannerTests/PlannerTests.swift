@@ -5,6 +5,7 @@ import Foundation
 import Planner
 import Reporting
 import Scenarios
+import StudyModel
 import Testing
 
 @Suite struct PlannerTests {
@@ -130,5 +131,42 @@ struct ChoicesTests {
     for name in names("presets") {
       #expect(throws: Never.self) { try Readers.scenario(Data("name: p\nprotocol: {preset: \(name)}\n".utf8)) }
     }
+  }
+}
+
+/// The planner's starting form (`start` in `GET /api/choices`) is the quickstart's study: a
+/// change to `scenarios/quickstart.yaml` or to the form's start must change both.
+@Suite struct PlannerStartTests {
+  @Test func startIsTheQuickstart() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let file = root.appendingPathComponent("scenarios/quickstart.yaml")
+    let tree = try ScenarioLoader.parse(try Data(contentsOf: file), file: file.path)
+    func text(_ v: ScenarioValue?) -> String? { if case .scalar(let s, _)? = v { s } else { nil } }
+    let json = try JSONSerialization.jsonObject(with: Data(Planner.choices().text().utf8)) as! [String: Any]
+    let start = try #require(json["start"] as? [String: Any])
+    let population = tree["population"]
+    #expect(String(describing: start["participants"]!) == text(population?["size"]))
+    #expect("\(start["days"]!)d" == text(tree["duration"]))
+    #expect(String(describing: start["seed"]!) == text(tree["seed"]))
+    #expect((start["ios"] as? Double).map { $0 / 100 } == text(population?["os"]?["ios"]).flatMap(Double.init))
+    let devices = try #require(start["devices"] as? [String: Double])
+    let quickDevices = try #require(population?["devices"])
+    guard case .mapping(let pairs, _) = quickDevices else { throw CocoaError(.coderInvalidValue) }
+    #expect(devices == Dictionary(uniqueKeysWithValues: pairs.map { ($0.key, Double(text($0.value) ?? "") ?? .nan) }))
+    let proto = tree["protocol"]
+    let a = try #require(start["a_"] as? [String: Any])
+    #expect("\(a["start"]!)-\(a["end"]!)" == text(proto?["window"]))
+    #expect(a["algorithm"] as? String == text(proto?["schedule"]?["algorithm"]))
+    #expect(String(describing: a["per_day"]!) == text(proto?["schedule"]?["per_day"]))
+    #expect("\(a["expiry"]!)m" == text(proto?["expiry"]))
+    #expect(start["sensor_location"] as? Bool == true && text(proto?["sensors"]?["location"]?["every"]) == "3m")
+    guard case .sequence(let variants, _)? = tree["variants"], variants.count == 2 else { throw CocoaError(.coderInvalidValue) }
+    let b = try #require(start["b_"] as? [String: Any])
+    let schedule = variants[1]["protocol"]?["schedule"]
+    #expect(b["algorithm"] as? String == text(schedule?["algorithm"]))
+    #expect(String(describing: b["per_day"]!) == text(schedule?["per_day"]))
+    #expect("\(b["min_gap"]!)m" == text(schedule?["min_gap"]))
+    #expect(b["gap_method"] as? String == text(schedule?["gap_method"]))
+    #expect(text(proto?["answers_target"]) == nil && start["answers_target"] as? Int == ProtocolPlan.defaultAnswersTarget)
   }
 }

@@ -10,11 +10,6 @@ import Testing
 /// ESMira's export written as ESMira-web stores it, read back by the ESMira pilot reader.
 @Suite("ESMira's export: the round trip through the pilot reader")
 struct ESMiraExportTests {
-  final class Keep: StudyObserver {
-    var outcomes: [ParticipantOutcome] = []
-    func participant(_ o: ParticipantOutcome, variant: Int, replication: Int) throws { outcomes.append(o) }
-  }
-
   static func export(missed: Bool) throws -> (outcomes: [ParticipantOutcome], pilot: Result<Pilot, any Error>, folder: String, ios: Set<String>) {
     let text = """
       name: esmira export
@@ -30,7 +25,7 @@ struct ESMiraExportTests {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("esmsim-esmira-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     let folder = RunFolder(dir, scenario: scenario)
-    let keep = Keep()
+    let keep = OutcomeCollector()
     _ = try StudySimulation.simulate(
       scenario, options: .init(threads: 2), observers: [keep, try ESMiraExportOutput(folder, missed: missed)])
     let base = dir + "/esmira/v1-r1/"

@@ -32,7 +32,7 @@ struct MPathExportTests {
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: dir) }
     let folder = RunFolder(dir, scenario: scenario)
-    let keep = ESMiraExportTests.Keep()
+    let keep = OutcomeCollector()
     _ = try StudySimulation.simulate(scenario, options: .init(threads: 2), observers: [keep, try MPathExportOutput(folder)])
     let data = FileManager.default.contents(atPath: dir + "/mpath/v1-r1/basic.csv")!
     let pilot = try PilotReaders.mpath(data, file: "basic.csv")

@@ -46,9 +46,12 @@ final class ESMiraExportOutput: RunOutput {
   /// An invitation and a questionnaire row in `events.csv`, one in its file.
   static func size(_ work: PlanWork) -> OutputSize { OutputSize(fileBytes: work.prompts * (3 * 300 + work.items * 4)) }
 
-  init(_ folder: RunFolder) throws {
+  /// With `invitation_missed` rows as the scenario's `outputs.esmira_missed` says.
+  convenience init(_ folder: RunFolder) throws { try self.init(folder, missed: folder.scenario.outputs.esmiraMissed) }
+
+  init(_ folder: RunFolder, missed: Bool) throws {
     self.folder = folder
-    missed = folder.scenario.outputs.esmiraMissed
+    self.missed = missed
     try FileManager.default.createDirectory(atPath: folder.path(Self.folderName), withIntermediateDirectories: false)
   }
 

@@ -1,6 +1,5 @@
 import Measures
 import Presentation
-import StudyModel
 
 /// The planner's page: a form on the left, the results on the right (stacked on a phone).
 /// The script (``PlannerScript``) turns the form into a scenario and asks the server to run it.
@@ -20,10 +19,10 @@ enum PlannerPage {
     <form id="form" autocomplete="off">
       <a class="jump back" href="#results">↑ Results</a>
       <fieldset><legend>Study</legend>
-        <label>Participants <input name="participants" type="number" min="1" max="5000" value="200"></label>
-        <label>Days <input name="days" type="number" min="1" max="365" value="14"></label>
-        <label>Seed <input name="seed" type="number" min="0" value="1"></label>
-        <label title="The answers each participant should give: the share reaching it is the headline figure (protocol.answers_target in a scenario)">Answers target <input name="answers_target" type="number" min="1" max="10000" value="\#(ProtocolPlan.defaultAnswersTarget)"></label>
+        <label>Participants <input name="participants" type="number" min="1" max="5000"></label>
+        <label>Days <input name="days" type="number" min="1" max="365"></label>
+        <label>Seed <input name="seed" type="number" min="0"></label>
+        <label title="The answers each participant should give: the share reaching it is the headline figure (protocol.answers_target in a scenario)">Answers target <input name="answers_target" type="number" min="1" max="10000"></label>
       </fieldset>
       <fieldset id="protocolA"><legend>Protocol</legend>
         <label>Platform preset <select name="preset"><option value="">none (esmsim's defaults)</option></select></label>
@@ -36,12 +35,12 @@ enum PlannerPage {
         <div id="protocolB" hidden><div class="schedule-fields"></div></div>
       </fieldset>
       <fieldset><legend>Sensors</legend>
-        <label class="check"><input name="sensor_location" type="checkbox" checked> location every 3 min</label>
+        <label class="check"><input name="sensor_location" type="checkbox"> location every 3 min</label>
         <label class="check"><input name="sensor_accelerometer" type="checkbox"> accelerometer</label>
         <label class="check"><input name="sensor_battery" type="checkbox"> battery</label>
       </fieldset>
       <fieldset><legend>Phones</legend>
-        <label>iPhones <input name="ios" type="range" min="0" max="100" value="60"> <output name="ios_out">60 %</output></label>
+        <label>iPhones <input name="ios" type="range" min="0" max="100"> <output name="ios_out"></output></label>
         <div id="devices"></div>
       </fieldset>
       <fieldset><legend>Files from your computer</legend>

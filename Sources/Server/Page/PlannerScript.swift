@@ -6,27 +6,27 @@ enum PlannerScript {
     "use strict";
     const $ = (s, r = document) => r.querySelector(s);
     const page = document.body.dataset.page;
-    // The schedulers, gap rules, device kinds and presets with their labels, and what each
-    // preset sets of the form: esmsim's own lists (GET /api/choices), restated nowhere here.
-    let CHOICES = {algorithms: [], gap_methods: [], devices: [], presets: []};
-    // The page's starting mix of phones (the quickstart's).
-    const DEVICE_SHARES = {ideal: 0.25, non_controlled: 0.45, heavy: 0.15, low_power: 0.15};
+    // The schedulers, gap rules, device kinds and presets with their labels, what each
+    // preset sets of the form, and the form's starting study (the quickstart's): esmsim's own
+    // lists (GET /api/choices), restated nowhere here.
+    let CHOICES = {algorithms: [], gap_methods: [], devices: [], presets: [], start: {a_: {}, b_: {}, devices: {}}};
     let files = {}, importKey = null, importName = null, yamlMode = false, sequence = 0, timer = null;
 
     function scheduleFields(p) {
       const opts = (xs, v) => xs.map(x => `<option value="${x.name}"${x.name === v ? " selected" : ""}>${x.label}</option>`).join("");
-      return `<label>Schedule <select name="${p}algorithm">${opts(CHOICES.algorithms, "mappiness")}</select></label>
-        <label>Prompts a day <input name="${p}per_day" type="number" min="1" max="48" step="1" value="5"></label>
-        <label class="only fixed-blocks">Minimum gap, min <input name="${p}min_gap" type="number" min="0" max="600" value="60"></label>
-        <label class="only fixed-blocks">Gap rule <select name="${p}gap_method">${opts(CHOICES.gap_methods, "truncation")}</select></label>
-        <label class="only fixed-times">Times <input name="${p}times" type="text" value="09:00, 13:00, 17:00, 21:00"></label>
-        <label>Weekdays <input name="${p}weekdays" type="text" placeholder="every day" value=""></label>
-        <label>Window from <input name="${p}start" type="time" value="08:00"></label>
-        <label>to <input name="${p}end" type="time" value="22:00"></label>
-        <label>Answerable for, min <input name="${p}expiry" type="number" min="1" max="1440" value="30"></label>
-        <label class="check"><input name="${p}until_next" type="checkbox"> until the next prompt</label>
-        <label>Reminders <input name="${p}rem_count" type="number" min="0" max="20" value="0"></label>
-        <label>every, min <input name="${p}rem_interval" type="number" min="1" max="1440" value="10"></label>`;
+      const s = CHOICES.start[p];
+      return `<label>Schedule <select name="${p}algorithm">${opts(CHOICES.algorithms, s.algorithm)}</select></label>
+        <label>Prompts a day <input name="${p}per_day" type="number" min="1" max="48" step="1" value="${s.per_day}"></label>
+        <label class="only fixed-blocks">Minimum gap, min <input name="${p}min_gap" type="number" min="0" max="600" value="${s.min_gap}"></label>
+        <label class="only fixed-blocks">Gap rule <select name="${p}gap_method">${opts(CHOICES.gap_methods, s.gap_method)}</select></label>
+        <label class="only fixed-times">Times <input name="${p}times" type="text" value="${s.times}"></label>
+        <label>Weekdays <input name="${p}weekdays" type="text" placeholder="every day" value="${s.weekdays}"></label>
+        <label>Window from <input name="${p}start" type="time" value="${s.start}"></label>
+        <label>to <input name="${p}end" type="time" value="${s.end}"></label>
+        <label>Answerable for, min <input name="${p}expiry" type="number" min="1" max="1440" value="${s.expiry}"></label>
+        <label class="check"><input name="${p}until_next" type="checkbox"${s.until_next ? " checked" : ""}> until the next prompt</label>
+        <label>Reminders <input name="${p}rem_count" type="number" min="0" max="20" value="${s.rem_count}"></label>
+        <label>every, min <input name="${p}rem_interval" type="number" min="1" max="1440" value="${s.rem_interval}"></label>`;
     }
     const val = n => { const e = $(`[name="${n}"]`); return !e ? "" : e.type === "checkbox" ? e.checked : e.value.trim(); };
     const quote = s => JSON.stringify(String(s));
@@ -188,12 +188,17 @@ enum PlannerScript {
       const form = $("#form");
       if (page === "planner") {
         CHOICES = await (await fetch("/api/choices")).json();
+        // The study's own fields start as the quickstart's (their default too, for a field emptied).
+        for (const [k, v] of Object.entries(CHOICES.start)) {
+          const e = typeof v === "object" ? null : $(`[name="${k}"]`);
+          if (e && e.type === "checkbox") e.checked = e.defaultChecked = v;
+          else if (e) e.value = e.defaultValue = v;
+        }
         $("[name=preset]").insertAdjacentHTML("beforeend", CHOICES.presets.map(x => `<option value="${x.name}">${x.label}</option>`).join(""));
         $("#devices").innerHTML = CHOICES.devices.map(d =>
-          `<label>${d.label[0].toUpperCase() + d.label.slice(1)} <input name="dev_${d.name}" type="number" min="0" max="1" step="0.05" value="${DEVICE_SHARES[d.name] || 0}"></label>`).join("");
+          `<label>${d.label[0].toUpperCase() + d.label.slice(1)} <input name="dev_${d.name}" type="number" min="0" max="1" step="0.05" value="${CHOICES.start.devices[d.name] || 0}"></label>`).join("");
         $("#protocolA .schedule-fields").innerHTML = scheduleFields("a_");
         $("#protocolB .schedule-fields").innerHTML = scheduleFields("b_");
-        $("[name=b_algorithm]").value = "fixed-blocks";
         $("[name=preset]").addEventListener("change", e => applyPreset("a_", e.target.value));
         $("[name=compare]").addEventListener("change", e => { $("#protocolB").hidden = !e.target.checked; });
         $("#scenarioFile").addEventListener("change", e => readFile(e.target, (name, text) => {
