@@ -68,7 +68,7 @@ protocol:
   items:
     - {name: happy, measures: mood, scale: slider, reliability: 0.7}
     - {name: tense, measures: stress, scale: likert 1-7, error_sd: 0.5, shown: 0.6}
-outputs: {prompts: true, answers: true, esmira: true, esmira_missed: true, mpath: true, aware_esm: true, beiwe: true}
+outputs: {prompts: true, answers: true, days: true, esmira: true, esmira_missed: true, mpath: true, aware_esm: true, beiwe: true}
 YAML
 (cd "$out" && "$esmsim" run formats-answers.yaml --output formats-answers --threads 2 >/dev/null)
 cd "$out"

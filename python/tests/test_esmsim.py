@@ -299,3 +299,15 @@ def test_power_of_an_ar1_model_on_the_answers():
     assert abs(by.loc["complete", "estimate"] - 0.099) < 4 * 0.058 / 30 ** 0.5, r
     assert (r["failed"] == 0).all(), r
     assert by.loc["answered", "estimate"] < by.loc["complete", "estimate"], r
+
+
+@needs_esmsim
+def test_days_are_read_typed_and_add_up_to_the_participants(tmp_path):
+    r = esmsim.run(study(outputs={"days": True}), tmp_path / "out")
+    assert "days" in r.tables and r.days["enrolled"].dtype == "boolean" and r.days["answered"].dtype == "Int64"
+    # 2 variants x 2 replications x 20 participants x 3 days.
+    assert len(r.days) == 2 * 2 * 20 * 3
+    keys = ["variant", "replication", "participant"]
+    answered = r.days.groupby(keys, observed=True)["answered"].sum()
+    completed = r.participants.set_index(keys)["completed"]
+    assert (answered.reindex(completed.index) == completed).all()

@@ -65,7 +65,7 @@ protocol RunOutput: StudyObserver {
 /// The per-row outputs, in the order they are written.
 enum RunOutputs {
   static let kinds: [any RunOutput.Type] = [
-    PromptsOutput.self, AnswersOutput.self, CoverageOutput.self, ParticipantsOutput.self, AWARERowsOutput.self,
+    PromptsOutput.self, AnswersOutput.self, CoverageOutput.self, ParticipantsOutput.self, DaysOutput.self, AWARERowsOutput.self,
     BeiweSensorsOutput.self, BeiweSurveysOutput.self, ESMiraExportOutput.self, MPathExportOutput.self,
   ]
 

@@ -39,6 +39,8 @@ public struct OutputSettings: Sendable, Equatable {
   public var coverage = false
   /// `participants.csv`: Mappiness' participant statistics and the bias per participant.
   public var participants = true
+  /// `days.csv`: a row per participant and study day, its prompts and what became of them.
+  public var days = false
   /// `aware_esm.csv`: AWARE ESM rows.
   public var awareESM = false
   /// `esmira/`: ESMira's data export (events.csv and a file per questionnaire).

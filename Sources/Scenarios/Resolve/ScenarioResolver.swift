@@ -136,6 +136,7 @@ public struct ScenarioResolver {
     }
     outputs.coverage = try o.bool("coverage", default: outputs.coverage)
     outputs.participants = try o.bool("participants", default: outputs.participants)
+    outputs.days = try o.bool("days", default: outputs.days)
     outputs.awareESM = try o.bool("aware_esm", default: outputs.awareESM)
     outputs.esmira = try o.bool("esmira", default: outputs.esmira)
     outputs.esmiraMissed = try o.bool("esmira_missed", default: outputs.esmiraMissed)

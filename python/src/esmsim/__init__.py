@@ -252,8 +252,9 @@ def run(scenario: Union[str, os.PathLike, Mapping[str, Any]], output: Optional[U
 class Results:
     """A results folder read: `summary` (every metric with its intervals) and, where the run
     wrote them, `prompts`, `participants`, `coverage`, `coverage_summary`, `answers` (the
-    variables' true values and the items' answers at every prompt); `manifest` (the
-    run's manifest) and `folder`."""
+    variables' true values and the items' answers at every prompt), `days` (a row per
+    participant and study day, `outputs.days`); `manifest` (the run's manifest) and
+    `folder`."""
     folder: str
     manifest: Dict[str, Any]
     summary: pd.DataFrame
@@ -262,11 +263,13 @@ class Results:
     coverage: Optional[pd.DataFrame] = None
     coverage_summary: Optional[pd.DataFrame] = None
     answers: Optional[pd.DataFrame] = None
+    days: Optional[pd.DataFrame] = None
     tables: List[str] = field(default_factory=list)
 
 
 _TABLES = {"summary": "summary.csv", "prompts": "prompts.csv", "participants": "participants.csv",
-           "coverage": "coverage.csv", "coverage_summary": "coverage_summary.csv", "answers": "answers.csv"}
+           "coverage": "coverage.csv", "coverage_summary": "coverage_summary.csv", "answers": "answers.csv",
+           "days": "days.csv"}
 
 # esmsim's column types (manifest.json `tables`) as pandas dtypes.
 _DTYPES = {"text": "string", "integer": "Int64", "real": "float64", "flag": "boolean", "unix_ms": "float64"}

@@ -13,7 +13,8 @@
 #' @return A list of class `esm_results` with `summary` (every metric with its
 #'   intervals) and, where the run wrote them, `prompts`, `participants`,
 #'   `coverage`, `coverage_summary` and `answers` (the variables' true values and
-#'   the items' answers at every prompt, `population.variables`); `manifest` (the run's manifest, a list)
+#'   the items' answers at every prompt, `population.variables`) and `days` (a row
+#'   per participant and study day, `outputs.days`); `manifest` (the run's manifest, a list)
 #'   and `folder`. `variant` columns are factors in the scenario's order;
 #'   participants, prompts and days are numbered from 1. It prints, summarises
 #'   and plots ([summary.esm_results()]).
@@ -26,7 +27,8 @@ esm_read <- function(folder) {
   manifest <- if (file.exists(manifest_path)) jsonlite::read_json(manifest_path) else NULL
   tables <- list(
     summary = "summary.csv", prompts = "prompts.csv", participants = "participants.csv",
-    coverage = "coverage.csv", coverage_summary = "coverage_summary.csv", answers = "answers.csv"
+    coverage = "coverage.csv", coverage_summary = "coverage_summary.csv", answers = "answers.csv",
+    days = "days.csv"
   )
   out <- list()
   for (name in names(tables)) {
@@ -47,7 +49,7 @@ esm_read <- function(folder) {
 #' @export
 print.esm_results <- function(x, ...) {
   cat("esmsim results in", x$folder, "\n")
-  for (name in c("summary", "prompts", "participants", "coverage", "coverage_summary")) {
+  for (name in c("summary", "prompts", "participants", "days", "coverage", "coverage_summary", "answers")) {
     if (!is.null(x[[name]])) cat(sprintf("  $%-17s %d rows x %d columns\n", name, nrow(x[[name]]), ncol(x[[name]])))
   }
   invisible(x)

@@ -183,3 +183,17 @@ test_that("answers.csv is read typed: a row per prompt, the variables and items 
   expect_true(length(shown) > 0.3 * nrow(r$answers) && length(shown) < 0.7 * nrow(r$answers))
   expect_true(all(shown == round(shown) & shown >= 0 & shown <= 100))
 })
+
+test_that("days.csv is read typed: a row per participant and day, its answers summing to participants.csv's", {
+  skip_without_esmsim()
+  s <- small_study()
+  s$outputs <- list(days = TRUE)
+  r <- esm_run(s, quiet = TRUE)
+  expect_type(r$days$enrolled, "logical")
+  expect_type(r$days$answered, "integer")
+  expect_equal(nrow(r$days), nrow(r$participants) * max(r$days$day))
+  by_person <- stats::aggregate(answered ~ variant + replication + participant, data = r$days, FUN = sum)
+  joined <- merge(by_person, r$participants, by = c("variant", "replication", "participant"))
+  expect_equal(nrow(joined), nrow(r$participants))
+  expect_equal(joined$answered, joined$completed)
+})
