@@ -72,11 +72,50 @@ struct AnswersScenarioTests {
       ("protocol:\n  items: [{name: i, measures: a}]", "protocol.items", "population.variables"),
       ("population:\n  careless: {people: 0.1}", "population.careless", "population.variables"),
       ("outputs: {answers: true}", "outputs.answers", "population.variables"),
+      ("population:\n  variables: [{name: a, kind: ordinal}]", "population.variables[0].shares", "needs shares"),
+      ("population:\n  variables: [{name: a, kind: ordinal, shares: [0.5, 0.6]}]", "population.variables[0].shares", "sum to 1"),
+      ("population:\n  variables: [{name: a, kind: ordinal, shares: [1]}]", "population.variables[0].shares", "between 0 and 1"),
+      ("population:\n  variables: [{name: a, kind: ordinal, shares: [0.5, 0.5], share: 0.3}]", "population.variables[0].share", "takes shares"),
+      ("population:\n  variables: [{name: a, kind: ordinal, shares: [0.5, 0.5]}, {name: b, lagged: {a: 1}}]", "population.variables[1].lagged.a", "ordinal"),
     ]
     for (text, key, words) in cases {
       let e = problem("name: t\n" + text + "\n")
       #expect(e?.key == key, "\(text): \(String(describing: e))")
       #expect(e?.message.contains(words) == true, "\(text): \(String(describing: e))")
+    }
+  }
+
+  @Test("an ordinal variable falls in each category at its share; another variable takes its category as a source")
+  func ordinal() throws {
+    let s = try resolve("""
+      name: t
+      population:
+        variables:
+          - {name: urge, kind: ordinal, shares: [0.2, 0.5, 0.3], person_sd: 0.5, reversion: 1h}
+          - {name: mood, mean: 50, sd: 1, effects: {urge: -10}}
+
+      """)
+    let a = s.variants[0].plan.answers
+    #expect(a.variables[0].kind == .ordinal && a.variables[0].cuts.count == 2)
+    #expect(ParticipantAnswers.withinSD(a)[0] == nil && ParticipantAnswers.withinSD(a)[1] == nil)
+    let n = 20_000
+    var counts = [0, 0, 0]
+    var moodByCategory = [0.0, 0.0, 0.0]
+    for p in 0..<n {
+      var stream = RandomStream(StreamAddress(seed: 9, replication: 0, participant: UInt32(p), purpose: .answers))
+      let d = ParticipantAnswers.draw(a, times: [0], stream: &stream)
+      let category = Int(d.values[0][0])
+      counts[category - 1] += 1
+      moodByCategory[category - 1] += d.values[0][1]
+    }
+    for (k, share) in [0.2, 0.5, 0.3].enumerated() {
+      let seen = Double(counts[k]) / Double(n)
+      #expect(abs(seen - share) < 4 * (share * (1 - share) / Double(n)).squareRoot(), "category \(k + 1): \(seen)")
+    }
+    // mood = 50 + own (sd 1) − 10 × category: each category's mean within 4 se of 50 − 10k.
+    for k in 0..<3 {
+      let mean = moodByCategory[k] / Double(counts[k])
+      #expect(abs(mean - (50 - 10 * Double(k + 1))) < 4 / Double(counts[k]).squareRoot(), "mood in category \(k + 1): \(mean)")
     }
   }
 }

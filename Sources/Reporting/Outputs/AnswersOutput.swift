@@ -53,7 +53,7 @@ final class AnswersOutput: RunOutput {
         [
           name, String(r + 1), String(o.participant + 1), String(p.index + 1), String(p.day + 1), time.iso(p.scheduled),
           p.status.rawValue, p.status == .answered ? "1" : "0", drawn.careless[i] ? "1" : "0",
-        ] + person + cells(variables, a.variables.map(\.name), drawn.values[i]) { a.variables[$0].kind == .binary ? 0 : 4 }
+        ] + person + cells(variables, a.variables.map(\.name), drawn.values[i]) { a.variables[$0].kind == .continuous ? 4 : 0 }
           + items.map { n in itemNames.firstIndex(of: n).map { Self.text(drawn.items[i][$0], a.items[$0]) } ?? "" })
     }
   }

@@ -66,7 +66,7 @@ extension ScenarioResolver {
         let r = try q.number("reliability", default: 1, range: 0.01...1)
         guard let sd = within[v] else {
           throw q.error("reliability", q.raw("reliability")?.location,
-            "'\(measured)' is binary or a binary variable acts on it, so its within-person sd is not one number: give error_sd")
+            "'\(measured)' is binary or ordinal, or one acts on it, so its within-person sd is not one number: give error_sd")
         }
         item.errorSD = abs(item.loading) * sd * ((1 - r) / r).squareRoot()
       } else {
@@ -87,7 +87,10 @@ extension ScenarioResolver {
     let personSD = try q.number("person_sd", default: 0, range: 0...1e6)
     let sd = try q.number("sd", default: 1, range: 1e-6...1e6)
     var mean: Double
-    if kind == .binary && q.has("share") {
+    var cuts: [Double] = []
+    if kind == .ordinal {
+      (mean, cuts) = try ordinal(q, spread: (sd * sd + personSD * personSD).squareRoot())
+    } else if kind == .binary && q.has("share") {
       if q.has("mean") { throw q.error("mean", q.raw("mean")?.location, "a binary variable takes share or mean, not both") }
       let share = try q.number("share", default: 0.5, range: 0.001...0.999)
       mean = GSL.normalQuantile(share) * (sd * sd + personSD * personSD).squareRoot()
@@ -98,12 +101,38 @@ extension ScenarioResolver {
       name: name, mean: mean, personSD: personSD, sd: sd,
       reversion: try q.duration("reversion", default: 2 * Tick.hour, range: Tick.minute...(30 * Tick.day)))
     v.kind = kind
+    v.cuts = cuts
     v.reversionSpread = try q.number("reversion_spread", default: 0, range: 0...3)
     v.personEffects = try weights(q, "person_effects", among: a.predictors.map(\.name), what: "person_predictors")
     let earlier = a.variables.map(\.name)
     v.effects = try effects(q, "effects", among: earlier, plan: a, lagged: false)
     v.lagged = try effects(q, "lagged", among: earlier, plan: a, lagged: true)
     return v
+  }
+
+  /// An ordinal variable's latent mean (0) and cut points: `shares`, each category's share
+  /// (2–10 of them, summing to 1), cut at the normal quantiles of their running sums times
+  /// the latent's sd (within and between people), so that a person at the mean without
+  /// effects falls in each category at about its share.
+  func ordinal(_ q: Reader, spread: Double) throws(ScenarioError) -> (mean: Double, cuts: [Double]) {
+    if q.has("share") { throw q.error("share", q.raw("share")?.location, "an ordinal variable takes shares, a list of its categories' shares") }
+    guard let listed = try q.list("shares") else {
+      throw q.error("shares", nil, "an ordinal variable needs shares, for example [0.2, 0.5, 0.3] (categories 1, 2, 3)")
+    }
+    var shares: [Double] = []
+    for (text, at) in listed {
+      guard let x = Double(text), x > 0, x < 1 else { throw q.error("shares", at, "each share is a number between 0 and 1, not '\(text)'") }
+      shares.append(x)
+    }
+    guard (2...10).contains(shares.count) else { throw q.error("shares", q.raw("shares")?.location, "2 to 10 categories, not \(shares.count)") }
+    let total = shares.reduce(0, +)
+    guard abs(total - 1) < 1e-6 else { throw q.error("shares", q.raw("shares")?.location, "shares must sum to 1, they sum to \(total)") }
+    let mean = try q.number("mean", default: 0, range: -1e6...1e6)
+    var running = 0.0
+    return (mean, shares.dropLast().map { s in
+      running += s
+      return mean + GSL.normalQuantile(min(running, 1 - 1e-12)) * spread
+    })
   }
 
   /// A mapping of earlier variables' names to a slope or {slope, slope_sd, by}.
@@ -126,8 +155,8 @@ extension ScenarioResolver {
         throw ScenarioError(file: q.file, key: path, at: kat, q.context
           + "'\(name)' is not an earlier variable (effects name variables listed before this one, or state, the engine's latent state; feedback loops are not simulated)")
       }
-      if lagged && source >= 0 && a.variables[source].kind == .binary {
-        throw ScenarioError(file: q.file, key: path, at: kat, q.context + "a lagged effect acts through a continuous variable; '\(name)' is binary")
+      if lagged && source >= 0 && a.variables[source].kind != .continuous {
+        throw ScenarioError(file: q.file, key: path, at: kat, q.context + "a lagged effect acts through a continuous variable; '\(name)' is \(a.variables[source].kind.rawValue)")
       }
       let e: Reader
       if case .scalar = value {

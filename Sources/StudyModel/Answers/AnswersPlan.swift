@@ -81,12 +81,14 @@ public struct Moderation: Sendable, Equatable {
 /// time constant (the autocorrelation over Δ is e^(−Δ/reversion)) and stationary sd, effects
 /// of earlier variables at the same moment and lagged effects in continuous time.
 public struct VariablePlan: Sendable, Equatable {
-  public enum Kind: String, Sendable, CaseIterable { case continuous, binary }
+  public enum Kind: String, Sendable, CaseIterable { case continuous, binary, ordinal }
 
   public var name: String
-  /// Continuous, or binary: 1 when the continuous latent (mean, spread, fluctuation, effects)
-  /// is above 0.
+  /// Continuous; binary: 1 when the continuous latent (mean, spread, fluctuation, effects)
+  /// is above 0; ordinal: its category 1…K, 1 plus the number of ``cuts`` the latent is above.
   public var kind: Kind = .continuous
+  /// An ordinal variable's cut points on its latent scale, ascending (K − 1 of them).
+  public var cuts: [Double] = []
   public var mean: Double
   /// The sd of the person means between people.
   public var personSD: Double
@@ -99,12 +101,21 @@ public struct VariablePlan: Sendable, Equatable {
   /// Person-level predictors' effects on the person mean.
   public var personEffects: [Moderation] = []
   /// Effects of earlier variables at the same moment: `slope × (source − its person mean)`
-  /// (a binary source: `slope × its 0/1 value`).
+  /// (a binary source: `slope × its 0/1 value`; an ordinal one: `slope × its category`).
   public var effects: [EffectPlan] = []
   /// Lagged effects in continuous time of earlier continuous variables: the variable's
   /// fluctuation is pulled toward `slope × (source's fluctuation)` at its own reversion rate,
   /// so its lag-Δ regression on the source rises from 0 and decays with Δ.
   public var lagged: [EffectPlan] = []
+
+  /// The variable's value from its continuous latent: the latent, its 0/1 or its category.
+  public func value(latent: Double) -> Double {
+    switch kind {
+    case .continuous: latent
+    case .binary: latent > 0 ? 1 : 0
+    case .ordinal: Double(1 + cuts.count { latent > $0 })
+    }
+  }
 
   public init(name: String, mean: Double, personSD: Double, sd: Double, reversion: SimTime) {
     self.name = name

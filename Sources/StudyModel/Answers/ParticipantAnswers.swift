@@ -123,12 +123,12 @@ public struct ParticipantAnswers: Sendable {
         if source == EffectPlan.state {
           centred[j] += slope * state
         } else {
-          centred[j] += slope * (plan.variables[source].kind == .binary ? values[source] : centred[source])
+          centred[j] += slope * (plan.variables[source].kind == .continuous ? centred[source] : values[source])
         }
         cursor += 1
       }
       let latent = person.means[j] + centred[j]
-      values[j] = v.kind == .binary ? (latent > 0 ? 1 : 0) : latent
+      values[j] = v.value(latent: latent)
     }
     return values
   }
@@ -164,8 +164,8 @@ public struct ParticipantAnswers: Sendable {
   /// The within-person sd of each variable at the average person's parameters (person
   /// spreads at 0): √(diag(M·S·Mᵀ) + m²), M the contemporaneous effects' total and m each
   /// variable's total slope on the engine's state deviation (variance 1, independent of the
-  /// variables' fluctuations; company's part left out); nil for a variable a binary variable
-  /// acts on (not linear) and for binary variables.
+  /// variables' fluctuations; company's part left out); nil for a variable a binary or ordinal
+  /// variable acts on (not linear) and for binary and ordinal variables.
   public static func withinSD(_ plan: AnswersPlan) -> [Double?] {
     let k = plan.variables.count
     guard k > 0 else { return [] }
@@ -180,7 +180,7 @@ public struct ParticipantAnswers: Sendable {
       linear[j] = v.kind == .continuous
       for e in v.effects {
         if e.source == EffectPlan.state { onState[j] += e.slope; continue }
-        if plan.variables[e.source].kind == .binary || !linear[e.source] { linear[j] = false; continue }
+        if !linear[e.source] { linear[j] = false; continue }
         onState[j] += e.slope * onState[e.source]
         // Row j of M gains slope × row `source` (effects only from earlier variables).
         for c in 0..<k { total[j, c] += e.slope * total[e.source, c] }
