@@ -330,3 +330,24 @@ test_that("a binary variable as outcome: glmer with a binomial family finds its 
   expect_equal(complete$power, 1)
   expect_gt(complete$estimate, 1)
 })
+
+test_that("docs/power.md's own-simulation example runs on esmsim's mask: complete and answered fits, the answered rows the mask's", {
+  skip_without_esmsim()
+  skip_if_not_installed("lme4")
+  lines <- readLines(repository_file("docs", "power.md"))
+  start <- grep("^## Your own simulation with esmsim's gaps", lines)
+  expect_length(start, 1)
+  open <- start + which(lines[(start + 1):length(lines)] == "```r")[1]
+  close <- open + which(lines[(open + 1):length(lines)] == "```")[1]
+  code <- lines[(open + 1):(close - 1)]
+  code <- sub("replications = 100", "replications = 10", code, fixed = TRUE)
+  code <- code[code != "library(esmsim)"]
+  env <- new.env()
+  eval(parse(text = code), envir = env)
+  runs <- env$runs
+  expect_equal(nrow(runs), 10)
+  answered <- tapply(env$mask$answered, env$mask$replication, sum)
+  expect_equal(unname(runs[, "answers"]), unname(as.numeric(answered)))
+  expect_true(all(runs[, "prompts"] == 60 * 7 * 5))
+  expect_true(all(runs[, c("complete", "answered")] %in% c(0, 1)))
+})
