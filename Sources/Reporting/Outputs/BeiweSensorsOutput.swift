@@ -43,7 +43,6 @@ final class BeiweSensorsOutput: RunOutput {
     return plan.devices.reduce(0) { $0 + $1.share * (collectedShare[$1.profile.name] ?? 0.93) } / total
   }
 
-
   func participant(_ o: ParticipantOutcome, variant v: Int, replication r: Int) throws {
     guard let sensing = o.sensing else { return }
     let plan = folder.variant(v).plan

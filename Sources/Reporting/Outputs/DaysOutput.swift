@@ -36,7 +36,7 @@ final class DaysOutput: RunOutput {
       let start = SimTime(day) * Tick.day
       try sink.row(
         [
-          name, String(r + 1), String(o.participant + 1), String(day + 1), String(time.iso(start).prefix(10)),
+          name, String(r + 1), String(o.participant + 1), String(day + 1), time.date(ofDay: day),
           start < o.enrolledUntil ? "1" : "0",
         ] + counts[day].map(String.init))
     }

@@ -23,7 +23,7 @@ final class ParticipantsOutput: RunOutput {
     let (name, plan) = folder.variant(v)
     var single = StudyAccumulator(plan: plan, detailParticipants: 0, heatParticipants: 0)
     single.add(o)
-    let joined = String(folder.clock(o, plan: plan).iso(0).prefix(10))
+    let joined = folder.clock(o, plan: plan).date(ofDay: 0)
     for pr in single.participantRows {
       try sink.row(
         Rows.participant(

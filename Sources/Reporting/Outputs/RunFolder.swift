@@ -69,9 +69,12 @@ enum RunOutputs {
     BeiweSensorsOutput.self, BeiweSurveysOutput.self, ESMiraExportOutput.self, MPathExportOutput.self,
   ]
 
+  /// The outputs `outputs` ask for, in the order of writing.
+  static func asked(_ outputs: OutputSettings) -> [any RunOutput.Type] { kinds.filter { $0.isOn(outputs) } }
+
   /// The outputs `scenario` asks for, opened in `folder`.
   static func make(_ scenario: Scenario, folder: RunFolder) throws -> [any StudyObserver] {
-    try kinds.filter { $0.isOn(scenario.outputs) }.map { try $0.init(folder) }
+    try asked(scenario.outputs).map { try $0.init(folder) }
   }
 }
 
@@ -79,7 +82,7 @@ extension WorkEstimate {
   /// The estimate of a scenario's run with the files its outputs write (each output's own
   /// ``RunOutput/size(_:)``).
   public static func run(_ scenario: Scenario, threads: Int) -> WorkEstimate {
-    let kinds = RunOutputs.kinds.filter { $0.isOn(scenario.outputs) }
+    let kinds = RunOutputs.asked(scenario.outputs)
     return WorkEstimate(scenario, threads: threads) { work in
       kinds.reduce(into: OutputSize()) { $0.add($1.size(work)) }
     }

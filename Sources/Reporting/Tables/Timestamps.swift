@@ -63,6 +63,12 @@ public struct Timestamps: Sendable {
     return "\(y)-\(two(m))-\(two(d))T\(two(h)):\(two(mi)):\(two(s)).\(three(ms))"
   }
 
+  /// `YYYY-MM-DD`: the date of study day `day` (from 0) on this clock.
+  public func date(ofDay day: Int) -> String {
+    let (y, m, d) = Self.civil(originDays + day)
+    return "\(y)-\(m < 10 ? "0" : "")\(m)-\(d < 10 ? "0" : "")\(d)"
+  }
+
   /// The calendar date of a day count since 1970-01-01 (Howard Hinnant's civil-from-days).
   static func civil(_ days: Int) -> (Int, Int, Int) { CalendarDate.civil(days) }
 }
