@@ -145,14 +145,14 @@ struct ImportTests {
 
   /// An ESMira study's schedule-level fields: `dayOfMonth`, `skipFirstInLoop` and
   /// `startDayOne` simulated (no warning); event triggers the app sends nothing for or that
-  /// esmsim does not simulate (another cue than joining, no delay, a specific questionnaire)
+  /// esmsim does not simulate (quitting, no delay on joining, joining limited to a questionnaire)
   /// and `userEditable` (ESMira's default: on, also when absent, said once) warned about by key.
   @Test(
     "ESMira's dayOfMonth, skipFirstInLoop and startDayOne are read; unsimulated eventTriggers and userEditable are warned about",
     arguments: [
       (#""dayOfMonth": 15, "userEditable": false,"#, "", ""),
       (#""skipFirstInLoop": true, "startDayOne": false, "userEditable": false,"#, "", ""),
-      (#""userEditable": false,"#, #""eventTriggers": [{"cueCode": "questionnaire"}],"#, "cueCode"),
+      (#""userEditable": false,"#, #""eventTriggers": [{"cueCode": "quit"}],"#, "cueCode"),
       (#""userEditable": false,"#, #""eventTriggers": [{"cueCode": "joined"}],"#, "delaySec"),
       (#""userEditable": false,"#, #""eventTriggers": [{"cueCode": "joined", "delaySec": 60, "specificQuestionnaireInternalId": 7}],"#, "specificQuestionnaireInternalId"),
       (#""userEditable": true,"#, "", "userEditable"),

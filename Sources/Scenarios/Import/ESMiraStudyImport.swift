@@ -87,22 +87,27 @@ enum ESMiraStudyImport {
     guard case .mapping = root else { throw json.fail("", root.location, "an ESMira study is a JSON object") }
     var parts: [SchedulePart] = []
     var first: (expiry: ExpiryPolicy, reminders: Reminders, survey: SurveyPlan)?
-    var title = "ESMira"
-    if case .scalar(let t, _)? = root["title"] { title = t }
-    let legacy = json.flag(root["legacyScheduling"])
-    if legacy {
-      json.warn(
-        "legacyScheduling",
-        "legacy scheduling counts days from the moment of joining (the first day's later signal times only): esmsim's participants join at the start of day 0, so the first day is whole")
-    }
-    for (qi, q) in try json.list(root["questionnaires"], "questionnaires").enumerated() {
+    let title = root["title"].flatMap { if case .scalar(let t, _) = $0 { t } else { nil } } ?? "ESMira"
+    let legacy = Self.legacy(root, &json)
+    let questionnaires = try json.list(root["questionnaires"], "questionnaires")
+    // Each questionnaire's parts, and the follow-ups whose sources are known once all are read.
+    var partsOf: [[Int]] = []
+    var followUps: [(part: Int, cue: ESMiraCue, questionnaire: Int, key: String)] = []
+    for (qi, q) in questionnaires.enumerated() {
       let qk = "questionnaires[\(qi)]"
+      let firstPart = parts.count
+      defer { partsOf.append(Array(firstPart..<parts.count)) }
       Self.warnQuestionnaire(q, qk, &json)
       let survey = try Self.survey(q, index: qi, key: qk, studyTitle: title, &json)
       // The study days it is active on, counted from joining (the study's first day).
       let after = Int(try json.number(q["durationStartingAfterDays"], qk + ".durationStartingAfterDays", default: 0, range: 0...3650))
       let period = Int(try json.number(q["durationPeriodDays"], qk + ".durationPeriodDays", default: 0, range: 0...3650))
       let (expiry, reminders) = try Self.notification(q, qk, &json)
+      func add(_ part: SchedulePart, studyDays: Set<Int>? = nil) {  // with the questionnaire's settings
+        var own = part
+        (own.expiry, own.reminders, own.survey, own.studyDays) = (expiry, reminders, survey, studyDays)
+        parts.append(own)
+      }
       if first == nil && !(q["actionTriggers"].map { (try? json.list($0, "")) ?? [] } ?? []).isEmpty {
         first = (expiry, reminders, survey)
       }
@@ -111,11 +116,10 @@ enum ESMiraStudyImport {
         Self.warnUnread(trigger, tk, read: ["schedules", "actions", "eventTriggers"], timesMoved: timesMoved, &json)
         for (ei, event) in try json.list(trigger["eventTriggers"], "\(tk).eventTriggers").enumerated() {
           let last = ESMiraDays.lastActiveDay(periodDays: period, legacy: legacy)
-          guard var own = try Self.joinedPart(event, "\(tk).eventTriggers[\(ei)]", activeFrom: after, through: last, &json) else { continue }
-          own.expiry = expiry
-          own.reminders = reminders
-          own.survey = survey
-          parts.append(own)
+          let ek = "\(tk).eventTriggers[\(ei)]"
+          guard let (own, cue) = try Self.eventPart(event, ek, activeFrom: after, through: last, &json) else { continue }
+          if cue != .joined { followUps.append((parts.count, cue, qi, ek)) }
+          add(own)
         }
         for (si, schedule) in try json.list(trigger["schedules"], "\(tk).schedules").enumerated() {
           let sk = "\(tk).schedules[\(si)]"
@@ -123,22 +127,33 @@ enum ESMiraStudyImport {
             schedule, sk, after: after, period: period, legacy: legacy, startDate: startDate, days: days, timesMoved: timesMoved,
             &json)
           for (ti2, signal) in try json.list(schedule["signalTimes"], sk + ".signalTimes").enumerated() {
-            var own = try Self.signalPart(signal, "\(sk).signalTimes[\(ti2)]", &json)
-            own.expiry = expiry
-            own.reminders = reminders
-            own.survey = survey
-            own.studyDays = studyDays
-            parts.append(own)
+            add(try Self.signalPart(signal, "\(sk).signalTimes[\(ti2)]", &json), studyDays: studyDays)
           }
         }
       }
     }
+    Self.link(followUps, &parts, partsOf: partsOf, internalIds: questionnaires.map(Self.internalId), &json)
     guard !parts.isEmpty, let first else {
       throw json.fail("questionnaires", root.location, "the study has no signal times to simulate")
     }
     return ImportedProtocol(
       parts: parts, survey: first.survey, channelPreset: "esmira", expiry: first.expiry, reminders: first.reminders,
       warnings: json.warnings)
+  }
+
+  /// Whether the study uses ESMira's legacy scheduling (warned about: esmsim's first day is whole).
+  static func legacy(_ root: ScenarioValue, _ json: inout JSONFields) -> Bool {
+    guard json.flag(root["legacyScheduling"]) else { return false }
+    json.warn(
+      "legacyScheduling",
+      "legacy scheduling counts days from the moment of joining (the first day's later signal times only): esmsim's participants join at the start of day 0, so the first day is whole")
+    return true
+  }
+
+  /// A questionnaire's `internalId` (nil: none).
+  static func internalId(_ q: ScenarioValue) -> Double? {
+    if case .scalar(let t, _)? = q["internalId"] { return Units.number(t) }
+    return nil
   }
 
   /// Warns about what a questionnaire sets that esmsim does not simulate or read.
@@ -222,50 +237,6 @@ enum ESMiraStudyImport {
       json.warn(sk, "signals on none of the study's \(days) days (its first day, days of the month, weekdays or the questionnaire's duration)")
     }
     return studyDays
-  }
-
-  /// An event trigger (`cueCode`, `delaySec`, `randomDelay`, `delayMinimumSec`,
-  /// `specificQuestionnaireInternalId`) as the app runs it (`EventTrigger.triggerCheck`,
-  /// `Scheduler.scheduleEventTrigger`): on joining, a prompt `delaySec` later (with
-  /// `randomDelay`, uniformly between `delayMinimumSec` and `delaySec`) if the questionnaire
-  /// is active that day (`isActive`: the join day + `activeFrom` through `through`). A
-  /// trigger without delay runs only on a questionnaire's event, so on joining it sends
-  /// nothing; one limited to a specific questionnaire never fires on joining; other cues
-  /// (a questionnaire finished, a notification, …) are not simulated. Each is said by key.
-  static func joinedPart(_ e: ScenarioValue, _ k: String, activeFrom: Int, through last: Int?, _ json: inout JSONFields)
-    throws(ScenarioError) -> SchedulePart?
-  {
-    var cue = "joined"
-    if case .scalar(let c, _)? = e["cueCode"] { cue = c }
-    guard cue == "joined" else {
-      json.warn(k + ".cueCode", "a questionnaire sent on the app's '\(cue)' event is not simulated (esmsim simulates the event of joining)")
-      return nil
-    }
-    let specific = try json.number(e["specificQuestionnaireInternalId"], k + ".specificQuestionnaireInternalId", default: -1, range: -1...9e15)
-    if specific != -1 {
-      json.warn(k + ".specificQuestionnaireInternalId", "a trigger on joining limited to a questionnaire's event never fires in the app: nothing is sent")
-      return nil
-    }
-    let longest = 365.0 * 86_400
-    let delay = try json.number(e["delaySec"], k + ".delaySec", default: 0, range: 0...longest)
-    guard delay > 0 else {
-      json.warn(k + ".delaySec", "0: the app runs a trigger without delay only on a questionnaire's event, so on joining it sends nothing")
-      return nil
-    }
-    var (low, high) = (delay, delay)
-    if json.flag(e["randomDelay"]) {
-      let minimum = try json.number(e["delayMinimumSec"], k + ".delayMinimumSec", default: 0, range: 0...longest)
-      (low, high) = (min(minimum, delay), max(minimum, delay))
-    }
-    if let last, last < activeFrom {
-      json.warn(k, "the questionnaire is active on no day (durationStartingAfterDays after durationPeriodDays): nothing is sent")
-      return nil
-    }
-    let trigger = EventTrigger(event: .joined, delay: Tick.seconds(low), delaySpread: Tick.seconds(high - low), maxPerDay: 1)
-    let allDay = try! Window(start: ClockTime(minutes: 0), length: 1440)
-    var part = SchedulePart(.events(trigger), window: .fixed(weekday: allDay, weekend: allDay))
-    part.days = activeFrom...(last ?? Int.max / 2)
-    return part
   }
 
   /// One signal time: a fixed time, or random ones in a window (ESMira's truncation of the gap).

@@ -18,6 +18,8 @@ extension ScenarioResolver {
     var parts: [SchedulePart] = []
     var names: [String] = []
     var resolved: [ScenarioValue] = []
+    questionnaireNames = list.map { if case .scalar(let n, _)? = $0["name"] { n } else { "" } }
+    defer { questionnaireNames = [] }
     for (i, item) in list.enumerated() {
       let q = try Reader(file: r.file, path: r.keyPath("questionnaires[\(i)]"), node: item, context: r.context)
       let name = try q.string("name", maxLength: 40)
@@ -67,13 +69,14 @@ extension ScenarioResolver {
   }
 
   /// An event-contingent schedule's trigger: `trigger` (`phone_unlock`, `call_end`,
-  /// `leaving_CONTEXT`, `entering_CONTEXT`, `joined`), `delay` (up to 12 hours; after joining
-  /// up to a year), `delay_max` (a delay drawn uniformly between the two), `probability`,
-  /// `min_gap`, `max_per_day`.
+  /// `leaving_CONTEXT`, `entering_CONTEXT`, `joined`; a follow-up: `finished` or `notified`
+  /// with `after`, the questionnaires whose answers or notifications cue it), `delay` (up to
+  /// 12 hours; after joining and for a follow-up up to a year), `delay_max` (a delay drawn
+  /// uniformly between the two), `probability`, `min_gap`, `max_per_day`.
   func eventTrigger(_ s: Reader, at: ScenarioValue.Location?) throws(ScenarioError) -> EventTrigger {
     let contexts = Context.allCases.map(\.description)
     let expected =
-      "expected phone_unlock, call_end, joined, leaving_CONTEXT or entering_CONTEXT (contexts: \(contexts.joined(separator: ", ")))"
+      "expected phone_unlock, call_end, joined, finished, notified, leaving_CONTEXT or entering_CONTEXT (contexts: \(contexts.joined(separator: ", ")))"
     guard let (text, l) = try s.scalar("trigger") else { throw s.error("trigger", at, "is required: \(expected)") }
     s.record("trigger", .scalar(text, l))
     let event: EventTrigger.Event
@@ -86,6 +89,9 @@ extension ScenarioResolver {
       event = .callEnd
     } else if text == "joined" {
       event = .joined
+    } else if text == "finished" || text == "notified" {
+      let sources = try followUpSources(s, trigger: text, at: l)
+      event = text == "finished" ? .finished(sources) : .notified(sources)
     } else if let c = context(after: "leaving_") {
       event = .leaving(c)
     } else if let c = context(after: "entering_") {
@@ -96,7 +102,7 @@ extension ScenarioResolver {
     // Defaults (assumptions, D; [@movisensXS]): at once, every event,
     // no gap, at most 10 a day.
     let d = EventTrigger(event: event)
-    let longest = event == .joined ? 365 * Tick.day : 12 * Tick.hour
+    let longest = event == .joined || d.isFollowUp ? 365 * Tick.day : 12 * Tick.hour
     let delay = try s.duration("delay", default: d.delay, range: 0...longest)
     let delayMax = try s.duration("delay_max", default: delay, range: 0...longest)
     if delayMax < delay {
@@ -107,5 +113,26 @@ extension ScenarioResolver {
       probability: try s.share("probability", default: d.probability),
       minGap: try s.duration("min_gap", default: d.minGap, range: 0...(Tick.day)),
       maxPerDay: try s.integer("max_per_day", default: d.maxPerDay, range: 1...200))
+  }
+
+  /// A follow-up's `after`: the questionnaires (of `protocol.questionnaires`, its own
+  /// included) whose answers (`finished`) or notifications (`notified`) cue it.
+  func followUpSources(_ s: Reader, trigger: String, at l: ScenarioValue.Location?) throws(ScenarioError) -> Set<Int> {
+    guard !questionnaireNames.isEmpty else {
+      throw s.error("trigger", l, "\(trigger) is a follow-up of questionnaires: it needs protocol.questionnaires")
+    }
+    guard let list = try s.list("after"), !list.isEmpty else {
+      throw s.error(
+        "after", s.raw("after")?.location,
+        "is required for trigger \(trigger): the questionnaires whose \(trigger == "finished" ? "answers" : "notifications") cue it (of \(questionnaireNames.joined(separator: ", ")))")
+    }
+    var sources = Set<Int>()
+    for (name, at) in list {
+      guard let k = questionnaireNames.firstIndex(of: name) else {
+        throw s.error("after", at, "no questionnaire '\(name)' (expected one of \(questionnaireNames.joined(separator: ", ")))")
+      }
+      sources.insert(k)
+    }
+    return sources
   }
 }

@@ -14,6 +14,9 @@ public struct ScenarioResolver {
   var uploads: [String: Data]?
   /// What the readers of imported protocols could not simulate (``ScenarioWarning``).
   var warnings: [ScenarioWarning] = []
+  /// The names of `protocol.questionnaires`, in order, while they are read (a follow-up's
+  /// `after` names them).
+  var questionnaireNames: [String] = []
 
   /// Keys a variant may change: everything that describes the study, nothing about the run.
   static let variantKeys = ["duration", "population", "protocol"]

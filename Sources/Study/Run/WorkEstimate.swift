@@ -100,7 +100,8 @@ public struct PlanWork {
   public let plan: StudyPlan
   /// Participants × days.
   public let participantDays: Double
-  /// Prompts due a day (a schedule's `per_day`, its times, or a trigger's most a day).
+  /// Prompts due a day (a schedule's `per_day`, its times, or a trigger's most a day; a
+  /// follow-up's most a day, but no more than the prompts drawn a day).
   public let promptsPerDay: Double
   /// The items an export writes a prompt's answers for: the survey's, and the scenario's own
   /// (`protocol.items`) not named among them (at least 1).
@@ -109,9 +110,17 @@ public struct PlanWork {
   init(_ plan: StudyPlan) {
     self.plan = plan
     participantDays = Double(plan.participants) * Double(plan.days)
-    promptsPerDay = plan.protocolPlan.schedules.reduce(0.0) { total, part in
-      guard let p = part.choice?.parameters else { return total + Double(part.trigger?.maxPerDay ?? 0) }
+    let schedules = plan.protocolPlan.schedules
+    let drawn = schedules.reduce(0.0) { total, part in
+      guard let p = part.choice?.parameters else {
+        return total + (part.trigger?.isFollowUp == true ? 0 : Double(part.trigger?.maxPerDay ?? 0))
+      }
       return total + (p.perDay ?? Double(p.times?.count ?? 6))
+    }
+    // A follow-up: at most one per prompt drawn (a chain of follow-ups: up to its most a day).
+    promptsPerDay = schedules.reduce(drawn) { total, part in
+      guard let t = part.trigger, t.isFollowUp else { return total }
+      return total + min(Double(t.maxPerDay), max(drawn, 1))
     }
     let survey = plan.protocolPlan.survey.items
     let own = plan.answers.items.filter { item in !survey.contains { $0.id == item.name } }.count

@@ -48,14 +48,18 @@ public struct ParticipantAnswers: Sendable {
     var stream = RandomStream(StreamAddress(seed: seed, replication: replication, participant: who, purpose: .answers))
     let careless = Careless(plan.careless, seed: seed, replication: replication, participant: who)
     return draw(
-      plan, times: o.prompts.map(\.scheduled), states: o.prompts.map(\.dueDeviation), careless: careless, stream: &stream)
+      plan, times: o.prompts.map(\.scheduled), states: o.prompts.map(\.dueDeviation), careless: careless,
+      numbers: o.prompts.map { Int($0.created) }, stream: &stream)
   }
 
   /// Draws a participant's answers at `times` (minutes of the study, any order); `states`:
   /// the engine's state deviation at each (``PromptRecord/dueDeviation``), read by an effect
-  /// of the state (nan or absent: no value, the variable nan).
+  /// of the state (nan or absent: no value, the variable nan); `numbers`: each prompt's number
+  /// in the run (``PromptRecord/created``), which decides a careless answer (absent: its
+  /// position).
   public static func draw(
-    _ plan: AnswersPlan, times: [SimTime], states: [Double] = [], careless: Careless? = nil, stream: inout RandomStream
+    _ plan: AnswersPlan, times: [SimTime], states: [Double] = [], careless: Careless? = nil, numbers: [Int] = [],
+    stream: inout RandomStream
   ) -> ParticipantAnswers {
     let careless = careless ?? Careless(plan.careless, seed: 0, replication: 0, participant: 0)
     let person = drawPerson(plan, &stream)
@@ -81,7 +85,7 @@ public struct ParticipantAnswers: Sendable {
       let values = variables(plan, person: person, fluctuation: e, state: i < states.count ? states[i] : .nan)
       out.values[i] = values
       (out.items[i], out.careless[i]) = items(
-        plan, values: values, careless: person.careless, straight: person.careless && careless.prompt(i), &stream)
+        plan, values: values, careless: person.careless, straight: person.careless && careless.prompt(i < numbers.count ? numbers[i] : i), &stream)
     }
     return out
   }

@@ -137,7 +137,8 @@ public enum WindowPlan: Sendable, Equatable {
 /// previous prompt and at most `maxPerDay` a day. Events are not prompted on outside the
 /// window, during the gap, or after the day's last prompt. Joining the study (``Event/joined``)
 /// is one event a participant, prompted on after its delay whatever the window, on a day the
-/// schedule is active (ESMira's event triggers, [@ESMiraNotes]).
+/// schedule is active (ESMira's event triggers, [@ESMiraNotes]); a follow-up (a questionnaire
+/// finished, a notification posted) is created while the study runs (``FollowUps``).
 public struct EventTrigger: Sendable, Equatable {
   /// The events that can trigger a prompt.
   public enum Event: Sendable, Equatable {
@@ -152,6 +153,23 @@ public struct EventTrigger: Sendable, Equatable {
     /// The participant joins the study: at their first waking moment of day 0 (assumption,
     /// D: the app installed and the study joined as the day begins).
     case joined
+    /// The participant finishes (submits) a questionnaire of one of these schedules (their
+    /// indices in the protocol's schedules), prompted or volunteered: a follow-up created
+    /// while the study runs (ESMira's `questionnaire` event, `EventTrigger.triggerCheck`).
+    case finished(Set<Int>)
+    /// A prompt of one of these schedules reaches the phone (its notification is posted):
+    /// ESMira's `invitation` and `notification` events, which its Android app logs when it
+    /// posts a notification.
+    case notified(Set<Int>)
+  }
+
+  /// Whether the trigger's prompts are follow-ups created while the study runs (after a
+  /// questionnaire finished or a notification posted), not drawn when it starts.
+  public var isFollowUp: Bool {
+    switch event {
+    case .finished, .notified: true
+    default: false
+    }
   }
 
   /// The event.
@@ -167,11 +185,16 @@ public struct EventTrigger: Sendable, Equatable {
   public var minGap: SimTime
   /// The most prompts a day.
   public var maxPerDay: Int
+  /// The only phones on which the event fires (nil: every phone): ESMira's Android app alone
+  /// logs a notification as it is posted.
+  public var onlyOn: OperatingSystem?
 
   /// Creates a trigger.
   public init(
-    event: Event, delay: SimTime = 0, delaySpread: SimTime = 0, probability: Double = 1, minGap: SimTime = 0, maxPerDay: Int = 10
+    event: Event, delay: SimTime = 0, delaySpread: SimTime = 0, probability: Double = 1, minGap: SimTime = 0, maxPerDay: Int = 10,
+    onlyOn: OperatingSystem? = nil
   ) {
+    self.onlyOn = onlyOn
     self.event = event
     self.delay = delay
     self.delaySpread = delaySpread

@@ -96,6 +96,10 @@ public struct PromptRecord: Sendable, Equatable {
   /// With others (``CompanyPlan``) at the moment of ``trueState``: 1 or 0, -1 when not
   /// looked at or company is off.
   public var withOthers: Int8 = -1
+  /// The prompt's number as the run created it: the drawn prompts in time order, then the
+  /// follow-ups (``EventTrigger/isFollowUp``) in the order created; ``index`` unless the
+  /// protocol has follow-ups. Careless responding's chance is decided by it (``Careless``).
+  public var created: Int32
   /// The true state when the prompt fell due, and company then (company on only; nan and
   /// -1 otherwise, and for prompts after a dropout): every prompt's, for an analysis of the
   /// complete data.
@@ -117,6 +121,7 @@ public struct PromptRecord: Sendable, Equatable {
 
   public init(index: Int, day: Int, scheduled: SimTime) {
     self.index = index
+    created = Int32(truncatingIfNeeded: index)
     self.day = day
     self.scheduled = scheduled
   }

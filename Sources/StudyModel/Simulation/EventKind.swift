@@ -55,6 +55,8 @@ enum EventKind: UInt16, CaseOrdered {
   case makerStop
   /// The app's TestFlight build expires (iOS).
   case buildExpired
+  /// A follow-up prompt's time (payload: prompt index; ``FollowUps``): as ``promptDue``.
+  case followUpDue
 }
 
 extension EventKind {
@@ -69,7 +71,7 @@ extension EventKind {
 
   /// The last case (a constant, where a stored count would be checked for its
   /// initialisation at every event: tested to be the last).
-  static var last: EventKind { .buildExpired }
+  static var last: EventKind { .followUpDue }
 }
 
 /// Cancellation slots of the participant's simulator.

@@ -45,6 +45,8 @@ public struct ParticipantSimulation: EventHandler {
 
   // MARK: Rooms
   var timetable: Timetable
+  /// Follow-up schedules: prompts created while the study runs.
+  var followUps: FollowUps
   var promptLife: PromptLife
   var burden: PromptBurden
   var noticing: Noticing
@@ -129,6 +131,7 @@ public struct ParticipantSimulation: EventHandler {
         ? Self.phoneChecks(seed: seed, replication: replication, participant: participant, life: life, person: person, until: studyEnd)
         : PhoneChecks(),
       calls: calls, settings: &settingsStream, streams: &scheduleStreams)
+    followUps = FollowUps(proto.schedules, streams: scheduleStreams, os: person.os)
     promptLife = PromptLife(timetable, reminders: reminders)
     burden = PromptBurden(
       plan, engagement: person.engagement,
@@ -229,6 +232,7 @@ public struct ParticipantSimulation: EventHandler {
     case .wakes: setAwake(true, &sim)
     case .goesToBed: setAwake(false, &sim)
     case .promptDue: dueFalls(i, &sim)
+    case .followUpDue: promptDue(i, &sim)
     case .promptArrives: promptArrives(i, &sim)
     case .promptNoticed: promptNoticed(Noticed.prompt(event.payload), reminded: Noticed.reminded(event.payload), &sim)
     case .promptOpened: promptOpened(i, &sim)
@@ -279,6 +283,7 @@ public struct ParticipantSimulation: EventHandler {
       promptLife.settle(i, .expired, .tooLate, at: end)
     }
     truth.finish(timeline: life.timeline)
+    if !followUps.isEmpty { promptLife.putInTimeOrder() }
   }
 
   /// Closes the stretches still open at `t` (the app's runs, the foreground, the phone on,

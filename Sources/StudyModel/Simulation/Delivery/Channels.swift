@@ -15,7 +15,8 @@ extension ParticipantSimulation {
     if now >= phone.notificationsOffAt { return promptLife.settle(i, .undelivered, .notificationsOff, at: now) }
     switch proto.channel.kind {
     case .local:
-      guard delivery.planner.isPlanned(i) else {
+      // A follow-up's notification is planned by the app as it is cued (the app runs then).
+      guard timetable.isFollowUp(i) || delivery.planner.isPlanned(i) else {
         return promptLife.settle(i, .undelivered, delivery.planner.cutByCap ? .cap : .notRefilled, at: now)
       }
       guard power.phoneIsOn else { return promptLife.settle(i, .undelivered, .phoneOff, at: now) }

@@ -19,12 +19,19 @@ extension ParticipantSimulation {
     guard awake, power.phoneIsOn, !droppedOut, !app.removed, app.sessionUntil <= now, canAnswer(at: now) else { return }
     var pending = false
     let times = timetable.times
-    for i in stride(from: times.count - 1, through: 0, by: -1) where times[i] <= now {
+    // The drawn prompts (in time order), then the follow-ups (in the order created).
+    for i in stride(from: timetable.drawnCount - 1, through: 0, by: -1) where times[i] <= now {
       if promptLife.isPending(i, at: now) {
         pending = true
         sim.schedule(at: now, kind: EventKind.promptNoticed.rawValue, payload: Noticed.payload(i, reminded: true))
       }
       if times[i] < now - Openings.lookBack { break }
+    }
+    for i in timetable.drawnCount..<times.count where times[i] <= now && times[i] >= now - Openings.lookBack {
+      if promptLife.isPending(i, at: now) {
+        pending = true
+        sim.schedule(at: now, kind: EventKind.promptNoticed.rawValue, payload: Noticed.payload(i, reminded: true))
+      }
     }
     if volunteer {
       guard !pending else { return }
@@ -39,6 +46,7 @@ extension ParticipantSimulation {
       r.submitted = app.sessionUntil
       r.status = .answered
       promptLife.volunteered.append(r)
+      cueFollowUps(.finished, source: r.schedule, at: r.submitted, &sim)
     } else {
       app.sessionUntil = now + Tick.seconds(streams.response.exponential(mean: Openings.useSeconds))
     }

@@ -45,6 +45,7 @@ extension ParticipantSimulation {
     if promptLife.remindersLeft[i] > 0 {
       sim.schedule(at: t + reminders[schedule].interval, kind: EventKind.reminder.rawValue, payload: Int32(i))
     }
+    cueFollowUps(.notified, source: schedule, at: t, &sim)
     if app.mode == .foreground {
       sim.schedule(at: t, kind: EventKind.promptNoticed.rawValue, payload: Noticed.payload(i, reminded: false))
     } else if let n = noticeTime(after: t, alertOdds: alertOdds(i)), promptLife.isOpen(i, at: n) {
@@ -161,6 +162,7 @@ extension ParticipantSimulation {
         promptLife.records[i].submitted = sim.now
         promptLife.records[i].reached = 1
         promptLife.settle(i, .answered, .none, at: sim.now)
+        cueFollowUps(.finished, source: promptLife.records[i].schedule, at: sim.now, &sim)
       }
     }
     if sim.now >= app.sessionUntil { leaveForeground(&sim) }
@@ -201,7 +203,7 @@ extension ParticipantSimulation {
     let window: SimTime?
     switch expiries[promptLife.records[i].schedule] {
     case .after(let w): window = w
-    case .untilNextSignal: window = i + 1 < timetable.count ? timetable.times[i + 1] - timetable.times[i] : nil
+    case .untilNextSignal: window = i + 1 < timetable.drawnCount ? timetable.times[i + 1] - timetable.times[i] : nil
     case .never: window = nil
     }
     return noticing.alertOdds(window: window)

@@ -63,6 +63,30 @@ struct PromptLife {
     answeringTime = Array(repeating: 0, count: n)
   }
 
+  /// Adds prompt `i` of `timetable`, a follow-up created while the study runs, waiting, with
+  /// its schedule's `reminders`.
+  mutating func append(_ i: Int, _ timetable: Timetable, reminders: Reminders) {
+    var r = PromptRecord(index: i, day: Int(timetable.days[i]), scheduled: timetable.times[i])
+    r.schedule = Int(timetable.scheduleOf[i])
+    records.append(r)
+    stage.append(.waiting)
+    expiresAt.append(.max)
+    remindersLeft.append(reminders.count)
+    deliveredAsleep.append(false)
+    submitAt.append(.max)
+    breaksOff.append(false)
+    answeringTime.append(0)
+  }
+
+  /// Puts the records in time order once the study has run, when follow-ups were added
+  /// after the drawn prompts (equal times in the order created), numbering them again;
+  /// ``PromptRecord/created`` keeps each one's number in the run.
+  mutating func putInTimeOrder() {
+    guard zip(records, records.dropFirst()).contains(where: { $0.scheduled > $1.scheduled }) else { return }
+    records.sort { ($0.scheduled, $0.index) < ($1.scheduled, $1.index) }
+    for k in records.indices { records[k].index = k }
+  }
+
   /// The one expiry rule: a prompt can be noticed, opened or reminded of at `t` only before
   /// it expires.
   @inline(__always)

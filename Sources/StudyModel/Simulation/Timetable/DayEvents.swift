@@ -73,3 +73,27 @@ extension ParticipantSimulation {
     if app.mode == .anchored { armAppTimer(&sim) }
   }
 }
+
+extension ParticipantSimulation {
+  /// An event `cue` of schedule `source` at `t` (a questionnaire finished, a notification
+  /// posted): the follow-ups it cues (``FollowUps``) are added to the timetable and the
+  /// prompts' lives, and queued at their times.
+  @inline(__always)
+  mutating func cueFollowUps(_ cue: FollowUps.Cue, source: Int, at t: SimTime, _ sim: inout Simulator) {
+    if !followUps.isEmpty { addFollowUps(cue, source: source, at: t, &sim) }
+  }
+
+  /// ``cueFollowUps(_:source:at:_:)`` when the protocol has follow-ups.
+  mutating func addFollowUps(_ cue: FollowUps.Cue, source: Int, at t: SimTime, _ sim: inout Simulator) {
+    let parts = proto.schedules
+    let firstWeekday = plan.startWeekday
+    let cued = followUps.cued(cue, source: source, at: t, before: leaves) { k, d in
+      parts[k].isActive(day: d, weekday: (firstWeekday + d) % 7)
+    }
+    for (due, k) in cued {
+      let i = timetable.addFollowUp(at: due, schedule: k, hint: timelineCursor)
+      promptLife.append(i, timetable, reminders: reminders[k])
+      sim.schedule(at: timetable.dueTime(i), kind: EventKind.followUpDue.rawValue, payload: Int32(i))
+    }
+  }
+}

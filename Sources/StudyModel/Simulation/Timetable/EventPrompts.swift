@@ -25,6 +25,8 @@ struct EventPrompts {
       moments = calls?.ends ?? []
     case .joined:
       moments = [joined]
+    case .finished, .notified:
+      moments = []  // follow-ups: created while the study runs (``FollowUps``)
     case .leaving(let c):
       moments = episodes.indices.dropFirst().filter { episodes[$0 - 1].context == c && episodes[$0].context != c }
         .map { episodes[$0].start }

@@ -8,8 +8,11 @@ import SimKernel
 /// A day's prompts are queued one at a time: their places are reserved when the day starts
 /// and each is queued when the one before it falls due (``Simulator/reservePlaces(_:)``).
 struct Timetable {
-  /// Every prompt's scheduled time, in time order, and its study day.
+  /// Every prompt's scheduled time, and its study day: the prompts drawn when the study
+  /// starts, in time order, then the follow-ups in the order the run created them.
   var times: [SimTime] = []
+  /// The prompts drawn when the study starts (the rest are follow-ups).
+  private(set) var drawnCount = 0
   var days: [Int32] = []
   /// Each prompt's schedule (its index in the protocol's schedules, at most
   /// `ScenarioLimits.schedules`, well inside 16 bits).
@@ -143,7 +146,7 @@ struct Timetable {
     }
     // The envelope of the parts' sampling windows, in minutes after midnight (a prompt after
     // joining has no window: left out unless every part is one).
-    let windowed = parts.indices.filter { parts[$0].trigger?.event != .joined }
+    let windowed = parts.indices.filter { parts[$0].trigger?.event != .joined && parts[$0].trigger?.isFollowUp != true }
     func envelope(_ weekend: Bool) -> Block {
       let blocks = (windowed.isEmpty ? Array(built.indices) : windowed).map { built[$0].sampling(weekend: weekend) }
       return Block(start: blocks.map(\.start).min()!, end: blocks.map(\.end).max()!)
@@ -161,7 +164,23 @@ struct Timetable {
     sortTimes()
     indexDays(plan.days)
     hintEpisodes(life)
+    drawnCount = times.count
   }
+
+  /// Adds a follow-up prompt (``FollowUps``) at `t` of schedule `k` while the study runs,
+  /// after the drawn ones (so indices already handed out stay), with `hint` the timeline's
+  /// episode at `t` or before it; returns its index.
+  mutating func addFollowUp(at t: SimTime, schedule k: Int, hint: Int) -> Int {
+    times.append(t)
+    days.append(Int32(t / Tick.day))
+    scheduleOf.append(UInt16(k))
+    dueHints.append(Int32(hint))
+    return times.count - 1
+  }
+
+  /// Whether prompt `i` is a follow-up created while the study ran.
+  @inline(__always)
+  func isFollowUp(_ i: Int) -> Bool { i >= drawnCount }
 
   /// Each schedule's windows (weekday, weekend) and algorithm built in them, and the events
   /// of each event-contingent one; nil when a schedule cannot run for this participant.
@@ -241,7 +260,8 @@ struct Timetable {
       let weekend = plan.isWeekend(d)
       let weekday = (plan.startWeekday + d) % 7
       let midnight = SimTime(d) * Tick.day
-      for k in parts.indices where parts[k].isActive(day: d, weekday: weekday) && parts[k].trigger?.event != .joined {
+      for k in parts.indices
+      where parts[k].isActive(day: d, weekday: weekday) && parts[k].trigger?.event != .joined && parts[k].trigger?.isFollowUp != true {
         let w = weekend ? 1 : 0
         var window = built[k].windows[w]
         guard !built[k].schedulers.isEmpty else {
