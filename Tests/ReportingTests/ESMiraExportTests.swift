@@ -68,4 +68,54 @@ struct ESMiraExportTests {
     #expect(Set(pilot.prompts.map(\.participant)).isDisjoint(with: ios))
     #expect(pilot.leftOut.first { $0.key.contains("invitation_missed") }?.value == ios.count)
   }
+
+  /// ESMira writes `schedule_changed` when a participant saves new times for a signal time
+  /// (`SignalTime.saveTimeFrames`, `newSchedule` as `Schedule.toDescString` gives it): one for
+  /// each questionnaire's schedule of each participant who moved their times on joining, none
+  /// for the others.
+  @Test("participants who moved their times have a schedule_changed event per schedule, with the moved times")
+  func scheduleChanged() throws {
+    let text = """
+      name: esmira moved times
+      seed: 5
+      duration: 2d
+      population: {size: 40}
+      protocol:
+        window: "09:00-21:00"
+        own_times: {share: 0.5, earlier: 1h, later: 1h}
+        questionnaires:
+          - name: morning
+            schedule: {algorithm: fixed-times, times: ["08:30"]}
+            window: "08:00-12:00"
+            survey: {title: Morning}
+          - name: day
+            schedule: {algorithm: fixed-blocks, per_day: 3}
+            survey: {title: Day}
+      """
+    let scenario = try ScenarioResolver.resolve(ScenarioLoader.parse(Data(text.utf8), file: "m.yaml"), file: "m.yaml")
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("esmsim-esmira-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    let keep = OutcomeCollector()
+    _ = try StudySimulation.simulate(
+      scenario, options: .init(threads: 1), observers: [keep, try ESMiraExportOutput(RunFolder(dir, scenario: scenario), missed: false)])
+    let events = try String(contentsOfFile: dir + "/esmira/v1-r1/events.csv", encoding: .utf8)
+    let rows = events.split(separator: "\n").map { $0.dropFirst().dropLast().components(separatedBy: "\";\"") }
+    let header = rows[0]
+    let (user, type, schedule) = (header.firstIndex(of: "userId")!, header.firstIndex(of: "eventType")!, header.firstIndex(of: "newSchedule")!)
+    let changed = Dictionary(grouping: rows.dropFirst().filter { $0[type] == "schedule_changed" }, by: { $0[user] })
+    func clock(_ m: Int) -> String { String(format: "%02d:%02d", m / 60, m % 60) }
+    var moved = 0
+    for o in keep.outcomes {
+      let mine = changed[ESMiraExportOutput.userId(o.participant)] ?? []
+      guard o.ownTimesShift != 0 else {
+        #expect(mine.isEmpty)
+        continue
+      }
+      moved += 1
+      let shift = Int(o.ownTimesShift.rounded())
+      #expect(mine.map { $0[schedule] } == ["Morning: \(clock(510 + shift)), ", "Day: \(clock(540 + shift))-\(clock(1260 + shift)), "])
+    }
+    #expect(moved > 10 && moved < 30)
+  }
 }

@@ -10,7 +10,8 @@ import StudyModel
 /// quote inside a value becomes '), rows joined by a line break, none after the last.
 ///
 /// What the app writes with ESMira's default upload settings: `joined` at the start of the
-/// participant's first day; an Android phone's `invitation` when the alarm fired (the prompt
+/// participant's first day, and `schedule_changed` then for each signal time of a participant
+/// who moved their times (`protocol.own_times`); an Android phone's `invitation` when the alarm fired (the prompt
 /// delivered), an iPhone's `actions_executed` when the participant opened it (iOS records no
 /// delivery); a `questionnaire` row (and one in the questionnaire's file) for each submitted
 /// questionnaire, with `formDuration` from opening to submission and `lastInvitation` the
@@ -86,13 +87,20 @@ final class ESMiraExportOutput: RunOutput {
       fields += ["1", "", "1.0", "en", questionnaire, type, Self.zoneName(offset), String(offset), String(ms), Self.formatted(ms), local]
       return fields
     }
-    func event(_ t: SimTime, _ type: String, questionnaire: String = "", planned: SimTime? = nil) throws -> [String] {
+    func event(_ t: SimTime, _ type: String, questionnaire: String = "", planned: SimTime? = nil, newSchedule: String = "") throws
+      -> [String]
+    {
       let base = row(t, type: type, questionnaire: questionnaire)
       let scheduled = planned.map { time.unix($0) }
-      try current!.events.write(base + ["", scheduled.map(String.init) ?? "", scheduled.map(Self.formatted) ?? "", "esmsim", "", "esmsim"])
+      try current!.events.write(
+        base + [newSchedule, scheduled.map(String.init) ?? "", scheduled.map(Self.formatted) ?? "", "esmsim", "", "esmsim"])
       return base
     }
     _ = try event(0, "joined")
+    // Times moved in the app on joining (`protocol.own_times`): each signal time saved.
+    for (name, schedule) in Self.changedSchedules(plan.protocolPlan, shift: o.ownTimesShift) {
+      _ = try event(0, "schedule_changed", questionnaire: name, newSchedule: schedule)
+    }
     let own = OwnItemAnswers(o, plan: plan)
     for (i, p) in (o.prompts + o.volunteered).enumerated() {
       // After leaving the study the app writes nothing (no invitation, none missed).
@@ -113,6 +121,31 @@ final class ESMiraExportOutput: RunOutput {
       try current!.questionnaires[survey.id]?.write(
         base + [String(form), String(form), String(invitation), invitation == 0 ? "" : Self.formatted(invitation)]
           + Self.answers(p, survey: survey, plan: plan.answers, own: own.at(i)))
+    }
+  }
+
+  /// The `schedule_changed` events of a participant who moved their times by `shift` minutes
+  /// on joining (``ProtocolPlan/ownTimes``): ESMira's app writes one for each signal time saved
+  /// (`SignalTime.saveTimeFrames`), `newSchedule` its schedule as `Schedule.toDescString` gives
+  /// it ("title: HH:MM-HH:MM, " for random times, "title: HH:MM, " for a fixed one), on the
+  /// participant's 24-hour clock. Schedules in the participant's own hours or triggered by
+  /// events have no times to save.
+  static func changedSchedules(_ proto: ProtocolPlan, shift: Double) -> [(questionnaire: String, schedule: String)] {
+    guard shift != 0 else { return [] }
+    return proto.schedules.indices.compactMap { k in
+      let part = proto.schedules[k]
+      guard let choice = part.choice, case .fixed(let window, _) = part.window else { return nil }
+      let survey = proto.survey(ofSchedule: k)
+      let name = survey.title.isEmpty ? survey.id : survey.title
+      func clock(_ minutes: Double) -> String {
+        let m = Int(((minutes.rounded()).truncatingRemainder(dividingBy: 1440) + 1440).truncatingRemainder(dividingBy: 1440))
+        return (m / 60 < 10 ? "0" : "") + "\(m / 60):" + (m % 60 < 10 ? "0" : "") + "\(m % 60)"
+      }
+      if choice.algorithm == .fixedTimes {
+        let times = choice.parameters.times ?? [window.start]
+        return (name, times.map { "\(name): \(clock($0.minutes + shift)), " }.joined())
+      }
+      return (name, "\(name): \(clock(window.start.minutes + shift))-\(clock(window.start.minutes + window.length + shift)), ")
     }
   }
 
