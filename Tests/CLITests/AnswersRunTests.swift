@@ -120,6 +120,62 @@ struct AnswersRunTests {
     #expect(median(seconds[false]!) > 3 * median(seconds[true]!), "others: \(median(seconds[false]!)) s")
   }
 
+  /// Follow-ups created while the study runs (`trigger: finished`) are put in time order at
+  /// the end and numbered again; a careless answer is still decided by the prompt's number in
+  /// the run (``PromptRecord/created``), so the follow-ups answers.csv marks careless are the
+  /// ones answered too fast (a median under 2 s for a 2-item survey at 0.5 s an item, the
+  /// others several times longer).
+  @Test("careless follow-ups: the answers marked careless are the prompts answered too fast")
+  func carelessFollowUps() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let text = """
+      name: follow-ups answered carelessly
+      seed: 5
+      duration: 7d
+      population:
+        size: 100
+        variables: [{name: mood, mean: 50, sd: 10, person_sd: 5}]
+        careless: {people: 0.5, prompts: 0.5, seconds_per_item: 0.5}
+      protocol:
+        window: "09:00-21:00"
+        items: [{name: m1, measures: mood, scale: likert 1-7}, {name: m2, measures: mood, scale: likert 1-7}]
+        questionnaires:
+          - name: daytime
+            schedule: {algorithm: fixed-blocks, per_day: 4}
+            expiry: 30m
+          - name: followup
+            schedule: {algorithm: event, trigger: finished, after: [daytime], delay: 0m, delay_max: 60m}
+            expiry: 30m
+      outputs: {prompts: true, answers: true}
+      """
+    let r = try ESMSimBinary.run(["run", try tmp.write("f.yaml", text), "--output", tmp.path("f")])
+    #expect(r.status == 0, "\(r.stderr)")
+    var flagged: [String: Bool] = [:]
+    for row in try lines(tmp.path("f") + "/answers.csv").dropFirst() where !row.isEmpty {
+      let c = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      flagged[c[2] + " " + c[3]] = c[8] == "1"
+    }
+    let prompts = try lines(tmp.path("f") + "/prompts.csv")
+    let header = prompts[0].split(separator: ",").map(String.init)
+    let (opened, submitted, questionnaire) = (
+      header.firstIndex(of: "opened")!, header.firstIndex(of: "submitted")!, header.firstIndex(of: "questionnaire")!
+    )
+    let f = DateFormatter()
+    f.timeZone = TimeZone(identifier: "UTC")
+    f.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS"
+    var seconds: [Bool: [Double]] = [true: [], false: []]
+    for row in prompts.dropFirst() where !row.isEmpty {
+      let c = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      guard c[questionnaire] == "followup", let a = f.date(from: c[opened]), let b = f.date(from: c[submitted]) else { continue }
+      seconds[flagged[c[2] + " " + c[3]] ?? false]!.append(b.timeIntervalSince(a))
+    }
+    func median(_ x: [Double]) -> Double { let s = x.sorted(); return s[s.count / 2] }
+    #expect(seconds[true]!.count > 100 && seconds[false]!.count > 100, "\(seconds.mapValues(\.count))")
+    #expect(median(seconds[true]!) < 2, "careless: \(median(seconds[true]!)) s")
+    #expect(median(seconds[false]!) > 3 * median(seconds[true]!), "others: \(median(seconds[false]!)) s")
+  }
+
   /// A variable that takes the engine's state (`effects: {state: 1}`) moves with the
   /// moments answering depends on (`state_dependence`): with 3, the answered prompts' mean
   /// of it lies above the missed prompts' by more than 4 standard errors (expected: about 6.5);

@@ -84,8 +84,8 @@ public struct ParticipantAnswers: Sendable {
       last = times[i]
       let values = variables(plan, person: person, fluctuation: e, state: i < states.count ? states[i] : .nan)
       out.values[i] = values
-      (out.items[i], out.careless[i]) = items(
-        plan, values: values, careless: person.careless, straight: person.careless && careless.prompt(i < numbers.count ? numbers[i] : i), &stream)
+      let straight = person.careless && careless.prompt(i < numbers.count ? numbers[i] : i)
+      (out.items[i], out.careless[i]) = items(plan, values: values, careless: person.careless, straight: straight, &stream)
     }
     return out
   }

@@ -145,7 +145,7 @@ struct Timetable {
       return
     }
     // The envelope of the parts' sampling windows, in minutes after midnight (a prompt after
-    // joining has no window: left out unless every part is one).
+    // joining and a follow-up have no window: left out unless every part is one).
     let windowed = parts.indices.filter { parts[$0].trigger?.event != .joined && parts[$0].trigger?.isFollowUp != true }
     func envelope(_ weekend: Bool) -> Block {
       let blocks = (windowed.isEmpty ? Array(built.indices) : windowed).map { built[$0].sampling(weekend: weekend) }
