@@ -16,6 +16,9 @@ public enum Planner {
   public struct Limits: Sendable {
     /// The most participant-days over every variant and replication.
     public var participantDays: Double
+    /// The most prompts due over every variant and replication (their most: a follow-up that
+    /// cues follow-ups counted at its most a day); by default 50 a participant-day allowed.
+    public var prompts: Double
     /// The most bytes of a scenario or an uploaded file.
     public var bytes: Int
     /// The most uploaded files.
@@ -24,8 +27,11 @@ public enum Planner {
     public var variants: Int
 
     /// Room for 1,000 participants × 28 days × 2 protocols and a few replications.
-    public init(participantDays: Double = 200_000, bytes: Int = 1_000_000, files: Int = 4, variants: Int = 8) {
+    public init(
+      participantDays: Double = 200_000, prompts: Double? = nil, bytes: Int = 1_000_000, files: Int = 4, variants: Int = 8
+    ) {
       self.participantDays = participantDays
+      self.prompts = prompts ?? participantDays * 50
       self.bytes = bytes
       self.files = files
       self.variants = variants
@@ -57,11 +63,18 @@ public enum Planner {
         description: "scenario.yaml: variants: \(scenario.variants.count) variants; the planner runs at most \(limits.variants) per change (`esmsim run` takes up to \(ScenarioLimits.variants))",
         tooLarge: true)
     }
-    let days = WorkEstimate(scenario, threads: 1).participantDays
+    let estimate = WorkEstimate(scenario, threads: 1)
+    let days = estimate.participantDays
     guard days <= limits.participantDays else {
       throw Refusal(
         description: "scenario.yaml: \(Int(days)) participant-days over every variant and replication; the planner runs at most "
           + "\(Int(limits.participantDays)) per change (fewer participants, days or replications; `esmsim run` has no such limit)",
+        tooLarge: true)
+    }
+    guard estimate.prompts <= limits.prompts else {
+      throw Refusal(
+        description: "scenario.yaml: up to \(Int(estimate.prompts)) prompts over every variant and replication; the planner runs at most "
+          + "\(Int(limits.prompts)) per change (fewer prompts a day, follow-ups or participants; `esmsim run` has no such limit)",
         tooLarge: true)
     }
     return scenario

@@ -169,7 +169,7 @@ struct ServerTests {
     }
   }
 
-  @Test("work limits: participant-days, variants (8,000 one-day variants were 53 s and 633 MB), and 257 schedules served")
+  @Test("work limits: participant-days, variants (8,000 one-day variants were 53 s and 633 MB), 257 schedules served, a chain of follow-ups refused by its prompts")
   func workLimits() async throws {
     try await withServer { port in
       let days = try post(port, json: scenarioJSON("name: x\npopulation: {size: 1000}\nduration: 365d\n"))
@@ -192,6 +192,18 @@ struct ServerTests {
       #expect(reply.status == 200)
       let r14 = try RawHTTP.send(port: port, "GET / HTTP/1.1\nHost: 127.0.0.1:\(port)\nConnection: close\n\n").status
       #expect(r14 == 200)
+      // A questionnaire sent on its own notification, at once: a chain of up to 200 a day
+      // (ESMira sets no limit), refused by its prompts within the participant-days.
+      let chain = """
+        {"title": "Chain", "questionnaires": [{"title": "Mood", "pages": [{"inputs": [{"name": "mood"}]}],
+          "actionTriggers": [{"actions": [{"type": 1, "timeout": 30}], "eventTriggers": [{"cueCode": "invitation"}],
+            "schedules": [{"userEditable": false, "signalTimes": [{"startTimeOfDay": 36000000}]}]}]}]}
+        """
+      let chained = try post(
+        port,
+        json: scenarioJSON(
+          "name: x\npopulation: {size: 100}\nduration: 180d\nprotocol: {esmira_study: c.json}\n", files: ["c.json": chain]))
+      #expect(chained.status == 413 && String(decoding: chained.body, as: UTF8.self).contains("prompts"), "\(String(decoding: chained.body, as: UTF8.self))")
     }
   }
 

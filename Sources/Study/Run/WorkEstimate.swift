@@ -101,7 +101,8 @@ public struct PlanWork {
   /// Participants × days.
   public let participantDays: Double
   /// Prompts due a day (a schedule's `per_day`, its times, or a trigger's most a day; a
-  /// follow-up's most a day, but no more than the prompts drawn a day).
+  /// follow-up's most a day, but no more than the prompts drawn a day unless follow-ups
+  /// cue follow-ups).
   public let promptsPerDay: Double
   /// The items an export writes a prompt's answers for: the survey's, and the scenario's own
   /// (`protocol.items`) not named among them (at least 1).
@@ -117,10 +118,18 @@ public struct PlanWork {
       }
       return total + (p.perDay ?? Double(p.times?.count ?? 6))
     }
-    // A follow-up: at most one per prompt drawn (a chain of follow-ups: up to its most a day).
-    promptsPerDay = schedules.reduce(drawn) { total, part in
-      guard let t = part.trigger, t.isFollowUp else { return total }
-      return total + min(Double(t.maxPerDay), max(drawn, 1))
+    // A follow-up: at most one per prompt drawn; when follow-ups cue follow-ups (a chain),
+    // each at its most a day.
+    let followUps = Set(schedules.indices.filter { schedules[$0].trigger?.isFollowUp == true })
+    let chained = followUps.contains { k in
+      switch schedules[k].trigger!.event {
+      case .finished(let s), .notified(let s): !s.isDisjoint(with: followUps)
+      default: false
+      }
+    }
+    promptsPerDay = followUps.reduce(drawn) { total, k in
+      let most = Double(schedules[k].trigger!.maxPerDay)
+      return total + (chained ? most : min(most, max(drawn, 1)))
     }
     let survey = plan.protocolPlan.survey.items
     let own = plan.answers.items.filter { item in !survey.contains { $0.id == item.name } }.count
