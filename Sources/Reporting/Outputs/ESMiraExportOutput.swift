@@ -58,19 +58,7 @@ final class ESMiraExportOutput: RunOutput {
 
   func participant(_ o: ParticipantOutcome, variant v: Int, replication r: Int) throws {
     let plan = folder.variant(v).plan
-    let key = RunFolder.replicationKey(variant: v, replication: r)
-    if current?.key != key {
-      try finish()
-      let dir = try folder.replicationDirectory(Self.folderName, variant: v, replication: r)
-      var questionnaires: [String: RowFile] = [:]
-      for survey in plan.protocolPlan.allSurveys {
-        questionnaires[survey.id] = try RowFile.esmira(
-          (dir as NSString).appendingPathComponent("\(survey.id).csv"),
-          header: Self.questionnaireHeader + survey.items.map(\.id)
-            + OwnItemAnswers.extra(plan.answers, survey).map { plan.answers.items[$0].name })
-      }
-      current = (key, try RowFile.esmira((dir as NSString).appendingPathComponent("events.csv"), header: Self.eventsHeader), questionnaires)
-    }
+    try open(variant: v, replication: r, plan: plan)
     let time = folder.clock(o, plan: plan)
     let ios = o.os == .ios
     let user = Self.userId(o.participant)
@@ -147,6 +135,23 @@ final class ESMiraExportOutput: RunOutput {
       }
       return (name, "\(name): \(clock(window.start.minutes + shift))-\(clock(window.start.minutes + window.length + shift)), ")
     }
+  }
+
+  /// Opens the files of variant `v`'s replication `r` (closing the last ones) unless they are
+  /// the current ones: `events.csv` and a file per questionnaire.
+  func open(variant v: Int, replication r: Int, plan: StudyPlan) throws {
+    let key = RunFolder.replicationKey(variant: v, replication: r)
+    guard current?.key != key else { return }
+    try finish()
+    let dir = try folder.replicationDirectory(Self.folderName, variant: v, replication: r)
+    var questionnaires: [String: RowFile] = [:]
+    for survey in plan.protocolPlan.allSurveys {
+      questionnaires[survey.id] = try RowFile.esmira(
+        (dir as NSString).appendingPathComponent("\(survey.id).csv"),
+        header: Self.questionnaireHeader + survey.items.map(\.id)
+          + OwnItemAnswers.extra(plan.answers, survey).map { plan.answers.items[$0].name })
+    }
+    current = (key, try RowFile.esmira((dir as NSString).appendingPathComponent("events.csv"), header: Self.eventsHeader), questionnaires)
   }
 
   /// A submitted questionnaire's answers: its items' from the one state, then the scenario's own
