@@ -5,9 +5,11 @@ Usage: python3 scripts/validate.py PATH/TO/esmsim [--known-fail=NAME ...] > docs
 (what `make validate` does). Exits 1 when a check fails; a check named with --known-fail (a
 failure the document explains) is still marked FAILS but does not make the exit non-zero, so
 that CI fails on any new one (`.ci/run`). Standard library only; takes about a minute."""
+import atexit
 import csv
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -18,6 +20,9 @@ ESMSIM = sys.argv[1] if len(sys.argv) > 1 and not sys.argv[1].startswith("--") e
 KNOWN = {a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--known-fail=")}
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRATCH = tempfile.mkdtemp(prefix="esmsim-validate-")
+# The runs' folders (about 480 MB) go when the script ends, however it ends: left behind,
+# every `make validate` and `make check-validate` filled /tmp by that much.
+atexit.register(shutil.rmtree, SCRATCH, ignore_errors=True)
 
 
 def esmsim(*args):
