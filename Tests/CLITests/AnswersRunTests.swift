@@ -71,6 +71,31 @@ struct AnswersRunTests {
     #expect(traits.count == 30)
     #expect(hidden > 0 && hidden < rows.count - 1)
   }
+  /// The seconds from opening to submitting of each answered prompt in a run's folder (of
+  /// `questionnaire` only, when given), by whether answers.csv marks it careless.
+  static func answeringSeconds(_ folder: String, questionnaire: String? = nil) throws -> [Bool: [Double]] {
+    var flagged: [String: Bool] = [:]
+    for row in try lines(folder + "/answers.csv").dropFirst() where !row.isEmpty {
+      let c = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      flagged[c[2] + " " + c[3]] = c[8] == "1"
+    }
+    let prompts = try lines(folder + "/prompts.csv")
+    let header = prompts[0].split(separator: ",").map(String.init)
+    let (opened, submitted) = (header.firstIndex(of: "opened")!, header.firstIndex(of: "submitted")!)
+    let named = header.firstIndex(of: "questionnaire")
+    let f = DateFormatter()
+    f.timeZone = TimeZone(identifier: "UTC")
+    f.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS"
+    var seconds: [Bool: [Double]] = [true: [], false: []]
+    for row in prompts.dropFirst() where !row.isEmpty {
+      let c = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      if let questionnaire, let named, c[named] != questionnaire { continue }
+      guard let a = f.date(from: c[opened]), let b = f.date(from: c[submitted]) else { continue }
+      seconds[flagged[c[2] + " " + c[3]] ?? false]!.append(b.timeIntervalSince(a))
+    }
+    return seconds
+  }
+
   /// Too-fast careless answers (`careless.seconds_per_item: 1`, a 10-item survey): the prompts
   /// answers.csv marks careless are submitted a median 10 s after opening (within 7-14 s:
   /// hundreds of them, a lognormal's median), the others several times later; without
@@ -96,24 +121,9 @@ struct AnswersRunTests {
       #expect(r.status == 0, "\(r.stderr)")
       return try lines(tmp.path(out) + "/prompts.csv")
     }
-    let fast = try run("careless: {people: 0.5, prompts: 0.5, seconds_per_item: 1}", "fast")
+    _ = try run("careless: {people: 0.5, prompts: 0.5, seconds_per_item: 1}", "fast")
     #expect(try run("careless: {people: 0.5, prompts: 0.5}", "slow") == (try run("", "none")), "careless without seconds_per_item: the same prompts")
-    var flagged: [String: Bool] = [:]
-    for row in try lines(tmp.path("fast") + "/answers.csv").dropFirst() where !row.isEmpty {
-      let c = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-      flagged[c[2] + " " + c[3]] = c[8] == "1"
-    }
-    let header = fast[0].split(separator: ",").map(String.init)
-    let (opened, submitted) = (header.firstIndex(of: "opened")!, header.firstIndex(of: "submitted")!)
-    let f = DateFormatter()
-    f.timeZone = TimeZone(identifier: "UTC")
-    f.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS"
-    var seconds: [Bool: [Double]] = [true: [], false: []]
-    for row in fast.dropFirst() where !row.isEmpty {
-      let c = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-      guard let a = f.date(from: c[opened]), let b = f.date(from: c[submitted]) else { continue }
-      seconds[flagged[c[2] + " " + c[3]] ?? false]!.append(b.timeIntervalSince(a))
-    }
+    let seconds = try Self.answeringSeconds(tmp.path("fast"))
     func median(_ x: [Double]) -> Double { let s = x.sorted(); return s[s.count / 2] }
     #expect(seconds[true]!.count > 100 && seconds[false]!.count > 100, "\(seconds.mapValues(\.count))")
     #expect((7...14).contains(median(seconds[true]!)), "careless: \(median(seconds[true]!)) s")
@@ -151,25 +161,7 @@ struct AnswersRunTests {
       """
     let r = try ESMSimBinary.run(["run", try tmp.write("f.yaml", text), "--output", tmp.path("f")])
     #expect(r.status == 0, "\(r.stderr)")
-    var flagged: [String: Bool] = [:]
-    for row in try lines(tmp.path("f") + "/answers.csv").dropFirst() where !row.isEmpty {
-      let c = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-      flagged[c[2] + " " + c[3]] = c[8] == "1"
-    }
-    let prompts = try lines(tmp.path("f") + "/prompts.csv")
-    let header = prompts[0].split(separator: ",").map(String.init)
-    let (opened, submitted, questionnaire) = (
-      header.firstIndex(of: "opened")!, header.firstIndex(of: "submitted")!, header.firstIndex(of: "questionnaire")!
-    )
-    let f = DateFormatter()
-    f.timeZone = TimeZone(identifier: "UTC")
-    f.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS"
-    var seconds: [Bool: [Double]] = [true: [], false: []]
-    for row in prompts.dropFirst() where !row.isEmpty {
-      let c = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-      guard c[questionnaire] == "followup", let a = f.date(from: c[opened]), let b = f.date(from: c[submitted]) else { continue }
-      seconds[flagged[c[2] + " " + c[3]] ?? false]!.append(b.timeIntervalSince(a))
-    }
+    let seconds = try Self.answeringSeconds(tmp.path("f"), questionnaire: "followup")
     func median(_ x: [Double]) -> Double { let s = x.sorted(); return s[s.count / 2] }
     #expect(seconds[true]!.count > 100 && seconds[false]!.count > 100, "\(seconds.mapValues(\.count))")
     #expect(median(seconds[true]!) < 2, "careless: \(median(seconds[true]!)) s")

@@ -1,4 +1,5 @@
 import Foundation
+import Schedules
 import SimKernel
 import Scenarios
 import Study
@@ -125,10 +126,7 @@ final class ESMiraExportOutput: RunOutput {
       guard let choice = part.choice, case .fixed(let window, _) = part.window else { return nil }
       let survey = proto.survey(ofSchedule: k)
       let name = survey.title.isEmpty ? survey.id : survey.title
-      func clock(_ minutes: Double) -> String {
-        let m = Int(((minutes.rounded()).truncatingRemainder(dividingBy: 1440) + 1440).truncatingRemainder(dividingBy: 1440))
-        return (m / 60 < 10 ? "0" : "") + "\(m / 60):" + (m % 60 < 10 ? "0" : "") + "\(m % 60)"
-      }
+      func clock(_ minutes: Double) -> String { ClockTime(minutes: minutes.rounded()).description }
       if choice.algorithm == .fixedTimes {
         let times = choice.parameters.times ?? [window.start]
         return (name, times.map { "\(name): \(clock($0.minutes + shift)), " }.joined())

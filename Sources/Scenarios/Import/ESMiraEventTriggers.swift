@@ -54,15 +54,15 @@ extension ESMiraStudyImport {
     let specific = try json.number(e["specificQuestionnaireInternalId"], k + ".specificQuestionnaireInternalId", default: -1, range: -1...9e15)
     let cue: ESMiraCue
     if code == "joined" {
+      guard specific == -1 else {
+        json.warn(k + ".specificQuestionnaireInternalId", "a trigger on joining limited to a questionnaire's event never fires in the app: nothing is sent")
+        return nil
+      }
       cue = .joined
     } else if specific != -1 {
       cue = .followUp(finished: code == "questionnaire", .specific(specific))
     } else {
       cue = .followUp(finished: code == "questionnaire", json.flag(e["skipThisQuestionnaire"]) ? .others : .any)
-    }
-    if cue == .joined && specific != -1 {
-      json.warn(k + ".specificQuestionnaireInternalId", "a trigger on joining limited to a questionnaire's event never fires in the app: nothing is sent")
-      return nil
     }
     let longest = 365.0 * 86_400
     let delay = try json.number(e["delaySec"], k + ".delaySec", default: 0, range: 0...longest)

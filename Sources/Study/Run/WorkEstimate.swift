@@ -120,13 +120,9 @@ public struct PlanWork {
     }
     // A follow-up: at most one per prompt drawn; when follow-ups cue follow-ups (a chain),
     // each at its most a day.
-    let followUps = Set(schedules.indices.filter { schedules[$0].trigger?.isFollowUp == true })
-    let chained = followUps.contains { k in
-      switch schedules[k].trigger!.event {
-      case .finished(let s), .notified(let s): !s.isDisjoint(with: followUps)
-      default: false
-      }
-    }
+    // In the schedules' order (a set's would change the sum's rounding from run to run).
+    let followUps = schedules.indices.filter { schedules[$0].trigger?.isFollowUp == true }
+    let chained = followUps.contains { !schedules[$0].trigger!.followUpSources.isDisjoint(with: followUps) }
     promptsPerDay = followUps.reduce(drawn) { total, k in
       let most = Double(schedules[k].trigger!.maxPerDay)
       return total + (chained ? most : min(most, max(drawn, 1)))

@@ -24,6 +24,12 @@ public struct SchedulePart: Sendable, Equatable {
     if case .events(let e) = rule { return e }
     return nil
   }
+  /// Whether its prompts are drawn day by day in its window: not the one prompt after joining,
+  /// nor follow-ups created while the study runs.
+  public var isDrawnDaily: Bool {
+    guard let t = trigger else { return true }
+    return t.event != .joined && !t.isFollowUp
+  }
   /// The window in which it signals.
   public var window: WindowPlan
   /// Signal every this many days (ESMira `dailyRepeatRate`; default 1).
@@ -169,6 +175,14 @@ public struct EventTrigger: Sendable, Equatable {
     switch event {
     case .finished, .notified: true
     default: false
+    }
+  }
+
+  /// The schedules whose events cue a follow-up (empty for other triggers).
+  public var followUpSources: Set<Int> {
+    switch event {
+    case .finished(let s), .notified(let s): s
+    default: []
     }
   }
 

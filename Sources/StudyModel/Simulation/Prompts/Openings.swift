@@ -19,20 +19,17 @@ extension ParticipantSimulation {
     guard awake, power.phoneIsOn, !droppedOut, !app.removed, app.sessionUntil <= now, canAnswer(at: now) else { return }
     var pending = false
     let times = timetable.times
+    func bringUp(_ i: Int) {
+      guard promptLife.isPending(i, at: now) else { return }
+      pending = true
+      sim.schedule(at: now, kind: EventKind.promptNoticed.rawValue, payload: Noticed.payload(i, reminded: true))
+    }
     // The drawn prompts (in time order), then the follow-ups (in the order created).
     for i in stride(from: timetable.drawnCount - 1, through: 0, by: -1) where times[i] <= now {
-      if promptLife.isPending(i, at: now) {
-        pending = true
-        sim.schedule(at: now, kind: EventKind.promptNoticed.rawValue, payload: Noticed.payload(i, reminded: true))
-      }
+      bringUp(i)
       if times[i] < now - Openings.lookBack { break }
     }
-    for i in timetable.drawnCount..<times.count where times[i] <= now && times[i] >= now - Openings.lookBack {
-      if promptLife.isPending(i, at: now) {
-        pending = true
-        sim.schedule(at: now, kind: EventKind.promptNoticed.rawValue, payload: Noticed.payload(i, reminded: true))
-      }
-    }
+    for i in timetable.drawnCount..<times.count where times[i] <= now && times[i] >= now - Openings.lookBack { bringUp(i) }
     if volunteer {
       guard !pending else { return }
       var r = PromptRecord(index: promptLife.volunteered.count, day: life.day(at: now), scheduled: now)

@@ -40,10 +40,9 @@ struct FollowUps {
       guard let t = part.trigger, t.isFollowUp, t.onlyOn == nil || t.onlyOn == os else { continue }
       let r = rules.count
       rules.append(Rule(schedule: k, trigger: t, stream: streams[k]))
-      switch t.event {
-      case .finished(let sources): for s in sources.sorted() where s < schedules.count { afterFinished[s].append(r) }
-      case .notified(let sources): for s in sources.sorted() where s < schedules.count { afterNotified[s].append(r) }
-      default: break
+      let finished = if case .finished = t.event { true } else { false }
+      for s in t.followUpSources.sorted() where s < schedules.count {
+        if finished { afterFinished[s].append(r) } else { afterNotified[s].append(r) }
       }
     }
   }

@@ -146,7 +146,7 @@ struct Timetable {
     }
     // The envelope of the parts' sampling windows, in minutes after midnight (a prompt after
     // joining and a follow-up have no window: left out unless every part is one).
-    let windowed = parts.indices.filter { parts[$0].trigger?.event != .joined && parts[$0].trigger?.isFollowUp != true }
+    let windowed = parts.indices.filter { parts[$0].isDrawnDaily }
     func envelope(_ weekend: Bool) -> Block {
       let blocks = (windowed.isEmpty ? Array(built.indices) : windowed).map { built[$0].sampling(weekend: weekend) }
       return Block(start: blocks.map(\.start).min()!, end: blocks.map(\.end).max()!)
@@ -260,8 +260,7 @@ struct Timetable {
       let weekend = plan.isWeekend(d)
       let weekday = (plan.startWeekday + d) % 7
       let midnight = SimTime(d) * Tick.day
-      for k in parts.indices
-      where parts[k].isActive(day: d, weekday: weekday) && parts[k].trigger?.event != .joined && parts[k].trigger?.isFollowUp != true {
+      for k in parts.indices where parts[k].isActive(day: d, weekday: weekday) && parts[k].isDrawnDaily {
         let w = weekend ? 1 : 0
         var window = built[k].windows[w]
         guard !built[k].schedulers.isEmpty else {
