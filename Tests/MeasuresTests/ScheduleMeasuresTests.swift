@@ -142,26 +142,13 @@ struct ScheduleMeasuresTests {
     }
   }
 
-  @Test("the KS sample sorted per part and merged equals the whole sample sorted")
-  func sortedRuns() throws {
+  @Test("the KS sample of parts merged, sorted, equals the whole sample sorted")
+  func sortedSample() throws {
     let (whole, split) = try Self.measured(.bernoulli(Bernoulli(perDay: 4)), days: 500, seed: 5, parts: 5) { $0 % 5 }
-    var parts = split
-    // Parts 0 and 3 sorted (as the runner's workers do), the others not.
-    parts[0].sortSample()
-    parts[3].sortSample()
-    var merged = parts[0]
-    for p in parts.dropFirst() { merged.merge(p) }
+    var merged = split[0]
+    for p in split.dropFirst() { merged.merge(p) }
     #expect(merged.sortedSample() == whole.normalized.sorted())
     #expect(merged.sortedSample().count > 1_500)  // about 4 a day for 500 days
-    // Every part sorted: five runs, merged over three passes (an odd one out in two).
-    var all = split.map { p -> ScheduleMeasures in
-      var q = p
-      q.sortSample()
-      return q
-    }
-    for p in all.dropFirst() { all[0].merge(p) }
-    #expect(all[0].sortedRuns.count == 5)
-    #expect(all[0].sortedSample() == whole.normalized.sorted())
   }
 }
 

@@ -16,11 +16,9 @@ public struct ScheduleMeasures: Sendable {
   public let slotCount: Int
 
   var slotSignals: [Int]
-  /// The normalised times of the detailed days (the Kolmogorov–Smirnov sample): those added
-  /// since the last ``sortSample()``, and the sorted runs it made (merged only in
-  /// ``summary()``).
+  /// The normalised times of the detailed days (the Kolmogorov–Smirnov sample), in the order
+  /// they were added; sorted only in ``summary()``.
   var normalized: [Double] = []
-  var sortedRuns: [[Double]] = []
   var days = 0
   var zeroSignalDays = 0
   var gaps = GapStatistics()
@@ -95,74 +93,16 @@ public struct ScheduleMeasures: Sendable {
     precondition(other.slotCount == slotCount && other.referenceMinutes == referenceMinutes)
     for j in 0..<slotCount { slotSignals[j] += other.slotSignals[j] }
     normalized += other.normalized
-    sortedRuns += other.sortedRuns
     days += other.days
     zeroSignalDays += other.zeroSignalDays
     gaps.merge(other.gaps)
     predictability.merge(other.predictability)
   }
 
-  /// Sorts the Kolmogorov–Smirnov sample, so that merges keep it sorted and ``summary()``
-  /// need not sort it: the runner's workers call it on each chunk's accumulator, which takes
-  /// the sorting off the single thread that merges. (The sorted sample is the same however
-  /// the days were grouped.)
-  public mutating func sortSample() {
-    guard !normalized.isEmpty else { return }
-    sortedRuns.append(RadixSort.sortedNonNegative(normalized))
-    normalized = []
-  }
-
-  /// The whole Kolmogorov–Smirnov sample, sorted: the sorted runs merged pairwise (each pass
-  /// halves their number), with what was added since the last ``sortSample()``.
+  /// The whole Kolmogorov–Smirnov sample, sorted (``UnitIntervalSort``: the normalised
+  /// times lie in [0, 1]). The sorted sample is the same however the days were grouped.
   func sortedSample() -> [Double] {
-    var runs = sortedRuns
-    if !normalized.isEmpty { runs.append(RadixSort.sortedNonNegative(normalized)) }
-    while runs.count > 1 {
-      var next: [[Double]] = []
-      next.reserveCapacity((runs.count + 1) / 2)
-      for k in stride(from: 0, to: runs.count, by: 2) {
-        next.append(k + 1 < runs.count ? Self.mergeSorted(runs[k], runs[k + 1]) : runs[k])
-      }
-      runs = next
-    }
-    return runs.first ?? []
-  }
-
-  /// Two sorted arrays as one sorted array.
-  static func mergeSorted(_ a: [Double], _ b: [Double]) -> [Double] {
-    if b.isEmpty { return a }
-    if a.isEmpty { return b }
-    if a[a.count - 1] <= b[0] { return a + b }
-    return [Double](unsafeUninitializedCapacity: a.count + b.count) { out, written in
-      a.withUnsafeBufferPointer { a in
-        b.withUnsafeBufferPointer { b in
-          var i = 0
-          var j = 0
-          var k = 0
-          // Without branches: which side is smaller is a coin toss a predictor keeps losing.
-          while i < a.count && j < b.count {
-            let x = a[i]
-            let y = b[j]
-            let takeB = y < x
-            out.initializeElement(at: k, to: takeB ? y : x)
-            j &+= takeB ? 1 : 0
-            i &+= takeB ? 0 : 1
-            k &+= 1
-          }
-          while i < a.count {
-            out.initializeElement(at: k, to: a[i])
-            i += 1
-            k += 1
-          }
-          while j < b.count {
-            out.initializeElement(at: k, to: b[j])
-            j += 1
-            k += 1
-          }
-        }
-      }
-      written = a.count + b.count
-    }
+    UnitIntervalSort.sorted(normalized)
   }
 
   /// Intensity per slot (see ``ScheduleSummary/intensity``) alone: cheap, unlike ``summary()``.

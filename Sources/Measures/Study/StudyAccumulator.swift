@@ -199,13 +199,6 @@ public struct StudyAccumulator: Sendable {
     }
   }
 
-  /// Prepares the accumulator for merging: sorts the Kolmogorov–Smirnov samples (done by the
-  /// runner's workers on each chunk, so that the merging thread only interleaves them).
-  public mutating func prepareForMerge() {
-    scheduledTimes.sortSample()
-    answeredTimes.sortSample()
-  }
-
   /// Pools another accumulator (the next participants in order) into this one.
   public mutating func merge(_ o: StudyAccumulator) {
     participants += o.participants

@@ -86,8 +86,7 @@ enum StudyRunner {
             pipeline.store(c, nil)
             continue
           }
-          var r = simulate(plan, chunk: c, replication: replication, options: options, shouldStop: shouldStop)
-          r.accumulator.prepareForMerge()
+          let r = simulate(plan, chunk: c, replication: replication, options: options, shouldStop: shouldStop)
           pipeline.store(c, r)
         }
       }
