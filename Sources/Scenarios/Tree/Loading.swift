@@ -63,7 +63,9 @@ public enum ScenarioLoader {
     }
     let node: Node?
     do {
-      node = try Yams.compose(yaml: text)
+      // The basic resolver: `convert` reads every scalar as its text, so the default resolver (its
+      // regular expressions, 9 M instructions to compile once a process) is never needed.
+      node = try Yams.compose(yaml: text, .basic)
     } catch let error as YamlError {
       let (location, message) = Self.describe(error)
       throw ScenarioError(file: file, at: location, message)
