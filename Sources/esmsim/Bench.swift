@@ -8,12 +8,14 @@ import SimKernel
 /// `esmsim bench …`: benchmarks that print figures.
 struct Bench: ParsableCommand {
   static let configuration = CommandConfiguration(
+    commandName: "bench",
     abstract: "Run a benchmark and print its figures.",
     subcommands: [Kernel.self, Random.self, Schedules.self, CaseStudy.self, City.self, Scaling.self, PlannerChange.self, DesignTiming.self]
   )
 
   struct Kernel: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "kernel",
       abstract: "The hold model: each entity repeatedly waits an Exp(1 s) time.",
       discussion: """
         Prints, as its last line, events=<count> seconds=<wall> events_per_second=<rate>.
@@ -59,6 +61,7 @@ struct Bench: ParsableCommand {
 
   struct Random: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "random",
       abstract: "Nanoseconds per draw: native Swift against GSL samplers on the same stream.")
 
     @Option(help: "Draws per kind.") var count = 10_000_000
@@ -77,6 +80,7 @@ struct Bench: ParsableCommand {
 
   struct Schedules: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "schedules",
       abstract: "Seconds per 10^6 participant-days of schedule generation, per algorithm.",
       discussion: "Window 08:00-22:00, 5 signals a day, a 30-minute gap for fixed blocks. Target: under 1 s each."
     )

@@ -141,6 +141,7 @@ extension Bench {
 
   struct City: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "city",
       abstract: "Time the city study: wall time, events, events and participant-days per second, peak memory.",
       discussion: """
         Runs scenarios/city-study-benchmark.yaml (10,000 participants for a year; summary outputs) \
@@ -177,6 +178,7 @@ extension Bench {
 
   struct Scaling: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "scaling",
       abstract: "Cost per participant-day at growing sizes, and the speed-up of two threads over one.",
       discussion: """
         Runs the city study for 30 days at each size (default 1,000, 10,000 and 100,000 \

@@ -146,6 +146,7 @@ extension ScheduleCommand {
 
   struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "compare",
       abstract: "Run every algorithm (fixed blocks once per gap method) on the same days and measure each.",
       discussion: """
         Only the days --weekdays and --every-days allow are drawn and measured. \

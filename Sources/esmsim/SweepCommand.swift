@@ -34,6 +34,7 @@ struct SweepCommand: ParsableCommand {
 
   struct Plan: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "plan",
       abstract: "Print the sweep's points, work units, spec hash and suggested shard counts.")
 
     @Argument(help: "The sweep file.") var sweep: String
@@ -57,6 +58,7 @@ struct SweepCommand: ParsableCommand {
 
   struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "run",
       abstract: "Run one shard's work units (all of them by default) into a sweep folder.",
       discussion: """
         --shard and --num-shards default from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT \
@@ -128,6 +130,7 @@ struct SweepCommand: ParsableCommand {
 
   struct Merge: ParsableCommand {
     static let configuration = CommandConfiguration(
+      commandName: "merge",
       abstract: "Check that every unit is present exactly once and write summary.csv and results.sqlite.")
 
     @Argument(help: "The sweep folder.") var directory: String
