@@ -234,15 +234,15 @@ struct PeopleTests {
     // The openings: at once (seconds), busy (minutes), deferred (a share of the window left).
     var s = RandomStream(StreamAddress(seed: 9, purpose: .general))
     let window = 60 * Tick.minute
-    let delays = (0..<20_000).map { _ in Compliance.openingDelay(c, atOnce: 0.5, busy: 0.2, remaining: window, &s) }
+    let delays = (0..<20_000).map { _ in Compliance.openingDelay(c.opening, atOnce: 0.5, busy: 0.2, remaining: window, &s) }
     let quick = Double(delays.filter { $0 < 2 * Tick.minute }.count) / Double(delays.count)
     // At once 0.5; the others' busy and deferred delays rarely under 2 minutes (a few percent).
     #expect(quick > 0.5 && quick < 0.58, "\(quick)")
     let deferred = delays.filter { $0 >= 2 * Tick.minute && $0 <= window }
     #expect(!deferred.isEmpty && delays.filter { $0 > window }.count < delays.count / 10)
     // Deferral uses the window: a window twice as long doubles the deferred waits' median.
-    let long = (0..<20_000).map { _ in Compliance.openingDelay(c, atOnce: 0, busy: 0, remaining: 2 * window, &s) }
-    let short = (0..<20_000).map { _ in Compliance.openingDelay(c, atOnce: 0, busy: 0, remaining: window, &s) }
+    let long = (0..<20_000).map { _ in Compliance.openingDelay(c.opening, atOnce: 0, busy: 0, remaining: 2 * window, &s) }
+    let short = (0..<20_000).map { _ in Compliance.openingDelay(c.opening, atOnce: 0, busy: 0, remaining: window, &s) }
     let ratio = Double(long.sorted()[10_000]) / Double(short.sorted()[10_000])
     #expect(abs(ratio - 2) < 0.1, "\(ratio)")
   }

@@ -86,7 +86,8 @@ public enum Compliance {
   /// the window's `remaining` time (deferral: "when convenient", so longer windows give
   /// longer waits). Draws from `s`: one uniform for the kind, then the delay's.
   static func openingDelay(
-    _ plan: CompliancePlan, atOnce person: Double, busy: Double, remaining: SimTime, hour: Int = 12, _ s: inout RandomStream
+    _ plan: CompliancePlan.Opening, atOnce person: Double, busy: Double, remaining: SimTime, hour: Int = 12,
+    _ s: inout RandomStream
   ) -> SimTime {
     // The hour of day moves the odds of opening at once: the evening's most, the early
     // morning's least (atOnceOdds(hour:)).

@@ -92,6 +92,19 @@ public struct CompliancePlan: Sendable, Equatable {
   /// The opening delay of an "at once" decision (lognormal median, seconds, and sigma).
   public var atOnceSeconds = 13.5
   public var atOnceSigma = 0.8
+
+  /// The parameters of the time to open a prompt (``Compliance/openingDelay(_:atOnce:busy:remaining:hour:_:)``),
+  /// apart from the plan: passed on their own, they spare a copy of the whole plan (320 bytes)
+  /// on every prompt a participant means to answer.
+  struct Opening {
+    let atOnceSeconds, atOnceSigma, busyMinutes, deferralShape, deferralHorizon: Double
+  }
+
+  var opening: Opening {
+    Opening(
+      atOnceSeconds: atOnceSeconds, atOnceSigma: atOnceSigma, busyMinutes: busyMinutes, deferralShape: deferralShape,
+      deferralHorizon: deferralHorizon)
+  }
   /// Answering a survey breaks off at this rate per minute of answering past its first item
   /// (the survey ends with the items answered so far; a one-item survey never does). Default
   /// 0.045: 92.6 % of started surveys completed in Dunton et al.'s EMA with a 20-item survey

@@ -87,7 +87,7 @@ extension ParticipantSimulation {
       let remaining = promptLife.expiresAt[i] == .max ? SimTime.max : promptLife.expiresAt[i] - now
       let atOnce = Compliance.atOnce(e.atOnce, plan.compliance, day: Int(timetable.days[i]))
       let delay = Compliance.openingDelay(
-        plan.compliance, atOnce: atOnce, busy: e.busy, remaining: remaining, hour: hour, &streams.response)
+        plan.compliance.opening, atOnce: atOnce, busy: e.busy, remaining: remaining, hour: hour, &streams.response)
       let from = answerableFrom(now)
       let openAt = from == .max ? SimTime.max : max(from + delay, app.sessionUntil)
       promptLife.stage[i] = .intending
