@@ -171,16 +171,20 @@ struct DecayTable: Sendable {
     rate = r
     // e^(−r·2ᵇ) for the 30 bits b of t, each computed once.
     let powers = (0..<30).map { exp(-r * Double(1 << $0)) }
-    var e = [Double](repeating: 1, count: 3 * 256 + 64)
-    for byte in 0..<4 {
-      let base = 256 * byte
-      for k in 1..<(byte < 3 ? 256 : 64) {
-        // k's highest bit times the entry for the rest of k.
-        let high = Int.bitWidth - 1 - k.leadingZeroBitCount
-        e[base + k] = e[base + k - (1 << high)] * powers[8 * byte + high]
+    entries = [Double](unsafeUninitializedCapacity: 3 * 256 + 64) { e, count in
+      powers.withUnsafeBufferPointer { powers in
+        for byte in 0..<4 {
+          let base = 256 * byte
+          e[base] = 1
+          for k in 1..<(byte < 3 ? 256 : 64) {
+            // k's highest bit times the entry for the rest of k (written before k).
+            let high = Int.bitWidth - 1 - k.leadingZeroBitCount
+            e[base + k] = e[base + k - (1 << high)] * powers[8 * byte + high]
+          }
+        }
       }
+      count = 3 * 256 + 64
     }
-    entries = e
   }
 
   /// e^(−rate·t).
