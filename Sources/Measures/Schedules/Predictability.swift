@@ -135,10 +135,18 @@ struct Predictability: Sendable {
           }
           start = end
         }
-        for c in 0..<size {
-          if c >= slotStride { before[c] += before[c - slotStride] }
-          if c >= slotStride + 1 { after[c] += after[c - slotStride - 1] }
-          t[c].visits = before[c] + after[c]
+        // Only states with no more slots since the last signal than the slot's own index are
+        // ever visited (a run after a signal starts at slot 1 or later with 1 slot since it):
+        // the sums run over those, about half the table; the rest stay zero in both diagonals.
+        for s in 0..<slotCount {
+          for soFar in 0...soFarCap {
+            let first = s * slotStride + soFar * row
+            for c in first...(first + s) {
+              if c >= slotStride { before[c] += before[c - slotStride] }
+              if c >= slotStride + 1 { after[c] += after[c - slotStride - 1] }
+              t[c].visits = before[c] + after[c]
+            }
+          }
         }
       }
     }
