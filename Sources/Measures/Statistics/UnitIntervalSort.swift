@@ -6,16 +6,16 @@
 /// The Kolmogorov–Smirnov sample of a schedule's normalised times is such a sample: spread
 /// over [0, 1], about one value per bucket, so each value is read three times and moved twice
 /// (a radix sort of the bit patterns needed six passes and a merge of the workers' runs).
-public enum UnitIntervalSort {
+enum UnitIntervalSort {
   /// A bucket holding more values than this (a sample bunched on a few times of day, each
   /// with many distinct values near it) is sorted by the standard library, not by insertion.
   static let insertionLimit = 32
 
   /// `values` in ascending order. Samples of 64 or fewer, or with a value outside [0, 1],
   /// −0 or NaN, are sorted by the standard library (the same order).
-  public static func sorted(_ values: [Double]) -> [Double] {
+  static func sorted(_ values: [Double]) -> [Double] {
     let n = values.count
-    guard n > 64, values.allSatisfy({ $0 >= 0 && $0 <= 1 && $0.sign == .plus }) else { return values.sorted() }
+    guard n > 64, values.allSatisfy({ $0.sign == .plus && $0 <= 1 }) else { return values.sorted() }
     let scale = Double(n)
     @inline(__always) func bucket(_ x: Double) -> Int { min(Int(x * scale), n - 1) }
     // starts[k] is where bucket k begins; after the scatter, where bucket k + 1 begins.

@@ -75,7 +75,8 @@ public indirect enum JSONValue: Sendable, Equatable, ExpressibleByStringLiteral,
   static func quote(_ s: String, into out: inout String) {
     out += "\""
     // Most strings need no escape: appended whole (scalar by scalar cost 6 M instructions of a
-    // run's summary.json and manifest).
+    // run's summary.json and manifest). 0xE2 leads U+2028 and U+2029: such text takes the
+    // scalar-by-scalar way.
     if !s.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0xE2 }) {
       out += s
       out += "\""
