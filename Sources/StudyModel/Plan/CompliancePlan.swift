@@ -85,8 +85,10 @@ public struct CompliancePlan: Sendable, Equatable {
   public var busySD = 1.0
   public var busyMinutes = 45.0
   /// The rest defer "until convenient": opened at a share X of the window's remaining time,
-  /// X ~ Beta(1, shape) (mean 1 / (1 + shape)): longer windows give longer waits. A window
-  /// without an end (``ExpiryPolicy``) is taken as ``deferralHorizon`` minutes long.
+  /// X ~ Beta(1, shape) (mean 1 / (1 + shape)): longer windows give longer waits. Answerable
+  /// until the next signal, the window is the time to the next scheduled prompt, which the
+  /// participant expects, held to ``deferralHorizon`` minutes (the night's gap, the study's
+  /// last prompt); a window without an end (``ExpiryPolicy/never``) is taken as that long.
   public var deferralShape = 2.44
   public var deferralHorizon = 240.0
   /// The opening delay of an "at once" decision (lognormal median, seconds, and sigma).

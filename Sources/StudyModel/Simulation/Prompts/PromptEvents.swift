@@ -84,7 +84,7 @@ extension ParticipantSimulation {
     if streams.response.uniform() < p {
       // When they open it: at once, after being busy, or later within the window.
       let e = person.engagement
-      let remaining = promptLife.expiresAt[i] == .max ? SimTime.max : promptLife.expiresAt[i] - now
+      let remaining = deferralWindow(i, at: now)
       let atOnce = Compliance.atOnce(e.atOnce, plan.compliance, day: Int(timetable.days[i]))
       let delay = Compliance.openingDelay(
         plan.compliance.opening, atOnce: atOnce, busy: e.busy, remaining: remaining, hour: hour, &streams.response)
@@ -192,6 +192,19 @@ extension ParticipantSimulation {
         at: now + reminders[promptLife.records[i].schedule].interval, kind: EventKind.reminder.rawValue,
         payload: Int32(i))
     }
+  }
+
+  /// How long prompt `i` stays answerable after `now` as the participant reckons it when they
+  /// put it off "until convenient" (``Compliance/openingDelay(_:atOnce:busy:remaining:hour:_:)``):
+  /// to its expiry; answerable until the next signal, to the next scheduled prompt, which the
+  /// participant expects (held to ``CompliancePlan/deferralHorizon``: the night's gap, and the
+  /// study's last prompt, have no such end); `.max`: no end.
+  mutating func deferralWindow(_ i: Int, at now: SimTime) -> SimTime {
+    if promptLife.expiresAt[i] != .max { return promptLife.expiresAt[i] - now }
+    guard case .untilNextSignal = expiries[promptLife.records[i].schedule], i + 1 < timetable.drawnCount else {
+      return .max
+    }
+    return min(max(timetable.times[i + 1] - now, 0), Tick.minutes(plan.compliance.deferralHorizon))
   }
 
   /// How closely the participant attends to prompt `i`'s alert (``Noticing/alertOdds(window:)``):
