@@ -171,7 +171,7 @@ extension Calibrator {
   /// those of the corpus's five training studies' fits (`make validate-real`,
   /// docs/sources.md "Trends between studies").
   static let weeklyChangeBetweenStudies = 0.08
-  static let firstDaysChangeBetweenStudies = 0.46
+  static let firstDaysChangeBetweenStudies = 0.67
 
   static func trendParameters(plan: StudyPlan) -> [Parameter] {
     let base = plan.compliance.classes
