@@ -231,5 +231,19 @@ class Benchmark(unittest.TestCase):
         self.assertIn('the benchmark for 2', text)                  # b (5) and d (6.7) within 8
 
 
+class CrossPrediction(unittest.TestCase):
+    def test_differences_and_closest(self):
+        results = [{'study': {'name': 'x'}, 'observed': {'answered': 80.0},
+                    'loo_each': {'a': 70.0, 'b': 83.0}},
+                   {'study': {'name': 'a'}, 'observed': {'answered': 60.0}, 'loo_each': {'b': 75.5}},
+                   {'study': {'name': 'y'}, 'observed': {'answered': 50.0}}]   # no runs: no row
+        text = vr.cross_prediction_text(results)
+        self.assertIn('| study | observed | a | b |', text)
+        self.assertIn('| x | 80.0 | -10.0 | **+3.0** |', text)   # b is the closer
+        self.assertIn('| a | 60.0 | – | **+15.5** |', text)      # its own column is empty
+        self.assertFalse(any(line.startswith('| y ') for line in text))
+        self.assertEqual(vr.cross_prediction_text([results[2]]), [])
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -667,6 +667,33 @@ def benchmark_text(results):
             f"every study only as far as the studies' designs explain their levels.", '']
 
 
+def cross_prediction_text(results):
+    """The table behind the LOO ranges: each study (a row) simulated with each training study's
+    fitted people (a column), as the observed share's difference in points, the closest marked."""
+    rows = [r for r in results if r.get('loo_each') and (r.get('observed') or {}).get('answered') is not None]
+    if not rows:
+        return []
+    cols = sorted({k for r in rows for k in r['loo_each']})
+    L = ['*Which people predict which study*: each study (a row) simulated with one training study\'s '
+         'fitted people (a column), predicted minus observed share in points; the closest in bold. '
+         'A planner who knows which fitted study their sample resembles can start from it.', '',
+         '| study | observed | ' + ' | '.join(cols) + ' |', '|---|---|' + '---|' * len(cols)]
+    for r in rows:
+        obs = r['observed']['answered']
+        diffs = {k: v - obs for k, v in r['loo_each'].items()}
+        best = min(diffs, key=lambda k: abs(diffs[k]))
+        cells = []
+        for c in cols:
+            if c not in diffs:
+                cells.append('–')
+            else:
+                text = f'{diffs[c]:+.1f}'
+                cells.append(f'**{text}**' if c == best else text)
+        L.append(f"| {r['study']['name']} | {fmt(obs)} | " + ' | '.join(cells) + ' |')
+    L.append('')
+    return L
+
+
 def markdown(results, meta):
     L = []
     L.append('## Real studies: esmsim against public per-prompt ESM data')
@@ -720,6 +747,7 @@ def markdown(results, meta):
                  f"within it (±1 point) for {len(inside)} of {len(ranged)} studies"
                  + (f" ({', '.join(inside)})." if inside else "."))
         L.append('')
+    L.extend(cross_prediction_text(results))
     L.extend(benchmark_text(results))
     L.append('The other figures, observed / default prediction: the between-person sd of answered '
              'shares and their 10th percentile, the weekly trend (least-squares slope of person-day '
@@ -1041,13 +1069,14 @@ def validate(args, studies, work):
                 res['loo_block'] = block
                 res['loo_from'] = sorted(others)
                 # The spread between studies: the study under each other training study's people.
-                each = []
+                each = {}
                 for other in sorted(others):
                     text_o = with_compliance(res['study']['scenario_text'], median_compliance([others[other]]))
                     figs_o, _ = simulate(args.esmsim, text_o, os.path.join(work, name), f'loo-{other}',
                                          args.replications, args.seed, res['has_openings'])
-                    each.append(figs_o['answered'])
-                res['loo_range'] = (min(each), max(each))
+                    each[other] = figs_o['answered']
+                res['loo_each'] = each
+                res['loo_range'] = (min(each.values()), max(each.values()))
                 log(f"{name}: leave-one-out default {figs['answered']:.1f} % "
                     f"(observed {res['observed']['answered']:.1f} %; from {', '.join(sorted(others))})")
             except (CommandFailed, ValueError) as e:
