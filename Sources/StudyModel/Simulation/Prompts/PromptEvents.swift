@@ -201,10 +201,10 @@ extension ParticipantSimulation {
   /// study's last prompt, have no such end); `.max`: no end.
   mutating func deferralWindow(_ i: Int, at now: SimTime) -> SimTime {
     if promptLife.expiresAt[i] != .max { return promptLife.expiresAt[i] - now }
-    guard case .untilNextSignal = expiries[promptLife.records[i].schedule], i + 1 < timetable.drawnCount else {
+    guard case .untilNextSignal = expiries[promptLife.records[i].schedule], let next = timetable.nextSignal(after: i) else {
       return .max
     }
-    return min(max(timetable.times[i + 1] - now, 0), Tick.minutes(plan.compliance.deferralHorizon))
+    return min(max(next - now, 0), Tick.minutes(plan.compliance.deferralHorizon))
   }
 
   /// How closely the participant attends to prompt `i`'s alert (``Noticing/alertOdds(window:)``):
@@ -216,7 +216,7 @@ extension ParticipantSimulation {
     let window: SimTime?
     switch expiries[promptLife.records[i].schedule] {
     case .after(let w): window = w
-    case .untilNextSignal: window = i + 1 < timetable.drawnCount ? timetable.times[i + 1] - timetable.times[i] : nil
+    case .untilNextSignal: window = timetable.nextSignal(after: i).map { $0 - timetable.times[i] }
     case .never: window = nil
     }
     return noticing.alertOdds(window: window)

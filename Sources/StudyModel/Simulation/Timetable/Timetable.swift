@@ -182,6 +182,11 @@ struct Timetable {
   @inline(__always)
   func isFollowUp(_ i: Int) -> Bool { i >= drawnCount }
 
+  /// The time of the drawn prompt after prompt `i`, which ends `i` when it is answerable until
+  /// the next signal (nil: `i` is the last drawn prompt, or a follow-up).
+  @inline(__always)
+  func nextSignal(after i: Int) -> SimTime? { i + 1 < drawnCount ? times[i + 1] : nil }
+
   /// Each schedule's windows (weekday, weekend) and algorithm built in them, and the events
   /// of each event-contingent one; nil when a schedule cannot run for this participant.
   private static func build(
