@@ -849,10 +849,11 @@ check) and kept here as it stands. What it shows, and what esmsim does not yet d
   study's day-to-day swings beyond them. Each prediction is the median of 200 simulations of
   the held-out part (40 until 2026-11-27: their 2.5th and 97.5th percentiles were the first
   and second most extreme, and with 200 two checks more pass, Bosley's figures and Soyster's
-  answered share). The fits carry noise of their own: the same binary with `--seed 2` fails 7
-  checks, a set that differs by one (Johannes 22 of 27 inside, Fisher 2019's leave-one-out
-  passes), its held-out predictions 0.2–4.6 points from seed 1's (with 40 simulations 0.1–7.1;
-  m-Path 63.3 against 58.6). Simulating 1,000 people per fit instead of 300 did not narrow it:
+  answered share). The fits carry noise of their own: the same binary with `--seed 2` fails 5
+  checks against seed 1's 6 (Johannes's 22 of 27 inside fails; Fisher 2019's leave-one-out,
+  −4.6, and Soyster's held-out share, +4.5, pass), its held-out predictions 0.1–4.6 points
+  from seed 1's (m-Path 63.3 against 58.6; with 40 simulations, before 2026-11-27, 0.1–7.1).
+  Simulating 1,000 people per fit instead of 300 did not narrow it:
   the spread is in what the held-out days extrapolate (the trends, which a few weeks identify
   weakly), not in the simulation's size.
 - **The designs as the records show them.** The Fisher lab's studies prompted in hour-wide windows
