@@ -121,11 +121,12 @@ public struct PlanWork {
     // A follow-up: at most one per prompt drawn; when follow-ups cue follow-ups (a chain),
     // each at its most a day.
     // In the schedules' order (a set's would change the sum's rounding from run to run).
-    let followUps = schedules.indices.compactMap { k in schedules[k].trigger.map { (k, $0) } }.filter { $0.1.isFollowUp }
-    let indices = followUps.map(\.0)
-    let chained = followUps.contains { !$0.1.followUpSources.isDisjoint(with: indices) }
+    let followUps = schedules.indices.compactMap { k in schedules[k].trigger.map { (index: k, trigger: $0) } }
+      .filter { $0.trigger.isFollowUp }
+    let indices = followUps.map(\.index)
+    let chained = followUps.contains { !$0.trigger.followUpSources.isDisjoint(with: indices) }
     promptsPerDay = followUps.reduce(drawn) { total, f in
-      let most = Double(f.1.maxPerDay)
+      let most = Double(f.trigger.maxPerDay)
       return total + (chained ? most : min(most, max(drawn, 1)))
     }
     let survey = plan.protocolPlan.survey.items

@@ -83,8 +83,9 @@ public enum Compliance {
 
   /// When a willing participant opens a prompt noticed at `now`: at once (a short lognormal
   /// delay), after a busy stretch (exponential), or later, at a share X ~ Beta(1, shape) of
-  /// the window's `remaining` time (deferral: "when convenient", so longer windows give
-  /// longer waits). Draws from `s`: one uniform for the kind, then the delay's.
+  /// the window's `remaining` time as the participant reckons it
+  /// (``ParticipantSimulation/deferralWindow(_:at:)``; deferral: "when convenient", so longer
+  /// windows give longer waits). Draws from `s`: one uniform for the kind, then the delay's.
   static func openingDelay(
     _ plan: CompliancePlan.Opening, atOnce person: Double, busy: Double, remaining: SimTime, hour: Int = 12,
     _ s: inout RandomStream
@@ -100,9 +101,8 @@ public enum Compliance {
     if u < atOnce + (1 - atOnce) * busy {
       return Tick.minutes(s.exponential(mean: plan.busyMinutes))
     }
-    let window = remaining == .max ? Tick.minutes(plan.deferralHorizon) : max(remaining, 0)
     let x = 1 - pow(1 - s.uniform(), 1 / max(plan.deferralShape, 1e-6))
-    return SimTime(Double(window) * x)
+    return SimTime(Double(max(remaining, 0)) * x)
   }
 
   /// A person's chance of opening at once (`person`, on the first study day) on study day

@@ -99,13 +99,12 @@ public struct CompliancePlan: Sendable, Equatable {
   /// apart from the plan: passed on their own, they spare a copy of the whole plan (320 bytes)
   /// on every prompt a participant means to answer.
   struct Opening {
-    let atOnceSeconds, atOnceSigma, busyMinutes, deferralShape, deferralHorizon: Double
+    let atOnceSeconds, atOnceSigma, busyMinutes, deferralShape: Double
   }
 
   var opening: Opening {
     Opening(
-      atOnceSeconds: atOnceSeconds, atOnceSigma: atOnceSigma, busyMinutes: busyMinutes, deferralShape: deferralShape,
-      deferralHorizon: deferralHorizon)
+      atOnceSeconds: atOnceSeconds, atOnceSigma: atOnceSigma, busyMinutes: busyMinutes, deferralShape: deferralShape)
   }
   /// Answering a survey breaks off at this rate per minute of answering past its first item
   /// (the survey ends with the items answered so far; a one-item survey never does). Default

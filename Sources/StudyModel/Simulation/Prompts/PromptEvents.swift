@@ -197,14 +197,16 @@ extension ParticipantSimulation {
   /// How long prompt `i` stays answerable after `now` as the participant reckons it when they
   /// put it off "until convenient" (``Compliance/openingDelay(_:atOnce:busy:remaining:hour:_:)``):
   /// to its expiry; answerable until the next signal, to the next scheduled prompt, which the
-  /// participant expects (held to ``CompliancePlan/deferralHorizon``: the night's gap, and the
-  /// study's last prompt, have no such end); `.max`: no end.
+  /// participant expects; ``CompliancePlan/deferralHorizon`` where it has no end it can see
+  /// (no expiry, the study's last prompt) and at most that until the next signal (the night's
+  /// gap). The one place the horizon applies.
   mutating func deferralWindow(_ i: Int, at now: SimTime) -> SimTime {
     if promptLife.expiresAt[i] != .max { return promptLife.expiresAt[i] - now }
+    let horizon = Tick.minutes(plan.compliance.deferralHorizon)
     guard case .untilNextSignal = expiries[promptLife.records[i].schedule], let next = timetable.nextSignal(after: i) else {
-      return .max
+      return horizon
     }
-    return min(max(next - now, 0), Tick.minutes(plan.compliance.deferralHorizon))
+    return min(max(next - now, 0), horizon)
   }
 
   /// How closely the participant attends to prompt `i`'s alert (``Noticing/alertOdds(window:)``):
