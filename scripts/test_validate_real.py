@@ -122,6 +122,43 @@ class Blocks(unittest.TestCase):
             vr.with_compliance('name: x\npopulation: {size: 5}\n', m)
 
 
+class Presets(unittest.TestCase):
+    SHOWN = """name: preset
+population:
+  size: 100
+  compliance:
+    preset: fisher2017_mood
+    classes:
+      - name: engaged
+        share: 0.9767
+    answer_probability: 0.969
+    looks_per_hour: 8.415
+    break_off_per_minute: 0.045
+protocol:
+  window: 08:00-22:00
+"""
+
+    def fake_esmsim(self, folder, shown, fails=False):
+        path = os.path.join(folder, 'esmsim')
+        with open(path, 'w', encoding='utf-8') as f:
+            f.write('#!/bin/sh\n' + ('echo "unknown preset" >&2; exit 1\n' if fails
+                                     else f"cat <<'EOF'\n{shown}EOF\n"))
+        os.chmod(path, 0o755)
+        return path
+
+    def test_match_differ_unknown(self):
+        with tempfile.TemporaryDirectory() as d:
+            esmsim = self.fake_esmsim(d, self.SHOWN)
+            fit = {'answer_probability': ('number', 0.969), 'looks_per_hour': ('number', 8.415),
+                   'break_off_per_minute': ('number', 0.01)}  # not carried by a preset
+            self.assertEqual(vr.preset_differences(esmsim, 'fisher2017_mood', fit, d), [])
+            fit['looks_per_hour'] = ('number', 9.1)
+            fit['at_once'] = ('number', 0.5)
+            self.assertEqual(vr.preset_differences(esmsim, 'fisher2017_mood', fit, d),
+                             ['looks_per_hour 8.415 vs 9.1', 'at_once – vs 0.5'])
+            self.assertIsNone(vr.preset_differences(self.fake_esmsim(d, '', fails=True), 'x', fit, d))
+
+
 class Studies(unittest.TestCase):
     def test_every_study_file_reads(self):
         studies = vr.find_studies(vr.STUDIES_DIR)

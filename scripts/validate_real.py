@@ -519,6 +519,33 @@ def block_values(block_text):
     return values
 
 
+# Fitted keys a people preset does not carry (esmsim's defaults stay: no study fits them).
+PRESET_LEFT_OUT = ('break_off_per_minute',)
+
+
+def preset_differences(esmsim, name, fitted, work):
+    """How the people preset `name` (`population.compliance: {preset: name}`, as `esmsim show`
+    resolves it) differs from a run's fitted block `fitted` (block_values): a list of
+    'key preset vs fit' texts, empty when they match to 4 significant digits; None when this
+    esmsim has no such preset."""
+    path = os.path.join(work, f'preset-{name}.yaml')
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(f'name: preset\nduration: 1d\npopulation: {{compliance: {{preset: {name}}}}}\n')
+    try:
+        shown, _ = run([esmsim, 'show', path])
+    except CommandFailed:
+        return None
+    values = block_values(shown.stdout)
+    out = []
+    for key, (_, fit) in fitted.items():
+        if key in PRESET_LEFT_OUT:
+            continue
+        have = values.get(key, (None, None))[1]
+        if have is None or abs(have - fit) > 5e-4 * max(abs(fit), 1e-9):
+            out.append(f"{key} {'–' if have is None else f'{have:.4g}'} vs {fit:.4g}")
+    return out
+
+
 def median_compliance(fits):
     """The people of several calibrations (their JSON `compliance` objects) combined: each
     number's median (a median does not depend on the scale: the log-odds' median is the
@@ -676,7 +703,7 @@ def cross_prediction_text(results):
     cols = sorted({k for r in rows for k in r['loo_each']})
     L = ['*Which people predict which study*: each study (a row) simulated with one training study\'s '
          'fitted people (a column), predicted minus observed share in points; the closest in bold. '
-         'A planner who knows which fitted study their sample resembles can start from it.', '',
+         'A planner who knows which fitted study their sample resembles can start from it (`population.compliance: {preset: NAME}`).', '',
          '| study | observed | ' + ' | '.join(cols) + ' |', '|---|---|' + '---|' * len(cols)]
     for r in rows:
         obs = r['observed']['answered']
@@ -801,6 +828,21 @@ def markdown(results, meta):
         if at_bound:
             L.append('Estimates at the edge of their range (the model does not reach the study\'s moment): '
                      + '; '.join(at_bound) + '.')
+            L.append('')
+        presets = [r for r in training if 'preset_differences' in r]
+        if presets:
+            unknown = [r['study']['name'] for r in presets if r['preset_differences'] is None]
+            differ = [f"{r['study']['name']} ({', '.join(r['preset_differences'])})"
+                      for r in presets if r['preset_differences']]
+            same = len(presets) - len(unknown) - len(differ)
+            text = (f'People presets (`population.compliance: {{preset: NAME}}`, '
+                    f'`Sources/Scenarios/Resolve/PeoplePresets.swift`): {same} of {len(presets)} '
+                    'match these fits')
+            if differ:
+                text += '; these differ (preset vs this run\'s fit; update the presets with the defaults): ' + '; '.join(differ)
+            if unknown:
+                text += '; this esmsim has none for ' + ', '.join(unknown)
+            L.append(text + '.')
             L.append('')
     loos = [r for r in results if r.get('loo_block')]
     if loos:
@@ -1084,6 +1126,10 @@ def validate(args, studies, work):
                 log(f'{name}: leave-one-out run failed: {e}')
             res['seconds'] = res.get('seconds', 0) + time.time() - t0
 
+    for res in results:
+        if res.get('full_block'):
+            res['preset_differences'] = preset_differences(
+                args.esmsim, res['study']['name'], res['full_block'], os.path.join(work, res['study']['name']))
     for res in results:
         if not res.get('skipped'):
             res['checks'] = evaluate(res)

@@ -5,8 +5,8 @@ import StudyModel
 
 extension Planner {
   /// What the page's form offers, from esmsim's own lists (`GET /api/choices`): the
-  /// schedulers, the gap rules, the device kinds and the platform presets, each with its
-  /// plain label; a preset with the form fields its protocol sets (the rest come from the
+  /// schedulers, the gap rules, the device kinds, the platform presets and the people presets,
+  /// each with its plain label; a preset with the form fields its protocol sets (the rest come from the
   /// preset when the scenario is run).
   public static func choices() -> JSONValue {
     func named(_ names: [(String, String)]) -> JSONValue {
@@ -20,6 +20,7 @@ extension Planner {
       ("gap_methods", named(GapMethod.allCases.map { ($0.rawValue, $0.label) })),
       ("devices", named(DeviceProfile.builtIn.map { ($0.name, Labels.device($0.name)) })),
       ("presets", .array(presets)),
+      ("people", named(ScenarioPresets.peopleNames.map { ($0, ScenarioPresets.peopleLabel($0)) })),
       ("start", start),
     ])
   }

@@ -146,6 +146,14 @@ def planner_checks(url, work):
         check("choosing a platform preset says what it set and marks the fields", "sets" in note and marked >= 1,
               f"{note!r}, {marked} marked")
         both = wait_ready(driver, previous=both)
+        # People like a real study's: the preset goes into the scenario and moves the answers.
+        Select(driver.find_element(By.NAME, "people")).select_by_value("fisher2017_mood")
+        people = wait_ready(driver, previous=both)
+        people_yaml = driver.find_element(By.ID, "yaml").get_attribute("value")
+        check("choosing people puts their preset into the scenario and moves the median answers",
+              "compliance: {preset: fisher2017_mood}" in people_yaml and people != both, f"{both} -> {people}")
+        Select(driver.find_element(By.NAME, "people")).select_by_index(0)
+        both = wait_ready(driver, previous=people)
         # Jargon explained where it appears.
         body = driver.find_element(By.TAG_NAME, "body").text
         check("Comp, Incomp and Loss are explained", "Comp (complete" in body, body[body.find("Coverage"):][:200])

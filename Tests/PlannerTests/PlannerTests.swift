@@ -107,7 +107,7 @@ import Testing
 
 @Suite("The form's choices come from esmsim's own lists")
 struct ChoicesTests {
-  @Test("schedulers, gap rules, devices and presets as esmsim knows them; each preset's form fields from its protocol")
+  @Test("schedulers, gap rules, devices, platform and people presets as esmsim knows them; each preset's form fields from its protocol")
   func choices() throws {
     let json = Planner.choices().text()
     let o = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
@@ -116,6 +116,7 @@ struct ChoicesTests {
     #expect(names("gap_methods") == GapMethod.allCases.map(\.rawValue))
     #expect(names("devices") == ["ideal", "non_controlled", "heavy", "low_power"])
     #expect(Set(names("presets")) == ["mappiness", "esmira", "aware", "beiwe", "paco"])
+    #expect(names("people") == ["bosley2020_gad", "fisher2017_mood", "johannes2021_vigilance", "mpathr_example", "soyster2022_alcohol"])
     let presets = try #require(o["presets"] as? [[String: Any]])
     func form(_ name: String) -> [String: Any] { presets.first { $0["name"] as? String == name }?["form"] as? [String: Any] ?? [:] }
     // What the page hard-coded before, now read from the presets' own definitions.
@@ -130,6 +131,9 @@ struct ChoicesTests {
     // Every preset named resolves.
     for name in names("presets") {
       #expect(throws: Never.self) { try Readers.scenario(Data("name: p\nprotocol: {preset: \(name)}\n".utf8)) }
+    }
+    for name in names("people") {
+      #expect(throws: Never.self) { try Readers.scenario(Data("name: p\npopulation: {compliance: {preset: \(name)}}\n".utf8)) }
     }
   }
 }

@@ -56,6 +56,11 @@ enum ProtocolPresets {
 public enum ScenarioPresets {
   /// The platforms' protocol presets, in order (`protocol: {preset: NAME}`).
   public static let protocolNames = ["mappiness", "esmira", "aware", "beiwe", "paco"]
+  /// The people presets, in order (`population.compliance: {preset: NAME}`): the people fitted
+  /// to each training study of the real-study corpus.
+  public static let peopleNames = PeoplePresets.names
+  /// A people preset in plain words (the name itself for an unknown one).
+  public static func peopleLabel(_ name: String) -> String { PeoplePresets.labels[name] ?? name }
   /// A protocol preset's keys as a tree (nil: no such preset).
   public static func protocolTree(_ name: String) -> ScenarioValue? { Presets.tree(name, texts: ProtocolPresets.text) }
 }
@@ -70,23 +75,34 @@ enum Presets {
 
   /// `tree` with its `SECTION.preset` expanded: the preset's keys under the file's own (a
   /// preset's mapping is replaced whole where a variant would replace it). The `preset` key
-  /// stays, for the record.
+  /// stays, for the record. `section` may be a path (`population.compliance`).
   static func expand(
     _ tree: ScenarioValue, section: String, texts: [String: String], reader r: Reader
   ) throws(ScenarioError) -> ScenarioValue {
-    guard let part = tree[section], let node = part["preset"] else { return tree }
-    let known = texts.keys.sorted().joined(separator: ", ")
-    let key = section + ".preset"
-    guard case .scalar(let name, let at) = node else {
-      throw ScenarioError(file: r.file, key: key, at: node.location, r.context + "expected one of \(known)")
+    let path = section.split(separator: ".").map(String.init)
+    return try expand(tree, path: path[...], key: section, texts: texts, reader: r)
+  }
+
+  private static func expand(
+    _ tree: ScenarioValue, path: ArraySlice<String>, key: String, texts: [String: String], reader r: Reader
+  ) throws(ScenarioError) -> ScenarioValue {
+    guard let section = path.first, let part = tree[section] else { return tree }
+    let expanded: ScenarioValue
+    if path.count > 1 {
+      expanded = try expand(part, path: path.dropFirst(), key: key, texts: texts, reader: r)
+    } else {
+      guard let node = part["preset"] else { return tree }
+      let known = texts.keys.sorted().joined(separator: ", ")
+      guard case .scalar(let name, let at) = node else {
+        throw ScenarioError(file: r.file, key: key + ".preset", at: node.location, r.context + "expected one of \(known)")
+      }
+      guard let preset = Self.tree(name, texts: texts) else {
+        throw ScenarioError(file: r.file, key: key + ".preset", at: at, r.context + "expected one of \(known), found '\(name)'")
+      }
+      let own = ScenarioValue.mapping(part.pairs.filter { $0.key != "preset" }, part.location)
+      let merged = preset.overlaid(with: own, wholes: ScenarioResolver.replacedWhole, path: key)
+      expanded = .mapping([("preset", .scalar(name, at), at)] + merged.pairs, part.location)
     }
-    guard let preset = Self.tree(name, texts: texts) else {
-      throw ScenarioError(file: r.file, key: key, at: at, r.context + "expected one of \(known), found '\(name)'")
-    }
-    let own = ScenarioValue.mapping(part.pairs.filter { $0.key != "preset" }, part.location)
-    let merged = ScenarioValue.mapping([(section, preset, nil)], nil)
-      .overlaid(with: .mapping([(section, own, nil)], nil), wholes: ScenarioResolver.replacedWhole)
-    let expanded = ScenarioValue.mapping([("preset", .scalar(name, at), at)] + (merged[section]?.pairs ?? []), part.location)
     return .mapping(tree.pairs.map { $0.key == section ? ($0.key, expanded, $0.at) : $0 }, tree.location)
   }
 }

@@ -169,6 +169,8 @@ extension ScenarioResolver {
 
   func compliance(_ r: Reader, into c: inout CompliancePlan) throws(ScenarioError) {
     let d = CompliancePlan()
+    // A preset's keys are already in (PeoplePresets): its name stays, for the record.
+    if let (name, at) = try r.scalar("preset") { r.record("preset", .scalar(name, at)) }
     for (old, new) in Self.renamedComplianceKeys where r.has(old) {
       throw r.error(old, r.raw(old)?.location, "replaced in esmsim 0.2 by \(new) (docs/scenario-reference.md; esmsim calibrate writes the new keys)")
     }

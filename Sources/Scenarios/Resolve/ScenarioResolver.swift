@@ -156,8 +156,9 @@ public struct ScenarioResolver {
   /// Resolves the study keys (duration, population, protocol) of a tree.
   mutating func plan(_ given: ScenarioValue, context: String) throws(ScenarioError) -> (StudyPlan, ScenarioValue) {
     let top = try Reader(file: file, path: "", node: given, context: context)
-    let tree = try Presets.expand(
+    let populated = try Presets.expand(
       ProtocolPresets.expand(given, reader: top), section: "population", texts: PopulationPresets.text, reader: top)
+    let tree = try Presets.expand(populated, section: "population.compliance", texts: PeoplePresets.text, reader: top)
     let r = try Reader(file: file, path: "", node: tree, context: context)
     let duration = try r.duration("duration", default: 14 * Tick.day, range: Tick.day...(3_650 * Tick.day))
     guard duration % Tick.day == 0 else {

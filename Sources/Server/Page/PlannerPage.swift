@@ -23,6 +23,7 @@ enum PlannerPage {
         <label>Days <input name="days" type="number" min="1" max="365"></label>
         <label>Seed <input name="seed" type="number" min="0"></label>
         <label title="The answers each participant should give: the share reaching it is the headline figure (protocol.answers_target in a scenario)">Answers target <input name="answers_target" type="number" min="1" max="10000"></label>
+        <label title="Who joins: the people fitted to a real study of esmsim's corpus (population.compliance.preset in a scenario); they answer as differently as studies do">People <select name="people"><option value="">esmsim's defaults</option></select></label>
       </fieldset>
       <fieldset id="protocolA"><legend>Protocol</legend>
         <label>Platform preset <select name="preset"><option value="">none (esmsim's defaults)</option></select></label>

@@ -9,7 +9,7 @@ enum PlannerScript {
     // The schedulers, gap rules, device kinds and presets with their labels, what each
     // preset sets of the form, and the form's starting study (the quickstart's): esmsim's own
     // lists (GET /api/choices), restated nowhere here.
-    let CHOICES = {algorithms: [], gap_methods: [], devices: [], presets: [], start: {a_: {}, b_: {}, devices: {}}};
+    let CHOICES = {algorithms: [], gap_methods: [], devices: [], presets: [], people: [], start: {a_: {}, b_: {}, devices: {}}};
     let files = {}, importKey = null, importName = null, yamlMode = false, sequence = 0, timer = null;
 
     function scheduleFields(p) {
@@ -57,7 +57,9 @@ enum PlannerScript {
         `seed: ${Number(val("seed")) || 1}`, `duration: ${Number(val("days")) || 14}d`, `population:`,
         `  size: ${Number(val("participants")) || 1}`,
         `  os: {ios: ${+ios.toFixed(2)}, android: ${+(1 - ios).toFixed(2)}}`,
-        `  devices: {${shares.map(([k, v]) => `${k}: ${v}`).join(", ")}}`, `protocol:`];
+        `  devices: {${shares.map(([k, v]) => `${k}: ${v}`).join(", ")}}`];
+      if (val("people")) y.push(`  compliance: {preset: ${val("people")}}`);
+      y.push(`protocol:`);
       if (val("preset")) y.push(`  preset: ${val("preset")}`);
       const compare = val("compare");
       if (importKey && !compare) y.push(`  ${importKey}: ${quote(importName)}`);
@@ -195,6 +197,7 @@ enum PlannerScript {
           else if (e) e.value = e.defaultValue = v;
         }
         $("[name=preset]").insertAdjacentHTML("beforeend", CHOICES.presets.map(x => `<option value="${x.name}">${x.label}</option>`).join(""));
+        $("[name=people]").insertAdjacentHTML("beforeend", (CHOICES.people || []).map(x => `<option value="${x.name}">${x.label}</option>`).join(""));
         $("#devices").innerHTML = CHOICES.devices.map(d =>
           `<label>${d.label[0].toUpperCase() + d.label.slice(1)} <input name="dev_${d.name}" type="number" min="0" max="1" step="0.05" value="${CHOICES.start.devices[d.name] || 0}"></label>`).join("");
         $("#protocolA .schedule-fields").innerHTML = scheduleFields("a_");

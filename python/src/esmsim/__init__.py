@@ -226,7 +226,10 @@ def run(scenario: Union[str, os.PathLike, Mapping[str, Any]], output: Optional[U
         participants: Optional[int] = None, duration: Optional[str] = None, replications: Optional[int] = None,
         seed: Optional[int] = None, threads: Optional[int] = None, force: bool = False) -> "Results":
     """Runs `esmsim run` on a scenario (a file, or a dict written to a temporary JSON file) into
-    `output` (default: a new temporary folder) and returns its results (`read()`)."""
+    `output` (default: a new temporary folder) and returns its results (`read()`).
+
+    People like a real study's: `{"population": {"compliance": {"preset": "fisher2017_mood"}}}`
+    in the scenario (`docs/model.md`, People; `docs/scenario-reference.md`)."""
     temporary = Path(tempfile.mkdtemp(prefix="esmsim-scenario-"))
     try:
         source = _scenario(scenario, temporary)

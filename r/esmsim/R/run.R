@@ -28,6 +28,10 @@
 #' r <- esm_run("scenarios/quickstart.yaml", participants = 50)
 #' r$summary
 #' table(r$prompts$status)
+#' # the same protocol with people like a real study's (docs/model.md, People)
+#' s <- list(name = "pilot", duration = "14d",
+#'           population = list(size = 200, compliance = list(preset = "fisher2017_mood")))
+#' esm_run(s)$summary
 #' }
 #' @export
 esm_run <- function(scenario, output = NULL, participants = NULL, duration = NULL,
