@@ -122,6 +122,24 @@ class Blocks(unittest.TestCase):
             vr.with_compliance('name: x\npopulation: {size: 5}\n', m)
 
 
+class HeldOut(unittest.TestCase):
+    def test_fitted_days_and_the_reason_of_a_miss(self):
+        cal = {'pilot': {'prompts': 400, 'answered': 0.8},
+               'check': {'fit_prompts': 100, 'check_prompts': 300,
+                         'figures': [{'figure': 'answered', 'unit': 'share', 'observed': 0.75,
+                                      'predicted': 0.9, 'low': 0.8, 'high': 0.95, 'inside': False}]}}
+        fitted = vr.fitted_days_answered(cal)
+        self.assertAlmostEqual(fitted, 95.0)   # (320 - 225) of 100
+        res = {'heldout': vr.heldout_answered(cal['check']), 'fitted_days_answered': fitted,
+               'observed': {'answered': 80.0}}
+        name, ok, text = vr.evaluate(res)[0]
+        self.assertFalse(ok)
+        self.assertIn('the fitted days answered 95.0 %, the held-out days 75.0 % (-20.0 after the split; predicted -5.0)', text)
+        res['heldout'] = dict(res['heldout'], predicted=77.0)   # within 5 points: no reason given
+        self.assertEqual(vr.evaluate(res)[0][2], '+2.0 points (bound ±5)')
+        self.assertIsNone(vr.fitted_days_answered({'pilot': {}, 'check': {}}))
+
+
 class Presets(unittest.TestCase):
     SHOWN = """name: preset
 population:

@@ -610,6 +610,17 @@ def heldout_answered(check):
     return None
 
 
+def fitted_days_answered(cal):
+    """The answered share (in %) of the days a held-out calibration was fitted on: the whole
+    pilot's less the held-out part's (calibrate's JSON), or None."""
+    pilot, check = cal.get('pilot') or {}, cal.get('check') or {}
+    held = heldout_answered(check)
+    n, fit, rest = pilot.get('prompts'), check.get('fit_prompts'), check.get('check_prompts')
+    if not held or held.get('observed') is None or not fit or not n or rest is None or pilot.get('answered') is None:
+        return None
+    return (pilot['answered'] * 100.0 * n - held['observed'] * rest) / fit
+
+
 def inside_count(check):
     figs = (check or {}).get('figures', [])
     observed = [f for f in figs if f.get('observed') is not None]
@@ -634,8 +645,13 @@ def evaluate(res):
     ho = res.get('heldout')
     if ho and ho.get('observed') is not None and ho.get('predicted') is not None:
         d = ho['predicted'] - ho['observed']
-        out.append(('held-out answered', abs(d) <= HELDOUT_POINTS,
-                    f'{d:+.1f} points (bound ±{HELDOUT_POINTS:g})'))
+        text = f'{d:+.1f} points (bound ±{HELDOUT_POINTS:g})'
+        fitted = res.get('fitted_days_answered')
+        if abs(d) > HELDOUT_POINTS and fitted is not None:
+            # What a miss comes from: the study changing after the split, or the prediction.
+            text += (f"; the fitted days answered {fitted:.1f} %, the held-out days {ho['observed']:.1f} % "
+                     f"({ho['observed'] - fitted:+.1f} after the split; predicted {ho['predicted'] - fitted:+.1f})")
+        out.append(('held-out answered', abs(d) <= HELDOUT_POINTS, text))
     elif res.get('calibrate_error'):
         out.append(('held-out check', False, _reason(res['calibrate_error'])))
     k, n = res.get('inside', (0, 0))
@@ -1059,6 +1075,7 @@ def validate(args, studies, work):
                     res['holdout_seconds'] = secs
                     check = cal.get('check') or {}
                     res['heldout'] = heldout_answered(check)
+                    res['fitted_days_answered'] = fitted_days_answered(cal)
                     res['inside'] = inside_count(check)
                     res['heldout_figures'] = check.get('figures', [])
                     res['holdout_estimates'] = cal.get('estimates', [])
