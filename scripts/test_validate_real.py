@@ -138,6 +138,8 @@ class HeldOut(unittest.TestCase):
         res['heldout'] = dict(res['heldout'], predicted=77.0)   # within 5 points: no reason given
         self.assertEqual(vr.evaluate(res)[0][2], '+2.0 points (bound ±5)')
         self.assertIsNone(vr.fitted_days_answered({'pilot': {}, 'check': {}}))
+        cal['pilot']['prompts'] = 401   # not the pilot split in two
+        self.assertIsNone(vr.fitted_days_answered(cal))
 
 
 class Presets(unittest.TestCase):
@@ -149,6 +151,9 @@ population:
     classes:
       - name: engaged
         share: 0.9767
+      - name: less engaged
+        share: 0.02326
+        spread: 0.8539
     answer_probability: 0.969
     looks_per_hour: 8.415
     break_off_per_minute: 0.045
@@ -175,6 +180,14 @@ protocol:
             self.assertEqual(vr.preset_differences(esmsim, 'fisher2017_mood', fit, d),
                              ['looks_per_hour 8.415 vs 9.1', 'at_once – vs 0.5'])
             self.assertIsNone(vr.preset_differences(self.fake_esmsim(d, '', fails=True), 'x', fit, d))
+            self.assertEqual(vr.shown_classes(self.SHOWN),
+                             [{'name': 'engaged', 'share': 0.9767},
+                              {'name': 'less engaged', 'share': 0.02326, 'spread': 0.8539}])
+            esmsim = self.fake_esmsim(d, self.SHOWN)
+            fit = {'answer_probability': ('number', 0.969)}
+            classes = [{'name': 'engaged', 'share': 0.97672}, {'name': 'less engaged', 'share': 0.02326, 'spread': 0.9}]
+            self.assertEqual(vr.preset_differences(esmsim, 'fisher2017_mood', fit, d, classes),
+                             ['classes[less engaged].spread 0.8539 vs 0.9'])
 
 
 class Studies(unittest.TestCase):

@@ -523,11 +523,45 @@ def block_values(block_text):
 PRESET_LEFT_OUT = ('break_off_per_minute',)
 
 
-def preset_differences(esmsim, name, fitted, work):
+def shown_classes(text):
+    """The compliance classes of `esmsim show`'s YAML (block style): a list of {field: value},
+    numbers as floats."""
+    classes, inside, indent, item = [], False, None, None
+    for raw in text.splitlines():
+        if not raw.strip():
+            continue
+        depth = len(raw) - len(raw.lstrip(' '))
+        line = raw.strip()
+        if indent is None:
+            if line == 'classes:' and inside:
+                indent = depth
+            inside = inside or line == 'compliance:'
+            continue
+        if depth <= indent:
+            break
+        if line.startswith('- '):
+            item = {}
+            classes.append(item)
+            line = line[2:]
+        key, _, value = line.partition(':')
+        value = value.strip().strip('"\'')
+        try:
+            item[key.strip()] = float(value)
+        except ValueError:
+            item[key.strip()] = value
+    return classes
+
+
+def _same(a, b):
+    return a is not None and abs(a - b) <= 5e-4 * max(abs(b), 1e-9)
+
+
+def preset_differences(esmsim, name, fitted, work, fitted_classes=None):
     """How the people preset `name` (`population.compliance: {preset: name}`, as `esmsim show`
-    resolves it) differs from a run's fitted block `fitted` (block_values): a list of
-    'key preset vs fit' texts, empty when they match to 4 significant digits; None when this
-    esmsim has no such preset."""
+    resolves it) differs from a run's fitted block `fitted` (block_values) and its classes
+    (calibrate's JSON `compliance.classes`, matched by name: share, level, spread, weekly change
+    and its sd): a list of 'key preset vs fit' texts, empty when they match to 4 significant
+    digits; None when this esmsim has no such preset."""
     path = os.path.join(work, f'preset-{name}.yaml')
     with open(path, 'w', encoding='utf-8') as f:
         f.write(f'name: preset\nduration: 1d\npopulation: {{compliance: {{preset: {name}}}}}\n')
@@ -541,8 +575,17 @@ def preset_differences(esmsim, name, fitted, work):
         if key in PRESET_LEFT_OUT:
             continue
         have = values.get(key, (None, None))[1]
-        if have is None or abs(have - fit) > 5e-4 * max(abs(fit), 1e-9):
+        if not _same(have, fit):
             out.append(f"{key} {'–' if have is None else f'{have:.4g}'} vs {fit:.4g}")
+    shown = {c.get('name'): c for c in shown_classes(shown.stdout)}
+    for c in fitted_classes or []:
+        for field in ('share', 'level', 'spread', 'weekly_change', 'weekly_change_sd'):
+            if field not in c:
+                continue
+            have = shown.get(c.get('name'), {}).get(field)
+            have = have if isinstance(have, float) else None
+            if not _same(have, c[field]):
+                out.append(f"classes[{c.get('name')}].{field} {'–' if have is None else f'{have:.4g}'} vs {c[field]:.4g}")
     return out
 
 
@@ -616,8 +659,10 @@ def fitted_days_answered(cal):
     pilot, check = cal.get('pilot') or {}, cal.get('check') or {}
     held = heldout_answered(check)
     n, fit, rest = pilot.get('prompts'), check.get('fit_prompts'), check.get('check_prompts')
-    if not held or held.get('observed') is None or not fit or not n or rest is None or pilot.get('answered') is None:
+    if not held or held.get('observed') is None or not fit or rest is None or pilot.get('answered') is None:
         return None
+    if fit + rest != n:
+        return None  # the parts are not the pilot split in two
     return (pilot['answered'] * 100.0 * n - held['observed'] * rest) / fit
 
 
@@ -855,7 +900,7 @@ def markdown(results, meta):
                     f'`Sources/Scenarios/Resolve/PeoplePresets.swift`): {same} of {len(presets)} '
                     'match these fits')
             if differ:
-                text += '; these differ (preset vs this run\'s fit; update the presets with the defaults): ' + '; '.join(differ)
+                text += '; these differ (preset vs this run\'s fit; update Sources/Scenarios/Resolve/PeoplePresets.swift from this run\'s fits): ' + '; '.join(differ)
             if unknown:
                 text += '; this esmsim has none for ' + ', '.join(unknown)
             L.append(text + '.')
@@ -1146,7 +1191,8 @@ def validate(args, studies, work):
     for res in results:
         if res.get('full_block'):
             res['preset_differences'] = preset_differences(
-                args.esmsim, res['study']['name'], res['full_block'], os.path.join(work, res['study']['name']))
+                args.esmsim, res['study']['name'], res['full_block'], os.path.join(work, res['study']['name']),
+                (res.get('full_compliance') or {}).get('classes'))
     for res in results:
         if not res.get('skipped'):
             res['checks'] = evaluate(res)

@@ -1,9 +1,10 @@
 /// People a planner can start from: `population.compliance: {preset: NAME}` fills in the
 /// people fitted to one training study of the real-study corpus (`esmsim calibrate` on all
 /// its records), and the file's own compliance keys override them (`esmsim show` prints the
-/// result). esmsim's default people are the medians of these five fits; a planner who knows
-/// which study their sample resembles starts from it, and one who does not runs all five to see
-/// the spread between studies (`docs/validation.md`, real studies: "Which people predict
+/// result). esmsim's default people were set from these five fits and held to the published
+/// typical study where they disagree (`docs/sources.md`); a planner who knows which study their
+/// sample resembles starts from it, and one who does not runs all five to see the spread between
+/// studies (`docs/validation.md`, real studies: "Which people predict
 /// which study").
 ///
 /// Each preset holds the keys the fit estimated: the level (`answer_probability`, moving the
@@ -16,20 +17,32 @@
 /// of fitted compliance), each study's entry in `docs/sources.md` ([@corpus-bosley2020_gad],
 /// [@corpus-fisher2017_mood], [@corpus-johannes2021_vigilance], [@corpus-mpathr_example],
 /// [@corpus-soyster2022_alcohol]). Derived figures only, no records. `make validate-real`
-/// says whether a run's fits still match these (its "People presets" line).
+/// says whether a run's fits still match these (its "People presets" line). `default` names
+/// esmsim's own people (a variant goes back to them from the scenario's preset).
 enum PeoplePresets {
   /// The presets' names, in order.
   static let names = ["bosley2020_gad", "fisher2017_mood", "johannes2021_vigilance", "mpathr_example", "soyster2022_alcohol"]
   /// Each preset in plain words, for the planner's form.
   static let labels: [String: String] = [
-    "bosley2020_gad": "like Bosley et al. 2020's students (80 % answered)",
-    "fisher2017_mood": "like Fisher et al. 2017's patients (85 %, the most even)",
-    "johannes2021_vigilance": "like Johannes et al. 2021's adults (60 % in 5 minutes)",
-    "mpathr_example": "like m-Path's example study's (63 %, the most uneven)",
-    "soyster2022_alcohol": "like Soyster et al. 2022's drinkers (81 %, falling)",
+    "bosley2020_gad": "like Bosley et al. 2020's students (80 % answered in their study)",
+    "fisher2017_mood": "like Fisher et al. 2017's patients (85 % in theirs, the most even)",
+    "johannes2021_vigilance": "like Johannes et al. 2021's students (60 % in theirs, 5 minutes to answer)",
+    "mpathr_example": "like m-Path's example study's people (63 % in theirs, the most uneven)",
+    "soyster2022_alcohol": "like Soyster et al. 2022's drinkers (81 % in theirs, falling)",
   ]
 
+  /// `tree` with its `population.compliance.preset` expanded (``Presets``). The preset's level
+  /// goes with its classes: classes of the file's own keep their own level (the preset's
+  /// `answer_probability` is left out unless the file gives one).
+  static func expand(_ tree: ScenarioValue, reader r: Reader) throws(ScenarioError) -> ScenarioValue {
+    try Presets.expand(tree, section: "population.compliance", texts: text, reader: r) { own in
+      own["classes"] != nil && own["answer_probability"] == nil ? ["answer_probability"] : []
+    }
+  }
+
   static let text: [String: String] = [
+    // esmsim's own default people: in a variant, back to them from the scenario's preset.
+    "default": "{}",
     // Bosley et al. 2020: 96 undergraduates with a GAD analogue, 4 prompts a day for about 8
     // days, answerable until the next; answered 80.2 %.
     "bosley2020_gad": """
@@ -65,8 +78,9 @@ enum PeoplePresets {
       busy: 0.09712
       deferral_shape: 2.871
       """,
-    // Johannes et al. 2021: 77 adults, an app that also logged phone use, 8 a day on 5
-    // weekdays, 5 minutes to answer; answered 59.5 %.
+    // Johannes et al. 2021: 77 Dutch undergraduates, an app that also logged phone use, 8 a
+    // day on 5 weekdays, 5 minutes to answer; answered 59.5 % (the authors left out some
+    // participants for low compliance before sharing the data: biased upwards).
     "johannes2021_vigilance": """
       answer_probability: 0.9402
       classes:

@@ -75,21 +75,24 @@ enum Presets {
 
   /// `tree` with its `SECTION.preset` expanded: the preset's keys under the file's own (a
   /// preset's mapping is replaced whole where a variant would replace it). The `preset` key
-  /// stays, for the record. `section` may be a path (`population.compliance`).
+  /// stays, for the record. `section` may be a path (`population.compliance`); `dropping`
+  /// names the preset's keys to leave out, given the file's own section.
   static func expand(
-    _ tree: ScenarioValue, section: String, texts: [String: String], reader r: Reader
+    _ tree: ScenarioValue, section: String, texts: [String: String], reader r: Reader,
+    dropping: (ScenarioValue) -> Set<String> = { _ in [] }
   ) throws(ScenarioError) -> ScenarioValue {
     let path = section.split(separator: ".").map(String.init)
-    return try expand(tree, path: path[...], key: section, texts: texts, reader: r)
+    return try expand(tree, path: path[...], key: section, texts: texts, reader: r, dropping: dropping)
   }
 
   private static func expand(
-    _ tree: ScenarioValue, path: ArraySlice<String>, key: String, texts: [String: String], reader r: Reader
+    _ tree: ScenarioValue, path: ArraySlice<String>, key: String, texts: [String: String], reader r: Reader,
+    dropping: (ScenarioValue) -> Set<String>
   ) throws(ScenarioError) -> ScenarioValue {
     guard let section = path.first, let part = tree[section] else { return tree }
     let expanded: ScenarioValue
     if path.count > 1 {
-      expanded = try expand(part, path: path.dropFirst(), key: key, texts: texts, reader: r)
+      expanded = try expand(part, path: path.dropFirst(), key: key, texts: texts, reader: r, dropping: dropping)
     } else {
       guard let node = part["preset"] else { return tree }
       let known = texts.keys.sorted().joined(separator: ", ")
@@ -100,7 +103,9 @@ enum Presets {
         throw ScenarioError(file: r.file, key: key + ".preset", at: at, r.context + "expected one of \(known), found '\(name)'")
       }
       let own = ScenarioValue.mapping(part.pairs.filter { $0.key != "preset" }, part.location)
-      let merged = preset.overlaid(with: own, wholes: ScenarioResolver.replacedWhole, path: key)
+      let dropped = dropping(own)
+      let kept = ScenarioValue.mapping(preset.pairs.filter { !dropped.contains($0.key) }, preset.location)
+      let merged = kept.overlaid(with: own, wholes: ScenarioResolver.replacedWhole, path: key)
       expanded = .mapping([("preset", .scalar(name, at), at)] + merged.pairs, part.location)
     }
     return .mapping(tree.pairs.map { $0.key == section ? ($0.key, expanded, $0.at) : $0 }, tree.location)

@@ -114,8 +114,10 @@ public struct ScenarioResolver {
             known.contains(k) ? "cannot differ between variants (set it once for the scenario)" : "unknown key; a variant may change \(Self.variantKeys.joined(separator: ", "))")
         }
         let overlay = ScenarioValue.mapping(pairs.filter { $0.key != "name" }, at)
-        let (plan, resolved) = try resolver.plan(
-          base.overlaid(with: overlay, wholes: Self.replacedWhole), context: "in variant '\(vname)': ")
+        // A variant that names people (a preset) replaces the scenario's people whole.
+        let people = overlay["population"]?["compliance"]?["preset"] != nil
+        let wholes = people ? Self.replacedWhole.union(["population.compliance"]) : Self.replacedWhole
+        let (plan, resolved) = try resolver.plan(base.overlaid(with: overlay, wholes: wholes), context: "in variant '\(vname)': ")
         variants.append((vname, plan))
         resolvedVariants.append(.mapping([("name", .scalar(vname, nil), nil)] + resolved.pairs, nil))
       }
@@ -158,7 +160,7 @@ public struct ScenarioResolver {
     let top = try Reader(file: file, path: "", node: given, context: context)
     let populated = try Presets.expand(
       ProtocolPresets.expand(given, reader: top), section: "population", texts: PopulationPresets.text, reader: top)
-    let tree = try Presets.expand(populated, section: "population.compliance", texts: PeoplePresets.text, reader: top)
+    let tree = try PeoplePresets.expand(populated, reader: top)
     let r = try Reader(file: file, path: "", node: tree, context: context)
     let duration = try r.duration("duration", default: 14 * Tick.day, range: Tick.day...(3_650 * Tick.day))
     guard duration % Tick.day == 0 else {

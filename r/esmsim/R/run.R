@@ -28,7 +28,7 @@
 #' r <- esm_run("scenarios/quickstart.yaml", participants = 50)
 #' r$summary
 #' table(r$prompts$status)
-#' # the same protocol with people like a real study's (docs/model.md, People)
+#' # esmsim's default protocol with people like a real study's (docs/model.md, People)
 #' s <- list(name = "pilot", duration = "14d",
 #'           population = list(size = 200, compliance = list(preset = "fisher2017_mood")))
 #' esm_run(s)$summary
