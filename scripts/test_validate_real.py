@@ -180,7 +180,7 @@ protocol:
             self.assertEqual(vr.preset_differences(esmsim, 'fisher2017_mood', fit, d),
                              ['looks_per_hour 8.415 vs 9.1', 'at_once – vs 0.5'])
             self.assertIsNone(vr.preset_differences(self.fake_esmsim(d, '', fails=True), 'x', fit, d))
-            self.assertEqual(vr.shown_classes(self.SHOWN),
+            self.assertEqual(vr.shown_compliance(self.SHOWN)['classes'],
                              [{'name': 'engaged', 'share': 0.9767},
                               {'name': 'less engaged', 'share': 0.02326, 'spread': 0.8539}])
             esmsim = self.fake_esmsim(d, self.SHOWN)

@@ -521,35 +521,22 @@ def block_values(block_text):
 
 # Fitted keys a people preset does not carry (esmsim's defaults stay: no study fits them).
 PRESET_LEFT_OUT = ('break_off_per_minute',)
+# A class's fields a preset carries.
+CLASS_FIELDS = ('share', 'level', 'spread', 'weekly_change', 'weekly_change_sd')
 
 
-def shown_classes(text):
-    """The compliance classes of `esmsim show`'s YAML (block style): a list of {field: value},
-    numbers as floats."""
-    classes, inside, indent, item = [], False, None, None
-    for raw in text.splitlines():
-        if not raw.strip():
-            continue
-        depth = len(raw) - len(raw.lstrip(' '))
-        line = raw.strip()
-        if indent is None:
-            if line == 'classes:' and inside:
-                indent = depth
-            inside = inside or line == 'compliance:'
-            continue
-        if depth <= indent:
-            break
-        if line.startswith('- '):
-            item = {}
-            classes.append(item)
-            line = line[2:]
-        key, _, value = line.partition(':')
-        value = value.strip().strip('"\'')
+def shown_compliance(text):
+    """The population.compliance mapping of `esmsim show`'s YAML (parse_yaml_subset), its
+    numbers as floats (the quoted negative ones too)."""
+    def number(v):
         try:
-            item[key.strip()] = float(value)
+            return float(v) if isinstance(v, str) else v
         except ValueError:
-            item[key.strip()] = value
-    return classes
+            return v
+    c = (parse_yaml_subset(text).get('population') or {}).get('compliance') or {}
+    out = {k: number(v) for k, v in c.items() if k != 'classes'}
+    out['classes'] = [{k: number(v) for k, v in cls.items()} for cls in c.get('classes') or []]
+    return out
 
 
 def _same(a, b):
@@ -569,23 +556,16 @@ def preset_differences(esmsim, name, fitted, work, fitted_classes=None):
         shown, _ = run([esmsim, 'show', path])
     except CommandFailed:
         return None
-    values = block_values(shown.stdout)
+    compliance = shown_compliance(shown.stdout)
+    classes = {c.get('name'): c for c in compliance['classes']}
+    pairs = [(key, compliance.get(key), fit) for key, (_, fit) in fitted.items() if key not in PRESET_LEFT_OUT]
+    pairs += [(f"classes[{c.get('name')}].{field}", classes.get(c.get('name'), {}).get(field), c[field])
+              for c in fitted_classes or [] for field in CLASS_FIELDS if field in c]
     out = []
-    for key, (_, fit) in fitted.items():
-        if key in PRESET_LEFT_OUT:
-            continue
-        have = values.get(key, (None, None))[1]
+    for key, have, fit in pairs:
+        have = have if isinstance(have, float) else None
         if not _same(have, fit):
             out.append(f"{key} {'–' if have is None else f'{have:.4g}'} vs {fit:.4g}")
-    shown = {c.get('name'): c for c in shown_classes(shown.stdout)}
-    for c in fitted_classes or []:
-        for field in ('share', 'level', 'spread', 'weekly_change', 'weekly_change_sd'):
-            if field not in c:
-                continue
-            have = shown.get(c.get('name'), {}).get(field)
-            have = have if isinstance(have, float) else None
-            if not _same(have, c[field]):
-                out.append(f"classes[{c.get('name')}].{field} {'–' if have is None else f'{have:.4g}'} vs {c[field]:.4g}")
     return out
 
 

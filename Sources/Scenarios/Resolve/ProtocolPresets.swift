@@ -60,7 +60,7 @@ public enum ScenarioPresets {
   /// to each training study of the real-study corpus.
   public static let peopleNames = PeoplePresets.names
   /// A people preset in plain words (the name itself for an unknown one).
-  public static func peopleLabel(_ name: String) -> String { PeoplePresets.labels[name] ?? name }
+  public static func peopleLabel(_ name: String) -> String { PeoplePresets.label(name) }
   /// A protocol preset's keys as a tree (nil: no such preset).
   public static func protocolTree(_ name: String) -> ScenarioValue? { Presets.tree(name, texts: ProtocolPresets.text) }
 }

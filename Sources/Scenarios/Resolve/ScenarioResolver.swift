@@ -116,7 +116,7 @@ public struct ScenarioResolver {
         let overlay = ScenarioValue.mapping(pairs.filter { $0.key != "name" }, at)
         // A variant that names people (a preset) replaces the scenario's people whole.
         let people = overlay["population"]?["compliance"]?["preset"] != nil
-        let wholes = people ? Self.replacedWhole.union(["population.compliance"]) : Self.replacedWhole
+        let wholes = people ? Self.replacedWhole.union([PeoplePresets.section]) : Self.replacedWhole
         let (plan, resolved) = try resolver.plan(base.overlaid(with: overlay, wholes: wholes), context: "in variant '\(vname)': ")
         variants.append((vname, plan))
         resolvedVariants.append(.mapping([("name", .scalar(vname, nil), nil)] + resolved.pairs, nil))

@@ -197,7 +197,7 @@ enum PlannerScript {
           else if (e) e.value = e.defaultValue = v;
         }
         $("[name=preset]").insertAdjacentHTML("beforeend", CHOICES.presets.map(x => `<option value="${x.name}">${x.label}</option>`).join(""));
-        $("[name=people]").insertAdjacentHTML("beforeend", (CHOICES.people || []).map(x => `<option value="${x.name}">${x.label}</option>`).join(""));
+        $("[name=people]").insertAdjacentHTML("beforeend", CHOICES.people.map(x => `<option value="${x.name}">${x.label}</option>`).join(""));
         $("#devices").innerHTML = CHOICES.devices.map(d =>
           `<label>${d.label[0].toUpperCase() + d.label.slice(1)} <input name="dev_${d.name}" type="number" min="0" max="1" step="0.05" value="${CHOICES.start.devices[d.name] || 0}"></label>`).join("");
         $("#protocolA .schedule-fields").innerHTML = scheduleFields("a_");
