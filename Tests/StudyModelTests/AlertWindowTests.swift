@@ -30,6 +30,28 @@ struct AlertWindowTests {
     #expect(odds(nil) == 0.8)
   }
 
+  /// A participant keeps the last window's odds (a speed-up): asked about windows in any
+  /// order, repeats and changes alike, they give exactly the formula's odds.
+  @Test("a participant's kept odds are the formula's for every window, repeated or not")
+  func keptOddsAreTheFormulas() {
+    var plan = testPlan()
+    plan.compliance.alertOdds = 0.9
+    plan.compliance.alertWindowExponent = 0.37
+    var (s, z, a) = (
+      RandomStream(StreamAddress(seed: 1, participant: 0, purpose: .traits)),
+      RandomStream(StreamAddress(seed: 1, participant: 0, purpose: .zone)),
+      RandomStream(StreamAddress(seed: 1, participant: 0, purpose: .answering))
+    )
+    var noticing = Noticing(person: Person(plan: plan, stream: &s, zones: &z, answering: &a), compliance: plan.compliance)
+    let windows: [SimTime?] = [
+      Tick.minutes(30), Tick.minutes(30), Tick.minutes(300), Tick.minutes(240), nil, Tick.minutes(2), Tick.minutes(5),
+      Tick.minutes(30), Tick.seconds(4321), Tick.seconds(4321), nil,
+    ]
+    for w in windows {
+      #expect(noticing.alertOdds(window: w) == Noticing.alertOdds(base: 0.9, exponent: 0.37, window: w))
+    }
+  }
+
   /// A 5-minute study (4 a day, 200 people, 14 days): with the default exponent the alerts are
   /// noticed more often as they arrive than with 0, so more prompts are answered; the
   /// difference is more than 4 cluster-robust standard errors of either share.

@@ -63,8 +63,19 @@ public enum Compliance {
     _ plan: CompliancePlan, logit: Double, previousMissed: Bool?, hour: Int, contextOdds: Double, stateZ: Double,
     burden: Burden = Burden()
   ) -> Double {
+    probability(
+      plan, dayOdds: exp(logit), previousMissed: previousMissed, hour: hour, contextOdds: contextOdds, stateZ: stateZ,
+      burden: burden)
+  }
+
+  /// The same with the person's odds on the day, e^logit, already worked out (the simulation
+  /// works them out once a day: ``PromptBurden/dayOdds(_:)``).
+  static func probability(
+    _ plan: CompliancePlan, dayOdds: Double, previousMissed: Bool?, hour: Int, contextOdds: Double, stateZ: Double,
+    burden: Burden
+  ) -> Double {
     guard contextOdds > 0 else { return 0 }
-    var odds = exp(logit) * contextOdds * burden.odds
+    var odds = dayOdds * contextOdds * burden.odds
     // The hour of day's pattern is of prompts at random times (Rintala et al. 2019); a prompt
     // at a fixed, known time is expected whatever the hour (its odds: scheduledBoost).
     if !burden.scheduled { odds *= plan.hourOdds[min(max(hour, 0), 23)] }

@@ -57,14 +57,36 @@ struct Noticing {
   /// (``CompliancePlan/alertWindowExponent``).
   static func alertOdds(base: Double, exponent: Double, window: SimTime?) -> Double {
     guard exponent != 0 else { return base }
+    return odds(base: base, exponent: exponent, held: heldMinutes(window))
+  }
+
+  /// The window in minutes as the odds count it: held to ``windowMinutes``.
+  @inline(__always)
+  static func heldMinutes(_ window: SimTime?) -> Double {
     let minutes = window.map { Double($0) / Double(Tick.minute) } ?? windowMinutes.upperBound
-    let held = min(max(minutes, windowMinutes.lowerBound), windowMinutes.upperBound)
-    return base * exp(exponent * log(referenceWindowMinutes / held))
+    return min(max(minutes, windowMinutes.lowerBound), windowMinutes.upperBound)
   }
-  /// The participant's odds for a prompt answerable for `window` (nil: no expiry).
-  func alertOdds(window: SimTime?) -> Double {
-    Self.alertOdds(base: alertAttention.odds, exponent: alertAttention.exponent, window: window)
+
+  /// `base` moved by `exponent` for a window of `held` minutes.
+  @inline(__always)
+  static func odds(base: Double, exponent: Double, held: Double) -> Double {
+    base * exp(exponent * log(referenceWindowMinutes / held))
   }
+
+  /// The participant's odds for a prompt answerable for `window` (nil: no expiry). The last
+  /// window's odds are kept: a schedule's fixed expiry, and every window held at 4 hours (a
+  /// prompt answerable until the next signal, when that is far), repeat.
+  mutating func alertOdds(window: SimTime?) -> Double {
+    let (base, exponent) = alertAttention
+    guard exponent != 0 else { return base }
+    let held = Self.heldMinutes(window)
+    if held != lastWindow.held {
+      lastWindow = (held, Self.odds(base: base, exponent: exponent, held: held))
+    }
+    return lastWindow.odds
+  }
+  /// The window ``alertOdds(window:)`` last worked out (nan: none yet) and its odds.
+  private var lastWindow = (held: Double.nan, odds: 0.0)
 
   /// How far ahead the search for the next look goes (numerical: three days always hold a
   /// wake and a look).

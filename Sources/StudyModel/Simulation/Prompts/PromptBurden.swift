@@ -21,6 +21,9 @@ struct PromptBurden {
   /// The person's log-odds of answering on each study day (level and change,
   /// ``Engagement/change(day:firstDaysScale:)``), worked out once.
   let dayLogits: [Double]
+  /// The day ``dayOdds(_:)`` last worked out (-1: none yet) and its odds.
+  private var oddsDay = -1
+  private var odds = 0.0
   /// The density load and when it was last brought up to date.
   private var load = 0.0
   private var loadAt: SimTime = 0
@@ -60,6 +63,16 @@ struct PromptBurden {
 
   /// The person's log-odds of answering on study day `d`.
   func dayLogit(_ d: Int) -> Double { dayLogits[min(max(d, 0), dayLogits.count - 1)] }
+
+  /// The person's odds of answering on study day `d`, e^``dayLogit(_:)``: kept for the day
+  /// last asked about (the prompts of a day ask in turn; one `exp` a day, not one a prompt).
+  mutating func dayOdds(_ d: Int) -> Double {
+    if d != oddsDay {
+      oddsDay = d
+      odds = exp(dayLogit(d))
+    }
+    return odds
+  }
 
   /// The load at `t`, decayed from the last prompt noticed.
   private func load(at t: SimTime) -> Double {

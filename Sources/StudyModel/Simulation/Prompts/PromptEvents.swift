@@ -78,8 +78,9 @@ extension ParticipantSimulation {
     }
     let hour = Int((now % Tick.day) / Tick.hour)
     let schedule = promptLife.records[i].schedule
+    let dayOdds = burden.dayOdds(Int(timetable.days[i]))
     let p = Compliance.probability(
-      plan.compliance, logit: burden.dayLogit(Int(timetable.days[i])), previousMissed: previousMissed, hour: hour,
+      plan.compliance, dayOdds: dayOdds, previousMissed: previousMissed, hour: hour,
       contextOdds: conditions.willingness, stateZ: z, burden: burden.notice(schedule: schedule, at: now, reminded: reminded))
     if streams.response.uniform() < p {
       // When they open it: at once, after being busy, or later within the window.
