@@ -156,6 +156,7 @@ population:
         spread: 0.8539
     answer_probability: 0.969
     looks_per_hour: 8.415
+    reaction_seconds: 15
     break_off_per_minute: 0.045
 protocol:
   window: 08:00-22:00
@@ -172,7 +173,9 @@ protocol:
     def test_match_differ_unknown(self):
         with tempfile.TemporaryDirectory() as d:
             esmsim = self.fake_esmsim(d, self.SHOWN)
+            # A whole number as esmsim shows it (15, not 15.0) is a number too.
             fit = {'answer_probability': ('number', 0.969), 'looks_per_hour': ('number', 8.415),
+                   'reaction_seconds': ('number', 15.0),
                    'break_off_per_minute': ('number', 0.01)}  # not carried by a preset
             self.assertEqual(vr.preset_differences(esmsim, 'fisher2017_mood', fit, d), [])
             fit['looks_per_hour'] = ('number', 9.1)

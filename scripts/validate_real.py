@@ -563,7 +563,7 @@ def preset_differences(esmsim, name, fitted, work, fitted_classes=None):
               for c in fitted_classes or [] for field in CLASS_FIELDS if field in c]
     out = []
     for key, have, fit in pairs:
-        have = have if isinstance(have, float) else None
+        have = float(have) if isinstance(have, (int, float)) and not isinstance(have, bool) else None
         if not _same(have, fit):
             out.append(f"{key} {'–' if have is None else f'{have:.4g}'} vs {fit:.4g}")
     return out
