@@ -146,6 +146,14 @@ extension Calibrator {
           key: "deferral_shape", scale: .log, step: 0.4, plausible: 0.05...100, set: { $0.deferralShape = $1 },
           get: \.deferralShape),
       ]
+      // The reaction to an alert heard: only waits to the opening show it (to the submission,
+      // the answering's own minutes hide it).
+      if recording.openings {
+        out.append(
+          Parameter(
+            key: "reaction_seconds", scale: .log, step: 0.4, plausible: 1...300, set: { $0.reactionSeconds = $1 },
+            get: \.reactionSeconds))
+      }
     }
     if pilot.days >= 4 && pilot.waitChange(from: pilot.days / 2).isFinite {
       out.append(
@@ -217,7 +225,10 @@ extension Calibrator {
       out.append("first_days_change (a pilot of \(pilot.days) days: kept; predictions draw it with the sd between studies, \(firstDaysChangeBetweenStudies))")
     }
     if !fitted.contains("looks_per_hour") && !unmoved.contains("looks_per_hour") {
-      out.append("looks_per_hour, alert_odds, at_once, at_once_seconds, busy, deferral_shape (fewer than 20 answered prompts with their times: kept)")
+      out.append(
+        "looks_per_hour, alert_odds, at_once, at_once_seconds, busy, deferral_shape, reaction_seconds (fewer than 20 answered prompts with their times: kept)")
+    } else if !recording.openings {
+      out.append("reaction_seconds (the records time the submissions, not the openings: the answering hides the reaction; kept)")
     }
     if !fitted.contains("break_off_per_minute") && !unmoved.contains("break_off_per_minute") {
       out.append(

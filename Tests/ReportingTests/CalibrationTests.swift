@@ -37,7 +37,7 @@ struct CalibrationTests {
     let classes = d.enumerated().map { i, c in
       "{name: \(c.name), share: \(i == 0 ? 0.8 : 0.2), level: \(c.level), spread: \(c.spread * 1.3), weekly_change: \(c.weeklyChange - 0.15), weekly_change_sd: \(c.weeklyChangeSD)}"
     }.joined(separator: ", ")
-    return ", compliance: {answer_probability: 0.8, classes: [\(classes)], first_days_change: 0.3, miss_persistence: 0.35, looks_per_hour: 10, alert_odds: 2, at_once: 0.35, at_once_weekly_change: -0.3, at_once_seconds: 40, busy: 0.08, deferral_shape: 3.5\(breakOffs ? ", break_off_per_minute: 0.1" : "")}"
+    return ", compliance: {answer_probability: 0.8, classes: [\(classes)], first_days_change: 0.3, miss_persistence: 0.35, looks_per_hour: 10, alert_odds: 2, at_once: 0.35, at_once_weekly_change: -0.3, at_once_seconds: 40, reaction_seconds: 15, busy: 0.08, deferral_shape: 3.5\(breakOffs ? ", break_off_per_minute: 0.1" : "")}"
   }
   /// What generated the pilot, by estimate (spread_scale against the defaults' spreads).
   static func generating(breakOffs: Bool) -> [String: Double] {
@@ -46,7 +46,7 @@ struct CalibrationTests {
       "answer_probability": 0.8, "spread_scale": 1.3, "low_class_share": 0.2,
       "weekly_change": 0.8 * (d[0].weeklyChange - 0.15) + 0.2 * (d[1].weeklyChange - 0.15),
       "first_days_change": 0.3, "miss_persistence": 0.35, "looks_per_hour": 10, "alert_odds": 2, "at_once": 0.35, "at_once_seconds": 40,
-      "busy": 0.08, "deferral_shape": 3.5, "at_once_weekly_change": -0.3,
+      "reaction_seconds": 15, "busy": 0.08, "deferral_shape": 3.5, "at_once_weekly_change": -0.3,
     ]
     if breakOffs { g["break_off_per_minute"] = 0.1 }
     return g

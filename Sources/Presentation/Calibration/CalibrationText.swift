@@ -70,8 +70,8 @@ public enum CalibrationText {
     [
       ("first_days_change", c.firstDaysChange), ("miss_persistence", c.missPersistence), ("looks_per_hour", c.looksPerHour),
       ("alert_odds", c.alertOdds), ("at_once", c.atOnce), ("at_once_weekly_change", c.atOnceWeeklyChange),
-      ("at_once_seconds", c.atOnceSeconds), ("busy", c.busy), ("deferral_shape", c.deferralShape),
-      ("break_off_per_minute", c.breakOffPerMinute),
+      ("at_once_seconds", c.atOnceSeconds), ("reaction_seconds", c.reactionSeconds), ("busy", c.busy),
+      ("deferral_shape", c.deferralShape), ("break_off_per_minute", c.breakOffPerMinute),
     ]
   }
 

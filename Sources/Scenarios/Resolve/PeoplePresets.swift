@@ -9,12 +9,15 @@
 ///
 /// Each preset holds the keys the fit estimated: the level (`answer_probability`, moving the
 /// classes), the classes with their spread and weekly change, the first days' change,
-/// clustering, looks, alerts and the pace of opening. Not carried over: the fit's `hour_odds`
+/// clustering, looks, alerts, the reaction to an alert heard and the pace of opening (the
+/// reaction is fitted only where the records time the openings: Johannes et al. and m-Path;
+/// the three others keep esmsim's 15 s). Not carried over: the fit's `hour_odds`
 /// (the study's own hours of day) and what the records could not fit (break-offs: none of the
 /// five records an opened survey left), which stay esmsim's defaults.
 ///
-/// Provenance: `make validate-real` at 5d1156b (`--seed 1`; `docs/validation.md`, its table
-/// of fitted compliance), each study's entry in `docs/sources.md` ([@corpus-bosley2020_gad],
+/// Provenance: `make validate-real` on 2026-11-27 with `reaction_seconds` fitted (`--seed 1`;
+/// `docs/validation.md`, its table of fitted compliance; the three studies that record no
+/// openings fit as at 5d1156b), each study's entry in `docs/sources.md` ([@corpus-bosley2020_gad],
 /// [@corpus-fisher2017_mood], [@corpus-johannes2021_vigilance], [@corpus-mpathr_example],
 /// [@corpus-soyster2022_alcohol]). Derived figures only, no records. `make validate-real`
 /// says whether a run's fits still match these (its "People presets" line). `default` names
@@ -62,6 +65,7 @@ enum PeoplePresets {
         at_once: 0.5596
         at_once_weekly_change: -0.4076
         at_once_seconds: 13.79
+        reaction_seconds: 15
         busy: 0.09659
         deferral_shape: 2.394
         """),
@@ -82,6 +86,7 @@ enum PeoplePresets {
         at_once: 0.5293
         at_once_weekly_change: -0.1045
         at_once_seconds: 13.86
+        reaction_seconds: 15
         busy: 0.09712
         deferral_shape: 2.871
         """),
@@ -91,19 +96,20 @@ enum PeoplePresets {
     Entry(
       name: "johannes2021_vigilance", label: "like Johannes et al. 2021's students (60 % in theirs, 5 minutes to answer)",
       keys: """
-        answer_probability: 0.9402
+        answer_probability: 0.9391
         classes:
-          - {name: "engaged", share: 0.7965, level: 0.987, spread: 2.48, weekly_change: -0.1156, weekly_change_sd: 0.2}
-          - {name: "less engaged", share: 0.2035, level: 0.73, spread: 3.712, weekly_change: -0.3156, weekly_change_sd: 0.4}
-        first_days_change: -1.291
-        miss_persistence: 0.436
-        looks_per_hour: 7.988
-        alert_odds: 1.135
-        at_once: 0.5534
-        at_once_weekly_change: -0.4366
-        at_once_seconds: 1.333
-        busy: 0.04249
-        deferral_shape: 1.002
+          - {name: "engaged", share: 0.797, level: 0.987, spread: 2.119, weekly_change: -0.1404, weekly_change_sd: 0.2}
+          - {name: "less engaged", share: 0.203, level: 0.73, spread: 3.171, weekly_change: -0.3404, weekly_change_sd: 0.4}
+        first_days_change: -1.077
+        miss_persistence: 0.2982
+        looks_per_hour: 5.248
+        alert_odds: 1.896
+        at_once: 0.4423
+        at_once_weekly_change: -0.379
+        at_once_seconds: 3.703
+        reaction_seconds: 5.807
+        busy: 0.07797
+        deferral_shape: 1.302
         """),
     // m-Path's example study (the mpathr package): 20 people, 10 a day and one in the
     // evening for 10 days, 30 and 170 minutes to answer; answered 63.3 %, the most uneven
@@ -111,19 +117,20 @@ enum PeoplePresets {
     Entry(
       name: "mpathr_example", label: "like m-Path's example study's people (63 % in theirs, the most uneven)",
       keys: """
-        answer_probability: 0.8604
+        answer_probability: 0.8663
         classes:
-          - {name: "engaged", share: 0.849, level: 0.987, spread: 2.244, weekly_change: -0.1285, weekly_change_sd: 0.2}
-          - {name: "less engaged", share: 0.151, level: 0.73, spread: 3.359, weekly_change: -0.3285, weekly_change_sd: 0.4}
-        first_days_change: -0.8744
-        miss_persistence: 0.3038
-        looks_per_hour: 5.589
-        alert_odds: 1.217
-        at_once: 0.5145
-        at_once_weekly_change: 0.0582
-        at_once_seconds: 7.439
-        busy: 0.07619
-        deferral_shape: 1.969
+          - {name: "engaged", share: 0.8408, level: 0.987, spread: 2.32, weekly_change: -0.1088, weekly_change_sd: 0.2}
+          - {name: "less engaged", share: 0.1592, level: 0.73, spread: 3.473, weekly_change: -0.3088, weekly_change_sd: 0.4}
+        first_days_change: -0.7374
+        miss_persistence: 0.2878
+        looks_per_hour: 6.078
+        alert_odds: 1.123
+        at_once: 0.4954
+        at_once_weekly_change: 0.09501
+        at_once_seconds: 8.641
+        reaction_seconds: 10.02
+        busy: 0.09549
+        deferral_shape: 2.041
         """),
     // Soyster et al. 2022: 33 adults who drink alcohol, 8 a day for 17 days, until the next;
     // answered 81.3 %, falling over the weeks.
@@ -141,6 +148,7 @@ enum PeoplePresets {
         at_once: 0.6015
         at_once_weekly_change: -0.05362
         at_once_seconds: 21.83
+        reaction_seconds: 15
         busy: 0.1009
         deferral_shape: 3.314
         """),

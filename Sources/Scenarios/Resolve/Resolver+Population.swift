@@ -221,6 +221,7 @@ extension ScenarioResolver {
     c.deferralHorizon = try r.number("deferral_horizon", default: d.deferralHorizon, range: 1...10_080)
     c.atOnceSeconds = try r.number("at_once_seconds", default: d.atOnceSeconds, range: 0...3600)
     c.atOnceSigma = try r.number("at_once_sigma", default: d.atOnceSigma, range: 0...5)
+    c.reactionSeconds = try r.number("reaction_seconds", default: d.reactionSeconds, range: 0.1...3600)
     c.breakOffPerMinute = try r.number("break_off_per_minute", default: d.breakOffPerMinute, range: 0...10)
     c.breakOffSD = try r.number("break_off_sd", default: d.breakOffSD, range: 0...5)
   }

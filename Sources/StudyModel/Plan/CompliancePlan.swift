@@ -94,6 +94,10 @@ public struct CompliancePlan: Sendable, Equatable {
   /// The opening delay of an "at once" decision (lognormal median, seconds, and sigma).
   public var atOnceSeconds = 13.5
   public var atOnceSigma = 0.8
+  /// Mean seconds from an alert heard to noticing it (exponential; ``Noticing``). Default 15
+  /// (assumption, D); a pilot that records openings sets it (`esmsim calibrate`: the
+  /// shortest waits are these reactions and an at-once opening after them).
+  public var reactionSeconds = 15.0
 
   /// The parameters of the time to open a prompt (``Compliance/openingDelay(_:atOnce:busy:remaining:hour:_:)``),
   /// apart from the plan: passed on their own, they spare a copy of the whole plan (320 bytes)

@@ -22,6 +22,8 @@ struct Noticing {
   let ringer: RingerMode
   /// ``CompliancePlan/alertOdds`` and ``CompliancePlan/alertWindowExponent``.
   let alertAttention: (odds: Double, exponent: Double)
+  /// Mean seconds from a heard alert to noticing it (``CompliancePlan/reactionSeconds``).
+  let reactionSeconds: Double
 
   /// The chance an alert is heard in a quiet place with the phone at hand, by ringer mode
   /// (vibrate 0.7, sound 0.85: assumptions, D, below the 76–85 % that [@Mehrotra2016]'s
@@ -40,8 +42,6 @@ struct Noticing {
   static let alertAwayFromHand = 0.5
   /// An alarm goes on ringing: heard away from the phone's reach more often (assumption, D).
   static let alarmAwayFromHand = 0.8
-  /// Mean seconds from a heard alert to noticing it (assumption, D).
-  static let reactionSeconds = 15.0
   /// Mean minutes from waking to the first look at the phone (assumption, D; "within
   /// minutes", [@Pielot2014], A).
   static let firstLookMinutes = 10.0
@@ -98,6 +98,7 @@ struct Noticing {
     ringer = person.ringer
     away = compliance.looksAway
     alertAttention = (compliance.alertOdds, compliance.alertWindowExponent)
+    reactionSeconds = compliance.reactionSeconds
   }
 }
 
@@ -131,7 +132,7 @@ extension ParticipantSimulation {
       // How closely people attend to their alerts moves the odds (1: as above).
       chance = Compliance.withOdds(chance, times: alertOdds)
       if streams.response.uniform() < chance {
-        return t + Tick.seconds(streams.response.exponential(mean: Noticing.reactionSeconds))
+        return t + Tick.seconds(streams.response.exponential(mean: noticing.reactionSeconds))
       }
     }
     // Next phone check: an exponential amount of "checking time" spent where the participant
