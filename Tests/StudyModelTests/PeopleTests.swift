@@ -162,7 +162,8 @@ struct PeopleTests {
     let plan = testPlan(days: 21)
     var s = RandomStream(StreamAddress(seed: 1, purpose: .general))
     var b = PromptBurden(plan, engagement: Engagement(plan.compliance, stateZ: 0, stream: &s))
-    for d in [0, 0, 1, 1, 1, 5, 3, 3, 20, 40, -1, 20] { #expect(b.dayOdds(d) == exp(b.dayLogit(d))) }
+    // A day before the first (clamped to it) asked first too.
+    for d in [-1, 0, 0, 1, 1, 1, 5, 3, 3, 20, 40, -1, 20] { #expect(b.dayOdds(d) == exp(b.dayLogit(d))) }
     #expect(b.dayOdds(0) != b.dayOdds(20))  // the default people change over the days
   }
 

@@ -21,8 +21,9 @@ struct PromptBurden {
   /// The person's log-odds of answering on each study day (level and change,
   /// ``Engagement/change(day:firstDaysScale:)``), worked out once.
   let dayLogits: [Double]
-  /// The day ``dayOdds(_:)`` last worked out (-1: none yet) and its odds.
-  private var oddsDay = -1
+  /// The day ``dayOdds(_:)`` last worked out (`Int.min`: none yet; no day is asked as that)
+  /// and its odds.
+  private var oddsDay = Int.min
   private var odds = 0.0
   /// The density load and when it was last brought up to date.
   private var load = 0.0
