@@ -37,7 +37,7 @@ struct CalibrationTests {
     let classes = d.enumerated().map { i, c in
       "{name: \(c.name), share: \(i == 0 ? 0.8 : 0.2), level: \(c.level), spread: \(c.spread * 1.3), weekly_change: \(c.weeklyChange - 0.15), weekly_change_sd: \(c.weeklyChangeSD)}"
     }.joined(separator: ", ")
-    return ", compliance: {answer_probability: 0.8, classes: [\(classes)], first_days_change: 0.3, miss_persistence: 0.35, looks_per_hour: 10, alert_odds: 2, at_once: 0.35, at_once_weekly_change: -0.3, at_once_seconds: 40, reaction_seconds: 15, busy: 0.08, deferral_shape: 3.5\(breakOffs ? ", break_off_per_minute: 0.1" : "")}"
+    return ", compliance: {answer_probability: 0.8, classes: [\(classes)], first_days_change: 0.3, miss_persistence: 0.35, looks_per_hour: 10, alert_odds: 2, at_once: 0.35, at_once_weekly_change: -0.3, at_once_seconds: 40, reaction_seconds: 25, busy: 0.08, deferral_shape: 3.5\(breakOffs ? ", break_off_per_minute: 0.1" : "")}"
   }
   /// What generated the pilot, by estimate (spread_scale against the defaults' spreads).
   static func generating(breakOffs: Bool) -> [String: Double] {
@@ -46,7 +46,7 @@ struct CalibrationTests {
       "answer_probability": 0.8, "spread_scale": 1.3, "low_class_share": 0.2,
       "weekly_change": 0.8 * (d[0].weeklyChange - 0.15) + 0.2 * (d[1].weeklyChange - 0.15),
       "first_days_change": 0.3, "miss_persistence": 0.35, "looks_per_hour": 10, "alert_odds": 2, "at_once": 0.35, "at_once_seconds": 40,
-      "reaction_seconds": 15, "busy": 0.08, "deferral_shape": 3.5, "at_once_weekly_change": -0.3,
+      "reaction_seconds": 25, "busy": 0.08, "deferral_shape": 3.5, "at_once_weekly_change": -0.3,
     ]
     if breakOffs { g["break_off_per_minute"] = 0.1 }
     return g
@@ -102,8 +102,17 @@ struct CalibrationTests {
         abs(log(h.value / CompliancePlan.defaultHourOdds[h.hour])) <= 4 * h.standardError,
         "hour \(h.hour): \(h), n \(hour.count) at \(hour.share)")
     }
-    // The morning dip is found (generated 0.36 at 08:00 against 1 at 09:00–11:00).
-    #expect(r.hours[0].value < 0.7, "08:00: \(r.hours[0].value)")
+    // The morning dip is found (generated 0.36 at 08:00 against 1 at 09:00–11:00), where the
+    // 08:00 hour is fitted (an hour left out by the leverage rule above is said instead).
+    if let morning = r.hours.first(where: { $0.hour == 8 }) {
+      #expect(morning.value < 0.7, "08:00: \(morning.value)")
+    } else {
+      let said = r.notIdentified.contains { line in
+        guard line.hasPrefix("hour_odds at "), let end = line.range(of: " h (") else { return false }
+        return line[line.index(line.startIndex, offsetBy: 13)..<end.lowerBound].split(separator: ", ").contains("8")
+      }
+      #expect(said, "\(r.notIdentified)")
+    }
   }
 
   static func outcomes(breakOffs: Bool) throws -> (StudyPlan, [ParticipantOutcome]) {
