@@ -157,11 +157,11 @@ struct PeopleTests {
     #expect(b.burden(schedule: 0, at: 10 * Tick.minute + 9 * plan.compliance.densityWindow).odds == 1)
   }
 
-  @Test("the day's odds are e^logit of the day, kept for the day last asked about, in any order")
+  @Test("the day's odds are e^logit of the day, in any order, a day outside the study clamped to it")
   func dayOdds() {
     let plan = testPlan(days: 21)
     var s = RandomStream(StreamAddress(seed: 1, purpose: .general))
-    var b = PromptBurden(plan, engagement: Engagement(plan.compliance, stateZ: 0, stream: &s))
+    let b = PromptBurden(plan, engagement: Engagement(plan.compliance, stateZ: 0, stream: &s))
     // A day before the first (clamped to it) asked first too.
     for d in [-1, 0, 0, 1, 1, 1, 5, 3, 3, 20, 40, -1, 20] { #expect(b.dayOdds(d) == exp(b.dayLogit(d))) }
     #expect(b.dayOdds(0) != b.dayOdds(20))  // the default people change over the days

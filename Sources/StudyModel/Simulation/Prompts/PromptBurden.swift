@@ -21,10 +21,8 @@ struct PromptBurden {
   /// The person's log-odds of answering on each study day (level and change,
   /// ``Engagement/change(day:firstDaysScale:)``), worked out once.
   let dayLogits: [Double]
-  /// The day ``dayOdds(_:)`` last worked out (`Int.min`: none yet; no day is asked as that)
-  /// and its odds.
-  private var oddsDay = Int.min
-  private var odds = 0.0
+  /// Each day's odds, e^``dayLogits``: one `exp` a day, not one a prompt.
+  private let dayOddsByDay: [Double]
   /// The density load and when it was last brought up to date.
   private var load = 0.0
   private var loadAt: SimTime = 0
@@ -52,6 +50,7 @@ struct PromptBurden {
     dayLogits = (0..<max(plan.days, 1)).map {
       engagement.logitLevel + engagement.change(day: $0, firstDaysScale: c.firstDaysScale)
     }
+    dayOddsByDay = dayLogits.map { exp($0) }
     window = Double(c.densityWindow)
   }
 
@@ -65,15 +64,8 @@ struct PromptBurden {
   /// The person's log-odds of answering on study day `d`.
   func dayLogit(_ d: Int) -> Double { dayLogits[min(max(d, 0), dayLogits.count - 1)] }
 
-  /// The person's odds of answering on study day `d`, e^``dayLogit(_:)``: kept for the day
-  /// last asked about (the prompts of a day ask in turn; one `exp` a day, not one a prompt).
-  mutating func dayOdds(_ d: Int) -> Double {
-    if d != oddsDay {
-      oddsDay = d
-      odds = exp(dayLogit(d))
-    }
-    return odds
-  }
+  /// The person's odds of answering on study day `d`, e^``dayLogit(_:)``.
+  func dayOdds(_ d: Int) -> Double { dayOddsByDay[min(max(d, 0), dayOddsByDay.count - 1)] }
 
   /// The load at `t`, decayed from the last prompt noticed.
   private func load(at t: SimTime) -> Double {
