@@ -65,7 +65,6 @@ enum PeoplePresets {
         at_once: 0.5596
         at_once_weekly_change: -0.4076
         at_once_seconds: 13.79
-        reaction_seconds: 15
         busy: 0.09659
         deferral_shape: 2.394
         """),
@@ -86,7 +85,6 @@ enum PeoplePresets {
         at_once: 0.5293
         at_once_weekly_change: -0.1045
         at_once_seconds: 13.86
-        reaction_seconds: 15
         busy: 0.09712
         deferral_shape: 2.871
         """),
@@ -148,7 +146,6 @@ enum PeoplePresets {
         at_once: 0.6015
         at_once_weekly_change: -0.05362
         at_once_seconds: 21.83
-        reaction_seconds: 15
         busy: 0.1009
         deferral_shape: 3.314
         """),
