@@ -18,18 +18,37 @@ public struct DailyLife: Sendable {
   /// Bedtime of each study day (absolute; may fall after the next midnight).
   public var bed: [SimTime] = []
 
-  /// A period of the day: until `untilMinute` (minutes after midnight), the table of
-  /// (context, share, mean duration in minutes).
+  /// A period of the day: until `untilMinute` (minutes after midnight), a table of up to
+  /// four rows (context, share, mean duration in minutes). Stored inline (no array: a day's
+  /// episodes read their period's table without retaining anything).
   struct Period {
     var untilMinute: Double
-    var table: [(Context, Double, Double)]
-    /// Cumulative weights share/duration of the table's rows (the jump chain's choice).
-    var cumulative: [Double]
+    /// The rows' contexts (raw values), mean durations in minutes, and cumulative weights
+    /// share/duration (the jump chain's choice), in the table's order.
+    private var contexts = SIMD4<Int>()
+    private var means = SIMD4<Double>()
+    private var cumulative = SIMD4<Double>()
+    private let rows: Int
 
     init(untilMinute: Double, table: [(Context, Double, Double)]) {
+      precondition((1...4).contains(table.count), "a period's table has one to four rows")
       self.untilMinute = untilMinute
-      self.table = table
-      cumulative = table.map { $0.1 / $0.2 }.cumulativeSums
+      rows = table.count
+      for (i, c) in table.map({ $0.1 / $0.2 }).cumulativeSums.enumerated() {
+        contexts[i] = table[i].0.rawValue
+        means[i] = table[i].2
+        cumulative[i] = c
+      }
+    }
+
+    /// The next context and its mean duration: row i with probability proportional to its
+    /// weight (``RandomStream/index(cumulative:)``'s rule: the first row whose cumulative
+    /// weight exceeds a uniform times the total, one draw).
+    func next(_ s: inout RandomStream) -> (context: Context, mean: Double) {
+      let target = s.uniform() * cumulative[rows - 1]
+      var i = 0
+      while i < rows - 1 && !(target < cumulative[i]) { i += 1 }
+      return (Context(rawValue: contexts[i])!, means[i])
     }
   }
 
@@ -117,12 +136,10 @@ public struct DailyLife: Sendable {
     var t = wakeT
     var p = periods.firstIndex { midnight + Tick.minutes($0.untilMinute) > t } ?? periods.count - 1
     while t < bedT {
-      // One period at a time: its table is read in place, not retained for every episode.
       let period = periods[p]
       let periodEnd = min(midnight + Tick.minutes(period.untilMinute), bedT)
       while t < periodEnd {
-        let i = s.index(cumulative: period.cumulative)
-        let (context, _, mean) = period.table[i]
+        let (context, mean) = period.next(&s)
         let length = max(Tick.minutes(s.exponential(mean: mean)), Tick.minute)
         var end = min(t + length, periodEnd)
         if end >= bedT - 5 * Tick.minute { end = bedT }  // no sliver before bedtime
