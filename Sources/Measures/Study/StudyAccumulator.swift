@@ -120,6 +120,7 @@ public struct StudyAccumulator: Sendable {
     let detailed = o.participant < detailParticipants
     var reports = Moments()
     var latencies: [Double] = []
+    latencies.reserveCapacity(o.prompts.count)
     var signals = 0
     // The prompts over all schedules and by questionnaire, with the prompts of each enrolled day.
     let enrolledDays = Int(o.enrolledUntil / Tick.day)

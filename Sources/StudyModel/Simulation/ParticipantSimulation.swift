@@ -199,6 +199,12 @@ public struct ParticipantSimulation: EventHandler {
     // Room for 72 run stretches a day (a silent push every half hour and a wake an hour;
     // more grow the array, and pages never touched cost nothing).
     app.runs.reserveCapacity(72 * plan.days)
+    // And for the other stretches' usual counts: a foreground stretch for each prompt opened
+    // and a spontaneous opening a day, a few background wakes and charges a day (more grow
+    // the arrays: each growth copies them).
+    app.foreground.reserveCapacity(timetable.count + plan.days)
+    app.wakeRuns.reserveCapacity(4 * plan.days)
+    power.chargingSpans.reserveCapacity(3 * plan.days)
     if app.trace { app.set(.anchored, at: 0) }
     if canAnchor(fromForeground: true) {
       app.runs.begin(at: 0)
