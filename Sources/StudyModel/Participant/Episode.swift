@@ -56,8 +56,20 @@ public struct Timeline: Sendable {
   }
 
   /// The index of the episode containing `t` (the last one if `t` is past the end),
-  /// searching forward from `hint`.
+  /// searching forward from `hint`. The usual case, inlined: `t` in the hint's episode or
+  /// the next one (half a million lookups in the city benchmark's workload).
+  @inline(__always)
   func index(at t: SimTime, from hint: Int = 0) -> Int {
+    if hint >= 0 && hint < episodes.count && episodes[hint].start <= t {
+      if t < episodes[hint].end { return hint }
+      if hint + 1 < episodes.count && t < episodes[hint + 1].end { return hint + 1 }
+    }
+    return search(at: t, from: hint)
+  }
+
+  /// ``index(at:from:)`` beyond the hint's episode and the next.
+  @inline(never)
+  private func search(at t: SimTime, from hint: Int) -> Int {
     var i = min(max(hint, 0), max(episodes.count - 1, 0))
     // The usual case: the hint's episode or the next one.
     if i + 1 < episodes.count && episodes[i].start <= t {
