@@ -71,7 +71,7 @@ public struct Timeline: Sendable {
   @inline(never)
   private func search(at t: SimTime, from hint: Int) -> Int {
     var i = min(max(hint, 0), max(episodes.count - 1, 0))
-    // The usual case: the hint's episode or the next one.
+    // A hint out of range, brought into it: its episode or the next one.
     if i + 1 < episodes.count && episodes[i].start <= t {
       if t < episodes[i].end { return i }
       if t < episodes[i + 1].end { return i + 1 }
