@@ -184,9 +184,16 @@ public struct RandomStream: Sendable {
   /// A linear scan: meant for the handful of categories of a context or a device mix.
   @inlinable @inline(__always)
   public mutating func index(cumulative: [Double]) -> Int {
-    let target = uniform() * cumulative[cumulative.count - 1]
-    for (i, c) in cumulative.enumerated() where target < c { return i }
-    return cumulative.count - 1
+    index(count: cumulative.count) { cumulative[$0] }
+  }
+
+  /// ``index(cumulative:)`` over `count` cumulative weights read by `cumulative(i)`, for
+  /// weights not held in an array (a period's table of the day, inline).
+  @inlinable @inline(__always)
+  public mutating func index(count: Int, cumulative: (Int) -> Double) -> Int {
+    let target = uniform() * cumulative(count - 1)
+    for i in 0..<count where target < cumulative(i) { return i }
+    return count - 1
   }
 }
 

@@ -42,12 +42,9 @@ public struct DailyLife: Sendable {
     }
 
     /// The next context and its mean duration: row i with probability proportional to its
-    /// weight (``RandomStream/index(cumulative:)``'s rule: the first row whose cumulative
-    /// weight exceeds a uniform times the total, one draw).
+    /// weight (``RandomStream/index(count:cumulative:)``).
     func next(_ s: inout RandomStream) -> (context: Context, mean: Double) {
-      let target = s.uniform() * cumulative[rows - 1]
-      var i = 0
-      while i < rows - 1 && !(target < cumulative[i]) { i += 1 }
+      let i = s.index(count: rows) { cumulative[$0] }
       return (Context(rawValue: contexts[i])!, means[i])
     }
   }

@@ -71,11 +71,6 @@ public struct Timeline: Sendable {
   @inline(never)
   private func search(at t: SimTime, from hint: Int) -> Int {
     var i = min(max(hint, 0), max(episodes.count - 1, 0))
-    // A hint out of range, brought into it: its episode or the next one.
-    if i + 1 < episodes.count && episodes[i].start <= t {
-      if t < episodes[i].end { return i }
-      if t < episodes[i + 1].end { return i + 1 }
-    }
     if i < episodes.count && episodes[i].start > t {
       // Binary search when the hint is ahead of `t`.
       var lo = 0
@@ -86,7 +81,7 @@ public struct Timeline: Sendable {
       }
       return lo
     }
-    // A few steps forward (the usual case: the hint is current), then strides that double
+    // A few steps forward (the hint a little behind `t`), then strides that double
     // (the cost grows with the log of the distance, not of the whole study), then binary search.
     var steps = 0
     while i + 1 < episodes.count && episodes[i].end <= t {
