@@ -16,8 +16,10 @@ BUILD=.build/fuzz
 READERS=${FUZZ_READERS:-scenario aware esmira paco beiwe sweep pilot planner study imported design}
 
 echo "fuzz: building the readers with -sanitize=fuzzer,address…" >&2
+# `-Xswiftc -O` last: the simulation's modules, built -Ounchecked for release (Package.swift),
+# keep Swift's run-time checks here, so that an overflow or a bad index traps for the fuzzer.
 swift build --build-path "$BUILD" -c release --target Planner \
-  -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address 2>&1 | grep -E "error" >&2 || true
+  -Xswiftc -sanitize=fuzzer,address -Xswiftc -O -Xcc -fsanitize=fuzzer-no-link,address 2>&1 | grep -E "error" >&2 || true
 OBJECTS=$(find "$BUILD/release/" \( -path '*/Scenarios.build/*' -o -path '*/Schedules.build/*' -o -path '*/SimKernel.build/*' \
   -o -path '*/Planner.build/*' -o -path '*/Calibration.build/*' -o -path '*/Study.build/*' -o -path '*/Presentation.build/*' -o -path '*/Measures.build/*' \
   -o -path '*/StudyModel.build/*' -o -path '*/Yams.build/*' -o -path '*/CYaml.build/*' -o -path '*/CPhilox.build/*' \) -name '*.o' | sort)
