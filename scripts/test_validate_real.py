@@ -135,6 +135,11 @@ class HeldOut(unittest.TestCase):
         name, ok, text = vr.evaluate(res)[0]
         self.assertFalse(ok)
         self.assertIn('the fitted days answered 95.0 %, the held-out days 75.0 % (-20.0 after the split; predicted -5.0)', text)
+        cal['check']['fit'] = {'moments': [{'moment': 'answered share', 'pilot': 0.95, 'simulated': 0.931}]}
+        res['fitted_days_simulated'] = vr.fitted_days_simulated(cal)
+        self.assertIn('the fitted days answered 95.0 % (the fit simulates them at 93.1 %), the held-out days 75.0 %',
+                      vr.evaluate(res)[0][2])
+        self.assertIsNone(vr.fitted_days_simulated({'check': {}}))
         res['heldout'] = dict(res['heldout'], predicted=77.0)   # within 5 points: no reason given
         self.assertEqual(vr.evaluate(res)[0][2], '+2.0 points (bound ±5)')
         self.assertIsNone(vr.fitted_days_answered({'pilot': {}, 'check': {}}))

@@ -646,6 +646,16 @@ def fitted_days_answered(cal):
     return (pilot['answered'] * 100.0 * n - held['observed'] * rest) / fit
 
 
+def fitted_days_simulated(cal):
+    """The answered share (in %) the fit on the kept days simulates for those days (the
+    check's `fit`, its moments at the estimate), or None."""
+    fit = ((cal.get('check') or {}).get('fit') or {})
+    for m in fit.get('moments') or []:
+        if m.get('moment') == 'answered share' and m.get('simulated') is not None:
+            return 100.0 * m['simulated']
+    return None
+
+
 def inside_count(check):
     figs = (check or {}).get('figures', [])
     observed = [f for f in figs if f.get('observed') is not None]
@@ -674,7 +684,9 @@ def evaluate(res):
         fitted = res.get('fitted_days_answered')
         if abs(d) > HELDOUT_POINTS and fitted is not None:
             # What a miss comes from: the study changing after the split, or the prediction.
-            text += (f"; the fitted days answered {fitted:.1f} %, the held-out days {ho['observed']:.1f} % "
+            simulated = res.get('fitted_days_simulated')
+            reproduced = f" (the fit simulates them at {simulated:.1f} %)" if simulated is not None else ''
+            text += (f"; the fitted days answered {fitted:.1f} %{reproduced}, the held-out days {ho['observed']:.1f} % "
                      f"({ho['observed'] - fitted:+.1f} after the split; predicted {ho['predicted'] - fitted:+.1f})")
         out.append(('held-out answered', abs(d) <= HELDOUT_POINTS, text))
     elif res.get('calibrate_error'):
@@ -1103,7 +1115,9 @@ def validate(args, studies, work):
                     res['fitted_days_answered'] = fitted_days_answered(cal)
                     res['inside'] = inside_count(check)
                     res['heldout_figures'] = check.get('figures', [])
-                    res['holdout_estimates'] = cal.get('estimates', [])
+                    res['fitted_days_simulated'] = fitted_days_simulated(cal)
+                    # the fit on the kept days, which the predictions draw from
+                    res['holdout_estimates'] = ((check.get('fit') or {}).get('estimates')) or []
                     res['holdout_block'] = cal.get('block', '')
                     log(f"{s['name']}: held-out {fmt((res['heldout'] or {}).get('observed'))} vs "
                         f"{fmt((res['heldout'] or {}).get('predicted'))}, {res['inside'][0]} of "

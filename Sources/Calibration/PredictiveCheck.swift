@@ -101,6 +101,11 @@ public struct PredictiveCheck: Sendable {
   public var rows: [Row]
   /// Simulations behind each prediction.
   public var simulations: Int
+  /// The fit on the part kept, which the predictions draw from: its estimates, its moments
+  /// against the simulation's (the part's own answered share among them) and what that part
+  /// cannot identify (kept at the scenario's values, the trends drawn with their spread
+  /// between studies).
+  public var fit: Calibrator.Result
 
   /// The parts of the pilot: the prompts fitted on and held out.
   public static func split(_ m: ComplianceMoments, _ holdout: Holdout, seed: UInt64) -> (fit: ComplianceMoments, check: ComplianceMoments) {
@@ -162,7 +167,7 @@ public struct PredictiveCheck: Sendable {
     }
     return PredictiveCheck(
       holdout: holdout, fitPrompts: fitPrompts, checkPrompts: check.prompts.count, checkParticipants: check.people, rows: rows,
-      simulations: simulations)
+      simulations: simulations, fit: result)
   }
 
   /// The observations inside their intervals, of those with an observation.

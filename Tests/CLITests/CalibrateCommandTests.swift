@@ -27,7 +27,7 @@ struct CalibrateCommandTests {
     return rows.joined(separator: "\n") + "\n"
   }
 
-  @Test("--propose prints the protocol the records show; --holdout writes the check beside the block")
+  @Test("--propose prints the protocol the records show; --holdout writes the check, and the fit on the part kept, beside the block")
   func endToEnd() throws {
     let tmp = try Scratch()
     defer { tmp.remove() }
@@ -37,17 +37,32 @@ struct CalibrateCommandTests {
     #expect(propose.stdout.contains("{algorithm: fixed-times, times: [\"09:00\", \"13:00\", \"17:00\", \"21:00\"]}"), "\(propose.stdout)")
     #expect(propose.stdout.contains("duration: 4d") && propose.stdout.contains("size: 8"))
     let r = try ESMSimBinary.run([
-      "calibrate", file, "--format", "csv", "--holdout", "participants:0.5", "--people", "20", "--bootstrap", "3", "--output",
+      "calibrate", file, "--format", "csv", "--holdout", "days:2", "--people", "20", "--bootstrap", "3", "--output",
       tmp.path("block.yaml"),
     ])
     #expect(r.status == 0, "\(r.stderr)")
     let block = try String(contentsOfFile: tmp.path("block.yaml"), encoding: .utf8)
     #expect(block.contains("population:\n  compliance:\n    answer_probability: "))
-    #expect(block.contains("# predictive check (--holdout participants:0.5)"))
+    #expect(block.contains("# predictive check (--holdout days:2)"))
+    #expect(block.contains("#   the fit on the part kept, which the predictions draw from"))
     let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tmp.path("block.json")))) as! [String: Any]
     let check = json["check"] as! [String: Any]
     let figures = check["figures"] as! [[String: Any]]
     #expect(figures.contains { $0["figure"] as? String == "answered" })
+    // The fit the predictions draw from is the one on days 1-2: its answered share is theirs
+    // (the fixture's rule on those days), not the whole pilot's.
+    var answeredKept = 0
+    for p in 0..<8 {
+      for d in 0..<2 {
+        for k in 0..<4 where (p + k + d) % 3 != 0 { answeredKept += 1 }
+      }
+    }
+    let kept = Double(answeredKept) / 64
+    let whole = (json["pilot"] as! [String: Any])["answered"] as! Double
+    let fit = check["fit"] as! [String: Any]
+    let answered = (fit["moments"] as! [[String: Any]]).first { $0["moment"] as? String == "answered share" }
+    #expect(abs((answered?["pilot"] as? Double ?? .nan) - kept) < 1e-12 && abs(kept - whole) > 0.001, "\(String(describing: answered)) \(kept) \(whole)")
+    #expect((fit["estimates"] as! [[String: Any]]).contains { $0["parameter"] as? String == "answer_probability" })
     #expect((json["estimates"] as! [[String: Any]]).contains { $0["parameter"] as? String == "answer_probability" })
     #expect((json["pilot"] as! [String: Any])["participants"] as? Int == 8)
     let page = try String(contentsOfFile: tmp.path("block.html"), encoding: .utf8)

@@ -216,6 +216,9 @@ def test_calibrate_reads_a_data_frame_and_checks_the_held_out_days(tmp_path):
     p = estimates.loc["answer_probability"]
     assert 0 < p["low"] <= p["value"] <= p["high"] < 1
     assert c.check is not None and c.check["inside"].dtype == bool and len(c.check) > 5
+    # the fit on the first 7 days, which the predictions draw from
+    assert "answer_probability" in set(c.check_fit["estimates"]["parameter"])
+    assert "answered share" in set(c.check_fit["moments"]["moment"])
     assert (tmp_path / "fit.yaml").exists() and Path(c.files["page"]).exists()
     assert "compliance" in c.block
     with pytest.raises(esmsim.ScenarioError) as e:

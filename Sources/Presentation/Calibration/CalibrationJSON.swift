@@ -29,16 +29,7 @@ public enum CalibrationJSON {
         ])
       ),
       ("estimates", estimates(r)),
-      (
-        "moments",
-        .array(
-          r.moments.map {
-            .object([
-              ("moment", .string($0.name)), ("pilot", .finite($0.pilot)), ("simulated", .finite($0.simulated)),
-              ("standard_error", .finite($0.standardError)),
-            ])
-          })
-      ),
+      ("moments", moments(r)),
       ("simulations", .int(r.evaluations)),
       ("compliance", CalibrationText.fitted(r.compliance)),
       ("not_identified", .array(r.notIdentified.map { .string($0) })),
@@ -65,7 +56,20 @@ public enum CalibrationJSON {
       })
   }
 
-  /// The held-out check: its split, and each figure observed against its prediction.
+  /// Each moment, the pilot's against the simulation's at the estimate.
+  static func moments(_ r: Calibrator.Result) -> JSONValue {
+    .array(
+      r.moments.map {
+        .object([
+          ("moment", .string($0.name)), ("pilot", .finite($0.pilot)), ("simulated", .finite($0.simulated)),
+          ("standard_error", .finite($0.standardError)),
+        ])
+      })
+  }
+
+  /// The held-out check: its split, each figure observed against its prediction, and the
+  /// fit on the part kept that the predictions draw from (`fit`: its estimates, moments,
+  /// fitted people and what that part cannot identify).
   static func check(_ c: PredictiveCheck) -> JSONValue {
     .object([
       ("holdout", .string(c.holdout.description)), ("fit_prompts", .int(c.fitPrompts)), ("check_prompts", .int(c.checkPrompts)),
@@ -81,6 +85,13 @@ public enum CalibrationJSON {
               ("high", .finite($0.high)), ("inside", $0.observed.isFinite ? .bool($0.inside) : .null),
             ])
           })
+      ),
+      (
+        "fit",
+        .object([
+          ("estimates", estimates(c.fit)), ("moments", moments(c.fit)), ("compliance", CalibrationText.fitted(c.fit.compliance)),
+          ("not_identified", .array(c.fit.notIdentified.map { .string($0) })),
+        ])
       ),
     ])
   }

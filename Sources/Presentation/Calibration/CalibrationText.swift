@@ -26,23 +26,33 @@ public enum CalibrationText {
       out += "# the pilot's protocol and phones: \(run.scenario)\n"
     }
     out += "# estimates, all together (simulated moments), with their 95 % intervals (the sandwich; the pilot's moments resampled by participant)\n"
-    for e in r.estimates {
-      out += "#   \(e.key): \(number(e.value)) [\(number(e.low)), \(number(e.high))]"
-      out += e.atBound ? " (\(e.reason))\n" : "\n"
-    }
-    for h in r.hours {
-      let (lo, hi) = (h.value * exp(-1.96 * h.standardError), h.value * exp(1.96 * h.standardError))
-      out += "#   hour_odds[\(h.hour)]: \(number(h.value)) [\(number(lo)), \(number(hi))]; \(r.hourCounts[h.hour] ?? 0) prompts\n"
-    }
+    out += fitLines(r, indent: "#   ")
     out += "# moments, the pilot's against the simulation's at the estimate (standard error)\n"
-    for m in r.moments {
-      out += "#   \(m.name): \(number(m.pilot)) vs \(number(m.simulated)) (\(number(m.standardError)))\n"
-    }
+    out += momentLines(r, indent: "#   ")
     out += "# not identified by this pilot:\n"
     for n in r.notIdentified { out += "#   \(n)\n" }
     if let c = run.check { out += checkTable(c) }
     out += block(r.compliance)
     return out
+  }
+
+  /// Each estimate with its interval, the hour odds' after them, a line each.
+  static func fitLines(_ r: Calibrator.Result, indent: String) -> String {
+    var out = ""
+    for e in r.estimates {
+      out += "\(indent)\(e.key): \(number(e.value)) [\(number(e.low)), \(number(e.high))]"
+      out += e.atBound ? " (\(e.reason))\n" : "\n"
+    }
+    for h in r.hours {
+      let (lo, hi) = (h.value * exp(-1.96 * h.standardError), h.value * exp(1.96 * h.standardError))
+      out += "\(indent)hour_odds[\(h.hour)]: \(number(h.value)) [\(number(lo)), \(number(hi))]; \(r.hourCounts[h.hour] ?? 0) prompts\n"
+    }
+    return out
+  }
+
+  /// Each moment, the pilot's against the simulation's at the estimate, a line each.
+  static func momentLines(_ r: Calibrator.Result, indent: String) -> String {
+    r.moments.map { "\(indent)\($0.name): \(number($0.pilot)) vs \(number($0.simulated)) (\(number($0.standardError)))\n" }.joined()
   }
 
   /// The fitted people as JSON (what the block says, as numbers and a list of classes), for
@@ -112,6 +122,10 @@ public enum CalibrationText {
     }
     let (k, n) = c.inside
     out += "#   \(k) of \(n) observed figures inside their 95 % prediction interval (shares in %, waits in minutes)\n"
+    out += "#   the fit on the part kept, which the predictions draw from (its estimates; its moments, the part's against the simulation's; what it cannot identify):\n"
+    out += fitLines(c.fit, indent: "#     ")
+    out += momentLines(c.fit, indent: "#     ")
+    for n in c.fit.notIdentified { out += "#     not identified: \(n)\n" }
     return out
   }
 }

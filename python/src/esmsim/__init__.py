@@ -393,12 +393,15 @@ class Calibration:
     """What `calibrate()` fitted: `estimates` (parameter, value, low, high, standard_error,
     at_bound, reason: all parameters estimated together), `moments` (the pilot's against the
     simulation's), `check` (with a holdout: figure, unit, observed, predicted, low, high,
-    inside; else None), `not_identified`, `pilot` (participants, prompts, days, answered, left
-    out), `protocol` (the protocol simulated), `block` (the `population.compliance` block to
+    inside; else None), `check_fit` (with a holdout, the fit on the part kept that the
+    predictions draw from: a dict of its `estimates` and `moments` as DataFrames and its
+    `not_identified`; else None), `not_identified`, `pilot` (participants, prompts, days,
+    answered, left out), `protocol` (the protocol simulated), `block` (the `population.compliance` block to
     paste into a scenario) and `files` (the block, JSON and page written)."""
     estimates: pd.DataFrame
     moments: Optional[pd.DataFrame]
     check: Optional[pd.DataFrame]
+    check_fit: Optional[Dict[str, Any]]
     not_identified: List[str]
     pilot: Dict[str, Any]
     protocol: Any
@@ -454,9 +457,14 @@ def calibrate(files: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]], 
     if found.get("check"):
         check = pd.DataFrame(found["check"]["figures"])
         check["inside"] = check["inside"].astype(bool)
+    check_fit = None
+    if found.get("check") and found["check"].get("fit"):
+        fit = found["check"]["fit"]
+        check_fit = {"estimates": pd.DataFrame(fit["estimates"]), "moments": pd.DataFrame(fit["moments"]),
+                     "not_identified": list(fit.get("not_identified") or [])}
     return Calibration(
         estimates=pd.DataFrame(found["estimates"]), moments=pd.DataFrame(found["moments"]) if found.get("moments") else None,
-        check=check, not_identified=list(found.get("not_identified") or []), pilot=found.get("pilot") or {},
+        check=check, check_fit=check_fit, not_identified=list(found.get("not_identified") or []), pilot=found.get("pilot") or {},
         protocol=found.get("protocol"), block=found.get("block", ""),
         files={"block": block, "json": stem + ".json", "page": stem + ".html"})
 

@@ -39,7 +39,9 @@
 #'   together, by simulated moments), `moments` (the pilot's and the
 #'   simulation's at the estimate),
 #'   `check` (a tibble: figure, unit, observed, predicted, low, high, inside; or
-#'   `NULL` without a holdout), `not_identified`, `protocol` (the scenario
+#'   `NULL` without a holdout), `check_fit` (with a holdout, the fit on the part
+#'   kept that the predictions draw from: its `estimates` and `moments` as
+#'   tibbles and its `not_identified`; `NULL` without), `not_identified`, `protocol` (the scenario
 #'   simulated, when proposed from the records, and what the records showed),
 #'   `pilot` (participants, prompts, days, answered, left_out), `block` (the
 #'   `population.compliance` block to paste into a scenario) and `files` (the
@@ -96,10 +98,19 @@ esm_calibrate <- function(files, format, scenario = NULL, holdout = NULL, column
     check$inside <- as.logical(check$inside)
     check <- tibble::as_tibble(check)
   }
+  check_fit <- NULL
+  if (!is.null(json$check$fit)) {
+    check_fit <- list(
+      estimates = tibble::as_tibble(numeric_columns(as.data.frame(json$check$fit$estimates),
+        c("value", "low", "high", "standard_error"))),
+      moments = tibble::as_tibble(as.data.frame(json$check$fit$moments)),
+      not_identified = as.character(json$check$fit$not_identified))
+  }
   structure(list(
     estimates = tibble::as_tibble(estimates),
     moments = if (is.null(json$moments)) NULL else tibble::as_tibble(as.data.frame(json$moments)),
     check = check,
+    check_fit = check_fit,
     not_identified = as.character(json$not_identified),
     protocol = json$protocol,
     pilot = json$pilot,

@@ -30,6 +30,10 @@ test_that("esm_calibrate reads a generic pilot, returns the estimates and the pr
   expect_s3_class(cal$check, "tbl_df")
   expect_true("answered" %in% cal$check$figure)
   expect_type(cal$check$inside, "logical")
+  # the fit on the part kept, which the predictions draw from: its own estimates and moments
+  expect_s3_class(cal$check_fit$estimates, "tbl_df")
+  expect_true("answer_probability" %in% cal$check_fit$estimates$parameter)
+  expect_true("answered share" %in% cal$check_fit$moments$moment)
   expect_match(cal$block, "answer_probability")
   expect_true(file.exists(cal$files$page))
   expect_match(cal$protocol$scenario, "fixed-times")
