@@ -119,6 +119,8 @@ struct ScheduleMeasuresTests {
     let slotCount = 40
     for cap in [3, days.busiestDay] {
       let fast = Predictability.counts(days, slotCount: slotCount, soFarCap: cap)
+      // one state per slot with no signal yet, and cap for each slot since the last one
+      #expect(fast.count == slotCount + cap * slotCount * (slotCount - 1) / 2)
       // The reference: every slot of every day, one at a time.
       var slow = [Predictability.Count](repeating: .init(), count: fast.count)
       var start = 0
@@ -127,7 +129,7 @@ struct ScheduleMeasuresTests {
         var sinceLast = 0
         for s in 0..<slotCount {
           let count = days.slots[start..<end].filter { Int($0) == s }.count
-          let state = (s * (cap + 1) + min(soFar, cap)) * (slotCount + 1) + sinceLast
+          let state = Predictability.state(slot: s, soFar: min(soFar, cap), sinceLast: sinceLast, soFarCap: cap)
           slow[state].visits += 1
           if count > 0 {
             slow[state].signalSlots += 1

@@ -69,83 +69,81 @@ struct Predictability: Sendable {
     heldOut.merge(other.heldOut)
   }
 
-  /// The counts of `days`, one per state of the flat table.
+  /// Where the states of slot `s` start in the flat table of ``counts(_:slotCount:soFarCap:)``:
+  /// the slots before it hold one state with no signal yet and `soFarCap` states for each
+  /// number of slots since the last signal up to their own index.
+  @inline(__always)
+  static func slotStart(_ s: Int, soFarCap cap: Int) -> Int { s + cap * (s * (s - 1) / 2) }
+
+  /// The index of the state before slot `s` with `soFar` signals so far today (capped) and
+  /// `sinceLast` slots since the last one: `sinceLast` is 0 exactly when `soFar` is (no signal
+  /// yet), and at most `s`.
+  @inline(__always)
+  static func state(slot s: Int, soFar: Int, sinceLast: Int, soFarCap cap: Int) -> Int {
+    soFar == 0 ? slotStart(s, soFarCap: cap) : slotStart(s, soFarCap: cap) + 1 + (soFar - 1) * s + (sinceLast - 1)
+  }
+
+  /// The counts of `days`, one per state a day can visit, in the order (slot, signals so far,
+  /// slots since the last signal) (``state(slot:soFar:sinceLast:soFarCap:)``; `soFarCap` ≥ 1
+  /// when a day has a signal).
   ///
   /// The state before slot `s` is (s, signals so far today capped at `soFarCap`, slots since
-  /// the last signal: 0 for none yet today); it sits at
-  /// `(s · (soFarCap + 1) + soFar) · (slotCount + 1) + sinceLast`, so the states keep the
-  /// order (slot, so far, since last) whatever the cap. Between two signals a day moves
-  /// along a diagonal of this table (the next slot, one more slot since the last signal;
-  /// before the first signal, the next slot only), so each run of visits is marked at its
-  /// two ends and the visits are summed along the diagonals once at the end: the cost is in
-  /// signals, not in days × slots.
-  static func counts(_ days: Days, slotCount: Int, soFarCap: Int) -> [Count] {
-    let row = slotCount + 1
-    let slotStride = (soFarCap + 1) * row
-    let size = slotCount * slotStride
-    var table = Array(repeating: Count(), count: size)
-    // Run ends along the two diagonals: before the first signal (step slotStride) and after
-    // one (step slotStride + 1). A run's end mark can lie one step past the table.
-    let before = UnsafeMutableBufferPointer<Int32>.allocate(capacity: size + slotStride + 2)
-    let after = UnsafeMutableBufferPointer<Int32>.allocate(capacity: size + slotStride + 2)
-    before.initialize(repeating: 0)
-    after.initialize(repeating: 0)
-    defer {
-      before.deallocate()
-      after.deallocate()
-    }
+  /// the last signal: 0 for none yet today). Only the states a day can reach are stored:
+  /// none yet (one per slot), or 1 to `soFarCap` signals with 1 to `s` slots since the last.
+  /// Between two signals a day moves along a diagonal of the table (the next slot, one more
+  /// slot since the last signal; before the first signal, the next slot only), and every run
+  /// of visits on the diagonal after a signal in slot d starts at slot d + 1; so each run is
+  /// marked where it starts and one step past its end, and the visits are summed along the
+  /// diagonals once at the end: the cost is in signals, not in days × slots.
+  static func counts(_ days: Days, slotCount: Int, soFarCap cap: Int) -> [Count] {
+    precondition(cap >= 1 || days.slots.isEmpty, "a table of days with signals has room for one")
+    let starts = (0...slotCount).map { slotStart($0, soFarCap: cap) }
+    var table = Array(repeating: Count(), count: starts[slotCount])
+    guard slotCount > 0 else { return table }
     table.withUnsafeMutableBufferPointer { t in
       days.slots.withUnsafeBufferPointer { slots in
-        // Visits of the slots `from...to` of a run that starts at `cell`.
-        func run(from: Int, to: Int, cell: Int, signalSeen: Bool) {
-          if signalSeen {
-            after[cell] += 1
-            after[cell + (to - from + 1) * (slotStride + 1)] -= 1
-          } else {
-            before[cell] += 1
-            before[cell + (to - from + 1) * slotStride] -= 1
-          }
-        }
+        // Every day starts with no signal yet in slot 0 (state 0).
+        t[0].visits += Int32(days.ends.count)
         var start = 0
         for end in days.ends {
+          guard start < end else { continue }  // a day without signals: none yet all day long
+          // The first signal's slot ends the run of "none yet": marked one step past it.
+          var last = Int(slots[start])
           var next = start
-          var runStart = 0  // the first slot of the current run
-          var soFar = 0
-          var signalSeen = false
+          while next < end && Int(slots[next]) == last { next += 1 }
+          if last + 1 < slotCount { t[starts[last + 1]].visits -= 1 }
+          t[starts[last]].signalSlots += 1
+          t[starts[last]].signals += Int32(next - start)
+          var soFar = next - start
+          // The runs after a signal in slot `last`: from slot last + 1, one slot since it,
+          // along the diagonal of `f` signals so far.
           while next < end {
             let s = Int(slots[next])
-            var count: Int32 = 0
-            while next < end && Int(slots[next]) == s {
-              count += 1
-              next += 1
-            }
-            let rowStart = min(soFar, soFarCap) * row
-            let cell = runStart * slotStride + rowStart + (signalSeen ? 1 : 0)
-            run(from: runStart, to: s, cell: cell, signalSeen: signalSeen)
-            let here = s * slotStride + rowStart + (signalSeen ? 1 + s - runStart : 0)
+            let first = next
+            while next < end && Int(slots[next]) == s { next += 1 }
+            let f = min(soFar, cap) - 1
+            t[starts[last + 1] + 1 + f * (last + 1)].visits += 1
+            if s + 1 < slotCount { t[starts[s + 1] + 1 + f * (s + 1) + (s - last)].visits -= 1 }
+            let here = starts[s] + 1 + f * s + (s - last - 1)
             t[here].signalSlots += 1
-            t[here].signals += count
-            soFar += Int(count)
-            runStart = s + 1
-            signalSeen = true
+            t[here].signals += Int32(next - first)
+            soFar += next - first
+            last = s
           }
-          if runStart < slotCount {
-            let cell = runStart * slotStride + min(soFar, soFarCap) * row + (signalSeen ? 1 : 0)
-            run(from: runStart, to: slotCount - 1, cell: cell, signalSeen: signalSeen)
-          }
+          // The run after the day's last signal, to the window's end.
+          if last + 1 < slotCount { t[starts[last + 1] + 1 + (min(soFar, cap) - 1) * (last + 1)].visits += 1 }
           start = end
         }
-        // Only states with no more slots since the last signal than the slot's own index are
-        // ever visited (a run after a signal starts at slot 1 or later with 1 slot since it):
-        // the sums run over those, about half the table; the rest stay zero in both diagonals.
-        for s in 0..<slotCount {
-          for soFar in 0...soFarCap {
-            let first = s * slotStride + soFar * row
-            for c in first...(first + s) {
-              if c >= slotStride { before[c] += before[c - slotStride] }
-              if c >= slotStride + 1 { after[c] += after[c - slotStride - 1] }
-              t[c].visits = before[c] + after[c]
-            }
+        // The sums along the diagonals, slot by slot: before a signal, from the last slot's
+        // state with none yet; after one, from the state one slot and one step since back.
+        for s in 1..<slotCount {
+          let (here, back) = (starts[s], starts[s - 1])
+          t[here].visits += t[back].visits
+          guard cap > 0 && s >= 2 else { continue }
+          for f in 0..<cap {
+            let row = here + 1 + f * s
+            let backRow = back + 1 + f * (s - 1)
+            for k in 1..<s { t[row + k].visits += t[backRow + k - 1].visits }
           }
         }
       }
