@@ -67,6 +67,7 @@ struct CalibrateCommandTests {
     #expect((json["pilot"] as! [String: Any])["participants"] as? Int == 8)
     let page = try String(contentsOfFile: tmp.path("block.html"), encoding: .utf8)
     #expect(page.contains("Predictive check") && page.contains("<svg"))
+    #expect(page.contains("<h3>The fit on the part kept, which the predictions draw from</h3><h4>Estimates</h4>"))
     // A holdout that holds out nothing is refused, and nothing is written.
     let none = try ESMSimBinary.run(["calibrate", file, "--format", "csv", "--holdout", "days:9", "--output", tmp.path("other.yaml")])
     #expect(none.status != 0 && none.stderr.contains("days:9"))

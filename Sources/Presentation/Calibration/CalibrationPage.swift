@@ -17,15 +17,7 @@ public enum CalibrationPage {
     if let p = run.proposed {
       body += "<ul class='note'>" + p.notes.map { "<li>\(HTML.escape($0))</li>" }.joined() + "</ul>"
     }
-    body += "<h2>Estimates</h2><table><tr><th class='name'>parameter</th><th>estimate</th><th>95 % interval</th><th class='name'>note</th></tr>"
-    for e in run.result.estimates {
-      body += "<tr><td class='name'>\(HTML.escape(e.key))</td><td>\(num(e.value))</td><td>[\(num(e.low)), \(num(e.high))]</td><td class='name'>\(HTML.escape(e.reason))</td></tr>"
-    }
-    body += "</table><h2>Moments matched</h2><table><tr><th class='name'>moment</th><th>pilot</th><th>simulated at the estimate</th><th>standard error</th></tr>"
-    for m in run.result.moments {
-      body += "<tr><td class='name'>\(HTML.escape(m.name))</td><td>\(num(m.pilot))</td><td>\(num(m.simulated))</td><td>\(num(m.standardError))</td></tr>"
-    }
-    body += "</table><p class='note'>Not identified: " + run.result.notIdentified.map(HTML.escape).joined(separator: "; ") + ".</p>"
+    body += fitTables(run.result, heading: "h2")
     if let c = run.check {
       let (k, n) = c.inside
       body += Report.section(
@@ -38,6 +30,7 @@ public enum CalibrationPage {
         body += "<tr><td class='name'>\(r.figure.key)</td><td>\(show(r.observed))</td><td>\(show(r.predicted))</td><td>[\(show(r.low)), \(show(r.high))]</td><td>\(r.observed.isFinite ? (r.inside ? "yes" : "no") : "")</td></tr>"
       }
       body += "</table><p class='note'>Shares in %, times in minutes.</p>"
+      body += "<h3>The fit on the part kept, which the predictions draw from</h3>" + fitTables(c.fit, heading: "h4")
     } else {
       body += "<p class='note'>No predictive check: give --holdout days:N or --holdout participants:F to fit on one part of the pilot and compare the other with its predictions.</p>"
     }
@@ -54,6 +47,20 @@ public enum CalibrationPage {
   }
 
   static func num(_ x: Double) -> String { x.isFinite ? String(format: "%.4g", x) : "" }
+
+  /// A fit's estimates, its moments against the simulation's and what it cannot identify,
+  /// under `heading`s (the whole pilot's fit, and the check's fit on the part kept).
+  static func fitTables(_ r: Calibrator.Result, heading h: String) -> String {
+    var out = "<\(h)>Estimates</\(h)><table><tr><th class='name'>parameter</th><th>estimate</th><th>95 % interval</th><th class='name'>note</th></tr>"
+    for e in r.estimates {
+      out += "<tr><td class='name'>\(HTML.escape(e.key))</td><td>\(num(e.value))</td><td>[\(num(e.low)), \(num(e.high))]</td><td class='name'>\(HTML.escape(e.reason))</td></tr>"
+    }
+    out += "</table><\(h)>Moments matched</\(h)><table><tr><th class='name'>moment</th><th>pilot</th><th>simulated at the estimate</th><th>standard error</th></tr>"
+    for m in r.moments {
+      out += "<tr><td class='name'>\(HTML.escape(m.name))</td><td>\(num(m.pilot))</td><td>\(num(m.simulated))</td><td>\(num(m.standardError))</td></tr>"
+    }
+    return out + "</table><p class='note'>Not identified: " + r.notIdentified.map(HTML.escape).joined(separator: "; ") + ".</p>"
+  }
 
   /// The check's charts: by hour, by day, the participants' shares, the times to open.
   static func charts(_ c: PredictiveCheck) -> [String] {
