@@ -100,6 +100,9 @@ struct Predictability: Sendable {
     let starts = (0...slotCount).map { slotStart($0, soFarCap: cap) }
     var table = Array(repeating: Count(), count: starts[slotCount])
     guard slotCount > 0 else { return table }
+    // ``state(slot:soFar:sinceLast:soFarCap:)`` after a signal (`f` = signals so far − 1),
+    // from the slots' starts.
+    func after(slot s: Int, _ f: Int, sinceLast k: Int) -> Int { starts[s] + 1 + f * s + k - 1 }
     table.withUnsafeMutableBufferPointer { t in
       days.slots.withUnsafeBufferPointer { slots in
         // Every day starts with no signal yet in slot 0 (state 0).
@@ -122,16 +125,16 @@ struct Predictability: Sendable {
             let first = next
             while next < end && Int(slots[next]) == s { next += 1 }
             let f = min(soFar, cap) - 1
-            t[starts[last + 1] + 1 + f * (last + 1)].visits += 1
-            if s + 1 < slotCount { t[starts[s + 1] + 1 + f * (s + 1) + (s - last)].visits -= 1 }
-            let here = starts[s] + 1 + f * s + (s - last - 1)
+            t[after(slot: last + 1, f, sinceLast: 1)].visits += 1
+            if s + 1 < slotCount { t[after(slot: s + 1, f, sinceLast: s + 1 - last)].visits -= 1 }
+            let here = after(slot: s, f, sinceLast: s - last)
             t[here].signalSlots += 1
             t[here].signals += Int32(next - first)
             soFar += next - first
             last = s
           }
           // The run after the day's last signal, to the window's end.
-          if last + 1 < slotCount { t[starts[last + 1] + 1 + (min(soFar, cap) - 1) * (last + 1)].visits += 1 }
+          if last + 1 < slotCount { t[after(slot: last + 1, min(soFar, cap) - 1, sinceLast: 1)].visits += 1 }
           start = end
         }
         // The sums along the diagonals, slot by slot: before a signal, from the last slot's
@@ -139,7 +142,6 @@ struct Predictability: Sendable {
         for s in 1..<slotCount {
           let (here, back) = (starts[s], starts[s - 1])
           t[here].visits += t[back].visits
-          guard cap > 0 && s >= 2 else { continue }
           for f in 0..<cap {
             let row = here + 1 + f * s
             let backRow = back + 1 + f * (s - 1)
