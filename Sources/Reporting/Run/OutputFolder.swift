@@ -67,7 +67,8 @@ public final class OutputFolder {
       }
       // What interrupted runs left behind: stale, since this run holds the lock.
       if let leftovers = try? fm.contentsOfDirectory(atPath: parent.path) {
-        for f in leftovers where f.hasPrefix(".\(name).partial-") || f.hasPrefix(".\(name).old-") {
+        let (partial, old) = (".\(name).partial-", ".\(name).old-")
+        for f in leftovers where f.hasPrefix(partial) || f.hasPrefix(old) {
           try? fm.removeItem(at: parent.appendingPathComponent(f))
         }
       }
