@@ -47,7 +47,7 @@ let package = Package(
 
     /// Integer clock, event queue, run loop, counter-based random streams, distributions.
     .target(name: "SimKernel", dependencies: ["CGSL", "CPhilox"], swiftSettings: unchecked),
-    /// Philox4x32-10 eight blocks at a time with AVX2 (C intrinsics), used where the CPU has it.
+    /// Philox4x32-10 sixteen blocks at a time with AVX2 (C intrinsics), used where the CPU has it.
     .target(name: "CPhilox"),
     /// Signal-scheduling algorithms of real ESM systems: window + parameters + stream → times.
     .target(name: "Schedules", dependencies: ["SimKernel"], swiftSettings: unchecked),

@@ -1118,7 +1118,6 @@ def validate(args, studies, work):
                     res['fitted_days_simulated'] = fitted_days_simulated(cal)
                     # the fit on the kept days, which the predictions draw from
                     res['holdout_estimates'] = ((check.get('fit') or {}).get('estimates')) or []
-                    res['holdout_block'] = cal.get('block', '')
                     log(f"{s['name']}: held-out {fmt((res['heldout'] or {}).get('observed'))} vs "
                         f"{fmt((res['heldout'] or {}).get('predicted'))}, {res['inside'][0]} of "
                         f"{res['inside'][1]} inside ({secs:.0f} s)")

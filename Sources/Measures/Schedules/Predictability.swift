@@ -80,7 +80,16 @@ struct Predictability: Sendable {
   /// yet), and at most `s`.
   @inline(__always)
   static func state(slot s: Int, soFar: Int, sinceLast: Int, soFarCap cap: Int) -> Int {
-    soFar == 0 ? slotStart(s, soFarCap: cap) : slotStart(s, soFarCap: cap) + 1 + (soFar - 1) * s + (sinceLast - 1)
+    let start = slotStart(s, soFarCap: cap)
+    return soFar == 0 ? start : stateAfterSignal(from: start, slot: s, soFar: soFar, sinceLast: sinceLast)
+  }
+
+  /// ``state(slot:soFar:sinceLast:soFarCap:)`` once a signal has come (`soFar` ≥ 1), from
+  /// `start`, where slot `s`'s states start: after its state with none yet, `s` states for
+  /// each number of signals so far.
+  @inline(__always)
+  static func stateAfterSignal(from start: Int, slot s: Int, soFar: Int, sinceLast: Int) -> Int {
+    start + 1 + (soFar - 1) * s + (sinceLast - 1)
   }
 
   /// The counts of `days`, one per state a day can visit, in the order (slot, signals so far,
@@ -100,9 +109,10 @@ struct Predictability: Sendable {
     let starts = (0...slotCount).map { slotStart($0, soFarCap: cap) }
     var table = Array(repeating: Count(), count: starts[slotCount])
     guard slotCount > 0 else { return table }
-    // ``state(slot:soFar:sinceLast:soFarCap:)`` after a signal (`f` = signals so far − 1),
-    // from the slots' starts.
-    func after(slot s: Int, _ f: Int, sinceLast k: Int) -> Int { starts[s] + 1 + f * s + k - 1 }
+    // The state after a signal (`f` = signals so far − 1), from the slots' starts.
+    func after(slot s: Int, _ f: Int, sinceLast k: Int) -> Int {
+      stateAfterSignal(from: starts[s], slot: s, soFar: f + 1, sinceLast: k)
+    }
     table.withUnsafeMutableBufferPointer { t in
       days.slots.withUnsafeBufferPointer { slots in
         // Every day starts with no signal yet in slot 0 (state 0).
