@@ -29,6 +29,13 @@ struct Predictability: Sendable {
 
     var count: Int { ends.count }
 
+    /// Adds a day's signal slots.
+    @inline(__always)
+    mutating func append(_ day: UnsafeBufferPointer<Int32>) {
+      slots.append(contentsOf: day)
+      ends.append(slots.count)
+    }
+
     mutating func merge(_ other: Days) {
       let base = slots.count
       slots += other.slots
@@ -53,15 +60,10 @@ struct Predictability: Sendable {
   var fitDays = Days()
   var heldOut = Days()
 
-  /// Records a signal in `slot` on study day `day` (slots in order within the day).
+  /// Records study day `day`'s signal slots (in order within the day) and ends the day.
   @inline(__always)
-  mutating func record(day: Int, slot: Int) {
-    if day % 2 == 0 { fitDays.slots.append(Int32(slot)) } else { heldOut.slots.append(Int32(slot)) }
-  }
-
-  /// Ends study day `day` (after its signals were recorded).
-  mutating func endDay(_ day: Int) {
-    if day % 2 == 0 { fitDays.ends.append(fitDays.slots.count) } else { heldOut.ends.append(heldOut.slots.count) }
+  mutating func record(day: Int, slots: UnsafeBufferPointer<Int32>) {
+    if day % 2 == 0 { fitDays.append(slots) } else { heldOut.append(slots) }
   }
 
   mutating func merge(_ other: Predictability) {
