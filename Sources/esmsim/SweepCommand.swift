@@ -186,7 +186,9 @@ extension SweepCommand {
         }
       }
       FileHandle.standardError.write(
-        Data("slurm-script: the jobs run this build, \(this), which needs the Swift runtime on the nodes; make dist builds one that does not\n".utf8))
+        Data(
+          "slurm-script: the jobs run this build, \(this): the nodes need GSL and SQLite (and the Swift runtime, unless make release built it) and, for make release's build, this machine's processor generation (make release CPU= builds for any x86-64); make dist builds one that needs none of these\n"
+            .utf8))
       return this
     }
 
