@@ -162,7 +162,7 @@ extension Bench {
       print(
         """
         city study: \(t.participants) participants x \(t.days) days, threads \(t.threads)
-        wall \(NumberText.fixed(t.seconds, 2)) s (target 10 s), peak memory \(NumberText.fixed(peak, 0)) MiB (target 1024)
+        wall \(NumberText.fixed(t.seconds, 2)) s (target 5 s), peak memory \(NumberText.fixed(peak, 0)) MiB (target 1024)
         participant-days \(NumberText.fixed(t.participantDays, 0)) (\(NumberText.fixed(t.participantDays / t.seconds, 0))/s), \
         events \(t.events) (\(NumberText.fixed(Double(t.events) / t.seconds / 1e6, 2)) M/s)
         """)
