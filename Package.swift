@@ -4,16 +4,16 @@
 // Copyright (C) 2026 the esmsim authors. Licensed GPL-3.0-or-later (GNU GSL is GPL).
 import PackageDescription
 
-/// The simulation's own modules (the clock and random streams, the schedulers, the model, the
-/// measures, the runner) are compiled in release builds without Swift's run-time checks
-/// (`-Ounchecked`: overflow, bounds and precondition checks go; 11 % fewer instructions on the
-/// city study's workload, the results the same bit for bit: docs/performance.md). Their inputs
-/// are what the scenario's resolver has already checked key by key; the readers of files, the
-/// command line and the server keep every check, and debug builds (the tests) keep them
-/// everywhere. Debug builds compile these modules optimised (`-O`, which keeps every check):
-/// `swift test` runs about twice as fast for a few minutes more of compiling
-/// (docs/performance.md).
-let unchecked: [SwiftSetting] = [
+/// The build settings of the simulation's own modules (the clock and random streams, the
+/// schedulers, the model, the measures, the runner):
+/// - release builds compile them without Swift's run-time checks (`-Ounchecked`: overflow,
+///   bounds and precondition checks go; 11 % fewer instructions on the city study's workload,
+///   the results the same bit for bit: docs/performance.md). Their inputs are what the
+///   scenario's resolver has already checked key by key; the readers of files, the command
+///   line and the server keep every check;
+/// - debug builds (the tests) keep every check and compile them optimised (`-O`): `swift test`
+///   runs about twice as fast for a few minutes more of compiling (docs/performance.md).
+let simulationSettings: [SwiftSetting] = [
   .unsafeFlags(["-Ounchecked"], .when(configuration: .release)),
   .unsafeFlags(["-O"], .when(configuration: .debug)),
 ]
@@ -51,22 +51,22 @@ let package = Package(
     // MARK: - Simulation
 
     /// Integer clock, event queue, run loop, counter-based random streams, distributions.
-    .target(name: "SimKernel", dependencies: ["CGSL", "CPhilox"], swiftSettings: unchecked),
+    .target(name: "SimKernel", dependencies: ["CGSL", "CPhilox"], swiftSettings: simulationSettings),
     /// Philox4x32-10 sixteen blocks at a time with AVX2 (C intrinsics), used where the CPU has it.
     .target(name: "CPhilox"),
     /// Signal-scheduling algorithms of real ESM systems: window + parameters + stream → times.
-    .target(name: "Schedules", dependencies: ["SimKernel"], swiftSettings: unchecked),
+    .target(name: "Schedules", dependencies: ["SimKernel"], swiftSettings: simulationSettings),
     /// Participants, phones, operating systems, delivery, sensing, compliance, ground truth.
-    .target(name: "StudyModel", dependencies: ["SimKernel", "Schedules"], swiftSettings: unchecked),
+    .target(name: "StudyModel", dependencies: ["SimKernel", "Schedules"], swiftSettings: simulationSettings),
     /// Uniformity, predictability, coverage, compliance and sampling bias.
-    .target(name: "Measures", dependencies: ["SimKernel", "Schedules", "StudyModel"], swiftSettings: unchecked),
+    .target(name: "Measures", dependencies: ["SimKernel", "Schedules", "StudyModel"], swiftSettings: simulationSettings),
     /// The scenario format (YAML or JSON): schema, defaults, validation, variants, imports.
     .target(
       name: "Scenarios",
       dependencies: ["SimKernel", "Schedules", "StudyModel", .product(name: "Yams", package: "Yams")]),
     /// A study run and measured: the threaded runner, every variant and replication simulated,
     /// the typed results (metrics by `Metric`), the work estimate. What every presenter shows.
-    .target(name: "Study", dependencies: ["Measures", "Scenarios", "StudyModel", "Schedules", "SimKernel"], swiftSettings: unchecked),
+    .target(name: "Study", dependencies: ["Measures", "Scenarios", "StudyModel", "Schedules", "SimKernel"], swiftSettings: simulationSettings),
     /// The compliance model estimated from a pilot's records (`esmsim calibrate`).
     .target(name: "Calibration", dependencies: ["SimKernel", "StudyModel", "Scenarios", "Study"]),
     /// Showing results: HTML and SVG charts (report.html and the planner), numbers as text, JSON.
