@@ -6,7 +6,7 @@ struct GapStatistics: Sendable, Equatable {
   var max = -Double.infinity
 
   /// Adds the gaps of one day's sorted times.
-  mutating func add(_ times: [Double]) {
+  mutating func add(_ times: UnsafeBufferPointer<Double>) {
     for (a, b) in zip(times, times.dropFirst()) {
       let g = b - a
       count += 1

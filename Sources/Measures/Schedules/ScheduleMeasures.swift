@@ -72,6 +72,11 @@ public struct ScheduleMeasures: Sendable {
   ///     predictability model (large runs restrict these to the first participants, so that
   ///     memory stays bounded; the choice must not depend on how days are grouped).
   public mutating func add(day: Int, times: [Double], sampling: Block, detailed: Bool = true) {
+    times.withUnsafeBufferPointer { add(day: day, times: $0, sampling: sampling, detailed: detailed) }
+  }
+
+  /// Adds one participant-day whose times are in a buffer (``add(day:times:sampling:detailed:)``).
+  public mutating func add(day: Int, times: UnsafeBufferPointer<Double>, sampling: Block, detailed: Bool = true) {
     days += 1
     if times.isEmpty { zeroSignalDays += 1 }
     // The day's times and slots go to buffers on the stack first, so that each array is

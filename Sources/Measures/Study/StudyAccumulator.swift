@@ -178,25 +178,38 @@ public struct StudyAccumulator: Sendable {
   /// Feeds each study day's scheduled and answered prompt times to the uniformity and
   /// predictability measures, normalised to that day's sampling window.
   mutating func addTimes(_ prompts: [PromptRecord], windows: (weekday: Block, weekend: Block), joinDay: Int, detailed: Bool) {
-    var scheduledDay: [Double] = []
-    var answeredDay: [Double] = []
-    var i = 0
-    for d in 0..<plan.days {
-      let window = plan.isWeekend(joinDay + d) ? windows.weekend : windows.weekday
-      let origin = Double(d) * 1440
-      scheduledDay.removeAll(keepingCapacity: true)
-      answeredDay.removeAll(keepingCapacity: true)
-      while i < prompts.count && prompts[i].day == d {
-        let p = prompts[i]
-        let minute = Double(p.scheduled) / Double(Tick.minute) - origin
-        if p.status != .ignored { scheduledDay.append(minute) }
-        if p.status == .answered { answeredDay.append(minute) }
-        i += 1
+    // Each day's times are written to buffers, one pair a participant: appended to arrays,
+    // each time checked that the array was not shared (230,000 checks on the city workload).
+    withUnsafeTemporaryAllocation(of: Double.self, capacity: prompts.count) { scheduledDay in
+      withUnsafeTemporaryAllocation(of: Double.self, capacity: prompts.count) { answeredDay in
+        var i = 0
+        for d in 0..<plan.days {
+          let window = plan.isWeekend(joinDay + d) ? windows.weekend : windows.weekday
+          let origin = Double(d) * 1440
+          var (scheduledCount, answeredCount) = (0, 0)
+          while i < prompts.count && prompts[i].day == d {
+            let p = prompts[i]
+            let minute = Double(p.scheduled) / Double(Tick.minute) - origin
+            if p.status != .ignored {
+              scheduledDay[scheduledCount] = minute
+              scheduledCount += 1
+            }
+            if p.status == .answered {
+              answeredDay[answeredCount] = minute
+              answeredCount += 1
+            }
+            i += 1
+          }
+          while i < prompts.count && prompts[i].day < d { i += 1 }
+          var dayTimes = UnsafeMutableBufferPointer<Double>(rebasing: scheduledDay[..<scheduledCount])
+          // The prompts of a day come in time order unless several schedules share it.
+          if zip(dayTimes, dayTimes.dropFirst()).contains(where: { $1 < $0 }) { dayTimes.sort() }
+          scheduledTimes.add(day: d, times: UnsafeBufferPointer(dayTimes), sampling: window, detailed: detailed)
+          answeredTimes.add(
+            day: d, times: UnsafeBufferPointer<Double>(rebasing: answeredDay[..<answeredCount]), sampling: window,
+            detailed: detailed)
+        }
       }
-      while i < prompts.count && prompts[i].day < d { i += 1 }
-      scheduledDay.sort()
-      scheduledTimes.add(day: d, times: scheduledDay, sampling: window, detailed: detailed)
-      answeredTimes.add(day: d, times: answeredDay, sampling: window, detailed: detailed)
     }
   }
 

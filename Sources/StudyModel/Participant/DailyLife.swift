@@ -97,8 +97,8 @@ public struct DailyLife: Sendable {
     let freeDay = Self.freeDay(mode: mode)
     let days = min(dayCount ?? plan.days, plan.days)
     // About 30 episodes a day with the default tables (measured on the city benchmark); the
-    // array grows past this if need be.
-    timeline.reserveCapacity(32 * days + 2)
+    // builder grows past this if need be.
+    var episodes = TimelineBuilder(capacity: 32 * days + 2)
     wake.reserveCapacity(days)
     bed.reserveCapacity(days)
     for d in 0..<days {
@@ -114,21 +114,23 @@ public struct DailyLife: Sendable {
       let bedT = max(midnight + Tick.minutes(b), wakeT + Tick.hour)
       // The night before: asleep at home.
       let nightWifi = s.bernoulli(life.conditions[Context.asleep.rawValue].wifi)
-      timeline.append(
+      episodes.append(
         Episode(start: previousBed, end: wakeT, context: .asleep, phoneAtHand: false, network: nightWifi ? .wifi : .cellular))
       wake.append(wakeT)
       bed.append(bedT)
       let periods = (weekend || !person.worksOutside) ? freeDay : workday
-      wakingDay(from: wakeT, to: bedT, midnight: midnight, periods: periods, life: life, &s)
+      Self.wakingDay(from: wakeT, to: bedT, midnight: midnight, periods: periods, life: life, &s, into: &episodes)
       previousBed = bedT
     }
     // The last night, to the end of the study and a day beyond (prompts may wait for a wake).
     let end = max(SimTime(min(dayCount ?? plan.days, plan.days)) * Tick.day + Tick.day, previousBed + Tick.hour)
-    timeline.append(Episode(start: previousBed, end: end, context: .asleep, phoneAtHand: false, network: .wifi))
+    episodes.append(Episode(start: previousBed, end: end, context: .asleep, phoneAtHand: false, network: .wifi))
+    timeline = episodes.timeline()
   }
 
-  mutating func wakingDay(
-    from wakeT: SimTime, to bedT: SimTime, midnight: SimTime, periods: [Period], life: DailyLifePlan, _ s: inout RandomStream
+  static func wakingDay(
+    from wakeT: SimTime, to bedT: SimTime, midnight: SimTime, periods: [Period], life: DailyLifePlan, _ s: inout RandomStream,
+    into episodes: inout TimelineBuilder
   ) {
     var t = wakeT
     var p = periods.firstIndex { midnight + Tick.minutes($0.untilMinute) > t } ?? periods.count - 1
@@ -140,7 +142,7 @@ public struct DailyLife: Sendable {
         let length = max(Tick.minutes(s.exponential(mean: mean)), Tick.minute)
         var end = min(t + length, periodEnd)
         if end >= bedT - 5 * Tick.minute { end = bedT }  // no sliver before bedtime
-        addEpisode(context, from: t, to: end, life: life, &s)
+        addEpisode(context, from: t, to: end, life: life, &s, into: &episodes)
         t = end
       }
       if p + 1 < periods.count { p += 1 }
@@ -149,7 +151,10 @@ public struct DailyLife: Sendable {
 
   /// Appends one episode of `context`, with its underground stretch or dead zone if any.
   @inline(__always)
-  mutating func addEpisode(_ context: Context, from a: SimTime, to b: SimTime, life: DailyLifePlan, _ s: inout RandomStream) {
+  static func addEpisode(
+    _ context: Context, from a: SimTime, to b: SimTime, life: DailyLifePlan, _ s: inout RandomStream,
+    into timeline: inout TimelineBuilder
+  ) {
     let cond = life.conditions[context.rawValue]
     // The phone at hand, Wi-Fi and a dead zone: three chances from one draw (each in steps of
     // 2⁻²¹; about 30 episodes a day make this one of the commonest draws).

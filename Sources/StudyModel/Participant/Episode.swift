@@ -24,6 +24,12 @@ public struct Timeline: Sendable {
   /// Creates an empty timeline.
   public init() {}
 
+  /// The timeline of `episodes`, which follow one another without gaps (``TimelineBuilder``).
+  init(episodes: [Episode]) {
+    self.episodes = episodes
+    end = episodes.last?.end ?? 0
+  }
+
   /// Makes room for `count` episodes in all.
   mutating func reserveCapacity(_ count: Int) { episodes.reserveCapacity(count) }
 
