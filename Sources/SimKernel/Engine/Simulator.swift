@@ -24,7 +24,7 @@ public protocol EventHandler {
 /// the order the queue would give. One simulator is small, so each participant can be
 /// simulated with its own (`esmsim bench kernel` compares per-entity queues with one global
 /// queue).
-public struct Simulator: ~Copyable, Sendable {
+public struct Simulator: ~Copyable, @unchecked Sendable {
   /// The current time.
   @inlinable public var now: SimTime { clock }
   /// The number of pending events (including cancelled ones not yet skipped, and the one
@@ -32,7 +32,11 @@ public struct Simulator: ~Copyable, Sendable {
   @inlinable public var pendingCount: Int { pending.count + (holdsEvent ? 1 : 0) }
   @usableFromInline var clock: SimTime = 0
   @usableFromInline var pending: EventQueue
-  @usableFromInline var generations: [UInt32]
+  /// Each slot's generation, in memory the simulator alone owns (it cannot be copied, so
+  /// no write needs the check an array makes that its storage is not shared: a cancellation
+  /// is one of the commonest writes of a participant's events). Hence `@unchecked Sendable`,
+  /// as ``EventQueue``.
+  @usableFromInline let generations: UnsafeMutableBufferPointer<UInt32>
   @usableFromInline var nextSequence: UInt64 = 0
   /// True while the event being handled still sits at the top of the queue: the first
   /// event scheduled by its handler then replaces it in one pass (a fused pop and push).
@@ -59,15 +63,18 @@ public struct Simulator: ~Copyable, Sendable {
   /// Creates a simulator at time 0 with `slots` cancellation slots (slot 0 is never cancelled).
   public init(capacity: Int = 16, slots: Int = 1) {
     pending = EventQueue(capacity: capacity)
-    generations = Array(repeating: 0, count: Swift.max(slots, 1))
+    generations = .allocate(capacity: Swift.max(slots, 1))
+    generations.initialize(repeating: 0)
   }
+
+  deinit { generations.deallocate() }
 
   /// Empties the queue and sets the clock back to `time`, keeping the allocated storage,
   /// so that one simulator can run many participants one after another.
   public mutating func reset(to time: SimTime = 0) {
     precondition(time >= 0, "simulated time starts at 0 or later")
     pending.removeAll()
-    for i in generations.indices { generations[i] = 0 }
+    generations.update(repeating: 0)
     nextSequence = 0
     clock = time
     handledEventAtTop = false
@@ -187,7 +194,7 @@ public struct Simulator: ~Copyable, Sendable {
   /// - Complexity: O(1)
   @inlinable
   public mutating func cancel(slot: UInt16) {
-    precondition(slot != 0, "slot 0 cannot be cancelled")
+    precondition(slot != 0 && Int(slot) < generations.count, "slot 0 cannot be cancelled, nor one beyond the slots")
     generations[Int(slot)] &+= 1
   }
 

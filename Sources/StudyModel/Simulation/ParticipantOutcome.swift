@@ -98,8 +98,12 @@ extension ParticipantSimulation {
       policy: sim.proto.upload, runs: runs, charging: charging, networkUsable: networkUsable, timeline: sim.life.timeline,
       until: end)
     var (prompts, volunteered) = sim.takeRecords()
-    for i in prompts.indices where prompts[i].status == .answered {
-      prompts[i].received = lastSync.map { prompts[i].submitted < $0 } ?? false
+    // Through one buffer: a write to the array for each answer checked each time that it was
+    // not shared.
+    prompts.withUnsafeMutableBufferPointer { prompts in
+      for i in prompts.indices where prompts[i].status == .answered {
+        prompts[i].received = lastSync.map { prompts[i].submitted < $0 } ?? false
+      }
     }
     for i in volunteered.indices {
       volunteered[i].received = lastSync.map { volunteered[i].submitted < $0 } ?? false

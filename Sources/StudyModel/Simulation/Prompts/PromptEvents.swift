@@ -125,9 +125,11 @@ extension ParticipantSimulation {
       return
     }
     promptLife.stage[i] = .opened
+    // The state first, then the record written at once (a write on each side of the call
+    // checked twice that the records were not shared).
+    let answer = answerState(now)
     promptLife.records[i].opened = now
-    (promptLife.records[i].trueState, promptLife.records[i].withOthers, promptLife.records[i].reported) =
-      answerState(now)
+    (promptLife.records[i].trueState, promptLife.records[i].withOthers, promptLife.records[i].reported) = answer
     // The answering takes its time; past the first item it may break off part-way (at the
     // person's break-off rate per minute of answering: a one-item survey is not left half-done).
     let schedule = promptLife.records[i].schedule
