@@ -164,7 +164,7 @@ public struct Simulator: ~Copyable, @unchecked Sendable {
     precondition(time >= now, "time moves backward: event at \(time) scheduled at \(now)")
     return Event(
       time: time, order: UInt64(priority.rawValue) << 56 | place, entity: entity, payload: payload,
-      generation: generations[Int(slot)], kind: kind, slot: slot)
+      generation: generations[index(of: slot)], kind: kind, slot: slot)
   }
 
   /// Queues an event made by ``prepare(at:kind:entity:payload:priority:slot:)`` (its time
@@ -194,14 +194,22 @@ public struct Simulator: ~Copyable, @unchecked Sendable {
   /// - Complexity: O(1)
   @inlinable
   public mutating func cancel(slot: UInt16) {
-    precondition(slot != 0 && Int(slot) < generations.count, "slot 0 cannot be cancelled, nor one beyond the slots")
-    generations[Int(slot)] &+= 1
+    precondition(slot != 0, "slot 0 cannot be cancelled")
+    generations[index(of: slot)] &+= 1
   }
 
   /// Whether `event` has not been cancelled.
   @inlinable
   public func isLive(_ event: Event) -> Bool {
-    event.generation == generations[Int(event.slot)]
+    event.generation == generations[index(of: event.slot)]
+  }
+
+  /// Where `slot`'s generation is: a slot beyond those the simulator was made with is the
+  /// model's error (the buffer, unlike an array, checks no index).
+  @inlinable @inline(__always)
+  func index(of slot: UInt16) -> Int {
+    precondition(Int(slot) < generations.count, "slot \(slot) beyond the simulator's \(generations.count)")
+    return Int(slot)
   }
 
   /// Removes the cancelled events from the queue.

@@ -153,7 +153,7 @@ public struct DailyLife: Sendable {
   @inline(__always)
   static func addEpisode(
     _ context: Context, from a: SimTime, to b: SimTime, life: DailyLifePlan, _ s: inout RandomStream,
-    into timeline: inout TimelineBuilder
+    into episodes: inout TimelineBuilder
   ) {
     let cond = life.conditions[context.rawValue]
     // The phone at hand, Wi-Fi and a dead zone: three chances from one draw (each in steps of
@@ -168,10 +168,10 @@ public struct DailyLife: Sendable {
       let before = SimTime(Double(length - under) * s.uniform())
       let uCond = life.conditions[Context.underground.rawValue]
       let uAtHand = s.bernoulli(uCond.phoneWithParticipant)
-      timeline.append(Episode(start: a, end: a + before, context: .transit, phoneAtHand: atHand, network: network))
-      timeline.append(
+      episodes.append(Episode(start: a, end: a + before, context: .transit, phoneAtHand: atHand, network: network))
+      episodes.append(
         Episode(start: a + before, end: a + before + under, context: .underground, phoneAtHand: uAtHand, network: .unreachable))
-      timeline.append(Episode(start: a + before + under, end: b, context: .transit, phoneAtHand: atHand, network: network))
+      episodes.append(Episode(start: a + before + under, end: b, context: .transit, phoneAtHand: atHand, network: network))
       return
     }
     // Chance of a dead zone: the share of time in them over their mean length, per tick
@@ -180,12 +180,12 @@ public struct DailyLife: Sendable {
     if life.deadZoneShare > 0 && deadU < deadChance {
       let dead = min(Tick.minutes(s.exponential(mean: Self.deadZoneMinutes)), length / 2)
       let start = a + SimTime(Double(length - dead) * s.uniform())
-      timeline.append(Episode(start: a, end: start, context: context, phoneAtHand: atHand, network: network))
-      timeline.append(Episode(start: start, end: start + dead, context: context, phoneAtHand: atHand, network: .unreachable))
-      timeline.append(Episode(start: start + dead, end: b, context: context, phoneAtHand: atHand, network: network))
+      episodes.append(Episode(start: a, end: start, context: context, phoneAtHand: atHand, network: network))
+      episodes.append(Episode(start: start, end: start + dead, context: context, phoneAtHand: atHand, network: .unreachable))
+      episodes.append(Episode(start: start + dead, end: b, context: context, phoneAtHand: atHand, network: network))
       return
     }
-    timeline.append(Episode(start: a, end: b, context: context, phoneAtHand: atHand, network: network))
+    episodes.append(Episode(start: a, end: b, context: context, phoneAtHand: atHand, network: network))
   }
 
   /// The study day whose waking period or following night contains `t`.

@@ -30,18 +30,18 @@ public struct Timeline: Sendable {
     end = episodes.last?.end ?? 0
   }
 
-  /// Makes room for `count` episodes in all.
-  mutating func reserveCapacity(_ count: Int) { episodes.reserveCapacity(count) }
-
-  /// Appends an episode; a zero-length one is skipped. (Inlined: daily life appends about
-  /// 30 episodes a day.)
-  @inline(__always)
+  /// Appends an episode; a zero-length one is skipped. (Daily life writes its episodes
+  /// through a ``TimelineBuilder``.)
   mutating func append(_ e: Episode) {
     guard e.end > e.start else { return }
-    precondition(episodes.isEmpty || end == e.start, "episodes must follow one another")
+    precondition(Self.follows(e, after: episodes.last), "episodes must follow one another")
     episodes.append(e)
     end = e.end
   }
+
+  /// The rule of every timeline: an episode starts where the one before it (if any) ended.
+  @inline(__always)
+  static func follows(_ e: Episode, after last: Episode?) -> Bool { last.map { $0.end == e.start } ?? true }
 
   /// The end of the last episode.
   private(set) var end: SimTime = 0

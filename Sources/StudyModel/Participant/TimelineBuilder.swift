@@ -13,8 +13,6 @@ struct TimelineBuilder: ~Copyable {
   private var episodes: [Episode] = []
   private let block: UnsafeMutablePointer<Episode>
   private var inBlock = 0
-  /// The end of the last episode.
-  private var end: SimTime = 0
 
   /// Episodes gathered before they join the array.
   static let blockSize = 64
@@ -31,11 +29,11 @@ struct TimelineBuilder: ~Copyable {
   @inline(__always)
   mutating func append(_ e: Episode) {
     guard e.end > e.start else { return }
-    precondition((episodes.isEmpty && inBlock == 0) || end == e.start, "episodes must follow one another")
+    let last = inBlock > 0 ? block[inBlock - 1] : episodes.last
+    precondition(Timeline.follows(e, after: last), "episodes must follow one another")
     if inBlock == Self.blockSize { flush() }
     (block + inBlock).initialize(to: e)
     inBlock += 1
-    end = e.end
   }
 
   private mutating func flush() {
