@@ -185,7 +185,7 @@ public struct ParticipantSimulation: EventHandler {
         power.battery.update(to: now)
         power.trace.append((now, power.battery.level))
       }
-      for i in 0..<timetable.count where promptLife.stage[i] == .waiting && !promptLife.isDelivered(i) {
+      for i in 0..<timetable.count where promptLife.states[i].stage == .waiting && !promptLife.isDelivered(i) {
         let due = timetable.dueTime(i)
         if due > now { promptLife.settle(i, .droppedOut, .droppedOut, at: due) }
       }
@@ -275,8 +275,8 @@ public struct ParticipantSimulation: EventHandler {
 
   /// Settles what is open at the study's end.
   mutating func finish(at end: SimTime) {
-    for i in 0..<timetable.count where promptLife.stage[i] != .final {
-      if promptLife.stage[i] == .opened {
+    for i in 0..<timetable.count where promptLife.states[i].stage != .final {
+      if promptLife.states[i].stage == .opened {
         continue  // submitted after the end: not counted as answered
       }
       if promptLife.isDelivered(i) {
@@ -285,7 +285,7 @@ public struct ParticipantSimulation: EventHandler {
         promptLife.settle(i, droppedOut ? .droppedOut : .undelivered, droppedOut ? .droppedOut : .offline, at: end)
       }
     }
-    for i in 0..<timetable.count where promptLife.stage[i] == .opened && promptLife.records[i].status != .answered {
+    for i in 0..<timetable.count where promptLife.states[i].stage == .opened && promptLife.records[i].status != .answered {
       promptLife.settle(i, .expired, .tooLate, at: end)
     }
     truth.finish(timeline: life.timeline)

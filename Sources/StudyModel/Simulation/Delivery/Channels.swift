@@ -39,7 +39,7 @@ extension ParticipantSimulation {
   /// A push reaches the phone.
   mutating func promptArrives(_ i: Int, _ sim: inout Simulator) {
     if delivery.heldPush == i { delivery.heldPush = -1 }
-    guard promptLife.stage[i] == .waiting, !promptLife.isDelivered(i) else { return }
+    guard promptLife.states[i].stage == .waiting, !promptLife.isDelivered(i) else { return }
     if droppedOut { return promptLife.settle(i, .droppedOut, .droppedOut, at: sim.now) }
     guard power.phoneIsOn else {
       delivery.heldPush = i

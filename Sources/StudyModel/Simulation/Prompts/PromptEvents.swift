@@ -29,11 +29,11 @@ extension ParticipantSimulation {
     promptLife.records[i].delivered = t
     promptLife.records[i].context = context(at: t)
     (promptLife.records[i].trueState, promptLife.records[i].withOthers) = lookAtState(t)
-    promptLife.deliveredAsleep[i] = !awake
+    promptLife.states[i].deliveredAsleep = !awake
     let schedule = promptLife.records[i].schedule
     switch expiries[schedule] {
     case .after(let w):
-      promptLife.expiresAt[i] = t + w
+      promptLife.states[i].expiresAt = t + w
       sim.schedule(at: t + w, kind: EventKind.promptExpires.rawValue, payload: Int32(i), priority: .late)
     case .untilNextSignal:
       let previous = promptLife.openUntilNext
@@ -42,7 +42,7 @@ extension ParticipantSimulation {
     case .never:
       break
     }
-    if promptLife.remindersLeft[i] > 0 {
+    if promptLife.states[i].remindersLeft > 0 {
       sim.schedule(at: t + reminders[schedule].interval, kind: EventKind.reminder.rawValue, payload: Int32(i))
     }
     cueFollowUps(.notified, source: schedule, at: t, &sim)
@@ -61,7 +61,7 @@ extension ParticipantSimulation {
   mutating func promptNoticed(_ i: Int, reminded: Bool, _ sim: inout Simulator) {
     let now = sim.now
     guard promptLife.isOpen(i, at: now), !droppedOut else { return }
-    switch promptLife.stage[i] {
+    switch promptLife.states[i].stage {
     case .waiting: break
     case .declined where reminded: break
     default: return
@@ -91,13 +91,13 @@ extension ParticipantSimulation {
         plan.compliance.opening, atOnce: atOnce, busy: e.busy, remaining: remaining, hour: hour, &streams.response)
       let from = answerableFrom(now)
       let openAt = from == .max ? SimTime.max : max(from + delay, app.sessionUntil)
-      promptLife.stage[i] = .intending
+      promptLife.states[i].stage = .intending
       previousMissed = false
       if promptLife.isOpen(i, at: openAt) {
         sim.schedule(at: openAt, kind: EventKind.promptOpened.rawValue, payload: Int32(i))
       }
     } else {
-      promptLife.stage[i] = .declined
+      promptLife.states[i].stage = .declined
       previousMissed = true
       if streams.response.bernoulli(plan.compliance.dismissShare) {
         sim.schedule(
@@ -112,7 +112,7 @@ extension ParticipantSimulation {
   /// ``completionTime()``.
   mutating func promptOpened(_ i: Int, _ sim: inout Simulator) {
     let now = sim.now
-    guard promptLife.stage[i] == .intending, promptLife.isOpen(i, at: now), !droppedOut, power.phoneIsOn else { return }
+    guard promptLife.states[i].stage == .intending, promptLife.isOpen(i, at: now), !droppedOut, power.phoneIsOn else { return }
     if app.sessionUntil > now {
       sim.schedule(at: app.sessionUntil, kind: EventKind.promptOpened.rawValue, payload: Int32(i))
       return
@@ -124,9 +124,9 @@ extension ParticipantSimulation {
       }
       return
     }
-    promptLife.stage[i] = .opened
     // The state first, then the record written at once (a write on each side of the call
-    // checked twice that the records were not shared).
+    // checked twice that the records were not shared); the prompt's own state (opened, when
+    // submitted) likewise once its answering time is drawn.
     let answer = answerState(now)
     promptLife.records[i].opened = now
     (promptLife.records[i].trueState, promptLife.records[i].withOthers, promptLife.records[i].reported) = answer
@@ -135,6 +135,7 @@ extension ParticipantSimulation {
     let schedule = promptLife.records[i].schedule
     let answering = completionTime(schedule: schedule, prompt: i)
     var end = now + answering
+    var breaksOff = false
     let rate = person.engagement.breakOffPerMinute
     if rate > 0 && burden.items[min(schedule, burden.items.count - 1)] > 1 {
       let first = Tick.seconds(Tick.inSeconds(plan.compliance.completion) * Double(answering) / Double(burden.completionMedian(schedule)))
@@ -142,12 +143,14 @@ extension ParticipantSimulation {
       let minutes = streams.response.exponential(mean: 1 / rate)
       if minutes < Tick.inMinutes(answering), case let stop = first + Tick.minutes(minutes), stop < answering {
         end = now + max(stop, Tick.second)
-        promptLife.breaksOff[i] = true
+        breaksOff = true
       }
     }
-    promptLife.answeringTime[i] = answering
     app.sessionUntil = end
-    promptLife.submitAt[i] = app.sessionUntil
+    promptLife.states[i].stage = .opened
+    promptLife.states[i].breaksOff = breaksOff
+    promptLife.states[i].answeringTime = answering
+    promptLife.states[i].submitAt = end
     enterForeground(&sim)
     sim.schedule(at: app.sessionUntil, kind: EventKind.promptSubmitted.rawValue, payload: Int32(i))
     if promptLife.openUntilNext == i { promptLife.openUntilNext = -1 }
@@ -155,11 +158,11 @@ extension ParticipantSimulation {
 
   /// The answers are submitted, unless the prompt expired while they were being given.
   mutating func promptSubmitted(_ i: Int, _ sim: inout Simulator) {
-    if promptLife.stage[i] == .opened {
-      if promptLife.breaksOff[i] {
+    if promptLife.states[i].stage == .opened {
+      if promptLife.states[i].breaksOff {
         // Broken off: the items answered so far, the survey left.
         let opened = promptLife.records[i].opened
-        promptLife.records[i].reached = Double(sim.now - opened) / Double(max(promptLife.answeringTime[i], 1))
+        promptLife.records[i].reached = Double(sim.now - opened) / Double(max(promptLife.states[i].answeringTime, 1))
         promptLife.settle(i, .partial, .brokeOff, at: sim.now)
       } else {
         promptLife.records[i].submitted = sim.now
@@ -176,7 +179,7 @@ extension ParticipantSimulation {
   /// until the next signal: "presented immediately if a beep is pending", the app's badge
   /// showing it ([@MacKerron2012]); elsewhere the prompt is dismissed.
   mutating func promptDismissed(_ i: Int, at t: SimTime) {
-    guard promptLife.stage[i] == .declined, expiries[promptLife.records[i].schedule] != .untilNextSignal else {
+    guard promptLife.states[i].stage == .declined, expiries[promptLife.records[i].schedule] != .untilNextSignal else {
       return
     }
     promptLife.settle(i, .dismissed, .unwilling, at: t)
@@ -186,11 +189,11 @@ extension ParticipantSimulation {
   mutating func reminder(_ i: Int, _ sim: inout Simulator) {
     let now = sim.now
     guard promptLife.isPending(i, at: now), power.phoneIsOn, !droppedOut else { return }
-    promptLife.remindersLeft[i] -= 1
+    promptLife.states[i].remindersLeft -= 1
     if let n = noticeTime(after: now, alertOdds: alertOdds(i)), promptLife.isOpen(i, at: n) {
       sim.schedule(at: n, kind: EventKind.promptNoticed.rawValue, payload: Noticed.payload(i, reminded: true))
     }
-    if promptLife.remindersLeft[i] > 0 {
+    if promptLife.states[i].remindersLeft > 0 {
       sim.schedule(
         at: now + reminders[promptLife.records[i].schedule].interval, kind: EventKind.reminder.rawValue,
         payload: Int32(i))
@@ -204,7 +207,7 @@ extension ParticipantSimulation {
   /// (no expiry, the study's last prompt) and at most that until the next signal (the night's
   /// gap). The one place the horizon applies.
   mutating func deferralWindow(_ i: Int, at now: SimTime) -> SimTime {
-    if promptLife.expiresAt[i] != .max { return promptLife.expiresAt[i] - now }
+    if promptLife.states[i].expiresAt != .max { return promptLife.states[i].expiresAt - now }
     let horizon = Tick.minutes(plan.compliance.deferralHorizon)
     guard case .untilNextSignal = expiries[promptLife.records[i].schedule], let next = timetable.nextSignal(after: i) else {
       return horizon

@@ -32,35 +32,38 @@ struct PromptLife {
   /// Every prompt's record, in time order; answers given with no prompt pending.
   var records: [PromptRecord]
   var volunteered: [PromptRecord] = []
-  var stage: [Stage]
-  /// When each prompt stops being answerable (`.max`: not delivered, or no expiry).
-  var expiresAt: [SimTime]
-  var remindersLeft: [Int]
-  var deliveredAsleep: [Bool]
-  /// When an opened prompt's answers will be submitted, or the answering broken off.
-  var submitAt: [SimTime]
-  /// Whether an opened prompt's answering breaks off at ``submitAt`` (and its whole
-  /// answering time, to tell how far it got).
-  var breaksOff: [Bool]
-  var answeringTime: [SimTime]
+  /// Every prompt's state in the run, beside its record.
+  var states: [State]
+
+  /// A prompt's state in the run. One array of them, not one array for each: a handler
+  /// writing several checks once that the array is not shared.
+  struct State {
+    /// Where the decision stands.
+    var stage = Stage.waiting
+    /// Whether it reached the phone while the participant slept.
+    var deliveredAsleep = false
+    /// Whether, opened, its answering breaks off at ``submitAt`` (and its whole answering
+    /// time, ``answeringTime``, to tell how far it got).
+    var breaksOff = false
+    /// Reminders still to come.
+    var remindersLeft: Int
+    /// When it stops being answerable (`.max`: not delivered, or no expiry).
+    var expiresAt = SimTime.max
+    /// When, opened, its answers will be submitted, or the answering broken off.
+    var submitAt = SimTime.max
+    var answeringTime: SimTime = 0
+  }
   /// The last delivered prompt still answerable under "until the next signal" (-1: none).
   var openUntilNext = -1
 
   /// Every prompt of `timetable`, waiting, each with its schedule's `reminders`.
   init(_ timetable: Timetable, reminders: [Reminders]) {
-    let n = timetable.count
     records = timetable.times.indices.map {
       var r = PromptRecord(index: $0, day: Int(timetable.days[$0]), scheduled: timetable.times[$0])
       r.schedule = Int(timetable.scheduleOf[$0])
       return r
     }
-    stage = Array(repeating: .waiting, count: n)
-    expiresAt = Array(repeating: .max, count: n)
-    remindersLeft = timetable.scheduleOf.map { reminders[Int($0)].count }
-    deliveredAsleep = Array(repeating: false, count: n)
-    submitAt = Array(repeating: .max, count: n)
-    breaksOff = Array(repeating: false, count: n)
-    answeringTime = Array(repeating: 0, count: n)
+    states = timetable.scheduleOf.map { State(remindersLeft: reminders[Int($0)].count) }
   }
 
   /// Adds prompt `i` of `timetable`, a follow-up created while the study runs, waiting, with
@@ -69,13 +72,7 @@ struct PromptLife {
     var r = PromptRecord(index: i, day: Int(timetable.days[i]), scheduled: timetable.times[i])
     r.schedule = Int(timetable.scheduleOf[i])
     records.append(r)
-    stage.append(.waiting)
-    expiresAt.append(.max)
-    remindersLeft.append(reminders.count)
-    deliveredAsleep.append(false)
-    submitAt.append(.max)
-    breaksOff.append(false)
-    answeringTime.append(0)
+    states.append(State(remindersLeft: reminders.count))
   }
 
   /// Puts the records in time order once the study has run, when follow-ups were added
@@ -90,7 +87,7 @@ struct PromptLife {
   /// The one expiry rule: a prompt can be noticed, opened or reminded of at `t` only before
   /// it expires.
   @inline(__always)
-  func isOpen(_ i: Int, at t: SimTime) -> Bool { t < expiresAt[i] }
+  func isOpen(_ i: Int, at t: SimTime) -> Bool { t < states[i].expiresAt }
 
   /// Whether prompt `i` has reached the phone.
   @inline(__always)
@@ -99,14 +96,14 @@ struct PromptLife {
   /// Whether prompt `i` is delivered, undecided or declined, and open at `t`: a reminder or
   /// an opening of the app brings it up.
   func isPending(_ i: Int, at t: SimTime) -> Bool {
-    isDelivered(i) && (stage[i] == .waiting || stage[i] == .declined) && isOpen(i, at: t)
+    isDelivered(i) && (states[i].stage == .waiting || states[i].stage == .declined) && isOpen(i, at: t)
   }
 
   /// Closes prompt `i`'s life at `t` (once: later calls do nothing).
   mutating func settle(_ i: Int, _ status: PromptStatus, _ reason: MissReason, at t: SimTime) {
-    guard stage[i] != .final else { return }
+    guard states[i].stage != .final else { return }
     if openUntilNext == i { openUntilNext = -1 }  // settled: no longer answerable
-    stage[i] = .final
+    states[i].stage = .final
     records[i].status = status
     records[i].reason = reason
     records[i].closed = t
@@ -115,21 +112,21 @@ struct PromptLife {
   /// Prompt `i` expires at `t` unless it is settled or being answered; why it was missed
   /// follows from how far it got.
   mutating func expire(_ i: Int, at t: SimTime, droppedOut: Bool) {
-    guard stage[i] != .final, isDelivered(i) else { return }
-    if stage[i] == .opened {
+    guard states[i].stage != .final, isDelivered(i) else { return }
+    if states[i].stage == .opened {
       // Expired while being answered (Beiwe's "expired before submit"): how far it got.
-      guard t < submitAt[i] else { return }
+      guard t < states[i].submitAt else { return }
       let opened = records[i].opened
-      records[i].reached = submitAt[i] > opened ? Double(t - opened) / Double(submitAt[i] - opened) : 0
+      records[i].reached = states[i].submitAt > opened ? Double(t - opened) / Double(states[i].submitAt - opened) : 0
       settle(i, .expired, droppedOut ? .droppedOut : .tooLate, at: t)
       return
     }
-    expiresAt[i] = min(expiresAt[i], t)
+    states[i].expiresAt = min(states[i].expiresAt, t)
     let reason: MissReason
-    switch stage[i] {
+    switch states[i].stage {
     case .intending: reason = .tooLate
     case .declined: reason = .unwilling
-    default: reason = deliveredAsleep[i] && records[i].noticed < 0 ? .asleep : .notNoticed
+    default: reason = states[i].deliveredAsleep && records[i].noticed < 0 ? .asleep : .notNoticed
     }
     settle(i, .expired, droppedOut ? .droppedOut : reason, at: t)
   }
