@@ -7,13 +7,32 @@ extension RandomStream {
   /// same numbers, from the same draws of this stream, as GSL's sampler through the adaptor
   /// (``gslNormal(mean:sd:)``; checked draw for draw in `RandomStreamTests`), without the
   /// calls through GSL's function pointers on every draw.
+  ///
+  /// The common case (the point inside its layer: nearly every draw) is here; the rest is
+  /// out of line (``normalSlowPath(mean:sd:first:)``), so that this path saves no registers
+  /// for the calls that only the rest makes.
   public mutating func normal(mean: Double = 0, sd: Double) -> Double {
     precondition(sd >= 0, "normal: negative sd")
     typealias Z = GaussianZiggurat
+    // GSL takes a 32-bit word (the adaptor's `get`: the top half of the next number):
+    // 7 bits of layer, a sign bit, 24 bits of abscissa.
+    let k = next64() >> 32
+    let i = Int(k & 0x7F)
+    let j = (k >> 8) & 0xFF_FFFF
+    if j < Z.k[i] {
+      let sign: Double = k & 0x80 != 0 ? 1 : -1
+      return mean + sign * sd * (Double(j) * Z.w[i])
+    }
+    return normalSlowPath(mean: mean, sd: sd, first: k)
+  }
+
+  /// GSL's ziggurat from the word `first` on: the wedge of its layer or the tail beyond r,
+  /// drawing a new word where the point falls outside.
+  @inline(never)
+  mutating func normalSlowPath(mean: Double, sd: Double, first: UInt64) -> Double {
+    typealias Z = GaussianZiggurat
+    var k = first
     while true {
-      // GSL takes a 32-bit word (the adaptor's `get`: the top half of the next number):
-      // 7 bits of layer, a sign bit, 24 bits of abscissa.
-      let k = next64() >> 32
       let i = Int(k & 0x7F)
       let sign: Double = k & 0x80 != 0 ? 1 : -1
       let j = (k >> 8) & 0xFF_FFFF
@@ -32,6 +51,7 @@ extension RandomStream {
         y = exp(-Z.r * (x - 0.5 * Z.r)) * u2
       }
       if y < exp(-0.5 * x * x) { return mean + sign * sd * x }
+      k = next64() >> 32
     }
   }
 }
