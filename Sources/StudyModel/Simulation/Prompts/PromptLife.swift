@@ -51,6 +51,7 @@ struct PromptLife {
     var expiresAt = SimTime.max
     /// When, opened, its answers will be submitted, or the answering broken off.
     var submitAt = SimTime.max
+    /// The whole answering time drawn when it was opened.
     var answeringTime: SimTime = 0
   }
   /// The last delivered prompt still answerable under "until the next signal" (-1: none).
