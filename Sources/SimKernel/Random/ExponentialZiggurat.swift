@@ -35,7 +35,9 @@ extension RandomStream {
   }
 
   /// The rest of the ziggurat: the wedge of a layer, or the tail beyond r (memoryless: r
-  /// plus a fresh standard exponential), drawing again where the point falls outside.
+  /// plus a fresh standard exponential), drawing again where the point falls outside. Out of
+  /// line, so that the common path saves no registers for the calls only this makes.
+  @inline(never)
   mutating func exponentialSlowPath(layer: Int, u: Double) -> Double {
     typealias Z = ExponentialZiggurat
     var i = layer

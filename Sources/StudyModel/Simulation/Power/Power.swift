@@ -62,6 +62,13 @@ struct Power {
     if lowPowerThroughout { lowPowerSpans.begin(at: 0) }
   }
 
+  /// Notes the battery's level at `t` in the trace. Out of line: only runs that ask for the
+  /// trace call it, and the battery's update need not save registers for the append.
+  @inline(never)
+  mutating func recordTrace(at t: SimTime) {
+    trace.append((t, battery.level))
+  }
+
   /// The battery's rate now, percent per tick (negative: draining).
   @inline(__always)
   func rate(awake: Bool, appRunning: Bool) -> Double {

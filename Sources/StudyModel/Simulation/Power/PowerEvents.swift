@@ -9,7 +9,7 @@ extension ParticipantSimulation {
     power.battery.update(to: now)
     let rate = power.rate(awake: awake, appRunning: app.isRunning)
     power.battery.setRate(perTick: rate, at: now)
-    if power.traces { power.trace.append((now, power.battery.level)) }
+    if power.traces { power.recordTrace(at: now) }
     // A level reached after the next wake or bedtime needs no event: waking and going to bed
     // bring the battery up to date and arm afresh.
     let change = timetable.nextAwakeChange(after: now)
@@ -28,11 +28,16 @@ extension ParticipantSimulation {
   @inline(__always)
   mutating func armBattery(at t: SimTime, _ sim: inout Simulator) {
     power.due = t
-    if t < power.eventAt {
-      sim.cancel(slot: Slot.battery)
-      sim.schedule(at: t, kind: EventKind.battery.rawValue, slot: Slot.battery)
-      power.eventAt = t
-    }
+    if t < power.eventAt { moveBatteryEvent(to: t, &sim) }
+  }
+
+  /// Moves the battery's event in the queue to `t`. Out of line: most changes of rate move no
+  /// event, and the battery's update then calls nothing and saves no registers.
+  @inline(never)
+  mutating func moveBatteryEvent(to t: SimTime, _ sim: inout Simulator) {
+    sim.cancel(slot: Slot.battery)
+    sim.schedule(at: t, kind: EventKind.battery.rawValue, slot: Slot.battery)
+    power.eventAt = t
   }
 
   /// The battery reaches a level that matters: empty (the phone goes off), the low-battery
