@@ -53,7 +53,7 @@ extension Calibrator {
   /// The moments a pilot shows: what is answered, how people differ and how the answers
   /// cluster and change over the days, and how long people take (the waits' quartiles and
   /// 90th percentile, on the log scale); each where the pilot can show it.
-  static func moments(_ pilot: ComplianceMoments, recording: PilotRecording) -> [Moment] {
+  static func moments(_ pilot: ComplianceMoments, recording: PilotRecording, firstDaysWindow w: Int) -> [Moment] {
     var out = [Moment(name: "answered share", value: \.rate, floor: 0.005)]
     if pilot.personShares.count >= 5 {
       out.append(Moment(name: "sd of participants' shares", value: \.personSpread, floor: 0.01))
@@ -65,7 +65,10 @@ extension Calibrator {
       let half = pilot.days / 2
       out.append(Moment(name: "later days over earlier", value: { $0.lateOverEarly(from: half) }, floor: 0.01))
     }
-    if pilot.days >= 5 { out.append(Moment(name: "days 3-5 over days 1-2", value: \.firstDaysRatio, floor: 0.01)) }
+    if pilot.days >= w + 3 {
+      let name = w == 2 ? "days 3-5 over days 1-2" : "days \(w + 1)-\(w + 3) over days 1-\(w)"
+      out.append(Moment(name: name, value: { $0.firstDaysRatio(window: w) }, floor: 0.01))
+    }
     if pilot.persistence.isFinite {
       out.append(Moment(name: "answered after answered minus after missed", value: \.persistence, floor: 0.01))
     }
@@ -84,7 +87,7 @@ extension Calibrator {
     return out
   }
 
-  /// The parameters a fit can move, each identified by some of ``moments(_:recording:)``
+  /// The parameters a fit can move, each identified by some of ``moments(_:recording:firstDaysWindow:)``
   /// (those a pilot cannot move are found by their effect and kept: ``calibrate``).
   static func parameters(_ pilot: ComplianceMoments, plan: StudyPlan, recording: PilotRecording) -> [Parameter] {
     levelParameters(pilot, plan: plan) + paceParameters(pilot, plan: plan, recording: recording)
@@ -120,7 +123,7 @@ extension Calibrator {
     }
     let trends = trendParameters(plan: plan)
     if pilot.days >= 4 { out.append(trends[0]) }
-    if pilot.days >= 5 { out.append(trends[1]) }
+    if pilot.days >= plan.compliance.firstDaysWindow + 3 { out.append(trends[1]) }
     if pilot.persistence.isFinite {
       out.append(
         Parameter(
@@ -172,14 +175,15 @@ extension Calibrator {
   }
 
   /// The willingness's trends: the weekly change (every class moved together) and the first
-  /// days' change, fitted where the pilot is long enough to show them (4 and 5 days). Each
+  /// days' change, fitted where the pilot is long enough to show them (4 days; the first
+  /// days' window and the 3 days after it, ``CompliancePlan/firstDaysWindow``). Each
   /// carries how much it differs between studies: where a pilot cannot fit it, the
   /// predictions draw it with that sd around the scenario's value (``Calibrator``), so that
   /// their intervals hold what a short pilot cannot say about the days after it. The sds are
   /// those of the corpus's five training studies' fits (`make validate-real`,
   /// docs/sources.md "Trends between studies").
   static let weeklyChangeBetweenStudies = 0.08
-  static let firstDaysChangeBetweenStudies = 0.67
+  static let firstDaysChangeBetweenStudies = 0.91
 
   static func trendParameters(plan: StudyPlan) -> [Parameter] {
     let base = plan.compliance.classes

@@ -9,7 +9,7 @@ import StudyModel
 /// protocol and phones are simulated with candidate parameters, always with the same seed
 /// (common random numbers: the moments move with the parameters, not with the draws), and the
 /// parameters are those whose simulation shows what the pilot shows: the weighted squared
-/// distance between the pilot's moments (``moments(_:recording:)``) and the simulation's is
+/// distance between the pilot's moments (``moments(_:recording:firstDaysWindow:)``) and the simulation's is
 /// minimised over every parameter at once (``parameters(_:plan:recording:)``; Levenberg–
 /// Marquardt, ``LevenbergMarquardt``),
 /// each moment weighted by the inverse of its sampling variance (the pilot's, from resampling
@@ -97,7 +97,7 @@ public enum Calibrator {
       progress(evaluations, maxEvaluations)
       return Self.simulate(p, seed: seed, recording: recording, threads: threads)
     }
-    let moments = Self.moments(pilot, recording: recording)
+    let moments = Self.moments(pilot, recording: recording, firstDaysWindow: plan.compliance.firstDaysWindow)
     let observed = moments.map { $0.value(pilot) }
     let (omega, sd) = Self.pilotCovariance(pilot, moments: moments, seed: seed, resamples: resamples)
     // The weights: the pilot's variance and the simulation's (its share of the pilot's).

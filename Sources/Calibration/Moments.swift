@@ -84,12 +84,13 @@ public struct ComplianceMoments: Sendable {
   /// The `q` quantile of the participants' answered shares (those with at least 5 prompts).
   public func personQuantile(_ q: Double) -> Double { Self.quantile(personShares.sorted(), q) }
 
-  /// The first days' change: the answered share of days 3–5 against days 1–2 (nan for a
-  /// pilot of under 5 days).
-  public var firstDaysRatio: Double {
-    guard days >= 5 else { return .nan }
-    let first = prompts.filter { $0.day < 2 }
-    let next = prompts.filter { $0.day >= 2 && $0.day < 5 }
+  /// The first days' change: the answered share of the 3 days after the first `window`
+  /// against those days (days 3–5 against days 1–2 for a window of 2; nan for a pilot
+  /// shorter than window + 3 days).
+  public func firstDaysRatio(window: Int) -> Double {
+    guard days >= window + 3 else { return .nan }
+    let first = prompts.filter { $0.day < window }
+    let next = prompts.filter { $0.day >= window && $0.day < window + 3 }
     guard !first.isEmpty, !next.isEmpty, share(first) > 0 else { return .nan }
     return share(next) / share(first)
   }

@@ -186,6 +186,7 @@ extension ScenarioResolver {
     c.firstDaysChange = try r.number("first_days_change", default: d.firstDaysChange, range: -10...10)
     c.firstDaysSD = try r.number("first_days_sd", default: d.firstDaysSD, range: 0...10)
     c.firstDaysScale = try r.number("first_days_scale", default: d.firstDaysScale, range: 0...60)
+    c.firstDaysOnset = try r.number("first_days_onset", default: d.firstDaysOnset, range: 0...60)
     c.stateCorrelation = try r.number("state_correlation", default: d.stateCorrelation, range: -0.95...0.95)
     try compliancePace(r, into: &c, defaults: d)
     c.secondsPerItem = try r.number("seconds_per_item", default: d.secondsPerItem, range: 0...600)

@@ -75,11 +75,13 @@ public struct Engagement: Sendable {
     return 1 / (1 + exp(-(log(mean / (1 - mean)) + z)))
   }
 
-  /// The log-odds change of willingness by study day `day` (from 0):
-  /// first days' change × (1 − e^(−day/scale)) + weekly change × day / 7.
-  public func change(day: Int, firstDaysScale: Double) -> Double {
+  /// The log-odds change of willingness by study day `day` (from 0): the first days' change
+  /// × (1 − e^(−(day − onset)/scale)) once `day` passes `onset` (level before it), plus the
+  /// weekly change × day / 7 (``CompliancePlan/firstDaysOnset``).
+  public func change(day: Int, onset: Double, scale: Double) -> Double {
     let d = Double(day)
-    let early = firstDaysScale > 0 ? firstDaysChange * (1 - exp(-d / firstDaysScale)) : firstDaysChange
+    let after = max(d - onset, 0)
+    let early = scale > 0 ? firstDaysChange * (1 - exp(-after / scale)) : (after > 0 || onset == 0 ? firstDaysChange : 0)
     return early + weeklyChange * d / 7
   }
 }

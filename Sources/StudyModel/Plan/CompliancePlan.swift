@@ -31,16 +31,25 @@ public struct CompliancePlan: Sendable, Equatable {
   }
   /// The log-odds shift of every class's level (from ``answerProbability``; 0 without it).
   public private(set) var levelShift = 0.0
-  /// The change of willingness over the first days, on the log-odds scale, reached with
-  /// time constant ``firstDaysScale`` (0 on day 1, 63 % of it by day 1 + scale), and its sd
-  /// between people. Either sign: a first week that rises is common. Default −0.8 over 4
-  /// days: between the training studies' fits (median −0.4 to −0.7, their intervals about
-  /// ±2) and Rintala et al. 2019's day 5 ([@Rintala2019]), which wants a steeper fall (C);
-  /// the sd is an assumption (D).
+  /// The change of willingness over the first days, on the log-odds scale, beginning after
+  /// ``firstDaysOnset`` days and reached with time constant ``firstDaysScale``, and its sd
+  /// between people. Either sign: a first week that rises is common. The training studies of
+  /// the corpus hold level over their first five days (days 3–5 over days 1–2: 0.999) and
+  /// fall in the second week (week 2 over week 1: 0.919): default −0.8 beginning after day 5
+  /// with a 2-day time constant, the best of a grid (onset 4–8 days, change −0.8 to −2,
+  /// time constant 2 or 4 days) against their pooled day-by-day curve (C: five studies,
+  /// `docs/sources.md`, "The first days, day by day"); the sd is an assumption (D).
   public var firstDaysChange = -0.8
   public var firstDaysSD = 0.3
   /// Days of the first days' change (its time constant).
-  public var firstDaysScale = 4.0
+  public var firstDaysScale = 2.0
+  /// Days the willingness holds level before the first days' change begins (0: it begins on
+  /// day 1).
+  public var firstDaysOnset = 5.0
+  /// The days a pilot compares to see the first days' change: the first max(2, onset) days
+  /// against the 3 days after them (days 1–5 against 6–8 by default; 1–2 against 3–5
+  /// without an onset).
+  public var firstDaysWindow: Int { max(2, Int(firstDaysOnset.rounded())) }
   /// Correlation between a person's willingness (their place in the classes and levels) and
   /// their own level of the latent state. Default 0.2: people in better moods answer more
   /// ([@Rintala2020], A for the direction), little by other studies ([@Sun2021], [@Marz2025]):

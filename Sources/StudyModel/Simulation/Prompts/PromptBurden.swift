@@ -19,7 +19,7 @@ struct PromptBurden {
   /// Each schedule's prompts come at fixed times of day.
   let scheduled: [Bool]
   /// The person's log-odds of answering on each study day (level and change,
-  /// ``Engagement/change(day:firstDaysScale:)``), worked out once.
+  /// ``Engagement/change(day:onset:scale:)``), worked out once.
   let dayLogits: [Double]
   /// Each day's odds, e^``dayLogits``: one `exp` a day, not one a prompt.
   private let dayOddsByDay: [Double]
@@ -48,7 +48,7 @@ struct PromptBurden {
     fastMedians = careless == nil ? [] : items.map { Tick.seconds(Double($0) * fast) }
     scheduled = proto.schedules.isEmpty ? [false] : proto.schedules.map { $0.choice?.algorithm == .fixedTimes }
     dayLogits = (0..<max(plan.days, 1)).map {
-      engagement.logitLevel + engagement.change(day: $0, firstDaysScale: c.firstDaysScale)
+      engagement.logitLevel + engagement.change(day: $0, onset: c.firstDaysOnset, scale: c.firstDaysScale)
     }
     dayOddsByDay = dayLogits.map { exp($0) }
     window = Double(c.densityWindow)
