@@ -65,9 +65,8 @@ extension Calibrator {
       let half = pilot.days / 2
       out.append(Moment(name: "later days over earlier", value: { $0.lateOverEarly(from: half) }, floor: 0.01))
     }
-    if pilot.days >= w + 3 {
-      let name = w == 2 ? "days 3-5 over days 1-2" : "days \(w + 1)-\(w + 3) over days 1-\(w)"
-      out.append(Moment(name: name, value: { $0.firstDaysRatio(window: w) }, floor: 0.01))
+    if pilot.showsFirstDays(window: w) {
+      out.append(Moment(name: "days \(w + 1)-\(w + 3) over days 1-\(w)", value: { $0.firstDaysRatio(window: w) }, floor: 0.01))
     }
     if pilot.persistence.isFinite {
       out.append(Moment(name: "answered after answered minus after missed", value: \.persistence, floor: 0.01))
@@ -123,7 +122,7 @@ extension Calibrator {
     }
     let trends = trendParameters(plan: plan)
     if pilot.days >= 4 { out.append(trends[0]) }
-    if pilot.days >= plan.compliance.firstDaysWindow + 3 { out.append(trends[1]) }
+    if pilot.showsFirstDays(window: plan.compliance.firstDaysWindow) { out.append(trends[1]) }
     if pilot.persistence.isFinite {
       out.append(
         Parameter(

@@ -84,11 +84,15 @@ public struct ComplianceMoments: Sendable {
   /// The `q` quantile of the participants' answered shares (those with at least 5 prompts).
   public func personQuantile(_ q: Double) -> Double { Self.quantile(personShares.sorted(), q) }
 
+  /// Whether the pilot is long enough to show the first days' change: the first `window`
+  /// days and the 3 after them.
+  public func showsFirstDays(window: Int) -> Bool { days >= window + 3 }
+
   /// The first days' change: the answered share of the 3 days after the first `window`
   /// against those days (days 3–5 against days 1–2 for a window of 2; nan for a pilot
   /// shorter than window + 3 days).
   public func firstDaysRatio(window: Int) -> Double {
-    guard days >= window + 3 else { return .nan }
+    guard showsFirstDays(window: window) else { return .nan }
     let first = prompts.filter { $0.day < window }
     let next = prompts.filter { $0.day >= window && $0.day < window + 3 }
     guard !first.isEmpty, !next.isEmpty, share(first) > 0 else { return .nan }

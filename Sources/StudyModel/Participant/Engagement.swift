@@ -81,7 +81,9 @@ public struct Engagement: Sendable {
   public func change(day: Int, onset: Double, scale: Double) -> Double {
     let d = Double(day)
     let after = max(d - onset, 0)
-    let early = scale > 0 ? firstDaysChange * (1 - exp(-after / scale)) : (after > 0 || onset == 0 ? firstDaysChange : 0)
+    // Time constant 0: a step, whole from day 1 without an onset, after the onset with one.
+    let stepped = after > 0 || onset == 0
+    let early = scale > 0 ? firstDaysChange * (1 - exp(-after / scale)) : (stepped ? firstDaysChange : 0)
     return early + weeklyChange * d / 7
   }
 }
