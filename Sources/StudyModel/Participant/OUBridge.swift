@@ -81,7 +81,9 @@ struct OUBridge: Sendable {
 
   /// The noise at `t` (between the last known point and the end) given everything drawn,
   /// from the caller's stream: one normal asleep, two waking (the noise, then the integral
-  /// up to `t` given it).
+  /// up to `t` given it). Inlined into its one caller, the truth's `advance`, which then
+  /// saves the registers for both.
+  @inline(__always)
   mutating func look(at t: SimTime, step: OUStep, decay: DecayTable, _ s: inout RandomStream) -> Double {
     if t >= end {
       known = end
