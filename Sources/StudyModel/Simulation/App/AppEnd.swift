@@ -17,6 +17,7 @@ extension ParticipantSimulation {
 
   /// The app is gone: removed by the participant, or (`expired`) its TestFlight build expired
   /// and it no longer opens (seed 004, Table 2).
+  @inline(never)  // an event's handler: see `ParticipantSimulation.handle(_:_:)`
   mutating func removeApp(expired: Bool = false, _ sim: inout Simulator) {
     guard !droppedOut, !app.removed else { return }
     halt(.notRunning, &sim)

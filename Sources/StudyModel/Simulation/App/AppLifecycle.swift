@@ -82,6 +82,7 @@ extension ParticipantSimulation {
   /// The participant leaves the app: it goes on in the background on its anchor.
   /// An app that cannot keep itself alive runs on for ``DeviceProfile/wakeRunSeconds`` and
   /// stops.
+  @inline(never)  // an event's handler: see `ParticipantSimulation.handle(_:_:)`
   mutating func leaveForeground(_ sim: inout Simulator) {
     guard app.mode == .foreground else { return }
     app.foreground.end(at: sim.now)
@@ -127,6 +128,7 @@ extension ParticipantSimulation {
   }
 
   /// The app's lifecycle timer fires.
+  @inline(never)  // an event's handler: see `ParticipantSimulation.handle(_:_:)`
   mutating func appTimer(_ kind: AppTimer, _ sim: inout Simulator) {
     switch kind {
     case .suspend, .runEnds:
@@ -159,6 +161,7 @@ extension ParticipantSimulation {
 
   /// Something wakes the stopped app in the background (``armWake(_:)``): it runs on its
   /// anchor again where the device condition allows, otherwise for a bounded time.
+  @inline(never)  // an event's handler: see `ParticipantSimulation.handle(_:_:)`
   mutating func appWake(_ source: WakeSource, _ sim: inout Simulator) {
     guard app.isStopped, !app.forceQuit, power.phoneIsOn, !droppedOut else { return }
     let now = sim.now

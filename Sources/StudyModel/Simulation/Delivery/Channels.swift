@@ -37,6 +37,7 @@ extension ParticipantSimulation {
   }
 
   /// A push reaches the phone.
+  @inline(never)  // an event's handler: see `ParticipantSimulation.handle(_:_:)`
   mutating func promptArrives(_ i: Int, _ sim: inout Simulator) {
     if delivery.heldPush == i { delivery.heldPush = -1 }
     guard promptLife.states[i].stage == .waiting, !promptLife.isDelivered(i) else { return }
@@ -64,6 +65,7 @@ extension ParticipantSimulation {
   /// The app's own periodic background task (ESMira's, about every 12 hours), which iOS lets
   /// run when it chooses (``ChannelPlan/backgroundTaskSuccess``) and never in Low Power Mode
   /// or after a force-quit: it tops up the plan.
+  @inline(never)  // an event's handler: see `ParticipantSimulation.handle(_:_:)`
   mutating func backgroundTask(_ sim: inout Simulator) {
     guard let every = proto.channel.backgroundTaskEvery else { return }
     if power.phoneIsOn && !power.lowPower && !app.forceQuit && !droppedOut

@@ -52,6 +52,7 @@ extension ParticipantSimulation {
   /// The battery reaches a level that matters: empty (the phone goes off), the low-battery
   /// warning (Low Power Mode offered, a charge soon), or 80 % while charging (Low Power Mode
   /// off).
+  @inline(never)  // an event's handler: see `ParticipantSimulation.handle(_:_:)`
   mutating func batteryEvent(_ sim: inout Simulator) {
     let now = sim.now
     power.eventAt = .max
@@ -93,6 +94,7 @@ extension ParticipantSimulation {
   }
 
   /// A daytime charge starts or ends.
+  @inline(never)  // an event's handler: see `ParticipantSimulation.handle(_:_:)`
   mutating func charger(plugged: Bool, _ sim: inout Simulator) {
     if plugged {
       guard !power.charging else { return }
@@ -108,6 +110,7 @@ extension ParticipantSimulation {
 
   /// The phone switches off: a reboot (back at `until`) or an empty battery (back when it
   /// is next plugged in).
+  @inline(never)  // an event's handler: see `ParticipantSimulation.handle(_:_:)`
   mutating func phoneGoesOff(_ sim: inout Simulator, until: SimTime?) {
     guard power.phoneIsOn else { return }
     halt(.off, &sim)
@@ -118,6 +121,7 @@ extension ParticipantSimulation {
 
   /// The phone is on again: the app is not running until something starts it (on Android
   /// its boot receiver, ``AndroidRules/bootRestartsService``), and a push held for it comes in.
+  @inline(never)  // an event's handler: see `ParticipantSimulation.handle(_:_:)`
   mutating func phoneComesOn(_ sim: inout Simulator) {
     guard !power.phoneIsOn else { return }
     power.phoneOn.begin(at: sim.now)

@@ -14,6 +14,7 @@ extension ParticipantSimulation {
   /// A spontaneous opening of the app: pending prompts are shown at once (Mappiness presents
   /// the survey immediately when a signal is pending, [@MacKerron2012]); a volunteered answer
   /// is recorded when none is pending.
+  @inline(never)  // an event's handler: see `ParticipantSimulation.handle(_:_:)`
   mutating func spontaneousOpen(volunteer: Bool, _ sim: inout Simulator) {
     let now = sim.now
     guard awake, power.phoneIsOn, !droppedOut, !app.removed, app.sessionUntil <= now, canAnswer(at: now) else { return }

@@ -5,6 +5,7 @@ import SimKernel
 extension ParticipantSimulation {
   /// A prompt falls due: the channel takes it to the phone (``send(_:from:_:)``). On Android
   /// its alarm also restarts a terminated app (``AndroidRules/alarmRestartsService``).
+  @inline(never)  // an event's handler: see `ParticipantSimulation.handle(_:_:)`
   mutating func promptDue(_ i: Int, _ sim: inout Simulator) {
     let now = sim.now
     timelineCursor = life.timeline.index(at: now, from: max(timelineCursor, Int(timetable.dueHints[i])))
@@ -58,6 +59,7 @@ extension ParticipantSimulation {
   /// answer, opening it at once, after being busy or later within the window
   /// (``Compliance/openingDelay(_:atOnce:busy:remaining:hour:_:)``) once they can, or not, perhaps
   /// dismissing it.
+  @inline(never)  // an event's handler: see `ParticipantSimulation.handle(_:_:)`
   mutating func promptNoticed(_ i: Int, reminded: Bool, _ sim: inout Simulator) {
     let now = sim.now
     guard promptLife.isOpen(i, at: now), !droppedOut else { return }
@@ -110,6 +112,7 @@ extension ParticipantSimulation {
   /// The participant opens the prompt: after another survey, or once they can answer (not
   /// asleep, driving or exercising), if still in time; the answers take
   /// ``completionTime()``.
+  @inline(never)  // an event's handler: see `ParticipantSimulation.handle(_:_:)`
   mutating func promptOpened(_ i: Int, _ sim: inout Simulator) {
     let now = sim.now
     guard promptLife.states[i].stage == .intending, promptLife.isOpen(i, at: now), !droppedOut, power.phoneIsOn else { return }
@@ -157,6 +160,7 @@ extension ParticipantSimulation {
   }
 
   /// The answers are submitted, unless the prompt expired while they were being given.
+  @inline(never)  // an event's handler: see `ParticipantSimulation.handle(_:_:)`
   mutating func promptSubmitted(_ i: Int, _ sim: inout Simulator) {
     if promptLife.states[i].stage == .opened {
       if promptLife.states[i].breaksOff {
@@ -178,6 +182,7 @@ extension ParticipantSimulation {
   /// signal" (Mappiness) closing the alert leaves the survey pending, answerable from the app
   /// until the next signal: "presented immediately if a beep is pending", the app's badge
   /// showing it ([@MacKerron2012]); elsewhere the prompt is dismissed.
+  @inline(never)  // an event's handler: see `ParticipantSimulation.handle(_:_:)`
   mutating func promptDismissed(_ i: Int, at t: SimTime) {
     guard promptLife.states[i].stage == .declined, expiries[promptLife.records[i].schedule] != .untilNextSignal else {
       return
@@ -186,6 +191,7 @@ extension ParticipantSimulation {
   }
 
   /// A reminder re-alerts a prompt still undecided or declined, while it is open.
+  @inline(never)  // an event's handler: see `ParticipantSimulation.handle(_:_:)`
   mutating func reminder(_ i: Int, _ sim: inout Simulator) {
     let now = sim.now
     guard promptLife.isPending(i, at: now), power.phoneIsOn, !droppedOut else { return }

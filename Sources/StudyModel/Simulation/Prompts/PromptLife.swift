@@ -112,6 +112,7 @@ struct PromptLife {
 
   /// Prompt `i` expires at `t` unless it is settled or being answered; why it was missed
   /// follows from how far it got.
+  @inline(never)  // an event's handler: see `ParticipantSimulation.handle(_:_:)`
   mutating func expire(_ i: Int, at t: SimTime, droppedOut: Bool) {
     guard states[i].stage != .final, isDelivered(i) else { return }
     if states[i].stage == .opened {

@@ -4,6 +4,7 @@ import SimKernel
 // openings of the app, a reboot, the dropout), each prompt falling due in its reserved
 // place, waking and going to bed. State: ``Timetable``.
 extension ParticipantSimulation {
+  @inline(never)  // an event's handler: see `ParticipantSimulation.handle(_:_:)`
   mutating func dayStarts(_ d: Int, _ sim: inout Simulator) {
     let now = sim.now
     sim.schedule(at: timetable.wake[d], kind: EventKind.wakes.rawValue, payload: Int32(d), priority: .urgent)
@@ -51,6 +52,7 @@ extension ParticipantSimulation {
 
   /// The `j`th prompt in day order (the promptDue event's payload) falls due: the day's next
   /// one is queued in its place, and this one handled (``promptDue(_:_:)``).
+  @inline(never)  // an event's handler: see `ParticipantSimulation.handle(_:_:)`
   mutating func dueFalls(_ j: Int, _ sim: inout Simulator) {
     let i = Int(timetable.promptsByDay[j])
     let d = Int(timetable.days[i])
@@ -60,6 +62,7 @@ extension ParticipantSimulation {
 
   /// The participant wakes (the night's charger comes out) or goes to bed (the phone is
   /// plugged in overnight with the profile's ``DeviceProfile/chargeNightly``).
+  @inline(never)  // an event's handler: see `ParticipantSimulation.handle(_:_:)`
   mutating func setAwake(_ isAwake: Bool, _ sim: inout Simulator) {
     awake = isAwake
     app.participant(awake: isAwake, at: sim.now)

@@ -31,6 +31,7 @@ extension ParticipantSimulation {
 
   /// The maker's battery manager force-stops the app unless it is in the foreground: its
   /// alarms are cancelled and pushes do not reach it until the participant opens it.
+  @inline(never)  // an event's handler: see `ParticipantSimulation.handle(_:_:)`
   mutating func makerStop(_ sim: inout Simulator) {
     scheduleMakerStop(&sim)
     guard power.phoneIsOn, !droppedOut, !app.removed, app.mode != .foreground else { return }
@@ -53,6 +54,7 @@ extension ParticipantSimulation {
   /// permission (`setExactAndAllowWhileIdle`), and a high-priority push within the standby
   /// bucket's quota ([@AndroidDoze], A). A restricted app's alarms are let through once a
   /// day. A force-stopped app has no alarm and receives no push.
+  @inline(never)  // an event's handler: see `ParticipantSimulation.handle(_:_:)`
   mutating func androidWake(_ payload: Int32, _ sim: inout Simulator) {
     let now = sim.now
     let source = WakeSource(rawValue: payload & 0xff)!
