@@ -11,8 +11,8 @@ extension ParticipantSimulation {
   }
 
   /// The update's work without the trace: a leaf but for the rare move of the battery's
-  /// event, which it tail-calls, so it saves no registers (the trace's call, inside it,
-  /// made it save six on every change of rate: 4.6 M instructions on the city study).
+  /// event, which it tail-calls, so it saves only two registers (the trace's call, inside
+  /// it, made it save six on every change of rate: 4.6 M instructions on the city study).
   @inline(never)
   mutating func setBatteryRate(_ sim: inout Simulator) {
     let now = sim.now
