@@ -67,6 +67,22 @@ class Figures(unittest.TestCase):
         self.assertAlmostEqual(f['trend_per_week'], -7.0, places=6)
         self.assertEqual(sorted(f['by_week']), [1, 2])
 
+    def test_days_lost_whole(self):
+        # a: day 0 three prompts, none answered (lost whole); day 1 one of three answered; day 2
+        # none of three (after a's last answer: dropout, not counted); b: day 0 all answered,
+        # day 1 two prompts, none answered (too few to count); c never answers (not counted).
+        t0 = datetime(2024, 1, 1, 9)
+        rows = []
+        for day, answers in enumerate([[0, 0, 0], [0, 1, 0], [0, 0, 0]]):
+            rows += [row('a', t0 + timedelta(days=day, hours=h), bool(x), wait=1) for h, x in enumerate(answers)]
+        for day, answers in enumerate([[1, 1, 1], [0, 0]]):
+            rows += [row('b', t0 + timedelta(days=day, hours=h), bool(x), wait=1) for h, x in enumerate(answers)]
+        rows += [row('c', t0 + timedelta(hours=h), False) for h in range(5)]
+        f = vr.figures(rows)
+        self.assertAlmostEqual(f['silent_days'], 100.0 / 3)
+        # no day counted: none
+        self.assertIsNone(vr.figures(rows[-5:])['silent_days'])
+
     def test_submission_when_no_opening(self):
         t = datetime(2024, 1, 1, 9)
         f = vr.figures([row('p', t, True, wait=30, opened=False)] * 5)

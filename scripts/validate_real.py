@@ -261,7 +261,7 @@ def percentile(xs, p):
     return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
 
 
-def figures(rows, min_prompts=5):
+def figures(rows, min_prompts=5, min_day_prompts=3):
     """The observed figures of a per-prompt table, real or simulated alike.
 
     rows: dicts with participant, time (the prompt: delivered, else scheduled), answered
@@ -275,7 +275,11 @@ def figures(rows, min_prompts=5):
     * p_after_answered, p_after_missed: P(answered | the participant's previous prompt
       answered / missed), over consecutive prompts of a participant in time order;
     * wait_p25 .. wait_p90: minutes from the prompt to opening, or to submission where no
-      opening is recorded, for answered prompts; wait_basis says which.
+      opening is recorded, for answered prompts; wait_basis says which;
+    * silent_days: the share of person-days with at least `min_day_prompts` prompts and none
+      answered, among each participant's days up to the last day they answered (a day lost
+      whole, as an empty battery or a day away loses it; the days after a participant stopped
+      are not counted: that is dropout).
     """
     byp = defaultdict(list)
     for r in rows:
@@ -306,6 +310,12 @@ def figures(rows, min_prompts=5):
                 if end is not None:
                     waits.append((end - r['time']).total_seconds() / 60.0)
                     basis['opened' if r['opened'] else 'submitted'] += 1
+    last_answered = {}
+    for (pid, day), (_, a) in pd_share.items():
+        if a:
+            last_answered[pid] = max(last_answered.get(pid, day), day)
+    counted = [a for (pid, day), (c, a) in pd_share.items()
+               if c >= min_day_prompts and pid in last_answered and day <= last_answered[pid]]
     xs = [day for (_, day) in pd_share]
     ys = [100.0 * a / c for (c, a) in pd_share.values()]
     trend = None
@@ -327,6 +337,7 @@ def figures(rows, min_prompts=5):
         'p_after_answered': 100.0 * aa / (aa + am) if aa + am else None,
         'p_after_missed': 100.0 * ma / (ma + mm) if ma + mm else None,
         'wait_basis': '+'.join(sorted(basis)) if basis else None,
+        'silent_days': 100.0 * sum(a == 0 for a in counted) / len(counted) if counted else None,
     }
     for p in (25, 50, 75, 90):
         out[f'wait_p{p}'] = percentile(waits, p / 100.0)
@@ -832,11 +843,13 @@ def markdown(results, meta):
     L.append('The other figures, observed / default prediction: the between-person sd of answered '
              'shares and their 10th percentile, the weekly trend (least-squares slope of person-day '
              'shares on the day, points a week), P(answered | previous answered) and P(answered | '
-             'previous missed), and the minutes from the prompt to opening (to submission where the '
-             'records have no opening: *sub*) of answered prompts at 25/50/75/90 %.')
+             'previous missed), the share of days lost whole (person-days with 3 or more prompts and '
+             'none answered, up to the participant\'s last day with an answer, %), and the minutes '
+             'from the prompt to opening (to submission where the records have no opening: *sub*) '
+             'of answered prompts at 25/50/75/90 %.')
     L.append('')
-    L.append('| study | sd | p10 | trend / week | P(a\\|a) | P(a\\|m) | wait p25 | p50 | p75 | p90 |')
-    L.append('|---|---|---|---|---|---|---|---|---|---|')
+    L.append('| study | sd | p10 | trend / week | P(a\\|a) | P(a\\|m) | days lost | wait p25 | p50 | p75 | p90 |')
+    L.append('|---|---|---|---|---|---|---|---|---|---|---|')
     for r in results:
         if r.get('skipped') or not r.get('observed'):
             continue
@@ -845,7 +858,7 @@ def markdown(results, meta):
         sub = ' (sub)' if o.get('wait_basis') == 'submitted' else ''
         L.append(f"| {r['study']['name']}{sub} | {pair('person_sd')} | {pair('person_p10')} | "
                  f"{pair('trend_per_week')} | {pair('p_after_answered')} | {pair('p_after_missed')} | "
-                 f"{pair('wait_p25')} | {pair('wait_p50')} | {pair('wait_p75')} | {pair('wait_p90')} |")
+                 f"{pair('silent_days')} | {pair('wait_p25')} | {pair('wait_p50')} | {pair('wait_p75')} | {pair('wait_p90')} |")
     L.append('')
     L.append('Answered share by study week, observed / default:')
     L.append('')
