@@ -70,16 +70,17 @@ class Figures(unittest.TestCase):
     def test_days_lost_whole(self):
         # a: day 0 three prompts, none answered (lost whole); day 1 one of three answered; day 2
         # none of three (after a's last answer: dropout, not counted); b: day 0 all answered,
-        # day 1 two prompts, none answered (too few to count); c never answers (not counted).
+        # day 1 two prompts, none answered (too few to count, though before b's last answer),
+        # day 2 all answered; c never answers (not counted). Counted: a0 (lost), a1, b0, b2.
         t0 = datetime(2024, 1, 1, 9)
         rows = []
         for day, answers in enumerate([[0, 0, 0], [0, 1, 0], [0, 0, 0]]):
             rows += [row('a', t0 + timedelta(days=day, hours=h), bool(x), wait=1) for h, x in enumerate(answers)]
-        for day, answers in enumerate([[1, 1, 1], [0, 0]]):
+        for day, answers in enumerate([[1, 1, 1], [0, 0], [1, 1, 1]]):
             rows += [row('b', t0 + timedelta(days=day, hours=h), bool(x), wait=1) for h, x in enumerate(answers)]
         rows += [row('c', t0 + timedelta(hours=h), False) for h in range(5)]
         f = vr.figures(rows)
-        self.assertAlmostEqual(f['silent_days'], 100.0 / 3)
+        self.assertAlmostEqual(f['silent_days'], 25.0)
         # no day counted: none
         self.assertIsNone(vr.figures(rows[-5:])['silent_days'])
 

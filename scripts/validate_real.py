@@ -276,8 +276,8 @@ def figures(rows, min_prompts=5, min_day_prompts=3):
       answered / missed), over consecutive prompts of a participant in time order;
     * wait_p25 .. wait_p90: minutes from the prompt to opening, or to submission where no
       opening is recorded, for answered prompts; wait_basis says which;
-    * silent_days: the share of person-days with at least `min_day_prompts` prompts and none
-      answered, among each participant's days up to the last day they answered (a day lost
+    * silent_days: of the person-days with at least `min_day_prompts` prompts, up to the
+      participant's last day with an answer, the share with none answered (a day lost
       whole, as an empty battery or a day away loses it; the days after a participant stopped
       are not counted: that is dropout).
     """
@@ -843,8 +843,8 @@ def markdown(results, meta):
     L.append('The other figures, observed / default prediction: the between-person sd of answered '
              'shares and their 10th percentile, the weekly trend (least-squares slope of person-day '
              'shares on the day, points a week), P(answered | previous answered) and P(answered | '
-             'previous missed), the share of days lost whole (person-days with 3 or more prompts and '
-             'none answered, up to the participant\'s last day with an answer, %), and the minutes '
+             'previous missed), the share of days lost whole (of the person-days with 3 or more prompts, '
+             'up to the participant\'s last day with an answer, those with none answered, %), and the minutes '
              'from the prompt to opening (to submission where the records have no opening: *sub*) '
              'of answered prompts at 25/50/75/90 %.')
     L.append('')
