@@ -293,6 +293,7 @@ def figures(rows, min_prompts=5, min_day_prompts=3):
     trans = Counter()
     weeks = defaultdict(lambda: [0, 0])
     pd_share = defaultdict(lambda: [0, 0])
+    last_answered = {}  # each participant's last day with an answer (rows in time order)
     waits, basis = [], Counter()
     for pid, v in byp.items():
         v.sort(key=lambda r: r['time'])
@@ -306,14 +307,11 @@ def figures(rows, min_prompts=5, min_day_prompts=3):
             pd_share[(pid, day)][0] += 1
             pd_share[(pid, day)][1] += r['answered']
             if r['answered']:
+                last_answered[pid] = day
                 end = r['opened'] or r['submitted']
                 if end is not None:
                     waits.append((end - r['time']).total_seconds() / 60.0)
                     basis['opened' if r['opened'] else 'submitted'] += 1
-    last_answered = {}
-    for (pid, day), (_, a) in pd_share.items():
-        if a:
-            last_answered[pid] = max(last_answered.get(pid, day), day)
     counted = [a for (pid, day), (c, a) in pd_share.items()
                if c >= min_day_prompts and pid in last_answered and day <= last_answered[pid]]
     xs = [day for (_, day) in pd_share]
