@@ -897,6 +897,18 @@ check) and kept here as it stands. What it shows, and what esmsim does not yet d
   held-out waits fall inside (16 of 21 figures, from 14), and the leave-one-out people, whose
   median now carries the training studies' refits, predict Fisher 2019 within 8 points (−7.5).
   The default stays 15 s: the training studies that record submissions cannot show it.
+- **A dead phone never costs day 1.** Every phone starts the study at 60–100 % (D), and only a
+  night off the charger empties it by the next day, so with ordinary phones day 1 loses no prompt
+  to a dead phone and each later day 2–3 % (van Halem's scenario: 0.0 % on day 1, 2.2–3.6 % on
+  days 2–5, three seeds). A pilot that begins on day 1 reads part of that as its people's. Making
+  the first night as any other (the level the day before left) brings day 1 to the later days'
+  share, but then the training app studies lose more days whole than their records show
+  (Johannes 3.2 % against 1.9; the m-Path example 2.9 against 2.6; 2.4 and 2.5 now) and six
+  checks fail instead of five: dead-phone days are too common as they stand, and the start, the
+  nightly charge and the own-phones scenario's `charge_nightly` (0.7, set against Beukenhorst
+  et al.'s night deficit with today's start) have to change together. Seeing the night's
+  low-battery warning at waking, tried with it, puts those two studies below their records
+  (1.5 and 1.4). Left as it is (2026-11-29).
 - **What a pilot cannot tell apart** (the fit says so by name: the classes' relative levels and
   trends, the sds of trends and pace, dismissals, dropout) is kept at its default; the first days'
   change and the weekly change have wide intervals in studies of one to five weeks.
