@@ -38,6 +38,10 @@ class Figures(unittest.TestCase):
         self.assertEqual(f['wait_basis'], 'opened')
         self.assertAlmostEqual(f['wait_p50'], 4.0)
         self.assertEqual(list(f['by_week']), [1])
+        # The share's standard error by participant: a 3 of 5 against the share 0.8 (-1), b 5
+        # of 5 (+1): sqrt(2/1 * 2) / 10 = 0.2.
+        self.assertAlmostEqual(f['answered_se'], 20.0)
+        self.assertIsNone(vr.figures(rows[:5])['answered_se'])   # one participant: none
         self.assertIsNone(f['trend_per_week'])  # one day: no slope
 
     def test_simulated_prompts_after_dropout_left_out(self):
@@ -137,6 +141,18 @@ class Blocks(unittest.TestCase):
         self.assertTrue(out.endswith('protocol:\n  expiry: 5m\n'))
         with self.assertRaises(ValueError):
             vr.with_compliance('name: x\npopulation: {size: 5}\n', m)
+
+
+class LeaveOneOut(unittest.TestCase):
+    def test_the_observed_shares_own_error_is_said(self):
+        res = {'loo': {'answered': 74.5}, 'observed': {'answered': 63.3, 'answered_se': 5.6, 'participants': 20}}
+        name, ok, text = vr.evaluate(res)[0]
+        self.assertEqual(name, 'leave-one-out default')
+        self.assertFalse(ok)
+        self.assertEqual(text, "+11.2 points (bound ±8); the observed share's own standard error 5.6 points "
+                               "(20 participants), the miss 2.0 of them")
+        res['observed'] = {'answered': 70.0}   # no error known (an older JSON): the bound alone
+        self.assertEqual(vr.evaluate(res)[0][2], '+4.5 points (bound ±8)')
 
 
 class HeldOut(unittest.TestCase):
