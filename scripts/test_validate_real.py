@@ -42,6 +42,11 @@ class Figures(unittest.TestCase):
         # of 5 (+1): sqrt(2/1 * 2) / 10 = 0.2.
         self.assertAlmostEqual(f['answered_se'], 20.0)
         self.assertIsNone(vr.figures(rows[:5])['answered_se'])   # one participant: none
+        # Equal shares from unequal counts (3 of 11, 12 of 44, 15 of 55): exactly 0, not a
+        # rounding error (2e-15 in floating point, which made the miss 10^15 of them).
+        even = [row(p, t0 + timedelta(minutes=i), i < a) for p, a, c in [('c', 3, 11), ('d', 12, 44), ('e', 15, 55)]
+                for i in range(c)]
+        self.assertEqual(vr.figures(even)['answered_se'], 0.0)
         self.assertIsNone(f['trend_per_week'])  # one day: no slope
 
     def test_simulated_prompts_after_dropout_left_out(self):
@@ -151,6 +156,9 @@ class LeaveOneOut(unittest.TestCase):
         self.assertFalse(ok)
         self.assertEqual(text, "+11.2 points (bound ±8); the observed share's own standard error 5.6 points "
                                "(20 participants), the miss 2.0 of them")
+        res['observed'] = dict(res['observed'], answered_se=0.0)   # everyone alike: no ratio
+        self.assertEqual(vr.evaluate(res)[0][2], "+11.2 points (bound ±8); the observed share's own standard error "
+                                                 "0.0 points (20 participants)")
         res['observed'] = {'answered': 70.0}   # no error known (an older JSON): the bound alone
         self.assertEqual(vr.evaluate(res)[0][2], '+4.5 points (bound ±8)')
 

@@ -267,9 +267,10 @@ def figures(rows, min_prompts=5, min_day_prompts=3):
     rows: dicts with participant, time (the prompt: delivered, else scheduled), answered
     (bool), opened and submitted (datetime or None). Shares are in %, minutes in minutes.
     * answered: answered prompts as a share of all prompts; answered_se: its standard error
-      with the participants as the sampling units (the ratio's, sqrt(N/(N-1) * sum of
-      (answered_i - share * prompts_i)^2) / prompts): how far the share of a study of this
-      size and spread would move with other participants;
+      with the N participants as the sampling units (a ratio's: sqrt(N/(N-1) * sum over
+      participants of (answered_i - share * prompts_i)^2) / all prompts, the share a fraction,
+      then in points): how far the share of a study of this size and spread would move with
+      other participants;
     * person_sd, person_p10: the sd (ddof 1, points) and the 10th percentile of the
       participants' answered shares (participants with at least `min_prompts` prompts);
     * by_week: the answered share by study week (from each participant's first prompt day);
@@ -328,12 +329,13 @@ def figures(rows, min_prompts=5, min_day_prompts=3):
     aa, am = trans[(True, True)], trans[(True, False)]
     ma, mm = trans[(False, True)], trans[(False, False)]
     k = len(byp)
-    residuals = sum((sum(r['answered'] for r in v) - answered / n * len(v)) ** 2 for v in byp.values())
+    # In whole numbers (n * answered_i - answered * prompts_i), so that equal shares give 0 exactly.
+    residuals = sum((n * sum(r['answered'] for r in v) - answered * len(v)) ** 2 for v in byp.values())
     out = {
         'prompts': n,
         'participants': k,
         'answered': 100.0 * answered / n,
-        'answered_se': 100.0 * (k / (k - 1) * residuals) ** 0.5 / n if k > 1 else None,
+        'answered_se': 100.0 * (k / (k - 1) * residuals) ** 0.5 / n ** 2 if k > 1 else None,
         'person_sd': 100.0 * statistics.stdev(shares) if len(shares) > 1 else None,
         'person_p10': 100.0 * percentile(shares, 0.10) if shares else None,
         'by_week': {w: 100.0 * a / c for w, (c, a) in sorted(weeks.items())},
@@ -718,8 +720,9 @@ def evaluate(res):
         if se is not None:
             # The observed share is itself a sample: how far it would move with other people.
             text += (f"; the observed share's own standard error {se:.1f} points "
-                     f"({res['observed']['participants']} participants), the miss {abs(d) / se:.1f} of them"
-                     if se > 0 else '')
+                     f"({res['observed']['participants']} participants)")
+            if se > 0:
+                text += f', the miss {abs(d) / se:.1f} of them'
         out.append(('leave-one-out default', abs(d) <= LOO_POINTS, text))
     elif res.get('loo_error'):
         out.append(('leave-one-out default', False, _reason(res['loo_error'])))
