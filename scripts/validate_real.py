@@ -261,7 +261,11 @@ def percentile(xs, p):
     return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)
 
 
-def figures(rows, min_prompts=5, min_day_prompts=3):
+# Days lost whole are counted among the person-days with at least this many prompts.
+MIN_DAY_PROMPTS = 3
+
+
+def figures(rows, min_prompts=5, min_day_prompts=MIN_DAY_PROMPTS):
     """The observed figures of a per-prompt table, real or simulated alike.
 
     rows: dicts with participant, time (the prompt: delivered, else scheduled), answered
@@ -292,8 +296,10 @@ def figures(rows, min_prompts=5, min_day_prompts=3):
     n = sum(len(v) for v in byp.values())
     if n == 0:
         return {'prompts': 0, 'participants': 0}
-    answered = sum(r['answered'] for v in byp.values() for r in v)
-    shares = [sum(r['answered'] for r in v) / len(v) for v in byp.values() if len(v) >= min_prompts]
+    # Each participant's prompts and answers, counted once (the shares and the error use them).
+    counts = [(len(v), sum(r['answered'] for r in v)) for v in byp.values()]
+    answered = sum(a for _, a in counts)
+    shares = [a / c for c, a in counts if c >= min_prompts]
     trans = Counter()
     weeks = defaultdict(lambda: [0, 0])
     pd_share = defaultdict(lambda: [0, 0])
@@ -328,9 +334,9 @@ def figures(rows, min_prompts=5, min_day_prompts=3):
             trend = 7.0 * sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
     aa, am = trans[(True, True)], trans[(True, False)]
     ma, mm = trans[(False, True)], trans[(False, False)]
-    k = len(byp)
+    k = len(counts)
     # In whole numbers (n * answered_i - answered * prompts_i), so that equal shares give 0 exactly.
-    residuals = sum((n * sum(r['answered'] for r in v) - answered * len(v)) ** 2 for v in byp.values())
+    residuals = sum((n * a - answered * c) ** 2 for c, a in counts)
     out = {
         'prompts': n,
         'participants': k,
@@ -856,7 +862,7 @@ def markdown(results, meta):
     L.append('The other figures, observed / default prediction: the between-person sd of answered '
              'shares and their 10th percentile, the weekly trend (least-squares slope of person-day '
              'shares on the day, points a week), P(answered | previous answered) and P(answered | '
-             'previous missed), the share of days lost whole (of the person-days with 3 or more prompts, '
+             f'previous missed), the share of days lost whole (of the person-days with {MIN_DAY_PROMPTS} or more prompts, '
              'up to the participant\'s last day with an answer, those with none answered, %), and the minutes '
              'from the prompt to opening (to submission where the records have no opening: *sub*) '
              'of answered prompts at 25/50/75/90 %.')
