@@ -163,6 +163,80 @@ class LeaveOneOut(unittest.TestCase):
         self.assertEqual(vr.evaluate(res)[0][2], '+4.5 points (bound ±8)')
 
 
+class RecordsKept(unittest.TestCase):
+    """Records that hold only the participants who answered enough (`records_kept`)."""
+
+    def rows(self, counts):
+        t0 = datetime(2024, 1, 1, 9)
+        return [row(p, t0 + timedelta(hours=i), i < a) for p, a, c in counts for i in range(c)]
+
+    def test_lowest_share_and_the_rule(self):
+        rows = self.rows([('a', 4, 6), ('b', 3, 5), ('c', 1, 4), ('d', 8, 8)])
+        # c has fewer than 5 prompts: not counted for the threshold; b's 3 of 5 is the lowest.
+        self.assertEqual(vr.lowest_share(rows), vr.Fraction(3, 5))
+        self.assertIsNone(vr.lowest_share(rows[:4]))  # four of a's prompts: under 5, no threshold
+        # The rule compares exactly: 4 of 6 reaches 2/3, 3 of 5 does not, nor c.
+        kept, k, n = vr.kept_by_share(rows, vr.Fraction(2, 3))
+        self.assertEqual((k, n), (2, 4))
+        self.assertEqual(sorted({r['participant'] for r in kept}), ['a', 'd'])
+        self.assertEqual(len(kept), 14)
+
+    def test_simulated_figures_of_the_kept(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, 'prompts.csv')
+            with open(path, 'w') as f:
+                f.write('variant,replication,participant,scheduled,delivered,opened,submitted,status,volunteered\n')
+                for p, answered in [('p1', 4), ('p2', 1)]:
+                    for i in range(4):
+                        t = f'2024-01-01T{9 + i:02d}:00:00'
+                        st = 'answered' if i < answered else 'expired'
+                        done = f'2024-01-01T{9 + i:02d}:02:00' if st == 'answered' else ''
+                        f.write(f'v,1,{p},{t},{t},{done},{done},{st},0\n')
+            every = vr.simulated_figures(path)
+            self.assertAlmostEqual(every['answered'], 62.5)
+            self.assertNotIn('kept', every)
+            kept = vr.simulated_figures(path, min_share=vr.Fraction(1, 2))
+            self.assertAlmostEqual(kept['answered'], 100.0)
+            self.assertAlmostEqual(kept['answered_all'], 62.5)
+            self.assertAlmostEqual(kept['kept'], 50.0)
+            self.assertEqual(kept['participants'], 1)
+
+    def test_the_block_is_checked(self):
+        good = {'by': 'answered_share', 'evidence': 'the metadata counts 70', 'enrolled': 70}
+        vr.check_records_kept(good, 'x/study.yaml: records_kept')
+        vr.check_records_kept(None, 'x')
+        for bad, says in [({'by': 'answers', 'evidence': 'e'}, '.by'),
+                          ({'by': 'answered_share'}, '.evidence'),
+                          ({'by': 'answered_share', 'evidence': 'e', 'enrolled': 0}, '.enrolled'),
+                          ({'by': 'answered_share', 'evidence': 'e', 'enrolled': True}, '.enrolled'),
+                          ({'by': 'answered_share', 'evidence': 'e', 'threshold': 0.6}, 'threshold'),
+                          ('answered_share', 'a mapping')]:
+            with self.assertRaises(ValueError) as cm:
+                vr.check_records_kept(bad, 'x/study.yaml: records_kept')
+            self.assertIn('x/study.yaml: records_kept', str(cm.exception))
+            self.assertIn(says, str(cm.exception))
+
+    def test_the_report_says_it(self):
+        study = {'name': 's', 'role': 'check', 'records_kept': {
+            'by': 'answered_share', 'evidence': 'the source counts 10', 'enrolled': 10}}
+        res = {'study': study, 'kept_min_share': vr.Fraction(2, 3),
+               'observed': {'answered': 85.0, 'participants': 8, 'answered_se': 2.0},
+               'default': {'answered': 86.0, 'answered_all': 75.0, 'kept': 80.0},
+               'loo': {'answered': 88.0, 'answered_all': 78.0}}
+        text = '\n'.join(vr.records_kept_text([res]))
+        self.assertIn('at least 66.7 % answered', text)
+        self.assertIn('the source counts 10', text)
+        self.assertIn('keeps 80 % of the participants', text)
+        self.assertIn('the records 8 of the 10 the source counts, 80 %', text)
+        self.assertIn(f'with probability {0.8 ** 8:.2g}', text)
+        self.assertIn('the default answers 75.0 %, the LOO 78.0 %', text)
+        loo = [c for c in vr.evaluate(res) if c[0] == 'leave-one-out default'][0]
+        self.assertTrue(loo[1])
+        self.assertIn("+3.0 points (bound ±8) of the simulated participants the records' rule keeps "
+                      "(-7.0 of all of them)", loo[2])
+        self.assertEqual(vr.records_kept_text([dict(res, kept_min_share=None)]), [])
+
+
 class HeldOut(unittest.TestCase):
     def test_fitted_days_and_the_reason_of_a_miss(self):
         cal = {'pilot': {'prompts': 400, 'answered': 0.8},
@@ -244,6 +318,9 @@ class Studies(unittest.TestCase):
         studies = vr.find_studies(vr.STUDIES_DIR)
         self.assertEqual(len(studies), 9)
         roles = {s['name']: s['role'] for s in studies}
+        # The records that hold only the participants who answered enough (validation/real/README.md).
+        self.assertEqual(sorted(s['name'] for s in studies if s.get('records_kept')),
+                         ['fisher2017_mood', 'fisher2019_smoking', 'reeves2020_ptsd'])
         self.assertEqual(sorted(k for k, v in roles.items() if v == 'training'),
                          ['bosley2020_gad', 'fisher2017_mood', 'johannes2021_vigilance',
                           'mpathr_example', 'soyster2022_alcohol'])

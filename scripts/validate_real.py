@@ -40,6 +40,7 @@ import tempfile
 import time
 from collections import Counter, defaultdict
 from datetime import datetime
+from fractions import Fraction
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -205,7 +206,33 @@ def load_study(path):
     study['scenario_text'] = '\n'.join(scenario_lines).strip('\n') + '\n'
     study['dir'] = os.path.dirname(path)
     study.setdefault('name', os.path.basename(os.path.dirname(path)))
+    check_records_kept(study.get('records_kept'), f'{path}: records_kept')
     return study
+
+
+# How a study's published records were selected (`records_kept` in its study.yaml).
+KEPT_RULES = ('answered_share',)
+
+
+def check_records_kept(kept, where):
+    """A study's `records_kept` block, checked: `by` (one of KEPT_RULES: the records hold only
+    the participants whose answered share reached a threshold, which is the records' own lowest
+    share), `evidence` (what shows the selection) and optionally `enrolled` (the participants the
+    study's source counts, for the share kept). ValueError naming the file and key."""
+    if kept is None:
+        return
+    if not isinstance(kept, dict):
+        raise ValueError(f'{where}: a mapping with by, evidence and optionally enrolled')
+    if kept.get('by') not in KEPT_RULES:
+        raise ValueError(f"{where}.by: one of {', '.join(KEPT_RULES)}, not {kept.get('by')!r}")
+    if not str(kept.get('evidence') or '').strip():
+        raise ValueError(f'{where}.evidence: say what shows the selection')
+    enrolled = kept.get('enrolled')
+    if enrolled is not None and (isinstance(enrolled, bool) or not isinstance(enrolled, int) or enrolled < 1):
+        raise ValueError(f'{where}.enrolled: a whole number of participants, not {enrolled!r}')
+    unknown = set(kept) - {'by', 'evidence', 'enrolled'}
+    if unknown:
+        raise ValueError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
 
 
 def scenario_days(scenario_text):
@@ -385,13 +412,42 @@ def rows_from_prompts(prompts, keep_openings=True):
             for p in prompts]
 
 
-def simulated_figures(prompts_csv, keep_openings=True):
+def lowest_share(rows, min_prompts=5):
+    """The lowest answered share (an exact Fraction) of the participants with at least
+    `min_prompts` prompts (None without any): for records that hold only the participants who
+    reached a share, the threshold's maximum-likelihood estimate (a truncation point's is the
+    sample's minimum)."""
+    shares = [Fraction(a, c) for c, a in _answered_counts(rows).values() if c >= min_prompts]
+    return min(shares) if shares else None
+
+
+def _answered_counts(rows):
+    """Each participant's prompts and answered prompts: participant -> [prompts, answered]."""
+    counts = defaultdict(lambda: [0, 0])
+    for r in rows:
+        counts[r['participant']][0] += 1
+        counts[r['participant']][1] += bool(r['answered'])
+    return counts
+
+
+def kept_by_share(rows, min_share):
+    """The rows of the participants whose answered share is at least `min_share` (compared
+    exactly), with how many participants were kept and of how many."""
+    counts = _answered_counts(rows)
+    keep = {p for p, (c, a) in counts.items() if Fraction(a, c) >= min_share}
+    return [r for r in rows if r['participant'] in keep], len(keep), len(counts)
+
+
+def simulated_figures(prompts_csv, keep_openings=True, min_share=None):
     """Figures of esmsim's prompts.csv as the study's records would hold them: non-volunteered
     prompts before the participant's dropout (a study's records end when a participant leaves,
     as `esmsim calibrate` reads a simulation: Calibration/Moments.swift), answered = status
     answered, the prompt's time its delivery (else its scheduled time); one set per replication
     and variant, then their mean. keep_openings=False drops the openings (for a study whose
-    records have none, so waits run to submission as in the records)."""
+    records have none, so waits run to submission as in the records). min_share: the records
+    hold only participants who answered at least this share (`records_kept`), so the figures
+    are of the simulated participants the same rule keeps; then also `answered_all` (the share
+    of all simulated participants) and `kept` (the % of simulated participants kept)."""
     groups = defaultdict(list)
     with open(prompts_csv, newline='', encoding='utf-8') as f:
         for r in csv.DictReader(f):
@@ -403,7 +459,17 @@ def simulated_figures(prompts_csv, keep_openings=True):
                 answered=r['status'] == 'answered',
                 opened=_when(r.get('opened')) if keep_openings else None,
                 submitted=_when(r.get('submitted'))))
-    return average_figures([figures(v) for _, v in sorted(groups.items())])
+    runs = []
+    for _, rows in sorted(groups.items()):
+        if min_share is None:
+            runs.append(figures(rows))
+            continue
+        kept_rows, kept, total = kept_by_share(rows, min_share)
+        f = figures(kept_rows)
+        f['answered_all'] = 100.0 * sum(r['answered'] for r in rows) / len(rows)
+        f['kept'] = 100.0 * kept / total
+        runs.append(f)
+    return average_figures(runs)
 
 
 # ====================================================================== esmsim
@@ -448,7 +514,7 @@ def run(cmd, timeout=None):
     return result, time.time() - t0
 
 
-def simulate(esmsim, scenario_text, work, tag, replications, seed, keep_openings):
+def simulate(esmsim, scenario_text, work, tag, replications, seed, keep_openings, min_share=None):
     path = os.path.join(work, f'{tag}.yaml')
     with open(path, 'w', encoding='utf-8') as f:
         f.write(scenario_text)
@@ -457,7 +523,7 @@ def simulate(esmsim, scenario_text, work, tag, replications, seed, keep_openings
     if replications:
         cmd += ['--replications', str(replications)]
     _, secs = run(cmd)
-    figs = simulated_figures(os.path.join(out, 'prompts.csv'), keep_openings)
+    figs = simulated_figures(os.path.join(out, 'prompts.csv'), keep_openings, min_share)
     shutil.rmtree(out, ignore_errors=True)
     return figs, secs
 
@@ -722,6 +788,10 @@ def evaluate(res):
     if loo and loo.get('answered') is not None:
         d = loo['answered'] - res['observed']['answered']
         text = f'{d:+.1f} points (bound ±{LOO_POINTS:g})'
+        if loo.get('answered_all') is not None:
+            # Like with like: the records hold only the participants who reached a share.
+            text += (f" of the simulated participants the records' rule keeps "
+                     f"({loo['answered_all'] - res['observed']['answered']:+.1f} of all of them)")
         se = res['observed'].get('answered_se')
         if se is not None:
             # The observed share is itself a sample: how far it would move with other people.
@@ -777,6 +847,45 @@ def benchmark_text(results):
             f"every study only as far as the studies' designs explain their levels.", '']
 
 
+def records_kept_text(results):
+    """A paragraph on the studies whose records hold only the participants who reached an answered
+    share (`records_kept`): the threshold, the evidence, the simulated share kept against the
+    records' own where the source counts those enrolled, and the shares of all simulated
+    participants."""
+    rows = [r for r in results if r.get('kept_min_share') is not None and r.get('default')]
+    if not rows:
+        return []
+    L = ["*Records kept by answers*: these studies' records hold only participants who answered at "
+         "least a share of their prompts (no rule is published with the files; the evidence is "
+         "below). The threshold is the records' lowest participant share (a truncation point's "
+         "maximum-likelihood estimate), and every simulated figure of the study above and below "
+         "(default, LOO, LOO range, the table of which people predict which study, the other "
+         "figures) is of the simulated participants who reach it, as the records would hold them. "
+         "The held-out check is unchanged (it fits and predicts the kept participants themselves), "
+         "and the people are not refitted: the fits of a kept training study are of the participants "
+         "its records kept.", '']
+    for r in rows:
+        kept = r['study']['records_kept']
+        m = r['kept_min_share']
+        d, loo = r['default'], r.get('loo') or {}
+        text = (f"- {r['study']['name']}: at least {100 * float(m):.1f} % answered (the records' lowest "
+                f"share); {kept['evidence']}. The rule keeps {fmt(d.get('kept'), 0)} % of the participants "
+                f"the default simulates")
+        n = r['observed']['participants']
+        if kept.get('enrolled'):
+            text += (f" (the records {n} of the {kept['enrolled']} the source counts, "
+                     f"{100 * n / kept['enrolled']:.0f} %)")
+        if d.get('kept') is not None:
+            # How likely the records' participants would all reach it, were they not selected.
+            text += f": {n} participants of the default people would all reach it with probability {(d['kept'] / 100) ** n:.2g}"
+        text += f"; of all simulated participants the default answers {fmt(d.get('answered_all'))} %"
+        if loo.get('answered_all') is not None:
+            text += f", the LOO {fmt(loo['answered_all'])} %"
+        L.append(text + '.')
+    L.append('')
+    return L
+
+
 def cross_prediction_text(results):
     """The table behind the LOO ranges: each study (a row) simulated with each training study's
     fitted people (a column), as the observed share's difference in points, the closest marked."""
@@ -817,7 +926,8 @@ def markdown(results, meta):
              f"{meta['seconds'] / 60:.1f} min.")
     L.append('')
     L.append('Shares in %, differences in points. *Observed*: the records (answered = submitted, of all '
-             'prompts; simulated prompts after a participant\'s dropout left out, as records end there). *Default*: the study\'s scenario with esmsim\'s default compliance. *LOO*: the '
+             'prompts; simulated prompts after a participant\'s dropout left out, as records end there; *(kept)*: '
+             'records that hold only the participants who answered enough, simulated alike, below). *Default*: the study\'s scenario with esmsim\'s default compliance. *LOO*: the '
              'same scenario with the median of the other training studies\' fitted people (all '
              'training studies for a check study). *Held-out*: `esmsim calibrate --holdout days:N`, '
              'fitted on the first half of the study\'s days and predicting the rest, with its 95 % '
@@ -843,7 +953,8 @@ def markdown(results, meta):
         loo = (r.get('loo') or {}).get('answered')
         rng = r.get('loo_range')
         rngtext = f"{fmt(rng[0])}–{fmt(rng[1])}" if rng else '–'
-        L.append(f"| {s['name']} | {s.get('role', '')} | {short_platform(s.get('platform', ''))} | {win} | "
+        kept = ' (kept)' if r.get('kept_min_share') is not None else ''
+        L.append(f"| {s['name']}{kept} | {s.get('role', '')} | {short_platform(s.get('platform', ''))} | {win} | "
                  f"{d.get('days', '')} | {obs.get('participants', '')} | {fmt(obs.get('answered'))} | "
                  f"{fmt((r.get('default') or {}).get('answered'))} | {fmt(loo)} | {rngtext} | {hotext} | "
                  f"{f'{k} of {n}' if n else '–'} |")
@@ -857,6 +968,7 @@ def markdown(results, meta):
                  f"within it (±1 point) for {len(inside)} of {len(ranged)} studies"
                  + (f" ({', '.join(inside)})." if inside else "."))
         L.append('')
+    L.extend(records_kept_text(results))
     L.extend(cross_prediction_text(results))
     L.extend(benchmark_text(results))
     L.append('The other figures, observed / default prediction: the between-person sd of answered '
@@ -1114,7 +1226,12 @@ def validate(args, studies, work):
             os.makedirs(study_dir, exist_ok=True)
             prompts = corpus_convert.convert(s['reader']['converter'], inputs[0])
             has_openings = any(p['opened'] is not None for p in prompts)
-            res['observed'] = figures(rows_from_prompts(prompts))
+            observed_rows = rows_from_prompts(prompts)
+            res['observed'] = figures(observed_rows)
+            if s.get('records_kept'):
+                # The records hold only participants who reached a share: the simulated figures
+                # are of the simulated participants the same rule keeps (records_kept).
+                res['kept_min_share'] = lowest_share(observed_rows)
             if s['reader']['format'] == 'csv':
                 csv_path = os.path.join(study_dir, 'prompts.csv')
                 corpus_convert.write_csv(prompts, csv_path)
@@ -1127,7 +1244,8 @@ def validate(args, studies, work):
             log(f"{s['name']}: observed {res['observed']['answered']:.1f} % of "
                 f"{res['observed']['prompts']} prompts; simulating the default")
             res['default'], _ = simulate(args.esmsim, s['scenario_text'], study_dir, 'default',
-                                         args.replications, args.seed, has_openings)
+                                         args.replications, args.seed, has_openings,
+                                         res.get('kept_min_share'))
             res['has_openings'] = has_openings
             res['cal_inputs'] = cal_inputs
             res['scenario_path'] = scenario_path
@@ -1193,7 +1311,8 @@ def validate(args, studies, work):
             try:
                 text = with_compliance(res['study']['scenario_text'], block)
                 figs, _ = simulate(args.esmsim, text, os.path.join(work, name), 'loo',
-                                   args.replications, args.seed, res['has_openings'])
+                                   args.replications, args.seed, res['has_openings'],
+                                   res.get('kept_min_share'))
                 res['loo'] = figs
                 res['loo_block'] = block
                 res['loo_from'] = sorted(others)
@@ -1202,7 +1321,8 @@ def validate(args, studies, work):
                 for other in sorted(others):
                     text_o = with_compliance(res['study']['scenario_text'], median_compliance([others[other]]))
                     figs_o, _ = simulate(args.esmsim, text_o, os.path.join(work, name), f'loo-{other}',
-                                         args.replications, args.seed, res['has_openings'])
+                                         args.replications, args.seed, res['has_openings'],
+                                         res.get('kept_min_share'))
                     each[other] = figs_o['answered']
                 res['loo_each'] = each
                 res['loo_range'] = (min(each.values()), max(each.values()))
