@@ -228,13 +228,65 @@ class RecordsKept(unittest.TestCase):
         self.assertIn('the source counts 10', text)
         self.assertIn('keeps 80 % of the participants', text)
         self.assertIn('the records 8 of the 10 the source counts, 80 %', text)
-        self.assertIn(f'with probability {0.8 ** 8:.2g}', text)
-        self.assertIn('the default answers 75.0 %, the LOO 78.0 %', text)
+        self.assertIn(f'8 participants of the default people would all reach it with probability {0.8 ** 8:.2g}.', text)
+        self.assertIn('Of all simulated participants the default answers 75.0 %, the LOO 78.0 %.', text)
         loo = [c for c in vr.evaluate(res) if c[0] == 'leave-one-out default'][0]
         self.assertTrue(loo[1])
         self.assertIn("+3.0 points (bound ±8) of the simulated participants the records' rule keeps "
-                      "(-7.0 of all of them)", loo[2])
+                      "(all simulated participants: -7.0)", loo[2])
         self.assertEqual(vr.records_kept_text([dict(res, kept_min_share=None)]), [])
+        # Without a source's count nor a leave-one-out run; a probability too small to print.
+        bare = dict(res, study=dict(study, records_kept={'by': 'answered_share', 'evidence': 'e'}), loo=None,
+                    observed=dict(res['observed'], participants=40))
+        text = '\n'.join(vr.records_kept_text([bare]))
+        self.assertNotIn('the source counts', text)
+        self.assertNotIn('the LOO', text)
+        self.assertIn('would all reach it with probability under 0.001.', text)
+        self.assertIn('the default answers 75.0 %.', text)
+
+    def test_every_replication_counts_toward_the_share_kept(self):
+        # At a half, replication 1 keeps one of two participants (3 of 4), replication 2 nobody
+        # (1 of 4 each): kept 25 %, the share of all (37.5 + 25) / 2, the kept figures those of
+        # replication 1 alone; at four fifths nobody anywhere.
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, 'prompts.csv')
+            with open(path, 'w') as f:
+                f.write('variant,replication,participant,scheduled,delivered,opened,submitted,status,volunteered\n')
+                for rep, p, answered in [(1, 'p1', 3), (1, 'p2', 0), (2, 'p1', 1), (2, 'p2', 1)]:
+                    for i in range(4):
+                        t = f'2024-01-01T{9 + i:02d}:00:00'
+                        st = 'answered' if i < answered else 'expired'
+                        done = f'2024-01-01T{9 + i:02d}:02:00' if st == 'answered' else ''
+                        f.write(f'v,{rep},{p},{t},{t},{done},{done},{st},0\n')
+            f = vr.simulated_figures(path, min_share=vr.Fraction(1, 2))
+            self.assertAlmostEqual(f['kept'], 25.0)
+            self.assertAlmostEqual(f['answered_all'], 31.25)
+            self.assertAlmostEqual(f['answered'], 75.0)
+            self.assertEqual(f['replications'], 1)
+            none = vr.simulated_figures(path, min_share=vr.Fraction(4, 5))
+            self.assertIsNone(none.get('answered'))
+            self.assertAlmostEqual(none['kept'], 0.0)
+
+    def test_a_malformed_block_names_the_file(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, 'study.yaml')
+            with open(path, 'w') as f:
+                f.write('name: x\nrecords_kept:\n  by: count\n  evidence: "e"\nscenario:\n  name: "x"\n')
+            with self.assertRaises(ValueError) as cm:
+                vr.load_study(path)
+            self.assertIn(f'{path}: records_kept.by', str(cm.exception))
+
+    def test_the_table_marks_a_kept_study(self):
+        study = {'name': 'k', 'role': 'check', 'design': {'days': 3}, 'platform': 'p',
+                 'records_kept': {'by': 'answered_share', 'evidence': 'e'}}
+        res = {'study': study, 'kept_min_share': vr.Fraction(2, 3), 'expiry': '30m', 'notes': [],
+               'observed': {'answered': 85.0, 'participants': 8, 'prompts': 100},
+               'default': {'answered': 86.0, 'answered_all': 75.0, 'kept': 80.0}}
+        plain = dict(res, study=dict(study, name='u', records_kept=None), kept_min_share=None)
+        doc, _ = vr.markdown([res, plain], dict(version='v', calibrate_flags='', replications=1, date='d', seconds=1))
+        rows = [line for line in doc.splitlines() if line.startswith('| k') or line.startswith('| u')]
+        self.assertTrue(rows[0].startswith('| k (kept) | check |'))
+        self.assertTrue(rows[1].startswith('| u | check |'))
 
 
 class HeldOut(unittest.TestCase):
@@ -320,7 +372,7 @@ class Studies(unittest.TestCase):
         roles = {s['name']: s['role'] for s in studies}
         # The records that hold only the participants who answered enough (validation/real/README.md).
         self.assertEqual(sorted(s['name'] for s in studies if s.get('records_kept')),
-                         ['fisher2017_mood', 'fisher2019_smoking', 'reeves2020_ptsd'])
+                         ['fisher2017_mood', 'fisher2019_smoking', 'johannes2021_vigilance', 'reeves2020_ptsd'])
         self.assertEqual(sorted(k for k, v in roles.items() if v == 'training'),
                          ['bosley2020_gad', 'fisher2017_mood', 'johannes2021_vigilance',
                           'mpathr_example', 'soyster2022_alcohol'])

@@ -459,17 +459,20 @@ def simulated_figures(prompts_csv, keep_openings=True, min_share=None):
                 answered=r['status'] == 'answered',
                 opened=_when(r.get('opened')) if keep_openings else None,
                 submitted=_when(r.get('submitted'))))
-    runs = []
+    if min_share is None:
+        return average_figures([figures(v) for _, v in sorted(groups.items())])
+    runs, answered_all, kept_share = [], [], []
     for _, rows in sorted(groups.items()):
-        if min_share is None:
-            runs.append(figures(rows))
-            continue
         kept_rows, kept, total = kept_by_share(rows, min_share)
-        f = figures(kept_rows)
-        f['answered_all'] = 100.0 * sum(r['answered'] for r in rows) / len(rows)
-        f['kept'] = 100.0 * kept / total
-        runs.append(f)
-    return average_figures(runs)
+        runs.append(figures(kept_rows))
+        # Over every replication, also one that keeps nobody (whose figures are left out).
+        answered_all.append(100.0 * sum(r['answered'] for r in rows) / len(rows))
+        kept_share.append(100.0 * kept / total)
+    out = average_figures(runs)
+    if answered_all:
+        out['answered_all'] = statistics.fmean(answered_all)
+        out['kept'] = statistics.fmean(kept_share)
+    return out
 
 
 # ====================================================================== esmsim
@@ -791,7 +794,7 @@ def evaluate(res):
         if loo.get('answered_all') is not None:
             # Like with like: the records hold only the participants who reached a share.
             text += (f" of the simulated participants the records' rule keeps "
-                     f"({loo['answered_all'] - res['observed']['answered']:+.1f} of all of them)")
+                     f"(all simulated participants: {loo['answered_all'] - res['observed']['answered']:+.1f})")
         se = res['observed'].get('answered_se')
         if se is not None:
             # The observed share is itself a sample: how far it would move with other people.
@@ -855,15 +858,18 @@ def records_kept_text(results):
     rows = [r for r in results if r.get('kept_min_share') is not None and r.get('default')]
     if not rows:
         return []
-    L = ["*Records kept by answers*: these studies' records hold only participants who answered at "
-         "least a share of their prompts (no rule is published with the files; the evidence is "
-         "below). The threshold is the records' lowest participant share (a truncation point's "
-         "maximum-likelihood estimate), and every simulated figure of the study above and below "
+    L = ["*Records kept by answers*: these studies' records appear to hold only participants who "
+         "answered at least a share of their prompts (no rule is published with the files; the "
+         "evidence is below). The threshold is the records' lowest participant share (a truncation "
+         "point's maximum-likelihood estimate), and every simulated figure of the study above and below "
          "(default, LOO, LOO range, the table of which people predict which study, the other "
-         "figures) is of the simulated participants who reach it, as the records would hold them. "
-         "The held-out check is unchanged (it fits and predicts the kept participants themselves), "
-         "and the people are not refitted: the fits of a kept training study are of the participants "
-         "its records kept.", '']
+         "figures) is of the simulated participants who reach it, as the records would hold them "
+         "(a simulated participant who left early with a high share is kept too, though these "
+         "records hold no one who left early). The calibrations read the records as they are, so a "
+         "kept training study's fitted people are like those its records kept (and are filtered "
+         "again where they predict another kept study); fitted as the people before the rule "
+         "(`esmsim calibrate --kept-at-least`), they extrapolate a part of the people no record "
+         "shows (validation/real/README.md).", '']
     for r in rows:
         kept = r['study']['records_kept']
         m = r['kept_min_share']
@@ -875,10 +881,13 @@ def records_kept_text(results):
         if kept.get('enrolled'):
             text += (f" (the records {n} of the {kept['enrolled']} the source counts, "
                      f"{100 * n / kept['enrolled']:.0f} %)")
+        text += '.'
         if d.get('kept') is not None:
             # How likely the records' participants would all reach it, were they not selected.
-            text += f": {n} participants of the default people would all reach it with probability {(d['kept'] / 100) ** n:.2g}"
-        text += f"; of all simulated participants the default answers {fmt(d.get('answered_all'))} %"
+            p = (d['kept'] / 100) ** n
+            text += (f" {n} participants of the default people would all reach it with probability "
+                     + ('under 0.001' if p < 0.001 else f'{p:.2g}') + '.')
+        text += f" Of all simulated participants the default answers {fmt(d.get('answered_all'))} %"
         if loo.get('answered_all') is not None:
             text += f", the LOO {fmt(loo['answered_all'])} %"
         L.append(text + '.')
@@ -926,8 +935,9 @@ def markdown(results, meta):
              f"{meta['seconds'] / 60:.1f} min.")
     L.append('')
     L.append('Shares in %, differences in points. *Observed*: the records (answered = submitted, of all '
-             'prompts; simulated prompts after a participant\'s dropout left out, as records end there; *(kept)*: '
-             'records that hold only the participants who answered enough, simulated alike, below). *Default*: the study\'s scenario with esmsim\'s default compliance. *LOO*: the '
+             'prompts; simulated prompts after a participant\'s dropout left out, as records end there). '
+             '*(kept)* after a study: its records appear to hold only the participants who answered enough, '
+             'and its simulated figures are of the simulated participants the same rule keeps (below). *Default*: the study\'s scenario with esmsim\'s default compliance. *LOO*: the '
              'same scenario with the median of the other training studies\' fitted people (all '
              'training studies for a check study). *Held-out*: `esmsim calibrate --holdout days:N`, '
              'fitted on the first half of the study\'s days and predicting the rest, with its 95 % '
@@ -1232,6 +1242,9 @@ def validate(args, studies, work):
                 # The records hold only participants who reached a share: the simulated figures
                 # are of the simulated participants the same rule keeps (records_kept).
                 res['kept_min_share'] = lowest_share(observed_rows)
+                if res['kept_min_share'] is None:
+                    raise ValueError('records_kept: no participant of the records has 5 or more prompts, so '
+                                     'their lowest share says nothing')
             if s['reader']['format'] == 'csv':
                 csv_path = os.path.join(study_dir, 'prompts.csv')
                 corpus_convert.write_csv(prompts, csv_path)
@@ -1290,7 +1303,7 @@ def validate(args, studies, work):
                         res['full_error'] = str(e)
                         res['notes'].append(f'the full calibration failed: {_reason(e)}')
                         log(f"{s['name']}: full calibrate failed: {e}")
-        except CommandFailed as e:
+        except (CommandFailed, ValueError) as e:
             res['error'] = str(e)
             log(f"{s['name']}: {e}")
         res['seconds'] = time.time() - t0
@@ -1323,6 +1336,8 @@ def validate(args, studies, work):
                     figs_o, _ = simulate(args.esmsim, text_o, os.path.join(work, name), f'loo-{other}',
                                          args.replications, args.seed, res['has_openings'],
                                          res.get('kept_min_share'))
+                    if figs_o.get('answered') is None:
+                        raise ValueError(f'{other}\'s people: no simulated participant to compare')
                     each[other] = figs_o['answered']
                 res['loo_each'] = each
                 res['loo_range'] = (min(each.values()), max(each.values()))

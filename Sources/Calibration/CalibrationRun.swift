@@ -67,6 +67,32 @@ public struct CalibrationRun: Sendable {
     return holdout ? 2 * perFit + Double(PredictiveCheck.defaultSimulations * max(pilot.people, 1) * max(pilot.days, 1)) : perFit
   }
 
+  /// Why a share cannot say which participants a pilot's records kept.
+  public struct KeptProblem: Error, Sendable { public var text: String }
+
+  /// The share `--kept-at-least` names (`text`: a share, or `lowest`: the pilot's lowest
+  /// participant share, of those with 5 or more prompts, the largest rule its records allow),
+  /// or why it does not fit this pilot: a share above a participant's would have left them out.
+  public static func keptAtLeast(_ text: String, _ m: ComplianceMoments) -> Result<Double, KeptProblem> {
+    let shares = m.personShares
+    if text == "lowest" {
+      guard let lowest = shares.min() else {
+        return .failure(KeptProblem(text: "no participant of the pilot has 5 or more prompts, so its lowest share says nothing"))
+      }
+      return .success(lowest)
+    }
+    guard let share = Double(text), share > 0, share <= 1 else {
+      return .failure(KeptProblem(text: "expected a share above 0 and at most 1, or lowest"))
+    }
+    let below = m.byPerson.filter { Double($0.filter(\.answered).count) < share * Double($0.count) - 1e-9 }
+    guard below.isEmpty else {
+      return .failure(
+        KeptProblem(
+          text: "\(below.count) of the pilot's \(m.people) participants answered less (the lowest \(String(format: "%.3f", below.map(m.share).min() ?? 0))), so its records did not keep only those who reached it"))
+    }
+    return .success(share)
+  }
+
   /// Why a holdout cannot be checked on this pilot, nil when it can.
   public static func holdoutProblem(_ holdout: PredictiveCheck.Holdout, _ m: ComplianceMoments) -> String? {
     switch holdout {

@@ -61,6 +61,10 @@ public enum Calibrator {
     public var notIdentified: [String]
     /// Simulations run.
     public var evaluations: Int
+    /// With records that kept only the participants who answered enough: the share of its
+    /// participants the simulation at the estimate keeps (how many the rule left out, as the
+    /// model extrapolates the part of the people the records do not show).
+    public var keptShare: Double? = nil
   }
 
   /// Simulations a fit's search may spend by default.
@@ -203,7 +207,9 @@ public enum Calibrator {
           ? [] : ["hour_odds at \(unfittedHours.map(String.init).joined(separator: ", ")) h (their odds hardly move the answered share: prompts at fixed times, which the hour odds spare; kept)"])
         + (boundHours.isEmpty
           ? [] : ["hour_odds at \(boundHours.map(String.init).joined(separator: ", ")) h (pushed to a bound of their odds, 0.02 or 50: the pilot's share at that hour is beyond what the hour's odds reach, a few participants' habits rather than the hour's; kept)"]),
-      evaluations: evaluations)
+      evaluations: evaluations,
+      keptShare: recording.keptAtLeast == nil || atEstimate.considered == 0
+        ? nil : Double(atEstimate.people) / Double(atEstimate.considered))
   }
 
   /// The pilot's protocol simulated (the study runner's threads, the outcomes in participant

@@ -23,6 +23,9 @@ public struct ComplianceMoments: Sendable {
 
   public let prompts: [Prompt]
   public let people: Int
+  /// A simulation's participants before the records' rule (`PilotRecording.keptAtLeast`) left
+  /// some out; `people` for a pilot.
+  public let considered: Int
 
   /// Share of recorded prompts answered.
   public var rate: Double { share(prompts) }
@@ -189,17 +192,21 @@ public struct ComplianceMoments: Sendable {
     }
     prompts = out
     people = index.count
+    considered = people
   }
 
   /// A simulation's prompts as the pilot's platform would have recorded them (not
   /// volunteered, before any dropout): every prompt sent (`sent`, its day and hour those of
   /// its schedule), those the phone showed (`shown`), or iPhones' prompts with an outcome
-  /// AWARE records (`actedOnIPhones`).
+  /// AWARE records (`actedOnIPhones`); with `keptAtLeast`, only the participants who answered
+  /// at least that share of their recorded prompts, as the records hold them.
   public init(_ outcomes: [ParticipantOutcome], recording: PilotRecording) {
     var out: [Prompt] = []
     var people = 0
+    var considered = 0
     for (k, o) in outcomes.enumerated() where !(recording.prompts == .actedOnIPhones && o.os != .ios) {
-      people += 1
+      considered += 1
+      let mine = out.count
       for p in o.prompts where !p.volunteered && p.status != .droppedOut {
         let at: SimTime
         switch recording.prompts {
@@ -221,14 +228,27 @@ public struct ComplianceMoments: Sendable {
             wait: waitEnd >= 0 ? Tick.inSeconds(waitEnd - shown) : .nan,
             latency: answered ? Tick.inSeconds(p.submitted - shown) : .nan))
       }
+      if let least = recording.keptAtLeast {
+        let recorded = out[mine...]
+        let answered = recorded.filter(\.answered).count
+        // Compared as whole numbers where they can be (a share read from the records, such
+        // as 2/3, is not exact in binary): a hair of tolerance.
+        if recorded.isEmpty || Double(answered) < least * Double(recorded.count) - 1e-9 {
+          out.removeSubrange(mine...)
+          continue
+        }
+      }
+      people += 1
     }
     prompts = out
     self.people = people
+    self.considered = considered
   }
 
   init(prompts: [Prompt], people: Int) {
     self.prompts = prompts
     self.people = people
+    considered = people
   }
 
   /// The prompts for which `keep` holds, participants renumbered from 0 in order.

@@ -38,6 +38,8 @@ struct CalibrateCommand: ParsableCommand {
   var columns: [String] = []
   @Option(help: "Fit on part of the pilot and check the rest: days:N (the days from day N+1 on) or participants:F (a share F of the participants).")
   var holdout: String?
+  @Option(help: "The records hold only the participants who answered at least this share of their prompts (a number from 0 to 1), or lowest: the pilot's lowest participant share (of those with 5 or more prompts). Each simulation keeps the same participants.")
+  var keptAtLeast: String?
   @Flag(help: "Print the protocol the records show, as a scenario, and stop.") var propose = false
   @Option(help: "Master seed of the simulations.") var seed: UInt64 = 1
   @Option(help: "Participants in each simulation of the pilot (more: less simulation noise, slower).") var people = 300
@@ -98,7 +100,7 @@ struct CalibrateCommand: ParsableCommand {
   func run() throws {
     let format = PilotFormat(rawValue: format)!
     let clock: PilotClock? = timeZone.map { .zone($0) } ?? utcOffset.map { .offset(minutes: $0) }
-    let pilot: Pilot
+    var pilot: Pilot
     let plan: StudyPlan
     var proposed: PilotProtocol?
     do {
@@ -120,6 +122,12 @@ struct CalibrateCommand: ParsableCommand {
       }
     } catch let error as ScenarioError {
       ErrorOutput.fail(error)
+    }
+    if let keptAtLeast {
+      switch CalibrationRun.keptAtLeast(keptAtLeast, ComplianceMoments(pilot)) {
+      case .success(let share): pilot.recording.keptAtLeast = share
+      case .failure(let problem): throw ValidationError("--kept-at-least \(keptAtLeast.prefix(60)): \(problem.text)")
+      }
     }
     let check = holdout.flatMap(PredictiveCheck.Holdout.init)
     if let check, let problem = CalibrationRun.holdoutProblem(check, ComplianceMoments(pilot)) {

@@ -73,4 +73,36 @@ struct CalibrateCommandTests {
     #expect(none.status != 0 && none.stderr.contains("days:9"))
     #expect(!FileManager.default.fileExists(atPath: tmp.path("other.yaml")))
   }
+
+  @Test("--kept-at-least: lowest is the pilot's lowest share, said in the report and the JSON; a share above a participant's, or no share, is refused and nothing is written")
+  func keptAtLeast() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let file = try tmp.write("pilot.csv", Self.pilot())
+    var lowest = 1.0
+    for p in 0..<8 {
+      var answered = 0
+      for d in 0..<4 { for k in 0..<4 where (p + k + d) % 3 != 0 { answered += 1 } }
+      lowest = min(lowest, Double(answered) / 16)
+    }
+    let r = try ESMSimBinary.run([
+      "calibrate", file, "--format", "csv", "--kept-at-least", "lowest", "--people", "20", "--bootstrap", "2", "--evaluations", "20",
+      "--output", tmp.path("kept.yaml"),
+    ])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("# the records hold only participants who answered at least \(String(format: "%.4g", lowest)) of their prompts"), "\(r.stdout)")
+    #expect(r.stdout.contains("# the simulation at the estimate keeps "))
+    let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tmp.path("kept.json")))) as! [String: Any]
+    let pilot = json["pilot"] as! [String: Any]
+    #expect(abs((pilot["kept_at_least"] as? Double ?? .nan) - lowest) < 1e-12)
+    let share = pilot["kept_share_simulated"] as? Double ?? .nan
+    #expect(share > 0 && share <= 1)
+    for bad in ["\(min(lowest + 0.1, 1))", "abc", "0"] {
+      let refused = try ESMSimBinary.run([
+        "calibrate", file, "--format", "csv", "--kept-at-least", bad, "--people", "20", "--output", tmp.path("other.yaml"),
+      ])
+      #expect(refused.status != 0 && refused.stderr.contains("--kept-at-least \(bad): "), "\(bad): \(refused.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: tmp.path("other.yaml")))
+    }
+  }
 }

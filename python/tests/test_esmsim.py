@@ -227,6 +227,23 @@ def test_calibrate_reads_a_data_frame_and_checks_the_held_out_days(tmp_path):
 
 
 @needs_esmsim
+def test_calibrate_kept_at_least_says_the_share_and_refuses_one_above_a_participant(tmp_path):
+    pilot = pd.read_csv(esmsim.example("pilot.csv"))
+    for column in ("scheduled", "opened", "submitted"):
+        pilot[column] = pd.to_datetime(pilot[column])
+    shares = pilot.assign(answered=pilot["submitted"].notna()).groupby("participant")["answered"].agg(["mean", "size"])
+    lowest = shares[shares["size"] >= 5]["mean"].min()
+    c = esmsim.calibrate(pilot, people=20, bootstrap=2, evaluations=40, kept_at_least="lowest",
+                         output=tmp_path / "kept.yaml")
+    assert c.pilot["kept_at_least"] == pytest.approx(lowest)
+    assert 0 < c.pilot["kept_share_simulated"] <= 1
+    plain = esmsim.calibrate(pilot, people=20, bootstrap=2, evaluations=40).pilot
+    assert plain["kept_at_least"] is None and plain["kept_share_simulated"] is None
+    with pytest.raises(esmsim.EsmsimError, match="answered less"):
+        esmsim.calibrate(pilot, people=20, bootstrap=2, evaluations=40, kept_at_least=min(lowest + 0.05, 1.0))
+
+
+@needs_esmsim
 def test_missingness_is_one_row_per_prompt_due_with_why():
     m = esmsim.missingness(study(), participants=10, replications=1)
     assert len(m) == 2 * 10 * 3 * 4  # variants x participants x days x prompts a day

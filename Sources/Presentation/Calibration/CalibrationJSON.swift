@@ -16,6 +16,8 @@ public enum CalibrationJSON {
         .object([
           ("format", .string(run.format.rawValue)), ("participants", .int(m.people)), ("prompts", .int(m.prompts.count)),
           ("days", .int(m.days)), ("answered", .finite(m.rate)),
+          ("kept_at_least", run.pilot.recording.keptAtLeast.map { .finite($0) } ?? .null),
+          ("kept_share_simulated", r.keptShare.map { .finite($0) } ?? .null),
           ("left_out", .array(run.pilot.leftOut.sorted { $0.key < $1.key }.map { .object([("what", .string($0.key)), ("count", .int($0.value))]) })),
           ("adjusted", .array(run.pilot.adjusted.sorted { $0.key < $1.key }.map { .object([("what", .string($0.key)), ("count", .int($0.value))]) })),
         ])

@@ -19,6 +19,9 @@ public enum CalibrationText {
     out += " (\(run.format.rawValue)); answered \(number(m.rate))\n"
     for (reason, n) in run.pilot.leftOut.sorted(by: { $0.key < $1.key }) { out += "# left out: \(n) of \(reason)\n" }
     for (reason, n) in run.pilot.adjusted.sorted(by: { $0.key < $1.key }) { out += "# warning: kept \(n) \(reason)\n" }
+    if let least = run.pilot.recording.keptAtLeast {
+      out += "# the records hold only participants who answered at least \(number(least)) of their prompts: each simulation keeps the same (--kept-at-least)\n"
+    }
     if let p = run.proposed {
       out += "# the pilot's protocol as its records show it (simulated; --propose prints it, --scenario replaces it):\n"
       for n in p.notes { out += "#   \(n)\n" }
@@ -27,6 +30,9 @@ public enum CalibrationText {
     }
     out += "# estimates, all together (simulated moments), with their 95 % intervals (the sandwich; the pilot's moments resampled by participant)\n"
     out += fitLines(r, indent: "#   ")
+    if let kept = r.keptShare {
+      out += "# the simulation at the estimate keeps \(String(format: "%.0f", 100 * kept)) % of its participants: the rule left out the rest, as the model extrapolates those the records do not show (how many and how low); set it against how many took part\n"
+    }
     out += "# moments, the pilot's against the simulation's at the estimate (standard error)\n"
     out += momentLines(r, indent: "#   ")
     out += "# not identified by this pilot:\n"

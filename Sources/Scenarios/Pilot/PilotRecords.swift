@@ -75,11 +75,17 @@ public struct PilotRecording: Sendable, Equatable {
   public var openings: Bool
   /// Whether a survey opened and not submitted is recorded (a break-off can be seen).
   public var breakOffs: Bool
+  /// The records hold only the participants who answered at least this share of their
+  /// prompts (a study that left out, or never published, those who answered less); nil: every
+  /// participant. A simulation of the pilot keeps the same participants
+  /// (`esmsim calibrate --kept-at-least`).
+  public var keptAtLeast: Double?
 
-  public init(prompts: Prompts, openings: Bool, breakOffs: Bool) {
+  public init(prompts: Prompts, openings: Bool, breakOffs: Bool, keptAtLeast: Double? = nil) {
     self.prompts = prompts
     self.openings = openings
     self.breakOffs = breakOffs
+    self.keptAtLeast = keptAtLeast
   }
 }
 

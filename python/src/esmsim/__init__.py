@@ -414,13 +414,16 @@ def calibrate(files: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]], 
               columns: Optional[Mapping[str, str]] = None, time_zone: Optional[str] = None,
               utc_offset: Optional[int] = None, seed: int = 1, people: int = 300, bootstrap: int = 200,
               evaluations: Optional[int] = None, threads: Optional[int] = None,
-              output: Optional[Union[str, os.PathLike]] = None) -> Calibration:
+              output: Optional[Union[str, os.PathLike]] = None,
+              kept_at_least: Optional[Union[float, str]] = None) -> Calibration:
     """Runs `esmsim calibrate` on a pilot's per-prompt records (`format`: "aware", "beiwe",
     "mpath", "esmira" or "csv"; a DataFrame is written as the csv format, its datetime columns
     as instants) and returns the fitted compliance with its 95 % intervals; `holdout`
     ("days:N" or "participants:F") also fits on part of the pilot and checks the rest against
-    the prediction. `output` is where the block (YAML) goes, the JSON and the page beside it
-    (default: a temporary folder, kept)."""
+    the prediction. `kept_at_least`: the records hold only the participants who answered at
+    least this share of their prompts ("lowest": the pilot's lowest participant share, of
+    those with 5 or more prompts), and each simulation keeps the same. `output` is where the
+    block (YAML) goes, the JSON and the page beside it (default: a temporary folder, kept)."""
     work = Path(tempfile.mkdtemp(prefix="esmsim-calibration-"))
     if isinstance(files, pd.DataFrame):
         if format != "csv":
@@ -444,7 +447,8 @@ def calibrate(files: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]], 
     args = ["calibrate", *paths, "--format", format, "--seed", str(seed), "--people", str(people),
             "--bootstrap", str(bootstrap), "--output", block]
     for flag, value in (("--scenario", scenario), ("--holdout", holdout), ("--time-zone", time_zone),
-                        ("--utc-offset", utc_offset), ("--evaluations", evaluations), ("--threads", threads)):
+                        ("--utc-offset", utc_offset), ("--evaluations", evaluations), ("--threads", threads),
+                        ("--kept-at-least", kept_at_least)):
         if value is not None:
             # flag=value: a negative UTC offset is not taken for an option.
             args.append(f"{flag}={os.fspath(value) if isinstance(value, os.PathLike) else value}")

@@ -18,6 +18,12 @@
 #'   By default the protocol the records show, on phones in ordinary use.
 #' @param holdout `NULL`, `"days:N"` (fit on each participant's first N days,
 #'   check the rest) or `"participants:F"` (check a share F of the participants).
+#' @param kept_at_least `NULL` (the records hold every participant), a share
+#'   (the records hold only the participants who answered at least this share of
+#'   their prompts, as a study that left out those who answered less) or
+#'   `"lowest"` (the pilot's lowest participant share, of those with 5 or more
+#'   prompts). Each simulation of the pilot keeps the same participants; a share
+#'   above a participant's in the pilot is refused.
 #' @param columns For `format = "csv"`: a named character vector mapping roles to
 #'   the file's columns, for example `c(participant = "pid", scheduled = "planned")`
 #'   (roles: participant, questionnaire, scheduled, delivered, opened, submitted).
@@ -43,7 +49,7 @@
 #'   kept that the predictions draw from: its `estimates` and `moments` as
 #'   tibbles and its `not_identified`; `NULL` without), `not_identified`, `protocol` (the scenario
 #'   simulated, when proposed from the records, and what the records showed),
-#'   `pilot` (participants, prompts, days, answered, left_out), `block` (the
+#'   `pilot` (participants, prompts, days, answered, kept_at_least, kept_share_simulated, left_out), `block` (the
 #'   `population.compliance` block to paste into a scenario) and `files` (the
 #'   block, JSON and page written).
 #' @section Errors: a malformed pilot file raises `esmsim_scenario_error` with
@@ -58,7 +64,7 @@
 #' @export
 esm_calibrate <- function(files, format, scenario = NULL, holdout = NULL, columns = NULL, time_zone = NULL,
                           utc_offset = NULL, seed = 1, people = 300, bootstrap = 200, evaluations = NULL, threads = NULL,
-                          output = NULL, progress = interactive()) {
+                          output = NULL, progress = interactive(), kept_at_least = NULL) {
   if (is.data.frame(files)) {
     if (missing(format)) format <- "csv"
     if (!identical(format, "csv")) esm_abort("esmsim: a data frame is read as format = \"csv\"", "esmsim_run_error")
@@ -77,6 +83,7 @@ esm_calibrate <- function(files, format, scenario = NULL, holdout = NULL, column
   add("--utc-offset", utc_offset)
   add("--threads", threads)
   add("--evaluations", evaluations)
+  add("--kept-at-least", kept_at_least)
   if (!is.null(columns)) {
     if (is.null(names(columns)) || any(names(columns) == "")) {
       esm_abort("esmsim: columns is a named vector, role = column", "esmsim_run_error")

@@ -69,3 +69,17 @@ test_that("esm_calibrate takes a data frame: the same pilot as a file and as a d
   expect_equal(from_times$estimates$value, from_file$estimates$value)
   expect_error(esm_calibrate(d, format = "mpath"), "data frame is read as format")
 })
+
+test_that("kept_at_least: the share the records kept is said, and one above a participant's refused", {
+  skip_without_esmsim()
+  file <- pilot_file()
+  d <- utils::read.csv(file)
+  lowest <- min(tapply(!is.na(d$end), d$pid, mean))
+  columns <- c(participant = "pid", scheduled = "planned", opened = "start", submitted = "end")
+  cal <- esm_calibrate(file, format = "csv", columns = columns, people = 20, bootstrap = 2, evaluations = 60,
+                       kept_at_least = "lowest")
+  expect_equal(cal$pilot$kept_at_least, lowest, tolerance = 1e-9)
+  expect_true(cal$pilot$kept_share_simulated > 0 && cal$pilot$kept_share_simulated <= 1)
+  expect_error(esm_calibrate(file, format = "csv", columns = columns, people = 20, bootstrap = 2, evaluations = 60,
+                             kept_at_least = min(lowest + 0.05, 1)), "answered less")
+})
