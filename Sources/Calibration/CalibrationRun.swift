@@ -70,27 +70,45 @@ public struct CalibrationRun: Sendable {
   /// Why a share cannot say which participants a pilot's records kept.
   public struct KeptProblem: Error, Sendable { public var text: String }
 
-  /// The share `--kept-at-least` names (`text`: a share, or `lowest`: the pilot's lowest
-  /// participant share, of those with 5 or more prompts, the largest rule its records allow),
-  /// or why it does not fit this pilot: a share above a participant's would have left them out.
-  public static func keptAtLeast(_ text: String, _ m: ComplianceMoments) -> Result<Double, KeptProblem> {
-    let shares = m.personShares
-    if text == "lowest" {
-      guard let lowest = shares.min() else {
-        return .failure(KeptProblem(text: "no participant of the pilot has 5 or more prompts, so its lowest share says nothing"))
+  /// What `--kept-at-least` says: `lowest`, or a share above 0 and at most 1 (nil: neither).
+  public enum KeptRule: Sendable, Equatable {
+    case lowest
+    case share(Double)
+
+    public init?(_ text: String) {
+      if text == "lowest" {
+        self = .lowest
+      } else if let v = Double(text), v > 0, v <= 1 {
+        self = .share(v)
+      } else {
+        return nil
+      }
+    }
+  }
+
+  /// The share `rule` names for this pilot (`lowest`: its lowest participant share, of those
+  /// with ``ComplianceMoments/keptMinimumPrompts`` prompts or more, the largest rule its
+  /// records allow), or why it does not fit: a share above such a participant's would have
+  /// left them out.
+  public static func keptAtLeast(_ rule: KeptRule, _ m: ComplianceMoments) -> Result<Double, KeptProblem> {
+    let counted = m.byPerson.filter { $0.count >= ComplianceMoments.keptMinimumPrompts }
+    switch rule {
+    case .lowest:
+      guard let lowest = counted.map(m.share).min() else {
+        return .failure(
+          KeptProblem(text: "no participant of the pilot has \(ComplianceMoments.keptMinimumPrompts) or more prompts, so its lowest share says nothing"))
       }
       return .success(lowest)
+    case .share(let share):
+      let below = counted.filter { !ComplianceMoments.reaches(answered: $0.filter(\.answered).count, of: $0.count, share) }
+      guard below.isEmpty else {
+        let worst = below.min { m.share($0) < m.share($1) }!
+        return .failure(
+          KeptProblem(
+            text: "\(below.count) of the pilot's \(m.people) participants answered less (the lowest \(worst.filter(\.answered).count) of \(worst.count) prompts), so its records did not keep only those who reached it; give lowest for the pilot's lowest share"))
+      }
+      return .success(share)
     }
-    guard let share = Double(text), share > 0, share <= 1 else {
-      return .failure(KeptProblem(text: "expected a share above 0 and at most 1, or lowest"))
-    }
-    let below = m.byPerson.filter { Double($0.filter(\.answered).count) < share * Double($0.count) - 1e-9 }
-    guard below.isEmpty else {
-      return .failure(
-        KeptProblem(
-          text: "\(below.count) of the pilot's \(m.people) participants answered less (the lowest \(String(format: "%.3f", below.map(m.share).min() ?? 0))), so its records did not keep only those who reached it"))
-    }
-    return .success(share)
   }
 
   /// Why a holdout cannot be checked on this pilot, nil when it can.

@@ -104,8 +104,10 @@ public enum Calibrator {
     let moments = Self.moments(pilot, recording: recording, firstDaysWindow: plan.compliance.firstDaysWindow)
     let observed = moments.map { $0.value(pilot) }
     let (omega, sd) = Self.pilotCovariance(pilot, moments: moments, seed: seed, resamples: resamples)
-    // The weights: the pilot's variance and the simulation's (its share of the pilot's).
-    let simulatedShare = Double(max(pilot.people, 1)) / Double(simulatedPeople)
+    // The weights: the pilot's variance and the simulation's (its share of the pilot's; with the
+    // records' rule, of the participants a simulation at the start keeps).
+    let simulated = recording.keptAtLeast == nil ? simulatedPeople : max(simulate(plan.compliance).people, 1)
+    let simulatedShare = Double(max(pilot.people, 1)) / Double(simulated)
     let se = zip(sd, moments).map { s, m in max(s, m.floor) * (1 + simulatedShare).squareRoot() }
     var parameters = Self.parameters(pilot, plan: plan, recording: recording)
     let start = plan.compliance

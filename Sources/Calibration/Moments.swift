@@ -23,8 +23,8 @@ public struct ComplianceMoments: Sendable {
 
   public let prompts: [Prompt]
   public let people: Int
-  /// A simulation's participants before the records' rule (`PilotRecording.keptAtLeast`) left
-  /// some out; `people` for a pilot.
+  /// A simulation's participants with a recorded prompt before the records' rule
+  /// (`PilotRecording.keptAtLeast`) left some out; `people` otherwise.
   public let considered: Int
 
   /// Share of recorded prompts answered.
@@ -198,14 +198,14 @@ public struct ComplianceMoments: Sendable {
   /// A simulation's prompts as the pilot's platform would have recorded them (not
   /// volunteered, before any dropout): every prompt sent (`sent`, its day and hour those of
   /// its schedule), those the phone showed (`shown`), or iPhones' prompts with an outcome
-  /// AWARE records (`actedOnIPhones`); with `keptAtLeast`, only the participants who answered
-  /// at least that share of their recorded prompts, as the records hold them.
+  /// AWARE records (`actedOnIPhones`); with `keptAtLeast`, only the participants with a
+  /// recorded prompt who answered at least that share of them, the rule applied to those with
+  /// at least ``keptMinimumPrompts`` prompts (as `lowest` reads the pilot).
   public init(_ outcomes: [ParticipantOutcome], recording: PilotRecording) {
     var out: [Prompt] = []
     var people = 0
     var considered = 0
     for (k, o) in outcomes.enumerated() where !(recording.prompts == .actedOnIPhones && o.os != .ios) {
-      considered += 1
       let mine = out.count
       for p in o.prompts where !p.volunteered && p.status != .droppedOut {
         let at: SimTime
@@ -230,19 +230,30 @@ public struct ComplianceMoments: Sendable {
       }
       if let least = recording.keptAtLeast {
         let recorded = out[mine...]
-        let answered = recorded.filter(\.answered).count
-        // Compared as whole numbers where they can be (a share read from the records, such
-        // as 2/3, is not exact in binary): a hair of tolerance.
-        if recorded.isEmpty || Double(answered) < least * Double(recorded.count) - 1e-9 {
+        if recorded.isEmpty { continue }  // no record: neither kept nor left out by the rule
+        considered += 1
+        if !Self.reaches(answered: recorded.filter(\.answered).count, of: recorded.count, least) {
           out.removeSubrange(mine...)
           continue
         }
+      } else {
+        considered += 1
       }
       people += 1
     }
     prompts = out
     self.people = people
     self.considered = considered
+  }
+
+  /// Participants with fewer recorded prompts are kept whatever their share (their share says
+  /// little), in the pilot (`lowest`, the refusal) and in its simulations alike.
+  public static let keptMinimumPrompts = 5
+
+  /// Whether `answered` of `count` prompts reaches the records' rule `least` (a share read from
+  /// the records, such as 2/3, is not exact in binary: a hair of tolerance).
+  static func reaches(answered: Int, of count: Int, _ least: Double) -> Bool {
+    count < keptMinimumPrompts || Double(answered) >= least * Double(count) - 1e-9
   }
 
   init(prompts: [Prompt], people: Int) {

@@ -134,6 +134,11 @@ public struct PredictiveCheck: Sendable {
     plan.days = max(days, 1)
     if case .days = holdout { plan.days = max(days, check.days) }
     plan.participants = max(check.people, 1)
+    if let kept = result.keptShare, kept > 0 {
+      // The records' rule leaves part of each simulation's participants out: simulate enough
+      // that about as many are kept as the held-out part has (at most 20 times as many).
+      plan.participants = min(Int((Double(plan.participants) / kept).rounded(.up)), 20 * plan.participants)
+    }
     var figures: [Figure] = [.answered]
     for (h, v) in check.byHour.sorted(by: { $0.key < $1.key }) where v.count >= Calibrator.minPromptsPerHour {
       figures.append(.answeredByHour(h))

@@ -62,6 +62,9 @@ struct CalibrateCommand: ParsableCommand {
     if let h = holdout, PredictiveCheck.Holdout(h) == nil {
       throw ValidationError("--holdout: expected days:N (N from 1) or participants:F (F between 0 and 1), found '\(h.prefix(60))'")
     }
+    if let k = keptAtLeast, CalibrationRun.KeptRule(k) == nil {
+      throw ValidationError("--kept-at-least: expected a share above 0 and at most 1, or lowest, found '\(k.prefix(60))'")
+    }
     if !columns.isEmpty && format != "csv" { throw ValidationError("--column maps a generic file's columns: give --format csv") }
     guard !files.isEmpty else { throw ValidationError("give the pilot's files") }
     guard (10...10_000).contains(people) else { throw ValidationError("--people: expected 10 to 10000, found \(people)") }
@@ -123,8 +126,8 @@ struct CalibrateCommand: ParsableCommand {
     } catch let error as ScenarioError {
       ErrorOutput.fail(error)
     }
-    if let keptAtLeast {
-      switch CalibrationRun.keptAtLeast(keptAtLeast, ComplianceMoments(pilot)) {
+    if let keptAtLeast, let rule = CalibrationRun.KeptRule(keptAtLeast) {
+      switch CalibrationRun.keptAtLeast(rule, ComplianceMoments(pilot)) {
       case .success(let share): pilot.recording.keptAtLeast = share
       case .failure(let problem): throw ValidationError("--kept-at-least \(keptAtLeast.prefix(60)): \(problem.text)")
       }

@@ -92,16 +92,18 @@ struct CalibrateCommandTests {
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout.contains("# the records hold only participants who answered at least \(String(format: "%.4g", lowest)) of their prompts"), "\(r.stdout)")
     #expect(r.stdout.contains("# the simulation at the estimate keeps "))
+    let page = try String(contentsOfFile: tmp.path("kept.html"), encoding: .utf8)
+    #expect(page.contains("The records hold only participants who answered at least"))
     let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tmp.path("kept.json")))) as! [String: Any]
     let pilot = json["pilot"] as! [String: Any]
     #expect(abs((pilot["kept_at_least"] as? Double ?? .nan) - lowest) < 1e-12)
     let share = pilot["kept_share_simulated"] as? Double ?? .nan
     #expect(share > 0 && share <= 1)
-    for bad in ["\(min(lowest + 0.1, 1))", "abc", "0"] {
+    for (bad, says) in [("\(min(lowest + 0.1, 1))", "answered less"), ("abc", "found 'abc'"), ("0", "found '0'")] {
       let refused = try ESMSimBinary.run([
         "calibrate", file, "--format", "csv", "--kept-at-least", bad, "--people", "20", "--output", tmp.path("other.yaml"),
       ])
-      #expect(refused.status != 0 && refused.stderr.contains("--kept-at-least \(bad): "), "\(bad): \(refused.stderr)")
+      #expect(refused.status != 0 && refused.stderr.contains("--kept-at-least") && refused.stderr.contains(says), "\(bad): \(refused.stderr)")
       #expect(!FileManager.default.fileExists(atPath: tmp.path("other.yaml")))
     }
   }

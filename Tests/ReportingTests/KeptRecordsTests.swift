@@ -27,14 +27,18 @@ struct KeptRecordsTests {
     let every = try Self.pilot()
     let least = 0.8
     let kept = try Self.pilot(least)
-    let reaching = every.byPerson.filter { !$0.isEmpty && every.share($0) >= least }
+    let reaching = every.byPerson.filter { ComplianceMoments.reaches(answered: $0.filter(\.answered).count, of: $0.count, least) }
     // Some are left out and some kept, or the test says nothing.
     #expect(reaching.count > 5 && reaching.count < every.people - 5)
     #expect(kept.people == reaching.count)
     #expect(kept.prompts.count == reaching.map(\.count).reduce(0, +))
     #expect(kept.byPerson.allSatisfy { kept.share($0) >= least })
     #expect(kept.rate > every.rate)
-    #expect(kept.considered == every.people && every.considered == every.people)
+    #expect(Set(kept.prompts.map(\.person)) == Set(reaching.map { $0[0].person }))
+    #expect(kept.considered == every.byPerson.count && every.considered == every.people)
+    // The rule counts participants with 5 prompts or more: fewer, and they are kept whatever.
+    #expect(ComplianceMoments.reaches(answered: 0, of: 4, 0.9) && !ComplianceMoments.reaches(answered: 4, of: 5, 0.9))
+    #expect(ComplianceMoments.reaches(answered: 2, of: 3 * 2, 1.0 / 3))
     // No rule: the same as before it existed (every participant, whatever their share).
     #expect(try Self.pilot(nil).prompts.count == every.prompts.count)
   }
@@ -62,26 +66,24 @@ struct KeptRecordsTests {
     let m = every.filtered { person, _ in reaching.contains(person) }
     let lowest = try #require(m.personShares.min())
     #expect(lowest >= 0.4 && m.people > 20)
-    #expect(try CalibrationRun.keptAtLeast("lowest", m).get() == lowest)
-    #expect(try CalibrationRun.keptAtLeast("\(lowest / 2)", m).get() == lowest / 2)
+    #expect(try CalibrationRun.keptAtLeast(.lowest, m).get() == lowest)
+    #expect(try CalibrationRun.keptAtLeast(.share(lowest / 2), m).get() == lowest / 2)
     let above = min(lowest + 0.05, 1)
-    let below = m.byPerson.filter { Double($0.filter(\.answered).count) < above * Double($0.count) }.count
-    guard case .failure(let problem) = CalibrationRun.keptAtLeast("\(above)", m) else {
+    let below = m.byPerson.filter { $0.count >= 5 && !ComplianceMoments.reaches(answered: $0.filter(\.answered).count, of: $0.count, above) }
+    guard case .failure(let problem) = CalibrationRun.keptAtLeast(.share(above), m) else {
       Issue.record("a share above the lowest participant's was taken")
       return
     }
-    #expect(problem.text.hasPrefix("\(below) of the pilot's \(m.people) participants answered less"))
-    for bad in ["0", "-0.2", "1.5", "abc", "nan", ""] {
-      guard case .failure(let p) = CalibrationRun.keptAtLeast(bad, m) else {
-        Issue.record("\(bad) was taken")
-        continue
-      }
-      #expect(p.text.contains("expected a share"), "\(bad)")
+    #expect(problem.text.hasPrefix("\(below.count) of the pilot's \(m.people) participants answered less (the lowest "), "\(problem.text)")
+    #expect(problem.text.hasSuffix("give lowest for the pilot's lowest share"))
+    #expect(CalibrationRun.KeptRule("lowest") == .lowest && CalibrationRun.KeptRule("0.5") == .share(0.5) && CalibrationRun.KeptRule("1") == .share(1))
+    for bad in ["0", "-0.2", "1.5", "abc", "nan", "inf", "1e-400", "-0", "", "Lowest"] {
+      #expect(CalibrationRun.KeptRule(bad) == nil, "\(bad)")
     }
     let few = ComplianceMoments(
       prompts: (0..<4).map { ComplianceMoments.Prompt(person: 0, day: 0, hour: 9 + $0, answered: true, started: true, wait: 1, latency: 2) },
       people: 1)
-    guard case .failure(let p) = CalibrationRun.keptAtLeast("lowest", few) else {
+    guard case .failure(let p) = CalibrationRun.keptAtLeast(.lowest, few) else {
       Issue.record("lowest without any participant of 5 prompts was taken")
       return
     }

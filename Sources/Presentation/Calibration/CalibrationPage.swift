@@ -17,6 +17,11 @@ public enum CalibrationPage {
     if let p = run.proposed {
       body += "<ul class='note'>" + p.notes.map { "<li>\(HTML.escape($0))</li>" }.joined() + "</ul>"
     }
+    if let least = run.pilot.recording.keptAtLeast {
+      body += "<p class='note'>The records hold only participants who answered at least \(NumberText.fixed(100 * least, 1)) % of their prompts: each simulation keeps the same"
+      if let kept = run.result.keptShare { body += "; the simulation at the estimate keeps \(NumberText.fixed(100 * kept, 0)) % of its participants" }
+      body += ".</p>"
+    }
     body += fitTables(run.result, heading: "h2")
     if let c = run.check {
       let (k, n) = c.inside

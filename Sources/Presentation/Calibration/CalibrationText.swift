@@ -31,7 +31,7 @@ public enum CalibrationText {
     out += "# estimates, all together (simulated moments), with their 95 % intervals (the sandwich; the pilot's moments resampled by participant)\n"
     out += fitLines(r, indent: "#   ")
     if let kept = r.keptShare {
-      out += "# the simulation at the estimate keeps \(String(format: "%.0f", 100 * kept)) % of its participants: the rule left out the rest, as the model extrapolates those the records do not show (how many and how low); set it against how many took part\n"
+      out += "# the simulation at the estimate keeps \(String(format: "%.0f", 100 * kept)) % of its participants with a recorded prompt: the rule left out the rest, as the model extrapolates those the records do not show (how many and how low); set it against how many took part\n"
     }
     out += "# moments, the pilot's against the simulation's at the estimate (standard error)\n"
     out += momentLines(r, indent: "#   ")

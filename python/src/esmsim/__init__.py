@@ -396,7 +396,7 @@ class Calibration:
     inside; else None), `check_fit` (with a holdout, the fit on the part kept that the
     predictions draw from: a dict of its `estimates` and `moments` as DataFrames and its
     `not_identified`; else None), `not_identified`, `pilot` (participants, prompts, days,
-    answered, left out), `protocol` (the protocol simulated), `block` (the `population.compliance` block to
+    answered, kept_at_least and kept_share_simulated with `kept_at_least`, left out), `protocol` (the protocol simulated), `block` (the `population.compliance` block to
     paste into a scenario) and `files` (the block, JSON and page written)."""
     estimates: pd.DataFrame
     moments: Optional[pd.DataFrame]

@@ -83,7 +83,7 @@ esm_calibrate <- function(files, format, scenario = NULL, holdout = NULL, column
   add("--utc-offset", utc_offset)
   add("--threads", threads)
   add("--evaluations", evaluations)
-  add("--kept-at-least", kept_at_least)
+  if (!is.null(kept_at_least)) args <- c(args, paste0("--kept-at-least=", kept_at_least))
   if (!is.null(columns)) {
     if (is.null(names(columns)) || any(names(columns) == "")) {
       esm_abort("esmsim: columns is a named vector, role = column", "esmsim_run_error")
