@@ -163,6 +163,19 @@ class LeaveOneOut(unittest.TestCase):
         self.assertEqual(vr.evaluate(res)[0][2], '+4.5 points (bound ±8)')
 
 
+def write_prompts(path, people):
+    """A simulated prompts.csv: per (replication, participant, answered), 4 prompts on one
+    day at 09-12 h, the first `answered` of them answered 2 minutes after."""
+    with open(path, 'w') as f:
+        f.write('variant,replication,participant,scheduled,delivered,opened,submitted,status,volunteered\n')
+        for rep, p, answered in people:
+            for i in range(4):
+                t = f'2024-01-01T{9 + i:02d}:00:00'
+                st = 'answered' if i < answered else 'expired'
+                done = f'2024-01-01T{9 + i:02d}:02:00' if st == 'answered' else ''
+                f.write(f'v,{rep},{p},{t},{t},{done},{done},{st},0\n')
+
+
 class RecordsKept(unittest.TestCase):
     """Records that hold only the participants who answered enough (`records_kept`)."""
 
@@ -184,14 +197,7 @@ class RecordsKept(unittest.TestCase):
     def test_simulated_figures_of_the_kept(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, 'prompts.csv')
-            with open(path, 'w') as f:
-                f.write('variant,replication,participant,scheduled,delivered,opened,submitted,status,volunteered\n')
-                for p, answered in [('p1', 4), ('p2', 1)]:
-                    for i in range(4):
-                        t = f'2024-01-01T{9 + i:02d}:00:00'
-                        st = 'answered' if i < answered else 'expired'
-                        done = f'2024-01-01T{9 + i:02d}:02:00' if st == 'answered' else ''
-                        f.write(f'v,1,{p},{t},{t},{done},{done},{st},0\n')
+            write_prompts(path, [(1, 'p1', 4), (1, 'p2', 1)])
             every = vr.simulated_figures(path)
             self.assertAlmostEqual(every['answered'], 62.5)
             self.assertNotIn('kept', every)
@@ -250,14 +256,7 @@ class RecordsKept(unittest.TestCase):
         # replication 1 alone; at four fifths nobody anywhere.
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, 'prompts.csv')
-            with open(path, 'w') as f:
-                f.write('variant,replication,participant,scheduled,delivered,opened,submitted,status,volunteered\n')
-                for rep, p, answered in [(1, 'p1', 3), (1, 'p2', 0), (2, 'p1', 1), (2, 'p2', 1)]:
-                    for i in range(4):
-                        t = f'2024-01-01T{9 + i:02d}:00:00'
-                        st = 'answered' if i < answered else 'expired'
-                        done = f'2024-01-01T{9 + i:02d}:02:00' if st == 'answered' else ''
-                        f.write(f'v,{rep},{p},{t},{t},{done},{done},{st},0\n')
+            write_prompts(path, [(1, 'p1', 3), (1, 'p2', 0), (2, 'p1', 1), (2, 'p2', 1)])
             f = vr.simulated_figures(path, min_share=vr.Fraction(1, 2))
             self.assertAlmostEqual(f['kept'], 25.0)
             self.assertAlmostEqual(f['answered_all'], 31.25)

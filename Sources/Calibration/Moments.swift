@@ -230,20 +230,18 @@ public struct ComplianceMoments: Sendable {
       }
       if let least = recording.keptAtLeast {
         let recorded = out[mine...]
-        if recorded.isEmpty { continue }  // no record: neither kept nor left out by the rule
+        guard !recorded.isEmpty else { continue }  // no record: neither kept nor left out by the rule
         considered += 1
-        if !Self.reaches(answered: recorded.filter(\.answered).count, of: recorded.count, least) {
+        guard Self.reaches(answered: recorded.filter(\.answered).count, of: recorded.count, least) else {
           out.removeSubrange(mine...)
           continue
         }
-      } else {
-        considered += 1
       }
       people += 1
     }
     prompts = out
     self.people = people
-    self.considered = considered
+    self.considered = recording.keptAtLeast == nil ? people : considered
   }
 
   /// Participants with fewer recorded prompts are kept whatever their share (their share says

@@ -126,18 +126,19 @@ struct CalibrateCommand: ParsableCommand {
     } catch let error as ScenarioError {
       ErrorOutput.fail(error)
     }
+    // The pilot's moments, read once (the records' rule changes only how simulations are read).
+    let moments = ComplianceMoments(pilot)
     if let keptAtLeast, let rule = CalibrationRun.KeptRule(keptAtLeast) {
-      switch CalibrationRun.keptAtLeast(rule, ComplianceMoments(pilot)) {
+      switch CalibrationRun.keptAtLeast(rule, moments) {
       case .success(let share): pilot.recording.keptAtLeast = share
       case .failure(let problem): throw ValidationError("--kept-at-least \(keptAtLeast.prefix(60)): \(problem.text)")
       }
     }
     let check = holdout.flatMap(PredictiveCheck.Holdout.init)
-    if let check, let problem = CalibrationRun.holdoutProblem(check, ComplianceMoments(pilot)) {
+    if let check, let problem = CalibrationRun.holdoutProblem(check, moments) {
       throw ValidationError("--holdout \(check): \(problem)")
     }
     // The work, shown and gated like a run's.
-    let moments = ComplianceMoments(pilot)
     let work = CalibrationRun.work(pilot: moments, people: people, holdout: check != nil, maxEvaluations: evaluations)
     let threads = execution.threadCount
     let seconds = work / (WorkEstimate.ratePerCore * Double(threads))
