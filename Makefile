@@ -9,8 +9,11 @@ CPU ?= $(shell bash scripts/cpu-target.sh)
 # Link-time optimisation across the modules and no frame pointers: 4.5 % fewer instructions
 # on the city study's workload; the Swift runtime and Foundation linked into the binary
 # (--static-swift-stdlib): no symbol lookups of the dynamic linker at every start, 2.1 % fewer.
+# The optimisation is LLVM's thin mode, which links on every core: its link takes 250 s where
+# the full mode's took 340 s, for 1.4 % more instructions (docs/performance.md, 2026-11-30),
+# so that `make demo` stays within 10 minutes on a fresh 2-core machine.
 # The results are the same bit for bit (docs/performance.md); `OPTIMIZE=` builds without them.
-OPTIMIZE ?= --experimental-lto-mode=full --omit-frame-pointers --static-swift-stdlib
+OPTIMIZE ?= --experimental-lto-mode=thin --omit-frame-pointers --static-swift-stdlib
 RELEASE_FLAGS := $(if $(CPU),-Xswiftc -target-cpu -Xswiftc $(CPU)) $(OPTIMIZE)
 
 .PHONY: validate-real test-validate-real examples all deps deps-test build release demo serve dist test-dist test test-r test-python test-browser power test-slurm fuzz sanitize notebooks check-darwin-branches validate check-validate bench bench-simpy clean
