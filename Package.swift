@@ -18,6 +18,13 @@ let simulationSettings: [SwiftSetting] = [
   .unsafeFlags(["-O"], .when(configuration: .debug)),
 ]
 
+/// The calibration's settings: every check kept, as in release builds; debug builds (the tests)
+/// compile it optimised too, since its recovery tests compute a pilot's moments thousands of
+/// times (docs/performance.md, 2026-11-30).
+let calibrationSettings: [SwiftSetting] = [
+  .unsafeFlags(["-O"], .when(configuration: .debug))
+]
+
 let package = Package(
   name: "esmsim",
   platforms: [.macOS(.v15)],
@@ -68,7 +75,7 @@ let package = Package(
     /// the typed results (metrics by `Metric`), the work estimate. What every presenter shows.
     .target(name: "Study", dependencies: ["Measures", "Scenarios", "StudyModel", "Schedules", "SimKernel"], swiftSettings: simulationSettings),
     /// The compliance model estimated from a pilot's records (`esmsim calibrate`).
-    .target(name: "Calibration", dependencies: ["SimKernel", "StudyModel", "Scenarios", "Study"]),
+    .target(name: "Calibration", dependencies: ["SimKernel", "StudyModel", "Scenarios", "Study"], swiftSettings: calibrationSettings),
     /// Showing results: HTML and SVG charts (report.html and the planner), numbers as text, JSON.
     .target(name: "Presentation", dependencies: ["Study", "Calibration", "Scenarios", "Measures", "StudyModel", "Schedules", "SimKernel"]),
     /// Writers of files: CSV, SQLite, the results folder, sweeps; files written atomically.
