@@ -16,7 +16,7 @@ CPU ?= $(shell bash scripts/cpu-target.sh)
 OPTIMIZE ?= --experimental-lto-mode=thin --omit-frame-pointers --static-swift-stdlib
 RELEASE_FLAGS := $(if $(CPU),-Xswiftc -target-cpu -Xswiftc $(CPU)) $(OPTIMIZE)
 
-.PHONY: validate-real test-validate-real examples all deps deps-test build release demo serve dist test-dist test test-clients test-r test-python test-browser power test-slurm fuzz sanitize notebooks check-darwin-branches validate check-validate bench bench-simpy clean
+.PHONY: validate-real test-validate-real examples all deps deps-test build release demo serve dist test-dist test test-swift test-clients test-r test-python test-browser power test-slurm fuzz sanitize notebooks check-darwin-branches validate check-validate bench bench-simpy clean
 VENV := .venv
 
 all: release
@@ -50,9 +50,13 @@ test-dist: dist release
 	bash scripts/test-dist.sh
 
 ## test: every test: swift test, the R package's tests, the planner in a browser, then the notebooks, headless, in .venv/.
-test: deps-test
-	$(SWIFT) test
+test: test-swift
 	$(MAKE) --no-print-directory test-clients
+
+## test-swift: swift test in its own build folder (.build/tests): a debug build beside the release
+## one in .build makes SwiftPM relink the release binary at its next build (4 minutes).
+test-swift: deps-test
+	$(SWIFT) test --build-path .build/tests
 
 ## test-clients: the tests that run the release build from outside: the R and Python packages, the corpus script, the planner in a browser, the notebooks.
 test-clients: release
