@@ -54,7 +54,7 @@ test: test-swift
 	$(MAKE) --no-print-directory test-clients
 
 ## test-swift: swift test in its own build folder (.build/tests): a debug build beside the release
-## one in .build makes SwiftPM relink the release binary at its next build (4 minutes).
+## one in .build made SwiftPM relink the release binary at its next build (4 minutes; docs/performance.md).
 test-swift: deps-test
 	$(SWIFT) test --build-path .build/tests
 
