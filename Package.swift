@@ -4,6 +4,9 @@
 // Copyright (C) 2026 the esmsim authors. Licensed GPL-3.0-or-later (GNU GSL is GPL).
 import PackageDescription
 
+/// Debug builds (the tests) compiled optimised, every check kept.
+let optimisedDebug: SwiftSetting = .unsafeFlags(["-O"], .when(configuration: .debug))
+
 /// The build settings of the simulation's own modules (the clock and random streams, the
 /// schedulers, the model, the measures, the runner):
 /// - release builds compile them without Swift's run-time checks (`-Ounchecked`: overflow,
@@ -15,15 +18,13 @@ import PackageDescription
 ///   runs about twice as fast for a few minutes more of compiling (docs/performance.md).
 let simulationSettings: [SwiftSetting] = [
   .unsafeFlags(["-Ounchecked"], .when(configuration: .release)),
-  .unsafeFlags(["-O"], .when(configuration: .debug)),
+  optimisedDebug,
 ]
 
-/// The calibration's settings: every check kept, as in release builds; debug builds (the tests)
-/// compile it optimised too, since its recovery tests compute a pilot's moments thousands of
-/// times (docs/performance.md, 2026-11-30).
-let calibrationSettings: [SwiftSetting] = [
-  .unsafeFlags(["-O"], .when(configuration: .debug))
-]
+/// The calibration keeps every check in release builds too; debug builds compile it optimised,
+/// since its recovery tests compute a pilot's moments thousands of times (docs/performance.md,
+/// 2026-11-30).
+let calibrationSettings: [SwiftSetting] = [optimisedDebug]
 
 let package = Package(
   name: "esmsim",
