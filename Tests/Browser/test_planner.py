@@ -8,6 +8,7 @@ import csv
 import http.client
 import json
 import os
+import queue
 import re
 import socket
 import subprocess
@@ -34,16 +35,35 @@ def check(name, ok, detail=""):
         failures.append(name)
 
 
-def start_server():
+def start_server(wait=60):
+    """Starts `esmsim serve` on any free port; its URL, or the reason there is none: the
+    server's exit status and all it printed (a loaded 2-core machine gets `wait` seconds)."""
     proc = subprocess.Popen([ESMSIM, "serve", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    deadline = time.time() + 30
-    while time.time() < deadline:
-        line = proc.stdout.readline()
+    lines = queue.Queue()
+
+    def pump():  # reads all the server prints, so that it never blocks on a full pipe
+        for line in proc.stdout:
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=pump, daemon=True).start()
+    printed = []
+    deadline = time.time() + wait
+    while (left := deadline - time.time()) > 0:
+        try:
+            line = lines.get(timeout=left)
+        except queue.Empty:
+            break
+        if line is None:
+            break
+        printed.append(line)
         if line.startswith("esmsim planner: "):
-            threading.Thread(target=lambda: [None for _ in proc.stdout], daemon=True).start()
             return proc, line.split()[2]
+    ended = proc.poll()
     proc.kill()
-    raise SystemExit("esmsim serve printed no URL")
+    proc.wait()
+    how = f"it ended with status {ended}" if ended is not None else f"still running after {wait} s, stopped"
+    raise SystemExit(f"esmsim serve printed no URL ({how}); it printed:\n" + "".join(printed))
 
 
 def browser(width, height, downloads, phone=False):
