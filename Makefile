@@ -53,8 +53,7 @@ test-dist: dist release
 test: test-swift
 	$(MAKE) --no-print-directory test-clients
 
-## test-swift: swift test in its own build folder (.build/tests): a debug build beside the release
-## one in .build made SwiftPM relink the release binary at its next build (4 minutes; docs/performance.md).
+## test-swift: swift test in its own build folder (.build/tests), apart from the release build in .build.
 test-swift: deps-test
 	$(SWIFT) test --build-path .build/tests
 

@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 //
 // esmsim: a discrete-event simulator of experience-sampling (ESM/EMA) studies.
 // Copyright (C) 2026 the esmsim authors. Licensed GPL-3.0-or-later (GNU GSL is GPL).
@@ -35,7 +35,12 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
     .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
-    .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+    // No traits: the planner uses neither swift-configuration (ConfigurationSupport) nor the
+    // DateFormatter of URL-encoded forms (FullFoundation), and with both on, SwiftPM wrote their
+    // -D flags in an order that changed from one `swift build` to the next, so that half the
+    // builds with nothing to do recompiled Hummingbird and relinked esmsim (swiftlang/swift-package-manager
+    // issue 10525; docs/performance.md).
+    .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
   ],
   targets: [
     // MARK: - C libraries of the system
