@@ -860,6 +860,15 @@ check) and kept here as it stands. What it shows, and what esmsim does not yet d
   Simulating 1,000 people per fit instead of 300 did not narrow it:
   the spread is in what the held-out days extrapolate (the trends, which a few weeks identify
   weakly), not in the simulation's size.
+  At 28e09e9 (2026-11-30; outputs as 78c7fb5's) seeds 1, 2 and 3 fail 4, 5 and 6 checks. Three
+  fail at every seed: m-Path's leave-one-out (+11.2, +12.3, +9.1), van Halem's (−9.5, −10.4,
+  −11.2) and van Halem's figures inside (16, 15, 17 of 21). The held-out shares move 0.7–3.5
+  points between seeds, and two sit near their bound at each: Soyster +7.0, +5.6, +4.8 (the
+  fall after day 8, above) and van Halem −4.4, −5.8, −5.4 (the fit simulates its three fitted
+  days 0.6–1.7 points under the records, and the held-out days lose more to dead phones,
+  below); Johannes's fails at seed 3 only (−5.4, 21 of 27 inside; −2.5 and −3.9 at seeds 1
+  and 2). The leave-one-out predictions move up to 5 points between seeds (Soyster 79.8, 80.2,
+  75.2 from the other training studies' fits).
 - **The designs as the records show them.** The Fisher lab's studies prompted in hour-wide windows
   whose start each participant set (`protocol.own_times`), and most studies enrolled participants
   on days of their own (`population.enrolment_days`; Johannes's weekday-only week was unpredictable
