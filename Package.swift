@@ -37,9 +37,9 @@ let package = Package(
     .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
     // No traits: the planner uses neither swift-configuration (ConfigurationSupport) nor the
     // DateFormatter of URL-encoded forms (FullFoundation), and with both on, SwiftPM wrote their
-    // -D flags in an order that changed from one `swift build` to the next, so that half the
-    // builds with nothing to do recompiled Hummingbird and relinked esmsim (swiftlang/swift-package-manager
-    // issue 10525; docs/performance.md).
+    // -D flags in an order drawn anew whenever it planned a build, so that a build with nothing
+    // to do recompiled Hummingbird and relinked esmsim half the time after another build folder's
+    // (swiftlang/swift-package-manager issue 10525; docs/performance.md).
     .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
   ],
   targets: [

@@ -54,7 +54,11 @@ def start_server(wait=60):
             line = lines.get(timeout=left)
         except queue.Empty:
             break
-        if line is None:
+        if line is None:  # the server closed its output: it is ending
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                pass
             break
         printed.append(line)
         if line.startswith("esmsim planner: "):
