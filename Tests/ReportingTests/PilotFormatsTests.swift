@@ -177,9 +177,11 @@ struct PilotFormatsTests {
     let on = try read(a + b)
     #expect(on.prompts.map(\.participant).sorted() == ["a", "a", "a", "b", "b"])
     #expect(!on.leftOut.keys.contains { $0.contains("invitation_missed") })
+    // With it every signal has a record (a dead phone's too): the prompts sent; without, shown.
+    #expect(on.recording.prompts == .sent)
     // It does not: the iPhones left out and counted, the Android phone kept.
     let off = try read(b + c)
-    #expect(off.prompts.map(\.participant) == ["c", "c"])
+    #expect(off.prompts.map(\.participant) == ["c", "c"] && off.recording.prompts == .shown)
     #expect(off.leftOut.first { $0.key.contains("invitation_missed") }?.value == 1, "\(off.leftOut)")
     // Only iPhones without it: refused with the reason.
     #expect {

@@ -15,7 +15,9 @@ extension PilotReaders {
   /// iOS; off in ESMira's upload settings by default) is a prompt not answered. ESMira's iOS
   /// app records a notification only when the app later runs ([@ESMiraNotes]): without
   /// `invitation_missed`, an iPhone's ignored prompts leave no row, and its answered share
-  /// would be overstated. The setting is the study's: when no participant has an
+  /// would be overstated. With it, every signal has a record, those a dead phone never showed
+  /// too: the pilot records the prompts sent (without it, those the phone showed). The
+  /// setting is the study's: when no participant has an
   /// `invitation_missed` event, the participants with iOS events (`actions_executed`) are left
   /// out, counted and said; when no one else is left, the pilot is refused with that reason.
   ///
@@ -54,6 +56,9 @@ extension PilotReaders {
           "every participant is on iOS without invitation_missed events: ESMira's iOS app records only the notifications the app saw, so the prompts they ignored are not in the file and the answered share cannot be known; switch invitation_missed on in the study's event upload settings")
       }
     }
+    // With invitation_missed the app records every signal, also those it never showed (a
+    // dead phone's, found expired when the app ran again): the prompts sent.
+    if !invitations.missedRecorded.isEmpty { pilot.recording.prompts = .sent }
     pilot.sort()
     return pilot
   }
