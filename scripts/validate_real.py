@@ -611,8 +611,9 @@ def block_values(block_text):
     return values
 
 
-# Fitted keys a people preset does not carry (esmsim's defaults stay: no study fits them).
-PRESET_LEFT_OUT = ('break_off_per_minute',)
+# Fitted keys a people preset does not carry (esmsim's defaults stay: no study fits them;
+# the phones' charging stays with the device profiles, whose value the fits check).
+PRESET_LEFT_OUT = ('break_off_per_minute', 'charge_nightly')
 # A class's fields a preset carries.
 CLASS_FIELDS = ('share', 'level', 'spread', 'weekly_change', 'weekly_change_sd')
 

@@ -83,13 +83,39 @@ extension Calibrator {
     if recording.breakOffs && pilot.breakOffShare.isFinite {
       out.append(Moment(name: "share broken off", value: \.breakOffShare, floor: 0.003))
     }
+    if showsSilentDays(pilot, recording: recording) {
+      out.append(Moment(name: "share of days with nothing answered", value: \.silentDays, floor: 0.005))
+    }
     return out
+  }
+
+  /// Whether the pilot shows its silent days (``ComplianceMoments/silentDays``) and with
+  /// them its dead phones: records of every prompt sent (a platform that records only the
+  /// prompts a phone showed has none from a dead phone), 2 days or more (a phone starts the
+  /// study charged) and 40 participant-days with 2 prompts or more.
+  static func showsSilentDays(_ pilot: ComplianceMoments, recording: PilotRecording) -> Bool {
+    recording.prompts == .sent && pilot.days >= 2 && pilot.promptedDays >= 40 && pilot.silentDays.isFinite
   }
 
   /// The parameters a fit can move, each identified by some of ``moments(_:recording:firstDaysWindow:)``
   /// (those a pilot cannot move are found by their effect and kept: ``calibrate``).
   static func parameters(_ pilot: ComplianceMoments, plan: StudyPlan, recording: PilotRecording) -> [Parameter] {
     levelParameters(pilot, plan: plan) + paceParameters(pilot, plan: plan, recording: recording)
+      + phoneParameters(pilot, plan: plan, recording: recording)
+  }
+
+  /// The phones' life: how often people leave the phone unplugged at night (a phone run
+  /// empty loses the rest of its day), from the days with nothing answered. The start: the
+  /// scenario's value, else its device profiles' (weighted by their shares).
+  static func phoneParameters(_ pilot: ComplianceMoments, plan: StudyPlan, recording: PilotRecording) -> [Parameter] {
+    guard showsSilentDays(pilot, recording: recording) else { return [] }
+    let total = plan.devices.reduce(0) { $0 + $1.share }
+    let profiles = total > 0 ? plan.devices.reduce(0) { $0 + $1.share * $1.profile.chargeNightly } / total : 0.95
+    return [
+      Parameter(
+        key: "charge_nightly", scale: .logit, step: 0.6, plausible: 0.2...0.9999, set: { $0.chargeNightly = $1 },
+        get: { $0.chargeNightly ?? profiles })
+    ]
   }
 
   /// The willingness's: its level, spread, least engaged class, weekly and first days' change,
@@ -232,6 +258,12 @@ extension Calibrator {
         "looks_per_hour, alert_odds, at_once, at_once_seconds, busy, deferral_shape, reaction_seconds (fewer than 20 answered prompts with their times: kept)")
     } else if !recording.openings {
       out.append("reaction_seconds (the records time the submissions, not the openings: the answering hides the reaction; kept)")
+    }
+    if !fitted.contains("charge_nightly") && !unmoved.contains("charge_nightly") {
+      out.append(
+        recording.prompts == .sent
+          ? "charge_nightly (fewer than 40 participant-days with 2 prompts or more: kept)"
+          : "charge_nightly (the records hold only the prompts a phone showed, none of a dead phone: kept)")
     }
     if !fitted.contains("break_off_per_minute") && !unmoved.contains("break_off_per_minute") {
       out.append(

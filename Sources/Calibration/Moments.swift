@@ -70,6 +70,24 @@ public struct ComplianceMoments: Sendable {
     return Double(after[0]) / Double(after[1]) - Double(after[2]) / Double(after[3])
   }
 
+  /// The share of participant-days with at least 2 recorded prompts on which none was
+  /// answered (a phone that ran empty, a day away), nan without such days.
+  public var silentDays: Double {
+    var (days, silent) = (0, 0)
+    for group in byPerson {
+      for day in Dictionary(grouping: group, by: \.day).values where day.count >= 2 {
+        days += 1
+        if !day.contains(where: \.answered) { silent += 1 }
+      }
+    }
+    return days > 0 ? Double(silent) / Double(days) : .nan
+  }
+
+  /// Participant-days with at least 2 recorded prompts (those ``silentDays`` counts).
+  public var promptedDays: Int {
+    byPerson.reduce(0) { $0 + Dictionary(grouping: $1, by: \.day).values.filter { $0.count >= 2 }.count }
+  }
+
   /// The waits (seconds from showing to opening, or to submitting where openings are not
   /// recorded) of answered prompts, sorted.
   public var waits: [Double] { prompts.compactMap { $0.answered && $0.wait.isFinite ? $0.wait : nil }.sorted() }

@@ -28,25 +28,31 @@ struct CalibrationTests {
     """
   /// The generating people: the default classes with a larger low class, wider and falling
   /// faster, rising over the first days, looking more often, opening at once less, busy less,
-  /// deferring to earlier in the window; break-offs at 0.1 a minute only where the platform
+  /// deferring to earlier in the window; where the records hold every prompt sent (m-Path's
+  /// export, ESMira's with invitation_missed), leaving the phone unplugged twice as many
+  /// nights (`charge`, 0.9 against the profiles' 0.95: the other records hold no prompt of a
+  /// dead phone); break-offs at 0.1 a minute only where the platform
   /// records them (AWARE's rows do not: there the default rate, which the fit keeps).
   /// The classes are the defaults' (whose relative levels and trends a pilot cannot tell
   /// apart), their spreads 1.3 times, the low class's share 0.2, every weekly change 0.15 lower.
-  static func truth(breakOffs: Bool) -> String {
+  static func truth(breakOffs: Bool, charge: Double? = nil) -> String {
     let d = CompliancePlan.defaultClasses
     let classes = d.enumerated().map { i, c in
       "{name: \(c.name), share: \(i == 0 ? 0.8 : 0.2), level: \(c.level), spread: \(c.spread * 1.3), weekly_change: \(c.weeklyChange - 0.15), weekly_change_sd: \(c.weeklyChangeSD)}"
     }.joined(separator: ", ")
-    return ", compliance: {answer_probability: 0.8, classes: [\(classes)], first_days_change: 0.3, miss_persistence: 0.35, looks_per_hour: 10, alert_odds: 2, at_once: 0.35, at_once_weekly_change: -0.3, at_once_seconds: 40, reaction_seconds: 25, busy: 0.08, deferral_shape: 3.5\(breakOffs ? ", break_off_per_minute: 0.1" : "")}"
+    return ", compliance: {answer_probability: 0.8, classes: [\(classes)], first_days_change: 0.3, miss_persistence: 0.35, looks_per_hour: 10, alert_odds: 2, at_once: 0.35, at_once_weekly_change: -0.3, at_once_seconds: 40, reaction_seconds: 25, busy: 0.08, deferral_shape: 3.5\(charge.map { ", charge_nightly: \($0)" } ?? "")\(breakOffs ? ", break_off_per_minute: 0.1" : "")}"
   }
-  /// What generated the pilot, by estimate (spread_scale against the defaults' spreads).
+  /// The nightly charge of the people where the records hold every prompt sent.
+  static let sentCharge = 0.9
+  /// What generated the pilot, by estimate (spread_scale against the defaults' spreads;
+  /// charge_nightly only fitted where the records hold every prompt sent).
   static func generating(breakOffs: Bool) -> [String: Double] {
     let d = CompliancePlan.defaultClasses
     var g = [
       "answer_probability": 0.8, "spread_scale": 1.3, "low_class_share": 0.2,
       "weekly_change": 0.8 * (d[0].weeklyChange - 0.15) + 0.2 * (d[1].weeklyChange - 0.15),
       "first_days_change": 0.3, "miss_persistence": 0.35, "looks_per_hour": 10, "alert_odds": 2, "at_once": 0.35, "at_once_seconds": 40,
-      "reaction_seconds": 25, "busy": 0.08, "deferral_shape": 3.5, "at_once_weekly_change": -0.3,
+      "reaction_seconds": 25, "busy": 0.08, "deferral_shape": 3.5, "at_once_weekly_change": -0.3, "charge_nightly": sentCharge,
     ]
     if breakOffs { g["break_off_per_minute"] = 0.1 }
     return g
@@ -78,7 +84,8 @@ struct CalibrationTests {
       #expect(distance <= 3.5, "\(e.key): \(e.value) [\(e.low), \(e.high)], generated \(truth)")
     }
     // The core parameters are fitted (the others only where the pilot moves them).
-    let core: Set = ["answer_probability", "spread_scale", "miss_persistence", "at_once", "looks_per_hour", "deferral_shape"]
+    var core: Set = ["answer_probability", "spread_scale", "miss_persistence", "at_once", "looks_per_hour", "deferral_shape"]
+    if pilot.recording.prompts == .sent { core.insert("charge_nightly") }
     #expect(core.isSubset(of: Set(r.estimates.map(\.key))), "\(r.estimates.map(\.key))")
     #expect(Set(r.estimates.map(\.key)).isSubset(of: Set(generating.keys)))
     #expect(r.draws.count == 6)
@@ -155,11 +162,11 @@ struct CalibrationTests {
 
   /// The generated study written by `output` (an export of esmsim's own) into a scratch
   /// folder, and the files under `path` there.
-  static func exported(breakOffs: Bool, path: String, _ output: (RunFolder) throws -> any StudyObserver) throws
+  static func exported(breakOffs: Bool, charge: Double? = nil, path: String, _ output: (RunFolder) throws -> any StudyObserver) throws
     -> [(file: String, data: Data)]
   {
     let scenario = try Readers.scenario(
-      Data(protocolText.replacingOccurrences(of: "COMPLIANCE", with: truth(breakOffs: breakOffs)).utf8), file: "pilot.yaml")
+      Data(protocolText.replacingOccurrences(of: "COMPLIANCE", with: truth(breakOffs: breakOffs, charge: charge)).utf8), file: "pilot.yaml")
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("esmsim-roundtrip-\(UUID().uuidString)").path
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -170,7 +177,7 @@ struct CalibrationTests {
 
   @Test("ESMira's export (with invitation_missed): every parameter the fit moves within 3.5 standard errors of the generating value")
   func esmira() throws {
-    let pilot = try PilotReaders.esmira(try Self.exported(breakOffs: false, path: "esmira/v1-r1") { try ESMiraExportOutput($0, missed: true) })
+    let pilot = try PilotReaders.esmira(try Self.exported(breakOffs: false, charge: Self.sentCharge, path: "esmira/v1-r1") { try ESMiraExportOutput($0, missed: true) })
     // Every prompt until a participant leaves the study (the app writes nothing after): with
     // the default dropout some leave within the 8 days.
     #expect(!pilot.recording.breakOffs && pilot.prompts.count < 200 * 8 * 6 && pilot.prompts.count > 9 * 200 * 8 * 6 / 10)
@@ -179,7 +186,7 @@ struct CalibrationTests {
 
   @Test("m-Path's export: every parameter the fit moves within 3.5 standard errors of the generating value")
   func mpath() throws {
-    let files = try Self.exported(breakOffs: true, path: "mpath/v1-r1") { try MPathExportOutput($0) }
+    let files = try Self.exported(breakOffs: true, charge: Self.sentCharge, path: "mpath/v1-r1") { try MPathExportOutput($0) }
     let pilot = try PilotReaders.mpath(try #require(files.first { $0.file == "basic.csv" }).data, file: "basic.csv")
     #expect(pilot.recording.breakOffs && pilot.prompts.count == 200 * 8 * 6)
     Self.check(try Self.recover(pilot), pilot: pilot, breakOffs: true)

@@ -82,6 +82,29 @@ struct BatteryTests {
     let other = losses(ordinary)
     #expect(other.offs > 0 && other.lowPower > 0)
   }
+
+  @Test("people's charging habit (compliance.charge_nightly) replaces the profiles': never plugged in at night, phones are off far longer; always, no longer than with the profile's 95 %")
+  func peopleCharge() {
+    var sensors = caseStudySensors
+    sensors[1].accuracy = .hundredMeters
+    var ordinary = DeviceProfile.ideal
+    ordinary.chargeNightly = 0.95
+    ordinary.chargeWhenLow = 0.85
+    // Hours the phones were off in the 3 days.
+    func off(_ people: Double?) -> Double {
+      let plan = sensingPlan(ordinary, days: 3, participants: 100) {
+        $0.protocolPlan.sensors = sensors
+        $0.compliance.chargeNightly = people
+      }
+      let on = (0..<plan.participants).reduce(SimTime(0)) { total, k in
+        total + simulate(plan, participant: UInt32(k)).phoneOn.closed(at: 3 * Tick.day).spans.reduce(0) { $0 + $1.end - $1.start }
+      }
+      return Double(SimTime(plan.participants) * 3 * Tick.day - on) / Double(Tick.hour)
+    }
+    let (profiles, never, always) = (off(nil), off(0), off(1))
+    #expect(never > 2 * max(profiles, 24), "never plugged in: \(never) h off, the profile's: \(profiles) h")
+    #expect(always <= profiles, "always plugged in: \(always) h off, the profile's: \(profiles) h")
+  }
 }
 
 @Suite("Local storage: the app's unsynced data filling a small phone (AWARE-iOS §3.2)")

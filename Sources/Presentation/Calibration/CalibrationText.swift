@@ -88,7 +88,7 @@ public enum CalibrationText {
       ("alert_odds", c.alertOdds), ("at_once", c.atOnce), ("at_once_weekly_change", c.atOnceWeeklyChange),
       ("at_once_seconds", c.atOnceSeconds), ("reaction_seconds", c.reactionSeconds), ("busy", c.busy),
       ("deferral_shape", c.deferralShape), ("break_off_per_minute", c.breakOffPerMinute),
-    ]
+    ] + (c.chargeNightly.map { [("charge_nightly", $0)] } ?? [])
   }
 
   /// The `population.compliance` block a calibration writes: every class it fitted, the

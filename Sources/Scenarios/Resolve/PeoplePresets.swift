@@ -12,10 +12,13 @@
 /// clustering, looks, alerts, the reaction to an alert heard and the pace of opening (the
 /// reaction is fitted only where the records time the openings: Johannes et al. and m-Path;
 /// the three others keep esmsim's 15 s). Not carried over: the fit's `hour_odds`
-/// (the study's own hours of day) and what the records could not fit (break-offs: none of the
-/// five records an opened survey left), which stay esmsim's defaults.
+/// (the study's own hours of day), what the records could not fit (break-offs: none of the
+/// five records an opened survey left) and how often the phones were left unplugged
+/// (`charge_nightly`, fitted 0.94–0.97: the device profiles' 0.95 stays), which stay esmsim's
+/// defaults.
 ///
-/// Provenance: `make validate-real` on 2026-11-29, with the first days' change beginning after
+/// Provenance: `make validate-real` on 2026-11-30, the fits matching the days with nothing
+/// answered and the phones' charging with them, the first days' change beginning after
 /// `first_days_onset` (`--seed 1`; `docs/validation.md`, its table of fitted compliance;
 /// Johannes et al.'s 5 days are too few to fit the first days' change, which stays esmsim's),
 /// each study's entry in `docs/sources.md` ([@corpus-bosley2020_gad],
@@ -55,19 +58,19 @@ enum PeoplePresets {
     Entry(
       name: "bosley2020_gad", label: "like Bosley et al. 2020's students (80 % answered in their study)",
       keys: """
-        answer_probability: 0.9472
+        answer_probability: 0.9502
         classes:
-          - {name: "engaged", share: 0.9462, level: 0.987, spread: 1.256, weekly_change: -0.1834, weekly_change_sd: 0.2}
-          - {name: "less engaged", share: 0.05379, level: 0.73, spread: 1.88, weekly_change: -0.3834, weekly_change_sd: 0.4}
-        first_days_change: -1.311
-        miss_persistence: 0.1273
-        looks_per_hour: 6.126
-        alert_odds: 0.9833
-        at_once: 0.5428
-        at_once_weekly_change: -0.4099
-        at_once_seconds: 14.14
-        busy: 0.09083
-        deferral_shape: 2.443
+          - {name: "engaged", share: 0.935, level: 0.987, spread: 1.085, weekly_change: -0.1428, weekly_change_sd: 0.2}
+          - {name: "less engaged", share: 0.06505, level: 0.73, spread: 1.624, weekly_change: -0.3428, weekly_change_sd: 0.4}
+        first_days_change: -1.452
+        miss_persistence: 0.1094
+        looks_per_hour: 5.062
+        alert_odds: 0.8965
+        at_once: 0.576
+        at_once_weekly_change: -0.4105
+        at_once_seconds: 13.78
+        busy: 0.09864
+        deferral_shape: 2.345
         """),
     // Fisher et al. 2017: 40 patients with depression and/or generalised anxiety, 4 a day
     // for about a month, until the next; answered 85.3 %, few who stop (the most even people
@@ -75,19 +78,19 @@ enum PeoplePresets {
     Entry(
       name: "fisher2017_mood", label: "like Fisher et al. 2017's patients (85 % in theirs, the most even)",
       keys: """
-        answer_probability: 0.9657
+        answer_probability: 0.9526
         classes:
-          - {name: "engaged", share: 0.9676, level: 0.987, spread: 0.5695, weekly_change: -0.1524, weekly_change_sd: 0.2}
-          - {name: "less engaged", share: 0.03242, level: 0.73, spread: 0.8525, weekly_change: -0.3524, weekly_change_sd: 0.4}
-        first_days_change: 0.5882
-        miss_persistence: 0.04679
-        looks_per_hour: 6.036
-        alert_odds: 0.7912
-        at_once: 0.557
-        at_once_weekly_change: -0.1031
-        at_once_seconds: 13.83
-        busy: 0.09677
-        deferral_shape: 2.873
+          - {name: "engaged", share: 0.9683, level: 0.987, spread: 0.4903, weekly_change: -0.1489, weekly_change_sd: 0.2}
+          - {name: "less engaged", share: 0.03174, level: 0.73, spread: 0.734, weekly_change: -0.3489, weekly_change_sd: 0.4}
+        first_days_change: 0.7674
+        miss_persistence: 0.08106
+        looks_per_hour: 6.758
+        alert_odds: 0.7269
+        at_once: 0.5611
+        at_once_weekly_change: -0.1078
+        at_once_seconds: 14.09
+        busy: 0.1081
+        deferral_shape: 2.758
         """),
     // Johannes et al. 2021: 77 Dutch undergraduates, an app that also logged phone use, 8 a
     // day on 5 weekdays, 5 minutes to answer; answered 59.5 % (the authors left out some
@@ -95,19 +98,19 @@ enum PeoplePresets {
     Entry(
       name: "johannes2021_vigilance", label: "like Johannes et al. 2021's students (60 % in theirs, 5 minutes to answer)",
       keys: """
-        answer_probability: 0.9262
+        answer_probability: 0.9332
         classes:
-          - {name: "engaged", share: 0.702, level: 0.987, spread: 1.196, weekly_change: -0.1635, weekly_change_sd: 0.2}
-          - {name: "less engaged", share: 0.298, level: 0.73, spread: 1.791, weekly_change: -0.3635, weekly_change_sd: 0.4}
-        miss_persistence: 0.243
-        looks_per_hour: 6.3
-        alert_odds: 2.285
-        at_once: 0.4158
-        at_once_weekly_change: -0.3198
-        at_once_seconds: 3.689
-        reaction_seconds: 5.507
-        busy: 0.08253
-        deferral_shape: 1.42
+          - {name: "engaged", share: 0.8162, level: 0.987, spread: 1.36, weekly_change: -0.2923, weekly_change_sd: 0.2}
+          - {name: "less engaged", share: 0.1838, level: 0.73, spread: 2.036, weekly_change: -0.4923, weekly_change_sd: 0.4}
+        miss_persistence: 0.2812
+        looks_per_hour: 10.92
+        alert_odds: 1.523
+        at_once: 0.4438
+        at_once_weekly_change: -0.3867
+        at_once_seconds: 4.161
+        reaction_seconds: 4.813
+        busy: 0.07409
+        deferral_shape: 1.402
         """),
     // m-Path's example study (the mpathr package): 20 people, 10 a day and one in the
     // evening for 10 days, 30 and 170 minutes to answer; answered 63.3 %, the most uneven
@@ -115,39 +118,39 @@ enum PeoplePresets {
     Entry(
       name: "mpathr_example", label: "like m-Path's example study's people (63 % in theirs, the most uneven)",
       keys: """
-        answer_probability: 0.8457
+        answer_probability: 0.8574
         classes:
-          - {name: "engaged", share: 0.8504, level: 0.987, spread: 2.285, weekly_change: -0.1119, weekly_change_sd: 0.2}
-          - {name: "less engaged", share: 0.1496, level: 0.73, spread: 3.42, weekly_change: -0.3119, weekly_change_sd: 0.4}
-        first_days_change: -0.964
-        miss_persistence: 0.3254
-        looks_per_hour: 5.77
-        alert_odds: 1.221
-        at_once: 0.494
-        at_once_weekly_change: 0.101
-        at_once_seconds: 8.785
-        reaction_seconds: 10.04
-        busy: 0.08792
-        deferral_shape: 1.995
+          - {name: "engaged", share: 0.8375, level: 0.987, spread: 2.248, weekly_change: -0.1202, weekly_change_sd: 0.2}
+          - {name: "less engaged", share: 0.1625, level: 0.73, spread: 3.365, weekly_change: -0.3202, weekly_change_sd: 0.4}
+        first_days_change: -0.9761
+        miss_persistence: 0.2949
+        looks_per_hour: 5.682
+        alert_odds: 1.173
+        at_once: 0.499
+        at_once_weekly_change: 0.09243
+        at_once_seconds: 8.712
+        reaction_seconds: 10.15
+        busy: 0.08564
+        deferral_shape: 2.02
         """),
     // Soyster et al. 2022: 33 adults who drink alcohol, 8 a day for 17 days, until the next;
     // answered 81.3 %, falling over the weeks.
     Entry(
       name: "soyster2022_alcohol", label: "like Soyster et al. 2022's drinkers (81 % in theirs, falling)",
       keys: """
-        answer_probability: 0.9594
+        answer_probability: 0.9625
         classes:
-          - {name: "engaged", share: 0.8695, level: 0.987, spread: 1.585, weekly_change: -0.16, weekly_change_sd: 0.2}
-          - {name: "less engaged", share: 0.1305, level: 0.73, spread: 2.372, weekly_change: -0.36, weekly_change_sd: 0.4}
-        first_days_change: -1.324
-        miss_persistence: 0.2685
-        looks_per_hour: 10.42
-        alert_odds: 0.8158
-        at_once: 0.6292
-        at_once_weekly_change: -0.04103
-        at_once_seconds: 20.76
-        busy: 0.09893
-        deferral_shape: 3.231
+          - {name: "engaged", share: 0.8775, level: 0.987, spread: 1.217, weekly_change: -0.1417, weekly_change_sd: 0.2}
+          - {name: "less engaged", share: 0.1225, level: 0.73, spread: 1.822, weekly_change: -0.3417, weekly_change_sd: 0.4}
+        first_days_change: -1.44
+        miss_persistence: 0.2638
+        looks_per_hour: 9.253
+        alert_odds: 0.9708
+        at_once: 0.6247
+        at_once_weekly_change: -0.05646
+        at_once_seconds: 23.97
+        busy: 0.1055
+        deferral_shape: 3.387
         """),
   ]
 }

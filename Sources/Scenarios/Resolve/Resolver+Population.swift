@@ -201,6 +201,7 @@ extension ScenarioResolver {
     c.completion = try r.duration("completion", default: d.completion, range: Tick.second...(Tick.day))
     c.completionSigma = try r.number("completion_sigma", default: d.completionSigma, range: 0...5)
     c.dropoutPerDay = try r.share("dropout_per_day", default: d.dropoutPerDay)
+    if r.has("charge_nightly") { c.chargeNightly = try r.share("charge_nightly", default: 0.95) }
     c.volunteeredPerDay = try r.number("volunteered_per_day", default: d.volunteeredPerDay, range: 0...100)
   }
 

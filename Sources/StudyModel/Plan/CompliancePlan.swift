@@ -186,6 +186,12 @@ public struct CompliancePlan: Sendable, Equatable {
   public var completionSigma: Double = 0.5
   /// Chance per study day that a participant drops out. Default 0.002 (assumption).
   public var dropoutPerDay: Double = 0.002
+  /// The chance, each night, that people plug their phone in, over every device profile's
+  /// own (``DeviceProfile/chargeNightly``); nil (the default): the profiles' values. A phone
+  /// left unplugged may run empty the next day and stay off until it is charged: a pilot
+  /// shows it as days with nothing answered, so `esmsim calibrate` fits it
+  /// (`population.compliance.charge_nightly`; the profiles' 0.95 is an assumption, D).
+  public var chargeNightly: Double? = nil
   /// Volunteered answers (no prompt pending) per day, when the protocol allows them.
   /// Default 0.05 (assumption; Mappiness allows them and excludes them from analysis).
   public var volunteeredPerDay: Double = 0.05

@@ -38,7 +38,10 @@ struct PhoneSetup {
   let deepSleepsAfter: SimTime?
 
   init(plan: StudyPlan, person: Person, stream: inout RandomStream) {
-    profile = plan.devices[person.device].profile
+    var profile = plan.devices[person.device].profile
+    // People's own charging habit, where a scenario or a calibration sets it.
+    if let charge = plan.compliance.chargeNightly { profile.chargeNightly = charge }
+    self.profile = profile
     phone = PhoneTraits(plan.phones, os: person.os, days: plan.days, stream: &stream)
     maker = plan.phones.manufacturers[phone.manufacturer].maker
     platform = PlatformRules(os: person.os, doze: plan.phones.doze)
