@@ -870,9 +870,10 @@ check) and kept here as it stands. What it shows, and what esmsim does not yet d
   below); Johannes's fails at seed 3 only (−5.4, 21 of 27 inside; −2.5 and −3.9 at seeds 1
   and 2). The leave-one-out predictions move up to 5 points between seeds (Soyster 79.8, 80.2,
   75.2 from the other training studies' fits). With the phones' charging fitted (below;
-  2026-11-30) seeds 1 and 2 fail 4 and 5 checks, as before: m-Path's leave-one-out (+12.3,
-  +13.2), van Halem's (−9.1, −9.4) and its figures inside (17 and 17 of 21), Soyster's held-out
-  share (+6.3, +5.7), and at seed 2 van Halem's (−3.8, −6.0).
+  2026-11-30) seeds 1, 2 and 3 fail 4, 5 and 5 checks: at every seed m-Path's leave-one-out
+  (+12.3, +13.2, +9.6), van Halem's (−9.1, −9.4, −11.7) and its figures inside (17, 17 and 16
+  of 21); Soyster's held-out share at seeds 1 and 2 (+6.3, +5.7; +4.4 at seed 3), van Halem's
+  at seeds 2 and 3 (−6.0, −5.1; −3.8 at seed 1), Johannes's at seed 3 (−5.5).
 - **The designs as the records show them.** The Fisher lab's studies prompted in hour-wide windows
   whose start each participant set (`protocol.own_times`), and most studies enrolled participants
   on days of their own (`population.enrolment_days`; Johannes's weekday-only week was unpredictable
