@@ -94,7 +94,7 @@ extension Calibrator {
   /// prompts a phone showed has none from a dead phone), 2 days or more (a phone starts the
   /// study charged) and 40 participant-days with 2 prompts or more.
   static func showsSilentDays(_ pilot: ComplianceMoments, recording: PilotRecording) -> Bool {
-    recording.prompts == .sent && pilot.days >= 2 && pilot.promptedDays >= 40 && pilot.silentDays.isFinite
+    recording.prompts == .sent && pilot.days >= 2 && pilot.personDays.prompted >= 40
   }
 
   /// The parameters a fit can move, each identified by some of ``moments(_:recording:firstDaysWindow:)``
@@ -109,8 +109,7 @@ extension Calibrator {
   /// scenario's value, else its device profiles' (weighted by their shares).
   static func phoneParameters(_ pilot: ComplianceMoments, plan: StudyPlan, recording: PilotRecording) -> [Parameter] {
     guard showsSilentDays(pilot, recording: recording) else { return [] }
-    let total = plan.devices.reduce(0) { $0 + $1.share }
-    let profiles = total > 0 ? plan.devices.reduce(0) { $0 + $1.share * $1.profile.chargeNightly } / total : 0.95
+    let profiles = plan.devicesMean(\.chargeNightly) ?? DeviceProfile.nonControlled.chargeNightly
     return [
       Parameter(
         key: "charge_nightly", scale: .logit, step: 0.6, plausible: 0.2...0.9999, set: { $0.chargeNightly = $1 },

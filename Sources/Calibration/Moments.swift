@@ -70,22 +70,24 @@ public struct ComplianceMoments: Sendable {
     return Double(after[0]) / Double(after[1]) - Double(after[2]) / Double(after[3])
   }
 
-  /// The share of participant-days with at least 2 recorded prompts on which none was
-  /// answered (a phone that ran empty, a day away), nan without such days.
-  public var silentDays: Double {
-    var (days, silent) = (0, 0)
-    for group in byPerson {
-      for day in Dictionary(grouping: group, by: \.day).values where day.count >= 2 {
-        days += 1
-        if !day.contains(where: \.answered) { silent += 1 }
-      }
+  /// The participant-days with at least 2 recorded prompts, and those of them on which none
+  /// was answered (a phone that ran empty, a day away).
+  public var personDays: (prompted: Int, silent: Int) {
+    var counts: [Int: (prompts: Int, answered: Bool)] = [:]
+    let span = days + 1
+    for p in prompts {
+      let key = p.person * span + p.day
+      let c = counts[key] ?? (0, false)
+      counts[key] = (c.prompts + 1, c.answered || p.answered)
     }
-    return days > 0 ? Double(silent) / Double(days) : .nan
+    let prompted = counts.values.filter { $0.prompts >= 2 }
+    return (prompted.count, prompted.filter { !$0.answered }.count)
   }
 
-  /// Participant-days with at least 2 recorded prompts (those ``silentDays`` counts).
-  public var promptedDays: Int {
-    byPerson.reduce(0) { $0 + Dictionary(grouping: $1, by: \.day).values.filter { $0.count >= 2 }.count }
+  /// The share of ``personDays`` with nothing answered, nan without such days.
+  public var silentDays: Double {
+    let d = personDays
+    return d.prompted > 0 ? Double(d.silent) / Double(d.prompted) : .nan
   }
 
   /// The waits (seconds from showing to opening, or to submitting where openings are not

@@ -38,9 +38,7 @@ final class BeiweSensorsOutput: RunOutput {
   /// kind of the scenario's own.
   static let collectedShare: [String: Double] = ["ideal": 1.0, "non_controlled": 0.95, "heavy": 0.15, "low_power": 0.80]
   static func collected(_ plan: StudyPlan) -> Double {
-    let total = plan.devices.reduce(0) { $0 + $1.share }
-    guard total > 0 else { return 0.93 }
-    return plan.devices.reduce(0) { $0 + $1.share * (collectedShare[$1.profile.name] ?? 0.93) } / total
+    plan.devicesMean { collectedShare[$0.name] ?? 0.93 } ?? 0.93
   }
 
   func participant(_ o: ParticipantOutcome, variant v: Int, replication r: Int) throws {

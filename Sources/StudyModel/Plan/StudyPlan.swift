@@ -16,6 +16,12 @@ public struct StudyPlan: Sendable, Equatable {
   public var enrolmentDays = 1
   /// Device profiles and their shares.
   public var devices: [(profile: DeviceProfile, share: Double)]
+  /// The mean of `value` over the device profiles, weighted by their shares (nil when the
+  /// shares sum to 0).
+  public func devicesMean(_ value: (DeviceProfile) -> Double) -> Double? {
+    let total = devices.reduce(0) { $0 + $1.share }
+    return total > 0 ? devices.reduce(0) { $0 + $1.share * value($1.profile) } / total : nil
+  }
   /// Operating systems and their shares.
   public var systems: [(os: OperatingSystem, share: Double)]
   /// How participants' own phones differ (default: every phone as its device condition has it).
