@@ -177,7 +177,9 @@ public enum Calibrator {
     // Draws of the parameters for predictions: u + L·z, L the covariance's Cholesky factor.
     var stream = RandomStream(StreamAddress(seed: seed, replication: 0, participant: 0, purpose: .calibration))
     let factor = Self.cholesky(covariance)
-    // The trends the pilot cannot fit, drawn with their spread between studies.
+    // The trends the pilot cannot fit, drawn with their spread between studies around the
+    // scenario's values (every class's weekly change moved by one draw: around the drawn
+    // classes' mean, which the drawn shares move, the draw would count their move twice).
     let unfittedTrends = Self.trendParameters(plan: plan).filter { t in !parameters.contains { $0.key == t.key } }
     let sampled = (0..<draws).map { _ -> CompliancePlan in
       let z = parameters.indices.map { _ in stream.normal(sd: 1) }
@@ -190,7 +192,7 @@ public enum Calibrator {
       }
       var c = apply(x, to: current, parameters)
       c.hourOdds = current.hourOdds
-      for t in unfittedTrends { t.set(&c, t.get(c) + stream.normal(sd: t.betweenStudies ?? 0)) }
+      for t in unfittedTrends { t.set(&c, t.get(plan.compliance) + stream.normal(sd: t.betweenStudies ?? 0)) }
       return c
     }
     let unfittedHours = leverage.isEmpty ? [] : hours.filter { leverage[$0] == nil && !boundHours.contains($0) }

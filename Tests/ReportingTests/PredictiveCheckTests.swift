@@ -73,8 +73,9 @@ struct PredictiveCheckTests {
   /// A pilot of 3 days cannot fit the weekly or the first days' change: the draws behind the
   /// predictions carry each with its sd between studies around the scenario's value (the
   /// sample sd of 200 draws within 4 of its standard errors, σ/√(2·199), of that sd; the
-  /// mean within 4 standard errors of the start), and a pilot of 10 days, which fits both,
-  /// draws them from the fit instead.
+  /// mean within 4 standard errors of the start). The weekly change is read in one class:
+  /// every class moves by the one draw, and the classes' mean moves with the drawn shares
+  /// too. A pilot of 10 days, which fits both, draws them from the fit instead.
   @Test("a pilot too short to show the trends: its predictions draw them with their spread between studies")
   func unfittedTrendsDrawn() throws {
     let (plan, _) = try Self.pilot()
@@ -86,8 +87,7 @@ struct PredictiveCheckTests {
     #expect(!r.estimates.contains { $0.key == "first_days_change" || $0.key == "weekly_change" })
     let cases: [(values: [Double], start: Double, sd: Double)] = [
       (r.draws.map(\.firstDaysChange), short.compliance.firstDaysChange, Calibrator.firstDaysChangeBetweenStudies),
-      (r.draws.map { Calibrator.meanWeeklyChange($0.classes) }, Calibrator.meanWeeklyChange(short.compliance.classes),
-       Calibrator.weeklyChangeBetweenStudies),
+      (r.draws.map { $0.classes[1].weeklyChange }, short.compliance.classes[1].weeklyChange, Calibrator.weeklyChangeBetweenStudies),
     ]
     for c in cases {
       let n = Double(c.values.count)

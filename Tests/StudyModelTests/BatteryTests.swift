@@ -105,6 +105,29 @@ struct BatteryTests {
     #expect(never > 2 * max(profiles, 24), "never plugged in: \(never) h off, the profile's: \(profiles) h")
     #expect(always <= profiles, "always plugged in: \(always) h off, the profile's: \(profiles) h")
   }
+
+  @Test("the first day's phones run flat as often as the later days': a phone not plugged in on the study's first night starts with what the day before left (2,000 participants × 4 days, plugged in 3 nights in 4)")
+  func firstDayLikeTheOthers() {
+    let plan = testPlan(days: 4, participants: 2_000, devices: [(.nonControlled, 1)]) { $0.compliance.chargeNightly = 0.75 }
+    // Participant-days with a prompt lost to a dead phone, the first day and the three after.
+    var dead = [0, 0]
+    var days = [0, 0]
+    for o in outcomes(plan, seed: 5) {
+      for d in 0..<4 {
+        let k = d == 0 ? 0 : 1
+        days[k] += 1
+        if o.prompts.contains(where: { $0.day == d && $0.reason == .phoneOff }) { dead[k] += 1 }
+      }
+    }
+    let first = Double(dead[0]) / Double(days[0])
+    let later = Double(dead[1]) / Double(days[1])
+    // Enough dead phones to see a difference (a start regardless of the charge gave none on the first day).
+    #expect(later > 0.05, "later days: \(later)")
+    // The two shares agree within 4 standard errors of their difference (the nights are drawn apart).
+    let p = Double(dead[0] + dead[1]) / Double(days[0] + days[1])
+    let se = (p * (1 - p) * (1 / Double(days[0]) + 1 / Double(days[1]))).squareRoot()
+    #expect(abs(first - later) < 4 * se, "first day \(first), later days \(later), se \(se)")
+  }
 }
 
 @Suite("Local storage: the app's unsynced data filling a small phone (AWARE-iOS §3.2)")

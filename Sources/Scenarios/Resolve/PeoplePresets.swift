@@ -58,19 +58,19 @@ enum PeoplePresets {
     Entry(
       name: "bosley2020_gad", label: "like Bosley et al. 2020's students (80 % answered in their study)",
       keys: """
-        answer_probability: 0.9502
+        answer_probability: 0.9404
         classes:
-          - {name: "engaged", share: 0.935, level: 0.987, spread: 1.085, weekly_change: -0.1428, weekly_change_sd: 0.2}
-          - {name: "less engaged", share: 0.06505, level: 0.73, spread: 1.624, weekly_change: -0.3428, weekly_change_sd: 0.4}
-        first_days_change: -1.452
-        miss_persistence: 0.1094
-        looks_per_hour: 5.062
-        alert_odds: 0.8965
-        at_once: 0.576
-        at_once_weekly_change: -0.4105
-        at_once_seconds: 13.78
-        busy: 0.09864
-        deferral_shape: 2.345
+          - {name: "engaged", share: 0.9429, level: 0.987, spread: 0.9798, weekly_change: -0.1134, weekly_change_sd: 0.2}
+          - {name: "less engaged", share: 0.05707, level: 0.73, spread: 1.467, weekly_change: -0.3134, weekly_change_sd: 0.4}
+        first_days_change: -1.141
+        miss_persistence: 0.135
+        looks_per_hour: 5.965
+        alert_odds: 0.8688
+        at_once: 0.5633
+        at_once_weekly_change: -0.4125
+        at_once_seconds: 13.91
+        busy: 0.1014
+        deferral_shape: 2.308
         """),
     // Fisher et al. 2017: 40 patients with depression and/or generalised anxiety, 4 a day
     // for about a month, until the next; answered 85.3 %, few who stop (the most even people
@@ -78,19 +78,19 @@ enum PeoplePresets {
     Entry(
       name: "fisher2017_mood", label: "like Fisher et al. 2017's patients (85 % in theirs, the most even)",
       keys: """
-        answer_probability: 0.9526
+        answer_probability: 0.9645
         classes:
-          - {name: "engaged", share: 0.9683, level: 0.987, spread: 0.4903, weekly_change: -0.1489, weekly_change_sd: 0.2}
-          - {name: "less engaged", share: 0.03174, level: 0.73, spread: 0.734, weekly_change: -0.3489, weekly_change_sd: 0.4}
-        first_days_change: 0.7674
-        miss_persistence: 0.08106
-        looks_per_hour: 6.758
-        alert_odds: 0.7269
-        at_once: 0.5611
-        at_once_weekly_change: -0.1078
-        at_once_seconds: 14.09
-        busy: 0.1081
-        deferral_shape: 2.758
+          - {name: "engaged", share: 0.9685, level: 0.987, spread: 0.6344, weekly_change: -0.1283, weekly_change_sd: 0.2}
+          - {name: "less engaged", share: 0.03148, level: 0.73, spread: 0.9497, weekly_change: -0.3283, weekly_change_sd: 0.4}
+        first_days_change: 0.4903
+        miss_persistence: 0.07428
+        looks_per_hour: 6.753
+        alert_odds: 0.7605
+        at_once: 0.5438
+        at_once_weekly_change: -0.09037
+        at_once_seconds: 13.9
+        busy: 0.08838
+        deferral_shape: 2.852
         """),
     // Johannes et al. 2021: 77 Dutch undergraduates, an app that also logged phone use, 8 a
     // day on 5 weekdays, 5 minutes to answer; answered 59.5 % (the authors left out some
@@ -98,19 +98,19 @@ enum PeoplePresets {
     Entry(
       name: "johannes2021_vigilance", label: "like Johannes et al. 2021's students (60 % in theirs, 5 minutes to answer)",
       keys: """
-        answer_probability: 0.9332
+        answer_probability: 0.928
         classes:
-          - {name: "engaged", share: 0.8162, level: 0.987, spread: 1.36, weekly_change: -0.2923, weekly_change_sd: 0.2}
-          - {name: "less engaged", share: 0.1838, level: 0.73, spread: 2.036, weekly_change: -0.4923, weekly_change_sd: 0.4}
-        miss_persistence: 0.2812
-        looks_per_hour: 10.92
-        alert_odds: 1.523
-        at_once: 0.4438
-        at_once_weekly_change: -0.3867
-        at_once_seconds: 4.161
-        reaction_seconds: 4.813
-        busy: 0.07409
-        deferral_shape: 1.402
+          - {name: "engaged", share: 0.7956, level: 0.987, spread: 0.7927, weekly_change: -0.3068, weekly_change_sd: 0.2}
+          - {name: "less engaged", share: 0.2044, level: 0.73, spread: 1.187, weekly_change: -0.5068, weekly_change_sd: 0.4}
+        miss_persistence: 0.2679
+        looks_per_hour: 13.05
+        alert_odds: 1.483
+        at_once: 0.4413
+        at_once_weekly_change: -0.3292
+        at_once_seconds: 3.949
+        reaction_seconds: 5.188
+        busy: 0.08104
+        deferral_shape: 1.446
         """),
     // m-Path's example study (the mpathr package): 20 people, 10 a day and one in the
     // evening for 10 days, 30 and 170 minutes to answer; answered 63.3 %, the most uneven
@@ -120,37 +120,37 @@ enum PeoplePresets {
       keys: """
         answer_probability: 0.8574
         classes:
-          - {name: "engaged", share: 0.8375, level: 0.987, spread: 2.248, weekly_change: -0.1202, weekly_change_sd: 0.2}
-          - {name: "less engaged", share: 0.1625, level: 0.73, spread: 3.365, weekly_change: -0.3202, weekly_change_sd: 0.4}
-        first_days_change: -0.9761
-        miss_persistence: 0.2949
-        looks_per_hour: 5.682
-        alert_odds: 1.173
-        at_once: 0.499
-        at_once_weekly_change: 0.09243
-        at_once_seconds: 8.712
-        reaction_seconds: 10.15
-        busy: 0.08564
-        deferral_shape: 2.02
+          - {name: "engaged", share: 0.8387, level: 0.987, spread: 2.159, weekly_change: -0.1181, weekly_change_sd: 0.2}
+          - {name: "less engaged", share: 0.1613, level: 0.73, spread: 3.231, weekly_change: -0.3181, weekly_change_sd: 0.4}
+        first_days_change: -1.037
+        miss_persistence: 0.2647
+        looks_per_hour: 5.779
+        alert_odds: 1.273
+        at_once: 0.4932
+        at_once_weekly_change: 0.1123
+        at_once_seconds: 8.72
+        reaction_seconds: 10.23
+        busy: 0.08623
+        deferral_shape: 1.994
         """),
     // Soyster et al. 2022: 33 adults who drink alcohol, 8 a day for 17 days, until the next;
     // answered 81.3 %, falling over the weeks.
     Entry(
       name: "soyster2022_alcohol", label: "like Soyster et al. 2022's drinkers (81 % in theirs, falling)",
       keys: """
-        answer_probability: 0.9625
+        answer_probability: 0.9617
         classes:
-          - {name: "engaged", share: 0.8775, level: 0.987, spread: 1.217, weekly_change: -0.1417, weekly_change_sd: 0.2}
-          - {name: "less engaged", share: 0.1225, level: 0.73, spread: 1.822, weekly_change: -0.3417, weekly_change_sd: 0.4}
-        first_days_change: -1.44
-        miss_persistence: 0.2638
-        looks_per_hour: 9.253
-        alert_odds: 0.9708
-        at_once: 0.6247
-        at_once_weekly_change: -0.05646
-        at_once_seconds: 23.97
-        busy: 0.1055
-        deferral_shape: 3.387
+          - {name: "engaged", share: 0.8324, level: 0.987, spread: 1.627, weekly_change: -0.2135, weekly_change_sd: 0.2}
+          - {name: "less engaged", share: 0.1676, level: 0.73, spread: 2.436, weekly_change: -0.4135, weekly_change_sd: 0.4}
+        first_days_change: -1.614
+        miss_persistence: 0.2736
+        looks_per_hour: 10.29
+        alert_odds: 0.8447
+        at_once: 0.6226
+        at_once_weekly_change: -0.04017
+        at_once_seconds: 22.15
+        busy: 0.0892
+        deferral_shape: 3.265
         """),
   ]
 }

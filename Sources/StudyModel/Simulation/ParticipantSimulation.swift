@@ -194,7 +194,8 @@ public struct ParticipantSimulation: EventHandler {
   }
 
   /// The study starts at midnight with the participant asleep, the app running and the
-  /// phone on (charging overnight with the profile's ``DeviceProfile/chargeNightly``).
+  /// phone on (charging overnight with the profile's ``DeviceProfile/chargeNightly``; not
+  /// plugged in, at the level the day before left, ``Power/startUncharged(wake:bed:appRunning:chargeWhenLow:stream:)``).
   mutating func start(_ sim: inout Simulator) {
     // Room for 72 run stretches a day (a silent push every half hour and a wake an hour;
     // more grow the array, and pages never touched cost nothing).
@@ -217,7 +218,14 @@ public struct ParticipantSimulation: EventHandler {
     } else {
       delivery.planner.planAll(count: timetable.count)
     }
-    if streams.phoneLife.bernoulli(profile.chargeNightly) { power.chargingSpans.begin(at: 0) }
+    if streams.phoneLife.bernoulli(profile.chargeNightly) {
+      power.chargingSpans.begin(at: 0)
+    } else if profile.chargeNightly > 0 {
+      power.startUncharged(
+        wake: timetable.wake[0] - Tick.day, bed: timetable.bed[0] - Tick.day, appRunning: app.isRunning,
+        chargeWhenLow: profile.chargeWhenLow, stream: &streams.phoneLife)
+    }
+    // A phone never plugged in at night starts at the level drawn (its charge at enrolment).
     updateBattery(&sim)
     armAppTimer(&sim)
     if app.isStopped { armWake(&sim) }

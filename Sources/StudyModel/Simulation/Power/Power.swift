@@ -34,7 +34,8 @@ struct Power {
   static let lowPowerDrainShare = 0.7
   /// iOS turns Low Power Mode off once a charging phone reaches 80 % ([@AppleLowPower], A).
   static let lowPowerOffLevel = 80.0
-  /// The battery's level when the study starts, percent: uniform between these (assumption, D).
+  /// The battery's level when the study starts with the phone plugged in (it is full by
+  /// morning whatever it was): uniform between these, percent (assumption, D).
   static let startLevels = (low: 60.0, high: 100.0)
   /// A full and an empty battery, percent.
   static let full = 100.0
@@ -106,6 +107,36 @@ struct Power {
       return battery.time(reaching: back ? Self.lowPowerOffLevel : Self.full, by: limit)
     }
     return nil
+  }
+
+  /// The study's first night, for a phone not plugged in then: the battery holds what the
+  /// day before left. That day began full (the phone plugged in the night before it) and was
+  /// awake from `wake` to `bed` (the first day's times a day earlier: negative, before the
+  /// study's start) at the profile's waking drain, and the app's where the app runs
+  /// throughout (`appRunning`); a phone that reached the low-battery warning while awake was
+  /// charged then with the profile's chance (``DeviceProfile/chargeWhenLow``, drawn from
+  /// `stream`), as on the study's days; asleep from bedtime to the start; empty at worst.
+  /// The nights before a study are like its nights: a start at a level drawn regardless of
+  /// the charge (``startLevels``) never ran a phone flat on the first day, which then lost
+  /// none of its prompts to a dead phone against about 1 % on each day after it.
+  mutating func startUncharged(
+    wake: SimTime, bed: SimTime, appRunning: Bool, chargeWhenLow: Double, stream: inout RandomStream
+  ) {
+    let share = lowPowerThroughout ? Self.lowPowerDrainShare : 1
+    let awakeRate = (drain.awake + (appRunning ? drain.app : 0)) * share
+    let awake = Double(max(min(bed, 0) - wake, 0))
+    var level = Self.full - awakeRate * awake
+    let warning = DeviceProfile.lowPowerOfferLevel
+    let toWarning = (Self.full - warning) / awakeRate
+    if level < warning && stream.bernoulli(chargeWhenLow) {
+      // Charged at the warning for the daytime charge's length, then drained to bedtime.
+      let charge = Double(Tick.minutes(DeviceProfile.daytimeChargeMinutes))
+      level = min(warning + drain.charge * charge, Self.full) - awakeRate * max(awake - toWarning - charge, 0)
+    }
+    level -= drain.asleep * share * Double(max(-bed, 0))
+    // At least just above empty: the battery's event then switches the phone off at once
+    // (a level already at empty would wait for a crossing that never comes).
+    battery = Battery(level: max(level, 2 * Self.reached))
   }
 
   /// Closes the stretches still open at `t`, in place.
