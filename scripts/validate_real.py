@@ -440,8 +440,9 @@ def kept_by_share(rows, min_share):
 
 def simulated_figures(prompts_csv, keep_openings=True, min_share=None):
     """Figures of esmsim's prompts.csv as the study's records would hold them: non-volunteered
-    prompts before the participant's dropout (a study's records end when a participant leaves,
-    as `esmsim calibrate` reads a simulation: Calibration/Moments.swift), answered = status
+    prompts before the participant's dropout (as `esmsim calibrate` reads a simulation:
+    Calibration/Moments.swift; these studies' records hold a stopper's later prompts, missed,
+    docs/sources.md), answered = status
     answered, the prompt's time its delivery (else its scheduled time); one set per replication
     and variant, then their mean. keep_openings=False drops the openings (for a study whose
     records have none, so waits run to submission as in the records). min_share: the records
@@ -936,7 +937,8 @@ def markdown(results, meta):
              f"{meta['seconds'] / 60:.1f} min.")
     L.append('')
     L.append('Shares in %, differences in points. *Observed*: the records (answered = submitted, of all '
-             'prompts; simulated prompts after a participant\'s dropout left out, as records end there). '
+             'prompts; simulated prompts after a participant\'s dropout left out, as `esmsim calibrate` counts them, '
+             'though these records hold a stopper\'s later prompts, missed: `docs/sources.md`). '
              '*(kept)* after a study: its records appear to hold only the participants who answered enough, '
              'and its simulated figures are of the simulated participants the same rule keeps (below). *Default*: the study\'s scenario with esmsim\'s default compliance. *LOO*: the '
              'same scenario with the median of the other training studies\' fitted people (all '

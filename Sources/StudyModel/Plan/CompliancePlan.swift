@@ -184,7 +184,8 @@ public struct CompliancePlan: Sendable, Equatable {
   public var completion: SimTime = 20 * Tick.second
   /// Spread of the completion time (lognormal sigma). Default 0.5 (assumption).
   public var completionSigma: Double = 0.5
-  /// Chance per study day that a participant drops out. Default 0.002 (assumption).
+  /// Chance per study day that a participant drops out. Default 0.002 (assumption, D, inside
+  /// the corpus's 0.0031 a day [0.0014, 0.0062]: `docs/sources.md`).
   public var dropoutPerDay: Double = 0.002
   /// The chance, each night, that people plug their phone in, over every device profile's
   /// own (``DeviceProfile/chargeNightly``); nil (the default): the profiles' values. A phone
