@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import corpus_convert as cc  # noqa: E402
 import validate_real as vr  # noqa: E402
+import corpus_stoppers  # noqa: E402
 
 
 def row(pid, t, answered, wait=None, opened=True):
@@ -75,6 +76,28 @@ class Figures(unittest.TestCase):
         f = vr.figures(rows)
         self.assertAlmostEqual(f['trend_per_week'], -7.0, places=6)
         self.assertEqual(sorted(f['by_week']), [1, 2])
+
+    def test_stoppers(self):
+        # a answers on day 0 only, 2 days of prompts after it: stopped (1 day at risk); b misses
+        # day 1 and answers day 2: not (3 days); d's last answer is followed by 1 day: not (3
+        # days); c never answers: neither at risk nor stopped.
+        t0 = datetime(2024, 1, 1, 9)
+        answers = {'a': [1, 0, 0], 'b': [1, 0, 1], 'c': [0, 0, 0], 'd': [1, 1, 0]}
+        rows = [row(p, t0 + timedelta(days=d, hours=h), bool(x))
+                for p, days in answers.items() for d, x in enumerate(days) for h in (0, 4)]
+        self.assertEqual(vr.stoppers(rows), (4, 3, 1, 7))
+        # Days are the prompts' dates: without a's last day of prompts, 1 day follows its
+        # answer, so not stopped (2 days at risk).
+        gap = [r for r in rows if not (r['participant'] == 'a' and r['time'].day == 3)]
+        self.assertEqual(vr.stoppers(gap), (4, 3, 0, 8))
+
+    def test_poisson_interval(self):
+        # Garwood's exact 95 % interval: 8 events, 3.4538-15.7632; none, 0-3.6889.
+        lo, hi = corpus_stoppers.poisson_interval(8)
+        self.assertAlmostEqual(lo, 3.4538, places=3)
+        self.assertAlmostEqual(hi, 15.7632, places=3)
+        self.assertEqual(corpus_stoppers.poisson_interval(0)[0], 0.0)
+        self.assertAlmostEqual(corpus_stoppers.poisson_interval(0)[1], 3.6889, places=3)
 
     def test_days_lost_whole(self):
         # a: day 0 three prompts, none answered (lost whole); day 1 one of three answered; day 2

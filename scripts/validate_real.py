@@ -412,6 +412,33 @@ def rows_from_prompts(prompts, keep_openings=True):
             for p in prompts]
 
 
+def stoppers(rows):
+    """Who stops for good in a per-prompt table (figures() rows): a participant whose last
+    answer is followed by prompts on 2 days or more (by the prompts' dates), none answered.
+    Returns (participants, participants with an answer, stopped, days at risk): the days at
+    risk are, for each participant with an answer, the days from their first prompt to their
+    last answer (stopped) or their last prompt (not), both counted; a participant who never
+    answered is neither at risk nor stopped (docs/sources.md, dropout_per_day)."""
+    byp = defaultdict(list)
+    for r in rows:
+        if r['time'] is not None:
+            byp[r['participant']].append(r)
+    answering = stopped = at_risk = 0
+    for v in byp.values():
+        days = sorted({r['time'].date() for r in v})
+        answered = [r['time'].date() for r in v if r['answered']]
+        if not answered:
+            continue
+        answering += 1
+        last = max(answered)
+        if sum(d > last for d in days) >= 2:
+            stopped += 1
+            at_risk += (last - days[0]).days + 1
+        else:
+            at_risk += (days[-1] - days[0]).days + 1
+    return len(byp), answering, stopped, at_risk
+
+
 def lowest_share(rows, min_prompts=5):
     """The lowest answered share (an exact Fraction) of the participants with at least
     `min_prompts` prompts (None without any): for records that hold only the participants who
