@@ -5,10 +5,11 @@
 
 For each study under validation/real/ whose raw file is found in $ESMSIM_CORPUS/<study>/,
 converts its records (scripts/corpus_convert.py) and counts the participants whose last answer
-is followed by prompts on 2 days or more, none answered (validate_real.stoppers), and their days
-at risk. Studies whose records keep only the participants who answered enough (`records_kept`)
-are listed but not pooled: their rule removed who stopped. Prints a Markdown table, then the
-pooled rate a day with its exact Poisson 95 % interval, for the training studies and for all.
+is followed by prompts on 2 days or more, none answered (validate_real.stoppers), and their
+days at risk. A file that is not the version its study.yaml names (SHA-256) is left out, and
+said. Studies whose records keep only the participants who answered enough (`records_kept`) are
+listed but not pooled: their rule removed who stopped. Prints a Markdown table, then the pooled
+rate a day with its exact Poisson 95 % interval, for the training studies and for all.
 Without ESMSIM_CORPUS it says so and exits 0. Standard library only.
 """
 import math
@@ -50,9 +51,14 @@ def main():
     print('|---|---|---|---|---|---|---|')
     pooled = {'training': [0, 0], 'all': [0, 0]}
     for study in vr.find_studies(vr.STUDIES_DIR):
-        path = os.path.join(corpus, study['name'], study['raw_files'][0]['name'])
+        raw = study['raw_files'][0]
+        path = os.path.join(corpus, study['name'], raw['name'])
         if not os.path.isfile(path):
             print(f"corpus_stoppers.py: {study['name']}: {path} not found, left out", file=sys.stderr)
+            continue
+        if vr.sha256(path) != raw.get('sha256'):
+            print(f"corpus_stoppers.py: {study['name']}: {path} is not the version study.yaml names "
+                  f"(SHA-256), left out", file=sys.stderr)
             continue
         rows = vr.rows_from_prompts(corpus_convert.convert(study['reader']['converter'], path))
         n, answering, stopped, days = vr.stoppers(rows)
@@ -61,7 +67,7 @@ def main():
         rate = f'{stopped / days:.4f}' if days else '-'
         print(f"| {study['name']} | {role} | {n} | {answering} | {stopped} | {days} | {rate} |")
         if not kept:
-            for key in ('all', 'training') if study.get('role') == 'training' else ('all',):
+            for key in ['all'] + (['training'] if study.get('role') == 'training' else []):
                 pooled[key][0] += stopped
                 pooled[key][1] += days
     print()

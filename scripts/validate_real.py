@@ -292,6 +292,18 @@ def percentile(xs, p):
 MIN_DAY_PROMPTS = 3
 
 
+def by_participant(rows):
+    """The rows with a time, by participant (in order of first appearance), each participant's
+    in time order."""
+    byp = defaultdict(list)
+    for r in rows:
+        if r['time'] is not None:
+            byp[r['participant']].append(r)
+    for v in byp.values():
+        v.sort(key=lambda r: r['time'])
+    return byp
+
+
 def figures(rows, min_prompts=5, min_day_prompts=MIN_DAY_PROMPTS):
     """The observed figures of a per-prompt table, real or simulated alike.
 
@@ -316,10 +328,7 @@ def figures(rows, min_prompts=5, min_day_prompts=MIN_DAY_PROMPTS):
       whole, as an empty battery or a day away loses it; the days after a participant stopped
       are not counted: that is dropout).
     """
-    byp = defaultdict(list)
-    for r in rows:
-        if r['time'] is not None:
-            byp[r['participant']].append(r)
+    byp = by_participant(rows)
     n = sum(len(v) for v in byp.values())
     if n == 0:
         return {'prompts': 0, 'participants': 0}
@@ -333,7 +342,6 @@ def figures(rows, min_prompts=5, min_day_prompts=MIN_DAY_PROMPTS):
     last_answered = {}  # each participant's last day with an answer (rows in time order)
     waits, basis = [], Counter()
     for pid, v in byp.items():
-        v.sort(key=lambda r: r['time'])
         for a, b in zip(v, v[1:]):
             trans[(a['answered'], b['answered'])] += 1
         first = v[0]['time'].date()
@@ -419,18 +427,14 @@ def stoppers(rows):
     risk are, for each participant with an answer, the days from their first prompt to their
     last answer (stopped) or their last prompt (not), both counted; a participant who never
     answered is neither at risk nor stopped (docs/sources.md, dropout_per_day)."""
-    byp = defaultdict(list)
-    for r in rows:
-        if r['time'] is not None:
-            byp[r['participant']].append(r)
+    byp = by_participant(rows)
     answering = stopped = at_risk = 0
     for v in byp.values():
-        days = sorted({r['time'].date() for r in v})
-        answered = [r['time'].date() for r in v if r['answered']]
-        if not answered:
+        last = max((r['time'].date() for r in v if r['answered']), default=None)
+        if last is None:
             continue
         answering += 1
-        last = max(answered)
+        days = sorted({r['time'].date() for r in v})
         if sum(d > last for d in days) >= 2:
             stopped += 1
             at_risk += (last - days[0]).days + 1
@@ -469,8 +473,8 @@ def simulated_figures(prompts_csv, keep_openings=True, min_share=None):
     """Figures of esmsim's prompts.csv as the study's records would hold them: non-volunteered
     prompts before the participant's dropout (as `esmsim calibrate` reads a simulation:
     Calibration/Moments.swift; these studies' records hold a stopper's later prompts, missed,
-    docs/sources.md), answered = status
-    answered, the prompt's time its delivery (else its scheduled time); one set per replication
+    docs/sources.md), answered = status answered, the prompt's time its delivery (else its
+    scheduled time); one set per replication
     and variant, then their mean. keep_openings=False drops the openings (for a study whose
     records have none, so waits run to submission as in the records). min_share: the records
     hold only participants who answered at least this share (`records_kept`), so the figures
