@@ -1004,6 +1004,19 @@ check) and kept here as it stands. What it shows, and what esmsim does not yet d
   stops, and the rate fitted to them, near 0 with a wide interval on the log scale, widened
   their predictions downward (Fisher 2017's held-out share −8.6 points at seed 3). Not kept; the
   default, 0.002 a day, lies inside the corpus's 0.0014–0.0062 (`docs/sources.md`).
+- **Put off until bedtime: tried, not kept** (2026-12-01). A prompt put off "until
+  convenient" is opened at a share of the time it stays answerable, which may pass the
+  participant's bedtime: the prompt then waits, asleep, past its expiry. Of an evening
+  questionnaire at 22:10 answerable for 170 minutes (the m-Path example's), with everyone
+  willing and putting it off, 34 % came too late so (203 of 604 in a test's 100 participants,
+  7 days). Tried: the deferral ends by the participant's bedtime that day. The m-Path example's
+  held-out 22:00 share rose from 54.6 to 63.1 % against 65.0 observed (seed 1), but the Fisher
+  lab's late hours, already predicted above their records, rose too (Reeves's 22:00 from 83.0
+  to 85.8 % against 71.1, Soyster's 23:00 from 75.6 to 77.9 % against 65.1), and the checks did
+  not gain: at seeds 1–3, 2, 4 and 4 fail against 2, 3 and 4, the held-out figures inside 295,
+  291 and 288 of 303 against 294, 294 and 291, the held-out share missed by 2.52 points on
+  average against 2.42; 2.1 % more instructions on the city study. People put off a late
+  prompt differently in these studies, and no one rule fits both; not kept.
 - **What a pilot cannot tell apart** (the fit says so by name: the classes' relative levels and
   trends, the sds of trends and pace, dismissals, dropout) is kept at its default; the first days'
   change and the weekly change have wide intervals in studies of one to five weeks.
