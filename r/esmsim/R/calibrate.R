@@ -30,7 +30,9 @@
 #' @param time_zone,utc_offset The participants' clock (Beiwe, csv): an IANA
 #'   zone such as `"Europe/Brussels"`, or minutes east of UTC.
 #' @param seed Master seed of the simulations.
-#' @param people Participants in each simulation of the pilot.
+#' @param people Participants in each simulation of the pilot (more: less
+#'   simulation noise, slower; for the fit you plan with, 1200 or two seeds:
+#'   docs/calibration.md).
 #' @param bootstrap Bootstrap resamples of the pilot's participants for its
 #'   moments' covariance (the intervals).
 #' @param evaluations Simulations each fit's search may spend (`NULL`: esmsim's
