@@ -424,7 +424,7 @@ def calibrate(files: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]], 
     least this share of their prompts ("lowest": the pilot's lowest participant share, of
     those with 5 or more prompts), and each simulation keeps the same. `people`: participants
     in each simulation of the pilot (more: less simulation noise, slower; for the fit you plan
-    with, 1200 or two seeds, docs/calibration.md). `output` is where the block (YAML) goes, the
+    with, two seeds, docs/calibration.md). `output` is where the block (YAML) goes, the
     JSON and the page beside it (default: a temporary folder, kept)."""
     work = Path(tempfile.mkdtemp(prefix="esmsim-calibration-"))
     if isinstance(files, pd.DataFrame):

@@ -31,7 +31,7 @@
 #'   zone such as `"Europe/Brussels"`, or minutes east of UTC.
 #' @param seed Master seed of the simulations.
 #' @param people Participants in each simulation of the pilot (more: less
-#'   simulation noise, slower; for the fit you plan with, 1200 or two seeds:
+#'   simulation noise, slower; for the fit you plan with, two seeds:
 #'   docs/calibration.md).
 #' @param bootstrap Bootstrap resamples of the pilot's participants for its
 #'   moments' covariance (the intervals).
