@@ -73,6 +73,15 @@ struct CalibrateCommand: ParsableCommand {
     try DistinctPaths.check(
       inputs: files.map { ("the pilot's file", $0) } + (scenario.map { [("the scenario", $0)] } ?? []),
       outputs: outputPaths.map { ("--output", $0) })
+    // Where the files go, checked before the fit rather than after it.
+    for path in outputPaths {
+      let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder), isFolder.boolValue else {
+        throw ValidationError("--output: cannot write \(path): the folder \(parent) does not exist (create it first, or name a file in a folder that does)")
+      }
+      do { try AtomicFile.requireRegular(path) } catch { throw ValidationError("--output: \(error)") }
+    }
   }
 
   /// The files --output writes: the block, and beside it the JSON and the page.
@@ -110,6 +119,10 @@ struct CalibrateCommand: ParsableCommand {
       let names = try PilotColumns.mapping(columns)
       pilot = try format.read(try readInputs(), columns: PilotColumns(names: names, clock: clock))
       guard !pilot.prompts.isEmpty else { throw ScenarioError(file: files[0], "no prompts in the pilot's files") }
+      guard propose || pilot.prompts.contains(where: { $0.outcome == .answered }) else {
+        let hint = format == .csv ? " (a csv's answers are the rows with a time in its column submitted: --column submitted=NAME names the file's)" : ""
+        throw ScenarioError(file: files[0], "no prompt in the pilot's files was answered: nothing to fit\(hint)")
+      }
       if let scenario {
         plan = try ScenarioInput.resolve(path: scenario, overrides: .init()).variants[0].plan
       } else {
@@ -128,6 +141,10 @@ struct CalibrateCommand: ParsableCommand {
     }
     // The pilot's moments, read once (the records' rule changes only how simulations are read).
     let moments = ComplianceMoments(pilot)
+    if moments.people < 5 {
+      FileHandle.standardError.write(
+        Data("esmsim calibrate: warning: the pilot has \(moments.people) participant\(moments.people == 1 ? "" : "s"): the intervals resample participants, and with fewer than 5 they are too narrow\n".utf8))
+    }
     if let keptAtLeast, let rule = CalibrationRun.KeptRule(keptAtLeast) {
       switch CalibrationRun.keptAtLeast(rule, moments) {
       case .success(let share): pilot.recording.keptAtLeast = share

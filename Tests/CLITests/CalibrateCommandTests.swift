@@ -107,4 +107,36 @@ struct CalibrateCommandTests {
       #expect(!FileManager.default.fileExists(atPath: tmp.path("other.yaml")))
     }
   }
+
+  @Test("a pilot with nothing answered (a csv whose answers' column has another name) is refused by name; --output is checked before the fit; a pilot of fewer than 5 participants is warned about")
+  func refusedEarly() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    // The answers' column named otherwise: read as a pilot that answered nothing, refused,
+    // not fitted (it used to fit willingness 0.93 against an answered share of 0).
+    let renamed = Self.pilot().replacingOccurrences(of: "participant,scheduled,opened,submitted", with: "participant,scheduled,opened,completed_at")
+    let file = try tmp.write("renamed.csv", renamed)
+    let r = try ESMSimBinary.run(["calibrate", file, "--format", "csv", "--people", "20", "--output", tmp.path("r.yaml")])
+    #expect(r.status == 1 && r.stderr.contains("renamed.csv: no prompt in the pilot's files was answered"), "\(r.stderr)")
+    #expect(r.stderr.contains("--column submitted=NAME"), "\(r.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: tmp.path("r.yaml")) && !FileManager.default.fileExists(atPath: tmp.path("r.json")))
+    // --propose reads the schedule alone, answered or not.
+    #expect(try ESMSimBinary.run(["calibrate", file, "--format", "csv", "--propose"]).status == 0)
+    // An output in a folder that does not exist, or that is a folder: refused before any
+    // simulation (the work estimate is printed only once the fit is to run).
+    let good = try tmp.write("pilot.csv", Self.pilot())
+    try FileManager.default.createDirectory(atPath: tmp.path("dir"), withIntermediateDirectories: false)
+    for (output, says) in [(tmp.path("missing/c.yaml"), "does not exist"), (tmp.path("dir"), "it is a folder")] {
+      let o = try ESMSimBinary.run(["calibrate", good, "--format", "csv", "--people", "20", "--output", output])
+      #expect(o.status != 0 && o.stderr.contains("--output") && o.stderr.contains(says), "\(output): \(o.stderr)")
+      #expect(!o.stderr.contains("participant-days to simulate"), "\(o.stderr)")
+    }
+    // Three participants: fitted, with a warning that the intervals are too narrow.
+    let three = Self.pilot().split(separator: "\n").filter { !$0.hasPrefix("p3") && !$0.hasPrefix("p4") && !$0.hasPrefix("p5") && !$0.hasPrefix("p6") && !$0.hasPrefix("p7") }
+    let small = try tmp.write("small.csv", three.joined(separator: "\n") + "\n")
+    let w = try ESMSimBinary.run(["calibrate", small, "--format", "csv", "--people", "20", "--bootstrap", "2", "--evaluations", "20"])
+    #expect(w.status == 0 && w.stderr.contains("warning: the pilot has 3 participants"), "\(w.stderr)")
+    let eight = try ESMSimBinary.run(["calibrate", good, "--format", "csv", "--people", "20", "--bootstrap", "2", "--evaluations", "20"])
+    #expect(eight.status == 0 && !eight.stderr.contains("warning: the pilot has"), "\(eight.stderr)")
+  }
 }

@@ -37,7 +37,7 @@ public final class OutputFolder {
     let name = dest.lastPathComponent
     var isDir: ObjCBool = false
     guard fm.fileExists(atPath: parent.path, isDirectory: &isDir), isDir.boolValue else {
-      throw Failure("cannot write \(directory): the folder \(parent.path) does not exist")
+      throw Failure("cannot write \(directory): the folder \(parent.path) does not exist (create it first, or name a folder in one that does)")
     }
     // Compared with links resolved, so that `..` or a link to the working folder is caught too.
     let resolved = parent.resolvingSymlinksInPath().appendingPathComponent(name).standardizedFileURL
