@@ -52,6 +52,7 @@ extension ScenarioResolver {
     p.settingsChange = try settingsChange(r, parts: p.schedules, days: plan.days)
     p.ownSettingsChanges = try ownSettings(r, parts: p.schedules)
     p.ownTimes = try ownTimes(r)
+    warnRemindersPastExpiry(r, p, own: ownReminders, imported: imported != nil)
     p.sensors = try sensors(r)
     if imported == nil && !r.has("questionnaires") {
       let survey = try r.section("survey")
@@ -150,6 +151,25 @@ extension ScenarioResolver {
     try rem.finish()
     r.attach("reminders", rem)
     return out
+  }
+
+  /// Warns about reminders the scenario gives (`reminders`, `own`; a questionnaire's, where the
+  /// protocol is not imported) that come at or after their prompt's expiry: they are never sent
+  /// (a prompt that has expired is not recalled).
+  mutating func warnRemindersPastExpiry(_ r: Reader, _ p: ProtocolPlan, own: Bool, imported: Bool) {
+    for (k, part) in p.schedules.enumerated() where (part.reminders != nil && !imported) || own {
+      let reminders = part.reminders ?? p.reminders
+      guard reminders.count > 0, case .after(let expiry) = part.expiry ?? p.expiry else { continue }
+      let sent = (1...reminders.count).filter { SimTime($0) * reminders.interval < expiry }.count
+      guard sent < reminders.count else { continue }
+      let key = part.reminders != nil ? "questionnaires[\(k)].reminders" : "reminders"
+      let minutes = { (t: SimTime) in String(format: "%g min", Double(t) / Double(Tick.minute)) }
+      warn(
+        ScenarioWarning(
+          file: file, key: r.keyPath(key),
+          message: r.context
+            + "\(reminders.count - sent) of \(reminders.count) reminders, \(minutes(reminders.interval)) apart, come at or after the prompt's expiry (\(minutes(expiry))): they are never sent"))
+    }
   }
 
   /// Records a warning once.

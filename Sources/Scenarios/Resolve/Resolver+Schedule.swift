@@ -72,7 +72,7 @@ extension ScenarioResolver {
     .randomLag: "random_lag", .buffer: "buffer",
   ]
 
-  func scheduleParts(_ r: Reader, window: WindowPlan, plan: StudyPlan) throws(ScenarioError) -> [SchedulePart] {
+  mutating func scheduleParts(_ r: Reader, window: WindowPlan, plan: StudyPlan) throws(ScenarioError) -> [SchedulePart] {
     let s = try r.section("schedule")
     let name = try s.string("algorithm", default: "mappiness")
     if name == "none" {
@@ -93,6 +93,13 @@ extension ScenarioResolver {
         "expected one of \((AnyScheduler.Name.allCases.map(\.rawValue) + ["event", "none"]).joined(separator: ", ")), found '\(name)'")
     }
     let p = try scheduleParameters(s, algorithm)
+    if let gap = p.minGap, gap > 0, (p.gapMethod ?? GapMethod.none) == GapMethod.none {
+      warn(
+        ScenarioWarning(
+          file: file, key: s.keyPath("min_gap"),
+          message: s.context
+            + "a minimum gap is kept only with a gap_method (\(GapMethod.allCases.filter { $0 != .none }.map(\.rawValue).joined(separator: ", "))); with none, prompts may come closer than \(String(format: "%g", gap)) minutes"))
+    }
     let part = try days(s, of: SchedulePart(ScheduleChoice(algorithm, p), window: window))
     try s.finish()
     r.attach("schedule", s)
