@@ -120,6 +120,15 @@ struct PilotReadTests {
   func malformedBeiwe() {
     let android = "timestamp,question id,question type,question text,question answer options,answer\n1767600000000,,,,,\n"
     #expect(throws: ScenarioError.self) { try PilotReaders.beiweTimings(Data(android.utf8), file: "t.csv", participant: "a") }
+    // Android's rows need not fit the header's shape (esmsim's own Android export): refused by
+    // name for the missing event column, not for the row's fields.
+    let ragged = "timestamp,UTC time,question id,survey id,question type,question text\n1767600000000,x\n"
+    #expect {
+      try PilotReaders.beiweTimings(Data(ragged.utf8), file: "t.csv", participant: "a")
+    } throws: { ($0 as? ScenarioError)?.key == "event" && "\($0)".contains("Android") }
+    #expect {
+      try PilotReaders.beiweTimings(Data(), file: "t.csv", participant: "a")
+    } throws: { "\($0)".contains("empty") }
     let early = "timestamp,question id,question type,question text,question answer options,answer,event\n1767600000000,,,,,,submitted\n"
     #expect {
       try PilotReaders.beiweTimings(Data(early.utf8), file: "t.csv", participant: "a")

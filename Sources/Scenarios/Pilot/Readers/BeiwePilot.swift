@@ -8,13 +8,19 @@ extension PilotReaders {
   public static func beiweTimings(
     _ data: Data, file: String, participant: String, clock: PilotClock = .offset(minutes: 0)
   ) throws(ScenarioError) -> Pilot {
-    let csv = try CSVText(data, file: file)
-    let time = try csv.column("timestamp")
-    guard csv.header.contains("event") else {
+    // The header first: Android's timings (no event column) are refused by name before their
+    // rows, whose shape differs, are read.
+    let headerLine = String(decoding: data.prefix(while: { $0 != 0x0A }), as: UTF8.self)
+    let names = headerLine.split(separator: ",", omittingEmptySubsequences: false).map {
+      $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"\r \u{FEFF}"))
+    }
+    guard names.contains("event") || headerLine.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
       throw ScenarioError(
         file: file, key: "event", at: .init(line: 1, column: 1),
         "Beiwe's Android survey timings have no event column, so one survey cannot be told from the next: use the iOS files")
     }
+    let csv = try CSVText(data, file: file)
+    let time = try csv.column("timestamp")
     let event = try csv.column("event")
     var pilot = Pilot()
     // Each notification shown; opened at the first question presented, an opened survey
