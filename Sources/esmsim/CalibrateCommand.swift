@@ -66,6 +66,7 @@ struct CalibrateCommand: ParsableCommand {
       throw ValidationError("--kept-at-least: expected a share above 0 and at most 1, or lowest, found '\(k.prefix(60))'")
     }
     if !columns.isEmpty && format != "csv" { throw ValidationError("--column maps a generic file's columns: give --format csv") }
+    do { _ = try PilotColumns.mapping(columns) } catch { throw ValidationError(error.message) }
     guard !files.isEmpty else { throw ValidationError("give the pilot's files") }
     guard (10...10_000).contains(people) else { throw ValidationError("--people: expected 10 to 10000, found \(people)") }
     guard (2...10_000).contains(bootstrap) else { throw ValidationError("--bootstrap: expected 2 to 10000, found \(bootstrap)") }

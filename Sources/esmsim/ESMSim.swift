@@ -21,11 +21,14 @@ struct ESMSim: ParsableCommand {
   static func main() {
     GSL.start()
     let arguments = ErrorOutput.configure(Array(CommandLine.arguments.dropFirst()))
+    // The subcommand parsed, so that a usage error its run finds shows its own usage.
+    var parsed: ParsableCommand.Type = self
     do {
       var command = try parseAsRoot(arguments)
+      parsed = type(of: command)
       try command.run()
     } catch {
-      ErrorOutput.exit(with: error, command: self)
+      ErrorOutput.exit(with: error, command: self, subcommand: parsed)
     }
   }
 }

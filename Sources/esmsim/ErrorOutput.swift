@@ -53,12 +53,19 @@ enum ErrorOutput {
     Foundation.exit(code)
   }
 
-  /// Reports `error` and exits with its code.
-  static func exit(with error: Error, command: ParsableCommand.Type) -> Never {
+  /// Reports `error` and exits with its code; a usage error a subcommand's run found (its
+  /// arguments checked against what it read) shows that subcommand's usage, not the root's.
+  static func exit(with error: Error, command: ParsableCommand.Type, subcommand: ParsableCommand.Type? = nil) -> Never {
     if let code = error as? ExitCode, code == .success { Foundation.exit(0) }
     // Help and version requests are not failures.
     let code = command.exitCode(for: error)
     if error is ScenarioError { fail(error) }
+    if !json, error is ValidationError, let subcommand, subcommand != command {
+      let name = subcommand._commandName
+      FileHandle.standardError.write(
+        Data("Error: \(command.message(for: error))\nUsage: \(command.usageString(for: subcommand))\n  See '\(command._commandName) \(name) --help' for more information.\n".utf8))
+      Foundation.exit(code.rawValue)
+    }
     if code == .success || !json { command.exit(withError: error) }
     report(error, code: code, message: command.message(for: error))
   }

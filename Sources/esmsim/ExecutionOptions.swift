@@ -4,7 +4,7 @@ import Foundation
 /// The options `run` and `sweep run` share: how many threads, and whether a very large run
 /// may go ahead.
 struct ExecutionOptions: ParsableArguments {
-  @Option(help: "Worker threads (default: all cores; in a sweep, per unit). Results do not depend on it.")
+  @Option(help: "Worker threads (default: all cores; for sweep run, per unit). Results do not depend on it.")
   var threads: Int?
   @Flag(help: "Run even when the estimated work is very large (over 4e9 participant-days).")
   var allowLarge = false

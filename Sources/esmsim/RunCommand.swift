@@ -12,8 +12,9 @@ struct RunCommand: ParsableCommand {
     abstract: "Run a scenario and write its results folder.",
     discussion: """
       Writes summary.csv and summary.json, coverage_summary.csv, manifest.json, report.html and \
-      the per-row tables the scenario asks for (prompts.csv, coverage.csv, participants.csv, \
-      aware_esm.csv, beiwe/, results.sqlite). Everything is written into a staging folder that \
+      the per-row tables the scenario asks for (prompts.csv, participants.csv, days.csv, \
+      answers.csv, coverage.csv, aware_esm.csv, beiwe/, esmira/, mpath/, results.sqlite; \
+      docs/outputs.md). Everything is written into a staging folder that \
       is renamed to DIR only when complete.
       """
   )

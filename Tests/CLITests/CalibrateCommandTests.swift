@@ -131,6 +131,12 @@ struct CalibrateCommandTests {
       #expect(o.status != 0 && o.stderr.contains("--output") && o.stderr.contains(says), "\(output): \(o.stderr)")
       #expect(!o.stderr.contains("participant-days to simulate"), "\(o.stderr)")
     }
+    // Usage errors found once the pilot is read show calibrate's usage (they showed the root's)
+    // and exit 64, as a mapping that cannot be read does before it.
+    for args in [["--holdout", "days:20"], ["--column", "foo=x"]] {
+      let u = try ESMSimBinary.run(["calibrate", good, "--format", "csv"] + args)
+      #expect(u.status == 64 && u.stderr.contains("esmsim calibrate --help") && !u.stderr.contains("<subcommand>"), "\(args): \(u.stderr)")
+    }
     // Three participants: fitted, with a warning that the intervals are too narrow.
     let three = Self.pilot().split(separator: "\n").filter { !$0.hasPrefix("p3") && !$0.hasPrefix("p4") && !$0.hasPrefix("p5") && !$0.hasPrefix("p6") && !$0.hasPrefix("p7") }
     let small = try tmp.write("small.csv", three.joined(separator: "\n") + "\n")
