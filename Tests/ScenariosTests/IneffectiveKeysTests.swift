@@ -37,4 +37,10 @@ struct IneffectiveKeysTests {
       """)
     #expect(own == ["protocol.questionnaires[0].reminders"])
   }
+
+  @Test("a bare 0 is a duration (the documented defaults' 0); another bare number still needs its unit")
+  func bareZero() throws {
+    #expect(problem("name: t\nprotocol:\n  schedule: {algorithm: fixed-blocks, per_day: 6, min_gap: 0}\n") == nil)
+    #expect(problem("name: t\nprotocol:\n  schedule: {algorithm: fixed-blocks, per_day: 6, min_gap: 5}\n")?.message.contains("with a unit") == true)
+  }
 }

@@ -9,9 +9,10 @@ enum Units {
     return x
   }
 
-  /// A duration with a unit: ms, s, m (or min), h, d.
+  /// A duration with a unit: ms, s, m (or min), h, d; a bare 0 (none) needs none.
   static func duration(_ s: String) -> SimTime? {
     let t = s.trimmingCharacters(in: .whitespaces).lowercased()
+    if t == "0" { return 0 }
     let units: [(String, Double)] = [("ms", 1), ("min", 60_000), ("s", 1_000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000)]
     for (u, scale) in units where t.hasSuffix(u) {
       let n = String(t.dropLast(u.count)).trimmingCharacters(in: .whitespaces)
