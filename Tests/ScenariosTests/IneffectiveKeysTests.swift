@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import Scenarios
@@ -42,5 +43,19 @@ struct IneffectiveKeysTests {
   func bareZero() throws {
     #expect(problem("name: t\nprotocol:\n  schedule: {algorithm: fixed-blocks, per_day: 6, min_gap: 0}\n") == nil)
     #expect(problem("name: t\nprotocol:\n  schedule: {algorithm: fixed-blocks, per_day: 6, min_gap: 5}\n")?.message.contains("with a unit") == true)
+  }
+
+  @Test("a scenario's resolved form (esmsim show) reads again, and warns about nothing the scenario itself does not (a non-location sensor's accuracy was refused; defaults set out were warned about)")
+  func shownScenarioRoundTrip() throws {
+    let folder = repository.appendingPathComponent("scenarios")
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".yaml") }.sorted()
+    #expect(files.count >= 10)
+    for name in files {
+      let text = try String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)
+      if text.contains("\ngrid:") { continue }  // a sweep's file, not a scenario
+      let original = try resolve(text, file: name)
+      let shown = try resolve(original.resolved.yaml(), file: name)
+      #expect(shown.warnings.map(\.key) == original.warnings.map(\.key), "\(name): \(shown.warnings)")
+    }
   }
 }

@@ -35,7 +35,10 @@ extension ScenarioResolver {
       imported.map { ($0.channelPreset, ChannelPlan.preset($0.channelPreset)!) } ?? ("ios_local", .iosLocal)
     p.channel = try channel(r, default: defaultChannel)
     p.serverZone = try serverZone(r, plan: plan, imported: imported?.serverTimeZone)
-    if r.has("server_time_zone") && p.channel.kind == .local {
+    // Said only for a zone other than the default (`esmsim show` writes the default out).
+    if r.has("server_time_zone") && p.channel.kind == .local
+      && p.serverZone.name != (imported?.serverTimeZone ?? plan.timeZones[0].zone.name)
+    {
       warn(
         ScenarioWarning(
           file: file, key: r.keyPath("server_time_zone"),
@@ -80,7 +83,7 @@ extension ScenarioResolver {
     p.upload = try r.choice("upload", default: UploadPolicy.wifiWhileCharging)
     p.distribution = try r.choice("distribution", default: Distribution.appStore)
     p.buildAgeDays = try r.integer("build_age_days", default: 0, range: 0...3650)
-    if r.has("build_age_days") && p.distribution.buildLifeDays == nil {
+    if r.has("build_age_days") && p.buildAgeDays != 0 && p.distribution.buildLifeDays == nil {
       warn(
         ScenarioWarning(
           file: file, key: r.keyPath("build_age_days"),

@@ -41,7 +41,8 @@ extension ScenarioResolver {
       if one.has("accuracy") && !s.usesLocation {
         throw one.error("accuracy", value["accuracy"]?.location, "accuracy applies to a location sensor (named location or gps)")
       }
-      s.accuracy = try one.choice("accuracy", default: base.accuracy)
+      // Read (and so written by `esmsim show`) only for a location sensor, where it applies.
+      if s.usesLocation { s.accuracy = try one.choice("accuracy", default: base.accuracy) }
       s.storage = try one.choice("storage", default: base.storage)
       try one.finish()
       sr.attach(name, one)
