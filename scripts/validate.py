@@ -173,6 +173,28 @@ for case in ["BL", "ESM", "SPN", "ESM+SPN"]:
             agreement = ""
         body.append([case, device, pct(comp), pct(incomp), pct(loss), expected, agreement])
 say(table(["case", "device", "Comp", "Incomp", "Loss", "paper", ""], body))
+# The README shows the same table rounded to whole percents: checked against this run, so
+# that the figures a reader meets first do not drift from the model's.
+readme_rows = {}
+for line in open(os.path.join(ROOT, "README.md"), encoding="utf-8"):
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    if len(cells) == 6 and cells[0] in ("BL", "ESM", "SPN", "ESM+SPN") and "/" in cells[1]:
+        readme_rows[cells[0]] = cells[1:5]
+readme_off = []
+for case in ["BL", "ESM", "SPN", "ESM+SPN"]:
+    for k, device in enumerate(["ideal", "non_controlled", "heavy", "low_power"]):
+        r = by[(case, device, "location")]
+        shown = readme_rows.get(case, [""] * 4)[k]
+        try:
+            given = [float(x) for x in shown.split("/")]
+        except ValueError:
+            given = []
+        run_ = [100 * float(r[x]) for x in ("comp", "incomp", "loss")]
+        if len(given) != 3 or any(abs(a - b) > 1.0 for a, b in zip(given, run_)):
+            readme_off.append(f"{case} {device} ({shown or 'missing'} against {' / '.join(f'{x:.0f}' for x in run_)})")
+say("The README's table of this case study (whole percents) against this run, each within a point: "
+    + verdict(not readme_off, "readme-aware-ios-table")
+    + (": " + "; ".join(readme_off) if readme_off else "") + ".\n")
 differs = [(r[0], r[1]) for r in body if r[-1] == "differs"]
 reasons = {
     ("ESM+SPN", "heavy"): lambda: (
