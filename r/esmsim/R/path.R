@@ -74,9 +74,16 @@ esm_exec <- function(args, echo = FALSE, scenario = NULL, call = parent.frame(),
   if (isTRUE(progress)) {
     result <- esm_exec_progress(args, echo)
   } else {
+    # With echo, its output and standard error pass through, but not the JSON line of an
+    # error: the condition raised below says it (it was printed raw before the condition).
+    show_out <- if (isTRUE(echo)) function(line, proc) cat(line, "\n", sep = "") else NULL
+    show_err <- if (isTRUE(echo)) function(line, proc) {
+      if (!startsWith(line, "{\"esmsim_error\"")) cat(line, "\n", sep = "", file = stderr())
+    } else NULL
     result <- processx::run(
       esmsim_path(), args,
-      error_on_status = FALSE, echo = echo, spinner = FALSE,
+      error_on_status = FALSE, echo = FALSE, spinner = FALSE,
+      stdout_line_callback = show_out, stderr_line_callback = show_err,
       env = c(Sys.getenv(), ESMSIM_ERROR_FORMAT = "json")
     )
   }

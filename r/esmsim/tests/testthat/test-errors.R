@@ -39,3 +39,17 @@ test_that("a missing or unusable program is an esmsim_not_found condition naming
   withr::local_options(esmsim.path = tempdir())
   expect_error(esmsim_path(), "option esmsim.path", class = "esmsim_not_found")
 })
+
+test_that("with its output echoed, a failing run prints esmsim's warnings but not its JSON error line", {
+  skip_without_esmsim()
+  bad <- tempfile(fileext = ".yaml")
+  writeLines("name: t\nprotocol: {expiry: forever}\n", bad)
+  said <- c(
+    capture.output(
+      heard <- capture.output(
+        e <- tryCatch(esmsim:::esm_exec(c("run", bad, "--output", tempfile()), echo = TRUE), error = identity),
+        type = "message")),
+    heard)
+  expect_s3_class(e, "esmsim_scenario_error")
+  expect_false(any(grepl("esmsim_error", said, fixed = TRUE)))
+})
