@@ -128,7 +128,7 @@ extension ScheduleCommand {
       let scheduler = try options.scheduler(algorithm)
       if algorithm == .fixedBlocks, let gap = options.minGap, gap > 0, (options.gapMethod ?? GapMethod.none) == GapMethod.none {
         FileHandle.standardError.write(
-          Data("warning: --min-gap is kept only with a --gap-method (\(GapMethod.allCases.filter { $0 != .none }.map(\.rawValue).joined(separator: ", "))); with none, signals may come closer than \(String(format: "%g", gap)) minutes\n".utf8))
+          Data("warning: --min-gap is kept only with a --gap-method (\(GapMethod.keepingNames)); with none, signals may come closer than \(String(format: "%g", gap)) minutes\n".utf8))
       }
       let window = try options.parsedWindow()
       let active = try options.activeDays()

@@ -98,7 +98,7 @@ extension ScenarioResolver {
         ScenarioWarning(
           file: file, key: s.keyPath("min_gap"),
           message: s.context
-            + "a minimum gap is kept only with a gap_method (\(GapMethod.allCases.filter { $0 != .none }.map(\.rawValue).joined(separator: ", "))); with none, prompts may come closer than \(String(format: "%g", gap)) minutes"))
+            + "a minimum gap is kept only with a gap_method (\(GapMethod.keepingNames)); with none, prompts may come closer than \(String(format: "%g", gap)) minutes"))
     }
     let part = try days(s, of: SchedulePart(ScheduleChoice(algorithm, p), window: window))
     try s.finish()

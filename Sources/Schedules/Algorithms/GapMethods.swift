@@ -3,6 +3,9 @@ import SimKernel
 /// How a fixed-block schedule keeps signals a minimum gap apart, each exactly as its
 /// source does it ([@PACO], [@ESMiraNotes], [@AWAREAndroid]).
 public enum GapMethod: String, Sendable, CaseIterable {
+  /// The methods that keep a minimum gap (all but ``none``), by name, for messages.
+  public static var keepingNames: String { allCases.filter { $0 != .none }.map(\.rawValue).joined(separator: ", ") }
+
   /// No gap: one uniform draw in each block.
   case none
   /// Redraw the whole day until every gap holds: the naive scheme MacKerron's thesis warns
