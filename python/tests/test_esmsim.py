@@ -331,3 +331,38 @@ def test_days_are_read_typed_and_add_up_to_the_participants(tmp_path):
     answered = r.days.groupby(keys, observed=True)["answered"].sum()
     completed = r.participants.set_index(keys)["completed"]
     assert (answered.reindex(completed.index) == completed).all()
+
+
+def _temporary(prefix):
+    import tempfile
+    return {p.name for p in Path(tempfile.gettempdir()).glob(prefix + "*")}
+
+
+@needs_esmsim
+def test_calibrate_reads_naive_times_as_a_csv_files_and_removes_its_copy(tmp_path):
+    # Naive datetimes are the participants' clock, as in the csv file: the same fit from the
+    # file and from its DataFrame with a time zone (they were read as UTC, so every hour's odds
+    # moved by the zone's offset). The DataFrame's copy is not left behind.
+    before = _temporary("esmsim-calibration-")
+    kwargs = dict(time_zone="Europe/Brussels", people=30, bootstrap=5, evaluations=30)
+    from_file = esmsim.calibrate(esmsim.example("pilot.csv"), output=tmp_path / "file.yaml", **kwargs)
+    pilot = pd.read_csv(esmsim.example("pilot.csv"), parse_dates=["scheduled", "opened", "submitted"])
+    from_frame = esmsim.calibrate(pilot, output=tmp_path / "frame.yaml", **kwargs)
+    assert from_frame.estimates.to_dict("records") == from_file.estimates.to_dict("records")
+    assert _temporary("esmsim-calibration-") == before
+
+
+@needs_esmsim
+def test_run_says_a_bad_value_or_scenario_plainly_and_leaves_no_folder(tmp_path):
+    before = _temporary("esmsim-")
+    with pytest.raises(esmsim.EsmsimError) as e:
+        esmsim.run(study(), participants=-5)
+    assert "Missing value" not in str(e.value) and "participants" in str(e.value)
+    with pytest.raises(esmsim.EsmsimError):
+        esmsim.run(["not", "a", "scenario"])
+    with pytest.raises(esmsim.EsmsimError):
+        esmsim.run({"name": "x", "seed": object()})
+    assert _temporary("esmsim-") == before
+    import numpy as np
+    r = esmsim.run(study(seed=np.int64(3)), participants=np.int64(5))
+    assert r.manifest is not None

@@ -210,12 +210,47 @@ def _error(stderr: str, status: int) -> EsmsimError:
     return EsmsimError(f"{where}{message}", status, stderr)
 
 
+# The scenario keys that name a file: read relative to the scenario file's folder.
+_IMPORT_KEYS = ("aware_schedule", "esmira_study", "paco_experiment", "beiwe_study")
+
+
+def _imports_from_here(node: Any) -> Any:
+    """A dict scenario with its import files' relative paths made absolute from the working
+    folder: a dict has no folder of its own, and its temporary file's would not hold them."""
+    if isinstance(node, Mapping):
+        out = {}
+        for key, value in node.items():
+            if key in _IMPORT_KEYS and isinstance(value, (str, os.PathLike)) and not os.path.isabs(os.fspath(value)):
+                out[key] = os.path.abspath(os.fspath(value))
+            else:
+                out[key] = _imports_from_here(value)
+        return out
+    if isinstance(node, (list, tuple)):
+        return [_imports_from_here(v) for v in node]
+    return node
+
+
+def _plain(value: Any) -> Any:
+    """numpy's numbers and arrays as Python's, for JSON."""
+    if hasattr(value, "item") and callable(value.item) and getattr(value, "shape", None) == ():
+        return value.item()
+    if hasattr(value, "tolist") and callable(value.tolist):
+        return value.tolist()
+    raise TypeError(f"{type(value).__name__} is not a scenario value (numbers, text, lists and dicts)")
+
+
 def _scenario(scenario: Union[str, os.PathLike, Mapping[str, Any]], temporary: Path) -> str:
-    """The scenario's file: a dict written as JSON into `temporary`, a path checked."""
+    """The scenario's file: a dict written as JSON into `temporary` (its import files' paths
+    taken from the working folder), a path checked."""
     if isinstance(scenario, Mapping):
         path = temporary / "scenario.json"
-        path.write_text(json.dumps(scenario))
+        try:
+            path.write_text(json.dumps(_imports_from_here(scenario), default=_plain))
+        except (TypeError, ValueError) as e:
+            raise EsmsimError(f"the scenario dict cannot be written: {e}") from None
         return str(path)
+    if not isinstance(scenario, (str, os.PathLike)):
+        raise EsmsimError(f"a scenario is a file's path or a dict, not {type(scenario).__name__}")
     source = os.fspath(scenario)
     if not Path(source).is_file():
         raise EsmsimError(f"no scenario file {source}")
@@ -231,21 +266,25 @@ def run(scenario: Union[str, os.PathLike, Mapping[str, Any]], output: Optional[U
     People like a real study's: `{"population": {"compliance": {"preset": "fisher2017_mood"}}}`
     in the scenario (`docs/model.md`, People; `docs/scenario-reference.md`)."""
     temporary = Path(tempfile.mkdtemp(prefix="esmsim-scenario-"))
+    made = None  # the results' temporary folder, removed if the run fails
     try:
         source = _scenario(scenario, temporary)
-    except EsmsimError:
-        shutil.rmtree(temporary, ignore_errors=True)
-        raise
-    folder = os.fspath(output) if output is not None else str(Path(tempfile.mkdtemp(prefix="esmsim-results-")) / "results")
-    args = ["run", source, "--output", folder]
-    for flag, value in (("--participants", participants), ("--duration", duration), ("--replications", replications),
-                        ("--seed", seed), ("--threads", threads)):
-        if value is not None:
-            args += [flag, str(value)]
-    if force:
-        args.append("--force")
-    try:
+        if output is None:
+            made = Path(tempfile.mkdtemp(prefix="esmsim-results-"))
+        folder = os.fspath(output) if output is not None else str(made / "results")
+        args = ["run", source, "--output", folder]
+        for flag, value in (("--participants", participants), ("--duration", duration), ("--replications", replications),
+                            ("--seed", seed), ("--threads", threads)):
+            if value is not None:
+                # flag=value: a negative number is the option's value, not another option
+                args.append(f"{flag}={value}")
+        if force:
+            args.append("--force")
         _execute(args)
+    except BaseException:
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
+        raise
     finally:
         shutil.rmtree(temporary, ignore_errors=True)
     return read(folder)
@@ -417,8 +456,10 @@ def calibrate(files: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]], 
               output: Optional[Union[str, os.PathLike]] = None,
               kept_at_least: Optional[Union[float, str]] = None) -> Calibration:
     """Runs `esmsim calibrate` on a pilot's per-prompt records (`format`: "aware", "beiwe",
-    "mpath", "esmira" or "csv"; a DataFrame is written as the csv format, its datetime columns
-    as instants) and returns the fitted compliance with its 95 % intervals; `holdout`
+    "mpath", "esmira" or "csv"; a DataFrame is read as the csv format: its datetime columns with
+    a time zone as instants, without one as the participants' clock, as a csv file's are, with
+    `time_zone` or `utc_offset` (UTC without them); its copy for esmsim is removed once read)
+    and returns the fitted compliance with its 95 % intervals; `holdout`
     ("days:N" or "participants:F") also fits on part of the pilot and checks the rest against
     the prediction. `kept_at_least`: the records hold only the participants who answered at
     least this share of their prompts ("lowest": the pilot's lowest participant share, of
@@ -426,21 +467,24 @@ def calibrate(files: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]], 
     in each simulation of the pilot (more: less simulation noise, slower; for the fit you plan
     with, two seeds, docs/calibration.md). `output` is where the block (YAML) goes, the
     JSON and the page beside it (default: a temporary folder, kept)."""
+    if isinstance(files, pd.DataFrame) and format != "csv":
+        raise EsmsimError('a DataFrame is read as format="csv"')
     work = Path(tempfile.mkdtemp(prefix="esmsim-calibration-"))
+    copy = None  # the DataFrame's records written for esmsim: removed once read
     if isinstance(files, pd.DataFrame):
-        if format != "csv":
-            raise EsmsimError('a DataFrame is read as format="csv"')
         frame = files.copy()
         for column in frame.columns:
             if pd.api.types.is_datetime64_any_dtype(frame[column]):
                 stamps = frame[column]
                 if getattr(stamps.dt, "tz", None) is None:
-                    stamps = stamps.dt.tz_localize("UTC")
-                frame[column] = (stamps - pd.Timestamp(0, tz="UTC")) // pd.Timedelta(milliseconds=1)
-                frame[column] = frame[column].astype("Int64")
-        path = work / "pilot.csv"
-        frame.to_csv(path, index=False)
-        paths = [str(path)]
+                    # A clock time without a zone, as in a csv file: the participants' clock
+                    # (time_zone, utc_offset; UTC without them).
+                    frame[column] = stamps.dt.strftime("%Y-%m-%dT%H:%M:%S.%f").where(stamps.notna(), "")
+                else:
+                    frame[column] = ((stamps - pd.Timestamp(0, tz="UTC")) // pd.Timedelta(milliseconds=1)).astype("Int64")
+        copy = work / "pilot.csv"
+        frame.to_csv(copy, index=False)
+        paths = [str(copy)]
     elif isinstance(files, (str, os.PathLike)):
         paths = [os.fspath(files)]
     else:
@@ -456,7 +500,16 @@ def calibrate(files: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]], 
             args.append(f"{flag}={os.fspath(value) if isinstance(value, os.PathLike) else value}")
     for role, column in (columns or {}).items():
         args += ["--column", f"{role}={column}"]
-    _execute(args)
+    try:
+        _execute(args)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    finally:
+        if copy is not None:
+            copy.unlink(missing_ok=True)
+    if output is not None:
+        shutil.rmtree(work, ignore_errors=True)
     stem = re.sub(r"\.(yaml|yml)$", "", block)
     found = json.loads(Path(stem + ".json").read_text())
     check = None
