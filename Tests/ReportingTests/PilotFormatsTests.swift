@@ -237,7 +237,7 @@ struct PilotFormatsTests {
     #expect(!plain.recording.openings)
   }
 
-  @Test("generic CSV: bad times, a missing time column and impossible orders are refused with the line and column")
+  @Test("generic CSV: bad times, a missing time column, a blank participant and impossible orders are refused with the line and column")
   func genericMalformed() {
     let columns = PilotColumns(names: ["participant": "pid", "scheduled": "planned", "opened": "start"])
     let cases: [(String, String, Int)] = [
@@ -247,6 +247,8 @@ struct PilotFormatsTests {
       ("pid,planned,start\na,2025-03-03T09:00Z,2025-03-03T08:50Z\n", "start", 2),
       ("pid,when\na,2025-03-03T09:00Z\n", "delivered", 1),
       ("pid,planned\na,\n", "planned", 2),
+      // A blank participant was read as one more participant.
+      ("pid,planned\na,2025-03-03T09:00Z\n ,2025-03-03T10:00Z\n", "pid", 3),
     ]
     for (text, key, line) in cases {
       #expect {

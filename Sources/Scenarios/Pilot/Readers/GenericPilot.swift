@@ -82,6 +82,9 @@ extension PilotReaders {
       return (utc, offset)
     }
     for r in csv.records {
+      guard !r[who].text.trimmingCharacters(in: .whitespaces).isEmpty else {
+        throw csv.error(r[who], columns.name("participant"), "a prompt without its participant")
+      }
       let scheduled = try time(r, scheduledAt, "scheduled")
       let delivered = try time(r, deliveredAt, "delivered")
       guard let (shown, offset) = delivered ?? scheduled else {
