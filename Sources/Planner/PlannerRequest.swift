@@ -62,7 +62,7 @@ extension PlannerRequest {
       for (name, text) in map {
         guard let text = text as? String else { throw Refusal(description: "file \(name) must be text", tooLarge: false) }
         guard name.count <= 200, !name.contains("/"), !name.hasPrefix(".") else {
-          throw Refusal(description: "file name '\(name.prefix(200))' must be a plain name without '/'", tooLarge: false)
+          throw Refusal(description: "file name '\(name.prefix(200))' must be a plain name: no '/', not starting with '.'", tooLarge: false)
         }
         guard text.utf8.count <= maxBytes else {
           throw Refusal(description: "\(name) is \(text.utf8.count) bytes; at most \(maxBytes)", tooLarge: true)

@@ -72,6 +72,23 @@ struct Methods: RouterMiddleware {
   }
 }
 
+/// Answers a path the planner does not serve with its JSON refusal (404), as every error is,
+/// instead of an empty response without the pages' headers. After the guards, so that a
+/// request from elsewhere is refused as such first.
+struct Known: RouterMiddleware {
+  let paths: Set<String>
+
+  func handle(_ request: Request, context: PlannerContext, next: (Request, PlannerContext) async throws -> Response) async throws
+    -> Response
+  {
+    guard paths.contains(request.uri.path) else {
+      let shown = String(request.uri.path.prefix(100).map { $0.isASCII && !$0.isNewline ? $0 : "?" })
+      return PlannerServer.refusal(.notFound, "nothing at \(shown): the planner serves \(paths.sorted().joined(separator: ", "))")
+    }
+    return try await next(request, context)
+  }
+}
+
 /// One line per request on standard error: when, method, path, status, milliseconds, and a
 /// refusal's reason.
 struct RequestLog: RouterMiddleware {

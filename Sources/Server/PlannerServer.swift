@@ -73,10 +73,12 @@ public enum PlannerServer {
     let gate = Gate(waiting: options.queue)
     let router = Router(context: PlannerContext.self)
     if let log = options.log { router.middlewares.add(RequestLog(log: log)) }
-    router.middlewares.add(Methods(allowed: Dictionary(uniqueKeysWithValues: pages.map { ($0.path, "GET, HEAD") } + [
+    let served = Dictionary(uniqueKeysWithValues: pages.map { ($0.path, "GET, HEAD") } + [
       ("/api/run", "POST"), ("/api/results", "POST"), ("/api/choices", "GET"),
-    ])))
+    ])
+    router.middlewares.add(Methods(allowed: served))
     router.middlewares.add(Guard(loopback: isLoopback(options.host), port: port, maxBody: options.maxBody))
+    router.middlewares.add(Known(paths: Set(served.keys)))
     for page in pages {
       router.get(RouterPath(page.path)) { _, _ in Self.response(.ok, page.body, type: page.type) }
       router.head(RouterPath(page.path)) { _, _ in

@@ -138,7 +138,7 @@ struct ServerTests {
     }
   }
 
-  @Test("HEAD of a page is 200 with its length; a method a path does not take is 405 with Allow")
+  @Test("HEAD of a page is 200 with its length; a method a path does not take is 405 with Allow; a path not served is a JSON 404")
   func methods() async throws {
     try await withServer { port in
       let head = try RawHTTP.send(port: port, "HEAD / HTTP/1.1\nHost: 127.0.0.1:\(port)\nConnection: close\n\n")
@@ -149,6 +149,13 @@ struct ServerTests {
       #expect(getAPI.status == 405 && getAPI.headers["allow"] == "POST")
       let missing = try RawHTTP.send(port: port, "GET /../../etc/passwd HTTP/1.1\nHost: 127.0.0.1:\(port)\nConnection: close\n\n")
       #expect(missing.status == 404)
+      // A path the planner does not serve: its JSON refusal with the pages' headers (it was an
+      // empty 404 without them).
+      let unknown = try RawHTTP.send(port: port, "GET /api/nope HTTP/1.1\nHost: 127.0.0.1:\(port)\nConnection: close\n\n")
+      #expect(unknown.status == 404 && unknown.headers["content-type"] == "application/json")
+      #expect(unknown.headers["x-content-type-options"] == "nosniff")
+      let said = try JSONSerialization.jsonObject(with: unknown.body) as? [String: Any]
+      #expect(said?["ok"] as? Bool == false && (said?["error"] as? String ?? "").contains("/api/run"), "\(String(decoding: unknown.body, as: UTF8.self))")
     }
   }
 
