@@ -158,7 +158,7 @@ struct RunCommandTests {
       ("bad.yaml", "name: t\npopulation: {size: [1, 2\n", ["bad.yaml", "line"]),
       ("unknown.yaml", "name: t\nprotocol: {expiri: 15m}\n", ["unknown.yaml", "protocol.expiri", "unknown key"]),
       ("type.yaml", "name: t\npopulation: {size: many}\n", ["type.yaml", "population.size", "whole number"]),
-      ("aware.yaml", "name: t\nprotocol: {aware_schedule: missing.json}\n", ["missing.json", "does not exist"]),
+      ("aware.yaml", "name: t\nprotocol: {aware_schedule: missing.json}\n", ["aware.yaml: protocol.aware_schedule (line 2", "missing.json", "does not exist"]),
     ]
     for (name, text, expected) in cases {
       let file = try tmp.write(name, text)

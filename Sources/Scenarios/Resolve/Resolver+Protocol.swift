@@ -184,7 +184,14 @@ extension ScenarioResolver {
   /// relative to the scenario file's folder, or, for a scenario sent to `esmsim serve`, only
   /// from the files uploaded with it (never from the server's disk).
   func importedFile(_ name: String, key: String, at: ScenarioValue.Location?) throws(ScenarioError) -> (Data, String) {
-    guard let uploads else { return (try ScenarioLoader.contents(path: relative(name)), relative(name)) }
+    guard let uploads else {
+      // A file that cannot be read is located at the key that names it, in the scenario.
+      do {
+        return (try ScenarioLoader.contents(path: relative(name)), relative(name))
+      } catch {
+        throw ScenarioError(file: file, key: key, at: at, "\(relative(name)): \(error.message)")
+      }
+    }
     guard let data = uploads[name] else {
       let have = uploads.keys.sorted().joined(separator: ", ")
       throw ScenarioError(
