@@ -366,3 +366,16 @@ def test_run_says_a_bad_value_or_scenario_plainly_and_leaves_no_folder(tmp_path)
     import numpy as np
     r = esmsim.run(study(seed=np.int64(3)), participants=np.int64(5))
     assert r.manifest is not None
+
+
+@needs_esmsim
+def test_power_says_a_missing_or_bad_file_by_its_own_name(tmp_path):
+    pytest.importorskip("statsmodels")
+    with pytest.raises(esmsim.EsmsimError) as e:
+        esmsim.power(tmp_path / "nope.yaml", participants=20, days=5)
+    assert "no scenario file" in str(e.value)
+    bad = tmp_path / "pw.yaml"
+    bad.write_text("name: t\nprotocol:\n  expiry: 30mins\n")
+    with pytest.raises(esmsim.ScenarioError) as e:
+        esmsim.power(bad, participants=20, days=5)
+    assert e.value.file == str(bad) and e.value.key == "protocol.expiry" and e.value.line == 3

@@ -214,19 +214,20 @@ def _error(stderr: str, status: int) -> EsmsimError:
 _IMPORT_KEYS = ("aware_schedule", "esmira_study", "paco_experiment", "beiwe_study")
 
 
-def _imports_from_here(node: Any) -> Any:
-    """A dict scenario with its import files' relative paths made absolute from the working
-    folder: a dict has no folder of its own, and its temporary file's would not hold them."""
+def _imports_from_here(node: Any, folder: Optional[str] = None) -> Any:
+    """A dict scenario with its import files' relative paths made absolute from `folder` (the
+    working folder by default): a dict has no folder of its own, and its temporary file's would
+    not hold them."""
     if isinstance(node, Mapping):
         out = {}
         for key, value in node.items():
             if key in _IMPORT_KEYS and isinstance(value, (str, os.PathLike)) and not os.path.isabs(os.fspath(value)):
-                out[key] = os.path.abspath(os.fspath(value))
+                out[key] = os.path.abspath(os.path.join(folder or os.getcwd(), os.fspath(value)))
             else:
-                out[key] = _imports_from_here(value)
+                out[key] = _imports_from_here(value, folder)
         return out
     if isinstance(node, (list, tuple)):
-        return [_imports_from_here(v) for v in node]
+        return [_imports_from_here(v, folder) for v in node]
     return node
 
 

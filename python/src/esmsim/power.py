@@ -133,25 +133,43 @@ def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], 
     those `answers_data()` derives, `term` the coefficient tested, `re_formula` its random part
     ("1": a random intercept; "~stress_within": and a random slope); the three data sets are the
     answered rows, every prompt (complete) and MCAR of the answered count."""
-    from . import EsmsimError, run
+    import os
+
+    from . import EsmsimError, _execute, _imports_from_here, run
 
     try:
         import statsmodels  # noqa: F401
     except ImportError:
         raise EsmsimError("esmsim.power() needs statsmodels: pip install statsmodels") from None
+    # One design or several: a number is a list of one.
+    participants = [int(n) for n in np.atleast_1d(participants)]
+    days = [int(d) for d in np.atleast_1d(days)]
     if isinstance(scenario, Mapping):
         base = dict(scenario)
-    elif str(scenario).endswith(".json"):
-        import json
-        with open(scenario) as f:
-            base = json.load(f)
     else:
+        path = os.fspath(scenario)
+        if not os.path.isfile(path):
+            raise EsmsimError(f"no scenario file {path}")
+        # Checked as a file first, so that a problem is located in it (file, key, line).
+        _execute(["validate", path])
         try:
-            import yaml  # PyYAML: only to read a scenario file here (pip install esmsim[power])
-        except ImportError:
-            raise EsmsimError("reading a YAML scenario in esmsim.power() needs PyYAML; give the scenario as a dict") from None
-        with open(scenario) as f:
-            base = yaml.safe_load(f)
+            if path.endswith(".json"):
+                import json
+                with open(path) as f:
+                    base = json.load(f)
+            else:
+                try:
+                    import yaml  # PyYAML: only to read a scenario file here (pip install esmsim[power])
+                except ImportError:
+                    raise EsmsimError("reading a YAML scenario in esmsim.power() needs PyYAML; give the scenario as a dict") from None
+                with open(path) as f:
+                    base = yaml.safe_load(f)
+        except EsmsimError:
+            raise
+        except Exception as e:  # noqa: BLE001: any reader's error, said with the file
+            raise EsmsimError(f"{path}: {type(e).__name__}: {e}") from None
+        # Its import files are the file's folder's, as esmsim reads them.
+        base = _imports_from_here(base, os.path.dirname(os.path.abspath(path)))
     names = _answer_names(base)
     if names is not None:
         if not formula or not term:
