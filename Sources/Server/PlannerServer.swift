@@ -168,7 +168,11 @@ public enum PlannerServer {
     } catch {
       return refusal(error.tooLarge ? .contentTooLarge : .unprocessableContent, error.description)
     }
-    guard await gate.enter() else { return refusal(.serviceUnavailable, "the planner is busy with other requests; try again") }
+    guard await gate.enter() else {
+      var busy = refusal(.serviceUnavailable, "the planner is busy with other requests; try again")
+      busy.headers[.retryAfter] = "2"  // seconds: a change takes about that long
+      return busy
+    }
     defer { Task { await gate.leave() } }
     return await withCheckedContinuation { done in
       DispatchQueue.global().async {

@@ -214,7 +214,7 @@ struct ServerTests {
     }
   }
 
-  @Test("one simulation at a time: with no room to wait, a second request is told the server is busy (503)")
+  @Test("one simulation at a time: with no room to wait, a second request is told the server is busy (503, Retry-After)")
   func busy() async throws {
     try await withServer(limits: .init(participantDays: 200_000), queue: 0) { port in
       // As long as the limit allows (seconds in a test build): 1,000 participants for 20 days
@@ -227,8 +227,8 @@ struct ServerTests {
         done.signal()
       }
       Thread.sleep(forTimeInterval: 0.4)
-      let r15 = try post(port, json: scenarioJSON("name: y\npopulation: {size: 1}\nduration: 1d\n")).status
-      #expect(r15 == 503)
+      let busy = try post(port, json: scenarioJSON("name: y\npopulation: {size: 1}\nduration: 1d\n"))
+      #expect(busy.status == 503 && busy.headers["retry-after"] == "2", "\(busy.headers)")
       done.wait()
       #expect(firstStatus == 200)
     }
