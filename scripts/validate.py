@@ -9,6 +9,7 @@ import atexit
 import csv
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -843,6 +844,48 @@ say("rate falls as 1/days since the last opening, an assumption), and Samsung pu
 say("about 3 days (App Standby's restricted bucket: one alarm a day) and into deep sleep after 16 (no background")
 say("work and no notifications until opened), as Samsung's developer documentation says. Study phones (stock")
 say("Android) have no such maker rules.\n")
+
+# 8. The README's figures ------------------------------------------------------------------
+# The README quotes figures of its scenarios; each is read from the README and checked against
+# this run, so that what a reader meets first does not drift from the model (it had).
+say("## 8. The README's figures, rerun\n")
+README = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+
+
+def summary_values(folder, metric):
+    return {r["variant"]: float(r["mean"]) for r in csv.DictReader(open(os.path.join(folder, "summary.csv"))) if r["metric"] == metric}
+
+
+def readme_figure(pattern):
+    m = re.search(pattern, README)
+    return m.groups() if m else None
+
+
+body = []
+# People presets (README: "from 65.5 % (...) to 81.3 % (...; Soyster et al. 2022's 80.6 %), against 72.9 %").
+presets = summary_values(run(os.path.join(ROOT, "scenarios/people-presets.yaml"), "presets"), "compliance")
+shown = readme_figure(r"answer from ([0-9.]+) % \(m-Path.*?to\s+([0-9.]+) % \(Fisher.*?Soyster et al\. 2022's ([0-9.]+) %\), against ([0-9.]+) %")
+ran = tuple(f"{100 * presets[k]:.1f}" for k in ("mpathr_example", "fisher2017_mood", "soyster2022_alcohol", "default"))
+body.append(["people presets (m-Path, Fisher 2017, Soyster, default answered, %)", " / ".join(shown or ["missing"]), " / ".join(ran),
+             verdict(shown == ran, "readme-people-presets")])
+# battery-tradeoff (README: "best for navigation: X % of prompts delivered, Y % of location hours Comp; 10 m: Z %, W %").
+folder = run(os.path.join(ROOT, "scenarios/battery-tradeoff.yaml"), "battery")
+delivered, comp = summary_values(folder, "delivered_share"), summary_values(folder, "coverage_comp_location")
+shown = readme_figure(r"best for navigation: ([0-9.]+) % of prompts delivered, ([0-9.]+) % of location hours Comp; 10 m: ([0-9.]+) %, ([0-9.]+) %")
+ran = tuple(f"{100 * x:.1f}" for x in (delivered["best for navigation"], comp["best for navigation"], delivered["10 m"], comp["10 m"]))
+body.append(["battery-tradeoff (navigation delivered, Comp; 10 m delivered, Comp, %)", " / ".join(shown or ["missing"]), " / ".join(ran),
+             verdict(shown == ran, "readme-battery-tradeoff")])
+# The design search (README: "12 days at five a day, 16 at four, 26 at three"), with the README's command.
+command = readme_figure(r"esmsim design (scenarios/quickstart\.yaml [^#\n]*?)\s+#")
+fewest = {}
+if command:
+    found = esmsim("design", *command[0].split())
+    fewest = {int(n): d for n, d in re.findall(r"(\d) a day: (\d+) days", found)}
+shown = readme_figure(r"(\d+) days at five a day, (\d+) at\s+four, (\d+) at three")
+ran = tuple(fewest.get(k, "none") for k in (5, 4, 3))
+body.append(["the design search's fewest days (5, 4, 3 a day)", " / ".join(shown or ["missing"]), " / ".join(map(str, ran)),
+             verdict(shown == ran, "readme-design")])
+say(table(["figure", "README", "this run", ""], body) + "\n")
 
 # The real studies' section (scripts/validate_real.py, make validate-real) needs their files,
 # which are not in the repository: it is kept as it stands in docs/validation.md.
