@@ -37,10 +37,23 @@ enum ErrorOutput {
         i += 1
         continue
       }
+      // `--duration -3d`: a negative number after an option is its value (the parser took it
+      // for another option and said the value was missing), so that its own check says why.
+      if a.hasPrefix("--"), !a.contains("="), i + 1 < arguments.count, Self.isNegativeNumber(arguments[i + 1]) {
+        rest.append("\(a)=\(arguments[i + 1])")
+        i += 2
+        continue
+      }
       rest.append(a)
       i += 1
     }
     return rest
+  }
+
+  /// A minus and a digit (or a point): a negative number, with or without a unit.
+  static func isNegativeNumber(_ s: String) -> Bool {
+    let c = Array(s.prefix(2))
+    return c.count == 2 && c[0] == "-" && (c[1].isNumber || c[1] == ".")
   }
 
   /// Reports a failure esmsim names itself (`esmsim: …`, exit `code`): a scenario, sweep or

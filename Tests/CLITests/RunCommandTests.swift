@@ -222,4 +222,16 @@ struct RunCommandTests {
     try FileManager.default.removeItem(atPath: mine)
     #expect(try ESMSimBinary.run(["run", scenario, "--output", out, "--force"]).status == 0)
   }
+
+  @Test("a negative number after an option is its value, refused by its own check (it was 'Missing value')")
+  func negativeValues() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let scenario = "scenarios/quickstart.yaml"
+    let p = try ESMSimBinary.run(["run", scenario, "--output", tmp.path("a"), "--participants", "-5"])
+    #expect(p.status == 64 && p.stderr.contains("--participants must be between 1") && !p.stderr.contains("Missing value"), "\(p.stderr)")
+    let d = try ESMSimBinary.run(["run", scenario, "--output", tmp.path("b"), "--duration", "-3d"])
+    #expect(d.status != 0 && d.stderr.contains("duration") && d.stderr.contains("'-3d'") && !d.stderr.contains("Missing value"), "\(d.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: tmp.path("a")) && !FileManager.default.fileExists(atPath: tmp.path("b")))
+  }
 }
