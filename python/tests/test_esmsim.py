@@ -379,3 +379,13 @@ def test_power_says_a_missing_or_bad_file_by_its_own_name(tmp_path):
     with pytest.raises(esmsim.ScenarioError) as e:
         esmsim.power(bad, participants=20, days=5)
     assert e.value.file == str(bad) and e.value.key == "protocol.expiry" and e.value.line == 3
+
+
+@needs_esmsim
+def test_a_bad_cell_of_a_data_frame_is_located_by_its_row():
+    pilot = pd.read_csv(esmsim.example("pilot.csv"))
+    pilot.loc[5, "scheduled"] = "yesterday"
+    with pytest.raises(esmsim.ScenarioError) as e:
+        esmsim.calibrate(pilot)
+    assert e.value.file == "<DataFrame>" and e.value.key == "scheduled"
+    assert "row 5 of the DataFrame" in str(e.value) and "esmsim-calibration" not in str(e.value)

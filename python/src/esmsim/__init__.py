@@ -503,6 +503,15 @@ def calibrate(files: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]], 
         args += ["--column", f"{role}={column}"]
     try:
         _execute(args)
+    except ScenarioError as e:
+        shutil.rmtree(work, ignore_errors=True)
+        if copy is not None and e.file == str(copy):
+            # Located in the DataFrame (its row's index label), not in the temporary copy.
+            row = e.line - 2 if e.line is not None and e.line >= 2 else None
+            label = files.index[row] if row is not None and row < len(files) else None
+            where = f"row {label!r} of the DataFrame" if label is not None else "the DataFrame"
+            raise ScenarioError(f"{where}: {e.message}", "<DataFrame>", e.key, None, None, e.exit, e.stderr) from None
+        raise
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
