@@ -52,7 +52,10 @@ struct SweepCommand: ParsableCommand {
       print("variants per point: \(first.variants.count); first point: \(plan.participants) participants × \(plan.days) days")
       print("participant-days in all: \(participantDays)")
       let suggestions = SlurmScript.suggestedShards(units: spec.unitCount, participantDays: participantDays)
-      print("suggested shards: \(suggestions.map(String.init).joined(separator: ", ")) (a few minutes of work each at about 100,000 participant-days a second per 2 cores)")
+      // Each suggestion with its shard's work, at the rate runs are estimated by (2 cores).
+      let rate = WorkEstimate.ratePerCore * 2
+      let each = suggestions.map { "\($0) (about \(WorkEstimate.duration(Double(participantDays) / rate / Double($0))) each)" }
+      print("suggested shards: \(each.joined(separator: ", ")), at about \(Int(rate)) participant-days a second on 2 cores")
     }
   }
 

@@ -37,6 +37,17 @@ struct ReliabilityTests {
     #expect(percent.status != 0 && percent.stderr.contains("--output"), "\(percent.stderr)")
   }
 
+  @Test("sweep plan: each suggested shard count with its work at the estimated rate (it said 'a few minutes' of a 2-second sweep)")
+  func sweepPlanWork() throws {
+    let r = try ESMSimBinary.run(["sweep", "plan", "scenarios/sweep-schedulers.yaml"])
+    #expect(r.status == 0, "\(r.stderr)")
+    // 100,800 participant-days in all, at 100,000 a second on 2 cores: about 1 s.
+    let line = r.stdout.split(separator: "\n").first { $0.hasPrefix("suggested shards:") } ?? ""
+    #expect(r.stdout.contains("participant-days in all: 100800"), "\(r.stdout)")
+    #expect(line.contains("1 (about 1 s each)") || line.contains("1 (about 2 s each)"), "\(line)")
+    #expect(!r.stdout.contains("a few minutes"))
+  }
+
   @Test("calibrate: an offset from UTC beyond ±14 hours is refused by name")
   func utcOffset() throws {
     let r = try ESMSimBinary.run([
