@@ -40,6 +40,13 @@ public struct ScheduleParameters: Sendable, Hashable {
     self.randomLag = randomLag
     self.buffer = buffer
   }
+
+  /// A minimum gap given without a method that keeps it (fixed blocks keep one only with a
+  /// ``gapMethod`` other than ``GapMethod/none``): said, since it changes nothing.
+  public var unkeptMinGap: Double? {
+    guard let gap = minGap, gap > 0, (gapMethod ?? GapMethod.none) == GapMethod.none else { return nil }
+    return gap
+  }
 }
 
 extension AnyScheduler {

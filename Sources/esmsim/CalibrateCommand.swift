@@ -76,12 +76,7 @@ struct CalibrateCommand: ParsableCommand {
       outputs: outputPaths.map { ("--output", $0) })
     // Where the files go, checked before the fit rather than after it.
     for path in outputPaths {
-      let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
-      var isFolder: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder), isFolder.boolValue else {
-        throw ValidationError("--output: cannot write \(path): the folder \(parent) does not exist (create it first, or name a file in a folder that does)")
-      }
-      do { try AtomicFile.requireRegular(path) } catch { throw ValidationError("--output: \(error)") }
+      do { try AtomicFile.requireWritable(path) } catch { throw ValidationError("--output: \(error)") }
     }
   }
 

@@ -126,7 +126,7 @@ extension ScheduleCommand {
 
     func run() throws {
       let scheduler = try options.scheduler(algorithm)
-      if algorithm == .fixedBlocks, let gap = options.minGap, gap > 0, (options.gapMethod ?? GapMethod.none) == GapMethod.none {
+      if algorithm == .fixedBlocks, let gap = try options.parameters().unkeptMinGap {
         FileHandle.standardError.write(
           Data("warning: --min-gap is kept only with a --gap-method (\(GapMethod.keepingNames)); with none, signals may come closer than \(String(format: "%g", gap)) minutes\n".utf8))
       }

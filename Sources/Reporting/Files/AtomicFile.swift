@@ -47,6 +47,17 @@ public enum AtomicFile {
     }
   }
 
+  /// Refuses a path that cannot be written as a file: its folder does not exist, or it is not
+  /// a regular file (``requireRegular(_:)``). For checking an output before the work.
+  public static func requireWritable(_ path: String) throws(WriteError) {
+    let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    var isFolder: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: parent, isDirectory: &isFolder), isFolder.boolValue else {
+      throw WriteError(path: path, reason: "the folder \(parent) does not exist (create it first, or name a file in a folder that does)")
+    }
+    try requireRegular(path)
+  }
+
   static func reason(_ error: Error) -> String {
     let ns = error as NSError
     if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {

@@ -93,7 +93,7 @@ extension ScenarioResolver {
         "expected one of \((AnyScheduler.Name.allCases.map(\.rawValue) + ["event", "none"]).joined(separator: ", ")), found '\(name)'")
     }
     let p = try scheduleParameters(s, algorithm)
-    if let gap = p.minGap, gap > 0, (p.gapMethod ?? GapMethod.none) == GapMethod.none {
+    if let gap = p.unkeptMinGap {
       warn(
         ScenarioWarning(
           file: file, key: s.keyPath("min_gap"),

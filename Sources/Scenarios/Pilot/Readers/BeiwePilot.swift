@@ -8,18 +8,18 @@ extension PilotReaders {
   public static func beiweTimings(
     _ data: Data, file: String, participant: String, clock: PilotClock = .offset(minutes: 0)
   ) throws(ScenarioError) -> Pilot {
-    // The header first: Android's timings (no event column) are refused by name before their
-    // rows, whose shape differs, are read.
-    let headerLine = String(decoding: data.prefix(while: { $0 != 0x0A }), as: UTF8.self)
-    let names = headerLine.split(separator: ",", omittingEmptySubsequences: false).map {
-      $0.trimmingCharacters(in: CharacterSet(charactersIn: "\"\r \u{FEFF}"))
+    let android = ScenarioError(
+      file: file, key: "event", at: .init(line: 1, column: 1),
+      "Beiwe's Android survey timings have no event column, so one survey cannot be told from the next: use the iOS files")
+    let csv: CSVText
+    do {
+      csv = try CSVText(data, file: file)
+    } catch {
+      // Android's rows need not fit its header's shape: refused by name, not by the row.
+      if let loose = try? CSVText(data, file: file, ragged: true), !loose.header.contains("event") { throw android }
+      throw error
     }
-    guard names.contains("event") || headerLine.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-      throw ScenarioError(
-        file: file, key: "event", at: .init(line: 1, column: 1),
-        "Beiwe's Android survey timings have no event column, so one survey cannot be told from the next: use the iOS files")
-    }
-    let csv = try CSVText(data, file: file)
+    guard csv.header.contains("event") else { throw android }
     let time = try csv.column("timestamp")
     let event = try csv.column("event")
     var pilot = Pilot()
