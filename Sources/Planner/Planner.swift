@@ -56,12 +56,12 @@ public enum Planner {
     do {
       scenario = try Readers.scenario(Data(request.scenario.utf8), file: "scenario.yaml", uploads: uploads)
     } catch {
-      throw Refusal(description: error.description, tooLarge: false)
+      throw Refusal(description: error.description, kind: .invalid)
     }
     guard scenario.variants.count <= limits.variants else {
       throw Refusal(
         description: "scenario.yaml: variants: \(scenario.variants.count) variants; the planner runs at most \(limits.variants) per change (`esmsim run` takes up to \(ScenarioLimits.variants))",
-        tooLarge: true)
+        kind: .tooLarge)
     }
     let estimate = WorkEstimate(scenario, threads: 1)
     let days = estimate.participantDays
@@ -69,13 +69,13 @@ public enum Planner {
       throw Refusal(
         description: "scenario.yaml: \(Int(days)) participant-days over every variant and replication; the planner runs at most "
           + "\(Int(limits.participantDays)) per change (fewer participants, days or replications; `esmsim run` has no such limit)",
-        tooLarge: true)
+        kind: .tooLarge)
     }
     guard estimate.prompts <= limits.prompts else {
       throw Refusal(
         description: "scenario.yaml: up to \(Int(estimate.prompts)) prompts over every variant and replication; the planner runs at most "
           + "\(Int(limits.prompts)) per change (fewer prompts a day, follow-ups or participants; `esmsim run` has no such limit)",
-        tooLarge: true)
+        kind: .tooLarge)
     }
     return scenario
   }

@@ -25,14 +25,25 @@ public struct PlannerRequest: Sendable {
 
   /// A request refused: the message names the file and key where it can.
   public struct Refusal: Error, Sendable, CustomStringConvertible {
+    /// Why a request is refused, which sets its HTTP status.
+    public enum Kind: Sendable {
+      /// The body is not the request's JSON (not an object, no scenario text, a file not
+      /// text or not a plain name): 400.
+      case malformed
+      /// The request, a file or the work it asks for is larger than the limits: 413.
+      case tooLarge
+      /// The request is well formed but its scenario is not (the reader's located message): 422.
+      case invalid
+    }
+
     /// What is wrong.
     public var description: String
-    /// Whether the request was too large (rather than malformed).
-    public var tooLarge: Bool
+    /// Why it is refused.
+    public var kind: Kind
 
-    public init(description: String, tooLarge: Bool) {
+    public init(description: String, kind: Kind) {
       self.description = description
-      self.tooLarge = tooLarge
+      self.kind = kind
     }
   }
 }
@@ -45,34 +56,34 @@ extension PlannerRequest {
     typealias Refusal = PlannerRequest.Refusal
     let limit = PlannerRequest.maxBody(maxBytes: maxBytes, maxFiles: maxFiles)
     guard data.count <= limit else {
-      throw Refusal(description: "the request is \(data.count) bytes; at most \(limit)", tooLarge: true)
+      throw Refusal(description: "the request is \(data.count) bytes; at most \(limit)", kind: .tooLarge)
     }
     guard let object = try? JSONSerialization.jsonObject(with: data), let body = object as? [String: Any] else {
-      throw Refusal(description: "the request is not a JSON object", tooLarge: false)
+      throw Refusal(description: "the request is not a JSON object", kind: .malformed)
     }
     guard let scenario = body["scenario"] as? String else {
-      throw Refusal(description: "the request has no \"scenario\" text", tooLarge: false)
+      throw Refusal(description: "the request has no \"scenario\" text", kind: .malformed)
     }
     var files: [String: String] = [:]
     if let given = body["files"] {
-      guard let map = given as? [String: Any] else { throw Refusal(description: "\"files\" must map names to texts", tooLarge: false) }
+      guard let map = given as? [String: Any] else { throw Refusal(description: "\"files\" must map names to texts", kind: .malformed) }
       guard map.count <= maxFiles else {
-        throw Refusal(description: "\(map.count) files uploaded; at most \(maxFiles)", tooLarge: true)
+        throw Refusal(description: "\(map.count) files uploaded; at most \(maxFiles)", kind: .tooLarge)
       }
       for (name, text) in map {
-        guard let text = text as? String else { throw Refusal(description: "file \(name) must be text", tooLarge: false) }
+        guard let text = text as? String else { throw Refusal(description: "file \(name) must be text", kind: .malformed) }
         guard name.count <= 200, !name.contains("/"), !name.hasPrefix(".") else {
-          throw Refusal(description: "file name '\(name.prefix(200))' must be a plain name: no '/', not starting with '.'", tooLarge: false)
+          throw Refusal(description: "file name '\(name.prefix(200))' must be a plain name: no '/', not starting with '.'", kind: .malformed)
         }
         guard text.utf8.count <= maxBytes else {
-          throw Refusal(description: "\(name) is \(text.utf8.count) bytes; at most \(maxBytes)", tooLarge: true)
+          throw Refusal(description: "\(name) is \(text.utf8.count) bytes; at most \(maxBytes)", kind: .tooLarge)
         }
         files[name] = text
       }
     }
     let participant = (body["participant"] as? Int) ?? 0
     guard scenario.utf8.count <= maxBytes else {
-      throw Refusal(description: "the scenario is \(scenario.utf8.count) bytes; at most \(maxBytes)", tooLarge: true)
+      throw Refusal(description: "the scenario is \(scenario.utf8.count) bytes; at most \(maxBytes)", kind: .tooLarge)
     }
     return PlannerRequest(scenario: scenario, files: files, participant: max(participant, 0), truth: (body["truth"] as? Bool) ?? false)
   }

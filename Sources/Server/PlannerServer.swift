@@ -166,7 +166,13 @@ public enum PlannerServer {
       parsed = try Planner.request(json: Data(buffer: body), limits: options.limits)
       scenario = try Planner.scenario(parsed, limits: options.limits)
     } catch {
-      return refusal(error.tooLarge ? .contentTooLarge : .unprocessableContent, error.description)
+      let status: HTTPResponse.Status
+      switch error.kind {
+      case .malformed: status = .badRequest
+      case .tooLarge: status = .contentTooLarge
+      case .invalid: status = .unprocessableContent
+      }
+      return refusal(status, error.description)
     }
     guard await gate.enter() else {
       var busy = refusal(.serviceUnavailable, "the planner is busy with other requests; try again")

@@ -171,8 +171,16 @@ struct ServerTests {
       #expect(r10 == 200)
       let r11 = try post(port, json: small, type: "text/plain").status
       #expect(r11 == 415)
+      // A body that is not the request's JSON is a bad request (400; it was 422, the status
+      // of a well-formed request whose scenario is wrong).
       let r12 = try post(port, json: "{not json").status
-      #expect(r12 == 422)
+      #expect(r12 == 400)
+      let noScenario = try post(port, json: #"{"files": {}}"#).status
+      #expect(noScenario == 400)
+      let badName = try post(port, json: #"{"scenario": "name: x", "files": {"../a": "x"}}"#).status
+      #expect(badName == 400)
+      let wrong = try post(port, json: scenarioJSON("name: x\nprotocol: {expiry: -3m}\n"))
+      #expect(wrong.status == 422 && String(decoding: wrong.body, as: UTF8.self).contains("protocol.expiry"), "\(wrong.status)")
     }
   }
 
