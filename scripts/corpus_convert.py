@@ -30,13 +30,14 @@ validation/real/README.md): every time is written as "...Z", but the Z is not UT
   the Z value are the local clock already (`_z_digits`).
 """
 import csv
-from datetime import date, datetime, time, timedelta
+import re
+from datetime import date, datetime, time, timedelta, timezone
 
 __all__ = [
     'CONVERTERS', 'write_csv', 'convert',
     'fisher2017_mood', 'soyster2022_alcohol', 'bosley2020_gad', 'fisher2019_smoking',
     'reeves2020_ptsd', 'johannes2021_vigilance', 'vanhalem2020_eda',
-    'hoebeke2022_rumination', 'mpathr_example',
+    'hoebeke2022_rumination', 'mpathr_example', 'generic_csv', 'read_study_file',
 ]
 
 _MISSING = ('', 'NA', 'NaN', 'NULL')
@@ -294,6 +295,113 @@ CONVERTERS = {
 def convert(study, path):
     """The prompts of `study` (a key of CONVERTERS) from its raw file at `path`."""
     return CONVERTERS[study](path)
+
+
+# ------------------------------------------------------------------ a study of your own
+
+ROLES = ('participant', 'questionnaire', 'scheduled', 'delivered', 'opened', 'submitted')
+_NUMBER = re.compile(r'^[+-]?\d+(\.\d+)?$')
+
+
+def _generic_time(text, zone):
+    """A time as esmsim's csv reader takes it: seconds or milliseconds since 1970 (UTC; told
+    apart by size), or ISO 8601 with `Z`, an offset or none (then the participants' clock).
+    Returns a naive datetime on the participants' clock (`zone`, a ZoneInfo, or None: UTC)."""
+    if _NUMBER.match(text):
+        x = float(text)
+        utc = datetime.fromtimestamp(x if abs(x) < 1e11 else x / 1000, tz=timezone.utc)
+    else:
+        iso = text.replace(' ', 'T', 1)
+        if iso.endswith(('Z', 'z')):
+            iso = iso[:-1] + '+00:00'
+        utc = datetime.fromisoformat(iso)
+        if utc.tzinfo is None:
+            return utc
+    return (utc.astimezone(zone) if zone else utc.astimezone(timezone.utc)).replace(tzinfo=None)
+
+
+def generic_csv(path, columns=None, time_zone=None):
+    """esmsim's generic per-prompt CSV, read as `esmsim calibrate --format csv` reads it (a study
+    of your own, or one whose records are already in this layout): a row per prompt sent, the
+    columns named by role (participant, questionnaire, scheduled, delivered, opened, submitted)
+    or mapped by `columns` (role -> the file's column, like `--column ROLE=NAME`); comma,
+    semicolon or tab, the header's commonest. `participant` and `scheduled` or `delivered` are
+    needed. `time_zone` (an IANA name) is the participants' clock, to which times with a zone
+    or in seconds since 1970 are converted. ValueError naming the file, line and column."""
+    columns = dict(columns or {})
+    unknown = set(columns) - set(ROLES)
+    if unknown:
+        raise ValueError(f"{path}: reader.columns: unknown role(s) {', '.join(sorted(unknown))} "
+                         f"(roles: {', '.join(ROLES)})")
+    zone = None
+    if time_zone:
+        from zoneinfo import ZoneInfo
+        zone = ZoneInfo(time_zone)
+    with open(path, newline='', encoding='utf-8-sig') as f:
+        text = f.read()
+    header = text.split('\n', 1)[0]
+    separator = max((',', ';', '\t'), key=header.count)
+    rows = list(csv.reader(text.splitlines(), delimiter=separator))
+    if not rows:
+        raise ValueError(f'{path}: the file is empty')
+    head = [h.strip() for h in rows[0]]
+    where = {}
+    for role in ROLES:
+        name = columns.get(role, role)
+        if name in head:
+            where[role] = head.index(name)
+        elif role in columns:
+            raise ValueError(f'{path}: reader.columns.{role}: the header has no column {name!r}')
+    if 'participant' not in where:
+        raise ValueError(f"{path}: the header has no {columns.get('participant', 'participant')!r} column "
+                         f"(the participant; map it with reader.columns.participant)")
+    if 'scheduled' not in where and 'delivered' not in where:
+        raise ValueError(f'{path}: the header has neither {columns.get("scheduled", "scheduled")!r} nor '
+                         f'{columns.get("delivered", "delivered")!r}: a prompt needs its time')
+    prompts = []
+    for line, r in enumerate(rows[1:], start=2):
+        if not any(cell.strip() for cell in r):
+            continue
+
+        def cell(role):
+            i = where.get(role)
+            return r[i].strip() if i is not None and i < len(r) else ''
+
+        def when(role):
+            value = cell(role)
+            if value in _MISSING:
+                return None
+            try:
+                return _generic_time(value, zone)
+            except (ValueError, OverflowError, OSError):
+                raise ValueError(f'{path}: line {line}, column {columns.get(role, role)}: expected a time '
+                                 f'(seconds or milliseconds since 1970, or ISO 8601), found {value[:40]!r}') from None
+
+        who = cell('participant')
+        if who in _MISSING:
+            raise ValueError(f"{path}: line {line}, column {columns.get('participant', 'participant')}: "
+                             f'a prompt without its participant')
+        scheduled, delivered = when('scheduled'), when('delivered')
+        if scheduled is None and delivered is None:
+            raise ValueError(f'{path}: line {line}: a prompt without its time')
+        prompts.append(_prompt(who, cell('questionnaire'), scheduled=scheduled, delivered=delivered,
+                               opened=when('opened'), submitted=when('submitted')))
+    return prompts
+
+
+def read_study_file(reader, path, time_zone=None):
+    """The prompts of a study's raw file as its study.yaml's `reader` says: its `converter`
+    (one of CONVERTERS), or with none, esmsim's generic CSV (`format: csv`, with `columns`)."""
+    name = (reader or {}).get('converter')
+    if name:
+        if name not in CONVERTERS:
+            raise ValueError(f"reader.converter: no converter {name!r} "
+                             f"(known: {', '.join(sorted(CONVERTERS))}; or none, for esmsim's generic CSV)")
+        return convert(name, path)
+    if (reader or {}).get('format') != 'csv':
+        raise ValueError("reader: a study without a converter is read as esmsim's generic CSV: "
+                         "give `format: csv` (or a converter)")
+    return generic_csv(path, (reader or {}).get('columns'), time_zone)
 
 
 def _fmt(value):

@@ -2,6 +2,9 @@
 
     python3 -m unittest discover -s scripts -p 'test_validate_real.py'
 """
+import contextlib
+import io
+import json
 import os
 import sys
 import tempfile
@@ -511,6 +514,144 @@ class CrossPrediction(unittest.TestCase):
         self.assertIn('| a | 60.0 | – | **+15.5** |', text)      # its own column is empty
         self.assertFalse(any(line.startswith('| y ') for line in text))
         self.assertEqual(vr.cross_prediction_text([results[2]]), [])
+
+
+class OwnStudy(unittest.TestCase):
+    """A study of your own (`--study`): esmsim's generic CSV without a converter, its study.yaml,
+    and the training studies' presets as its leave-one-out people."""
+
+    def write(self, folder, name, text):
+        path = os.path.join(folder, name)
+        with open(path, 'w', encoding='utf-8') as f:
+            f.write(text)
+        return path
+
+    def test_generic_csv_as_esmsims_reader(self):
+        with tempfile.TemporaryDirectory() as d:
+            # Semicolons (the header's commonest), a mapped participant column, each kind of time.
+            path = self.write(d, 'r.csv', 'pid;delivered;opened;submitted\n'
+                              'a;2024-04-16T09:30:00;2024-04-16T09:31:00;2024-04-16T09:32:00\n'
+                              'a;2024-04-16T07:30:00Z;NA;\n'
+                              'b;1713259800;1713259860000;\n'
+                              '\n'
+                              'b;2024-04-16 11:30:00+00:00;;\n')
+            p = cc.generic_csv(path, {'participant': 'pid'}, 'Europe/Brussels')
+            self.assertEqual([x['status'] for x in p], ['answered', 'missed', 'partial', 'missed'])
+            self.assertEqual(p[0]['delivered'], datetime(2024, 4, 16, 9, 30))   # no zone: the clock
+            self.assertEqual(p[1]['delivered'], datetime(2024, 4, 16, 9, 30))   # UTC -> Brussels (+2)
+            self.assertEqual(p[2]['delivered'], datetime(2024, 4, 16, 11, 30))  # seconds since 1970
+            self.assertEqual(p[2]['opened'], datetime(2024, 4, 16, 11, 31))     # milliseconds
+            self.assertEqual(p[3]['delivered'], datetime(2024, 4, 16, 13, 30))
+            self.assertIsNone(p[0]['scheduled'])
+
+    def test_generic_csv_refusals_name_the_file_line_and_column(self):
+        with tempfile.TemporaryDirectory() as d:
+            cases = [('participant,delivered\n,2024-04-16T09:30:00\n', None, 'line 2, column participant'),
+                     ('participant,delivered\na,half past nine\n', None, 'line 2, column delivered'),
+                     ('participant,opened\na,2024-04-16T09:30:00\n', None, 'a prompt needs its time'),
+                     ('who,delivered\na,2024-04-16T09:30:00\n', None, "no 'participant' column"),
+                     ('who,delivered\na,2024-04-16T09:30:00\n', {'participant': 'pid'}, 'reader.columns.participant'),
+                     ('who,delivered\na,2024-04-16T09:30:00\n', {'person': 'who'}, 'unknown role(s) person')]
+            for text, columns, said in cases:
+                path = self.write(d, 'bad.csv', text)
+                with self.assertRaises(ValueError) as e:
+                    cc.generic_csv(path, columns, 'UTC')
+                self.assertIn(said, str(e.exception))
+                self.assertIn('bad.csv', str(e.exception))
+
+    def test_reader_picks_a_converter_or_the_generic_csv(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = self.write(d, 'r.csv', 'participant,scheduled,submitted\na,2024-04-16T09:30:00,\n')
+            self.assertEqual(len(cc.read_study_file({'format': 'csv'}, path, 'UTC')), 1)
+            with self.assertRaises(ValueError) as e:
+                cc.read_study_file({'format': 'csv', 'converter': 'nope'}, path)
+            self.assertIn("no converter 'nope'", str(e.exception))
+            with self.assertRaises(ValueError) as e:
+                cc.read_study_file({'format': 'mpath'}, path)
+            self.assertIn('format: csv', str(e.exception))
+
+    STUDY = ('name: mine\ntime_zone: Europe/London\nraw_files:\n  - name: records.csv\n'
+             'reader:\n  format: csv\n  columns: {participant: pid}\n'
+             'scenario:\n  name: mine\n  duration: 10d\n  population:\n    size: 24\n')
+
+    def test_own_study_yaml(self):
+        with tempfile.TemporaryDirectory() as d:
+            s = vr.own_study(self.write(d, 'study.yaml', self.STUDY))
+            self.assertEqual((s['role'], s['corpus_dir'], s['reader']['columns']),
+                             ('check', d, {'participant': 'pid'}))
+            for text, said in [(self.STUDY.replace('time_zone: Europe/London\n', ''), 'time_zone'),
+                               (self.STUDY.replace('raw_files:\n  - name: records.csv\n', ''), 'raw_files'),
+                               ('role: held out\n' + self.STUDY, "role: check or training, not 'held out'")]:
+                with self.assertRaises(ValueError) as e:
+                    vr.own_study(self.write(d, 'study.yaml', text))
+                self.assertIn(said, str(e.exception))
+
+    def test_the_readmes_example_reads(self):
+        here = os.path.dirname(os.path.abspath(__file__))
+        with open(os.path.join(here, '..', 'validation', 'real', 'README.md'), encoding='utf-8') as f:
+            readme = f.read()
+        import re
+        block = re.search(r'## A study of your own.*?```yaml\n(.*?)```', readme, re.S).group(1)
+        with tempfile.TemporaryDirectory() as d:
+            # Its comments too (one after `scenario:`, which the scenario's search once missed).
+            self.assertIn('scenario:  ', block)
+            s = vr.own_study(self.write(d, 'study.yaml', block))
+            self.assertEqual((s['role'], s['reader']['columns']), ('check', {'participant': 'pid', 'delivered': 'sent_at'}))
+            self.assertIn('expiry: 60m', s['scenario_text'])
+            self.assertFalse(s['scenario_text'].startswith(' '))
+
+    def test_preset_people_in_calibrates_form(self):
+        with tempfile.TemporaryDirectory() as d:
+            shown = Presets.SHOWN.replace('    classes:\n      - name: engaged\n        share: 0.9767\n',
+                                          '    classes:\n      - name: engaged\n        share: 0.9767\n'
+                                          '        weekly_change: "-0.1283"\n')
+            esmsim = Presets().fake_esmsim(d, shown)
+            people = vr.preset_people(esmsim, ['fisher2017_mood'], d)
+            # Only the keys a fit carries, as numbers (a quoted negative one too); not break-offs.
+            self.assertEqual(people, {'fisher2017_mood': {
+                'answer_probability': 0.969, 'looks_per_hour': 8.415, 'reaction_seconds': 15.0,
+                'classes': [{'name': 'engaged', 'share': 0.9767, 'weekly_change': -0.1283},
+                            {'name': 'less engaged', 'share': 0.02326, 'spread': 0.8539}]}})
+            with contextlib.redirect_stderr(io.StringIO()) as said:
+                self.assertEqual(vr.preset_people(Presets().fake_esmsim(d, '', fails=True), ['x'], d), {})
+            self.assertIn('x: this esmsim has no such people preset', said.getvalue())
+            self.assertEqual(vr.training_names(), sorted(
+                s['name'] for s in vr.find_studies(vr.STUDIES_DIR) if s.get('role') == 'training'))
+            self.assertEqual(len(vr.training_names()), 5)
+
+
+ESMSIM = os.environ.get('ESMSIM') or os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '.build',
+                                                  'release', 'esmsim')
+
+
+@unittest.skipUnless(os.path.isfile(ESMSIM), 'needs esmsim built (make release) or ESMSIM=path')
+class OwnStudyRun(unittest.TestCase):
+    def test_a_study_of_your_own_is_checked(self):
+        """The example pilot (esmsim's own simulated records) as a study of your own: read without
+        a converter, fitted on its first days and checked on the rest, and predicted by the
+        training studies' presets."""
+        here = os.path.dirname(os.path.abspath(__file__))
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(here, '..', 'scenarios', 'pilot-example.csv'), encoding='utf-8') as f:
+                records = f.read().replace('participant,', 'pid,', 1)
+            OwnStudy().write(d, 'records.csv', records)
+            study = OwnStudy.STUDY + ('    devices: {non_controlled: 1}\n  protocol:\n    window: "09:00-21:00"\n'
+                                      '    schedule: {algorithm: fixed-blocks, per_day: 6}\n    expiry: 45m\n'
+                                      '  outputs: {participants: false, coverage: false, sqlite: false, report: false}\n')
+            path = OwnStudy().write(d, 'study.yaml', study)
+            out = os.path.join(d, 'out.json')
+            with contextlib.redirect_stdout(io.StringIO()) as page, contextlib.redirect_stderr(io.StringIO()):
+                rc = vr.main([ESMSIM, '--study', path, '--json', out, '--report-only', '--replications', '2'])
+            self.assertEqual(rc, 0)
+            with open(out, encoding='utf-8') as f:
+                r = json.load(f)['results'][0]
+            self.assertEqual((r['study'], r['role'], r['observed']['prompts']), ('mine', 'check', 1440))
+            self.assertAlmostEqual(r['observed']['answered'], 69.93, places=1)
+            self.assertEqual(r['heldout']['observed'] is not None, True)
+            self.assertGreater(r['inside'][1], 0)
+            self.assertEqual(sorted(r['loo_each']), vr.training_names())
+            self.assertIn("as esmsim's presets", page.getvalue())
+            self.assertIn('no sha256 in study.yaml', page.getvalue())
 
 
 if __name__ == '__main__':

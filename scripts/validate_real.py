@@ -23,6 +23,12 @@ held-out figures inside their intervals, leave-one-out prediction within 8 point
 otherwise or with --report-only. Without ESMSIM_CORPUS it says so and exits 0, having
 checked nothing (CI has no corpus).
 
+    python3 scripts/validate_real.py .build/release/esmsim --study my_study/study.yaml
+
+checks a study of your own alone: its records beside its study.yaml, in esmsim's generic
+per-prompt CSV when it names no converter, and the training studies' presets as its
+leave-one-out people (validation/real/README.md, "A study of your own").
+
 Standard library only, Python 3.9+.
 """
 import argparse
@@ -193,7 +199,7 @@ def load_study(path):
     dedented, exactly as esmsim reads it). `scenario` must be the file's last key."""
     with open(path, encoding='utf-8') as f:
         text = f.read()
-    m = re.search(r'^scenario:[ \t]*\n', text, flags=re.M)
+    m = re.search(r'^scenario:[ \t]*(#[^\n]*)?\n', text, flags=re.M)
     if not m:
         raise ValueError(f'{path}: no top-level `scenario:` key')
     head, tail = text[:m.start()], text[m.end():]
@@ -233,6 +239,24 @@ def check_records_kept(kept, where):
     unknown = set(kept) - {'by', 'evidence', 'enrolled'}
     if unknown:
         raise ValueError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}")
+
+
+def own_study(path):
+    """A study of your own (`--study`): its study.yaml, read like the corpus's, its raw files in
+    the same folder; a check study unless it says otherwise."""
+    study = load_study(path)
+    study['corpus_dir'] = os.path.dirname(os.path.abspath(path))
+    study.setdefault('role', 'check')
+    if study['role'] not in ('check', 'training'):
+        raise ValueError(f"{path}: role: check or training, not {study['role']!r}")
+    raws = study.get('raw_files')
+    if not isinstance(raws, list) or not raws or not all(isinstance(f, dict) and f.get('name') for f in raws):
+        raise ValueError(f'{path}: raw_files: a list of {{name: FILE}} (the records, beside study.yaml)')
+    if not isinstance(study.get('reader'), dict):
+        raise ValueError(f'{path}: reader: a mapping ({{format: csv}}, with columns: if the file names them otherwise)')
+    if study['reader'].get('format') == 'csv' and not study.get('time_zone'):
+        raise ValueError(f'{path}: time_zone: the participants\' clock (an IANA name, Europe/Brussels)')
+    return study
 
 
 def scenario_days(scenario_text):
@@ -722,6 +746,40 @@ def median_compliance(fits):
     return lines
 
 
+# The keys of a calibration's people (calibrate's JSON `compliance`) a people preset carries.
+PRESET_FIT_KEYS = ('answer_probability', 'first_days_change', 'miss_persistence', 'looks_per_hour',
+                   'alert_odds', 'at_once', 'at_once_weekly_change', 'at_once_seconds',
+                   'reaction_seconds', 'busy', 'deferral_shape')
+
+
+def training_names(studies_dir=None):
+    """The training studies of the corpus (validation/real/): their people are esmsim's presets."""
+    return sorted(s['name'] for s in find_studies(studies_dir or STUDIES_DIR) if s.get('role') == 'training')
+
+
+def preset_people(esmsim, names, work):
+    """The people of each preset in `names` as `esmsim show` resolves them, in the form of
+    calibrate's JSON `compliance` (PRESET_FIT_KEYS and the classes), for median_compliance:
+    the leave-one-out people of a study checked without the training studies' records.
+    A name this esmsim has no preset for is left out."""
+    out = {}
+    for name in names:
+        path = os.path.join(work, f'people-{name}.yaml')
+        with open(path, 'w', encoding='utf-8') as f:
+            f.write(f'name: preset\nduration: 1d\npopulation: {{compliance: {{preset: {name}}}}}\n')
+        try:
+            shown, _ = run([esmsim, 'show', path])
+        except CommandFailed:
+            log(f'{name}: this esmsim has no such people preset: left out of the leave-one-out people')
+            continue
+        c = shown_compliance(shown.stdout)
+        people = {k: c[k] for k in PRESET_FIT_KEYS if isinstance(c.get(k), (int, float))}
+        people['classes'] = [{'name': cls.get('name'), **{k: cls[k] for k in CLASS_FIELDS if k in cls}}
+                             for cls in c['classes']]
+        out[name] = people
+    return out
+
+
 def with_compliance(scenario_text, compliance):
     """The scenario with a population.compliance block (the scenario's population must be a
     block mapping without compliance of its own)."""
@@ -1090,7 +1148,9 @@ def markdown(results, meta):
         L.append('Leave-one-out blocks (`population.compliance` put into each study\'s scenario):')
         L.append('')
         for r in loos:
-            L.append(f"- {r['study']['name']} (from {', '.join(r['loo_from'])}): "
+            source = (" as esmsim's presets (their records are not in this run; hour odds, break-offs "
+                      "and charging are esmsim's defaults)") if r.get('loo_source') == 'presets' else ''
+            L.append(f"- {r['study']['name']} (from {', '.join(r['loo_from'])}{source}): "
                      + ', '.join(f'{k} {v}' for k, v in r['loo_block'].items()))
         L.append('')
     L.append('Checks:')
@@ -1151,6 +1211,11 @@ def main(argv=None):
                     help='folder with <study>/<raw file> (default: $ESMSIM_CORPUS)')
     ap.add_argument('--studies', help='comma-separated study names (default: every study present)')
     ap.add_argument('--studies-dir', default=STUDIES_DIR, help='folder of <study>/study.yaml')
+    ap.add_argument('--study', action='append', default=[], metavar='STUDY_YAML',
+                    help="a study of your own (repeatable): its study.yaml, its raw files beside it; "
+                         "only these are checked, with the training studies' people as esmsim ships "
+                         'them (their presets) as the leave-one-out people '
+                         '(validation/real/README.md, "A study of your own")')
     ap.add_argument('--write', action='store_true', help='put the section into --doc between the markers')
     ap.add_argument('--doc', default=os.path.join('docs', 'validation.md'),
                     help='the Markdown file --write updates (default: docs/validation.md)')
@@ -1180,7 +1245,13 @@ def main(argv=None):
     args = ap.parse_args(argv)
     set_timeout(args.timeout)
 
-    studies = find_studies(args.studies_dir)
+    if args.study:
+        try:
+            studies = [own_study(path) for path in args.study]
+        except (OSError, ValueError) as e:
+            ap.error(str(e))
+    else:
+        studies = find_studies(args.studies_dir)
     # training studies first (their fits feed the leave-one-out defaults), then the checks
     studies.sort(key=lambda s: (s.get('role') != 'training', s['name']))
     if args.studies:
@@ -1206,6 +1277,8 @@ def main(argv=None):
                     bad += 1
                     log(f"{s['name']}: {e}")
             return 1 if bad else 0
+        if args.study:
+            return validate(args, studies, work)
         if not args.corpus:
             print('validate_real: ESMSIM_CORPUS is not set: no real study checked '
                   '(see validation/real/README.md for how to get the files).')
@@ -1240,7 +1313,7 @@ def validate(args, studies, work):
         res = {'study': s, 'notes': [], 'expiry': expiry_of(s['scenario_text'])}
         results.append(res)
         raws = s.get('raw_files') or []
-        folder = os.path.join(args.corpus, s['name'])
+        folder = s.get('corpus_dir') or os.path.join(args.corpus, s['name'])
         required = [f for f in raws if not f.get('optional')]
         missing = [f['name'] for f in required if not os.path.isfile(os.path.join(folder, f['name']))]
         if missing:
@@ -1254,7 +1327,11 @@ def validate(args, studies, work):
             if not os.path.isfile(path):
                 continue
             digest = sha256(path)
-            if digest != f.get('sha256'):
+            if f.get('sha256') is None:
+                # A study of your own may leave it out: the file is then taken as it is.
+                res['notes'].append(f"{f['name']}: no sha256 in study.yaml: the file is not checked "
+                                    f"against one (SHA-256 {digest})")
+            elif digest != f.get('sha256'):
                 msg = f"{f['name']}: SHA-256 {digest[:16]}… is not the expected {str(f.get('sha256'))[:16]}…"
                 if not args.allow_sha_mismatch:
                     res['error'] = msg + ' (a different version of the file; --allow-sha-mismatch goes on)'
@@ -1268,7 +1345,7 @@ def validate(args, studies, work):
         try:
             study_dir = os.path.join(work, s['name'])
             os.makedirs(study_dir, exist_ok=True)
-            prompts = corpus_convert.convert(s['reader']['converter'], inputs[0])
+            prompts = corpus_convert.read_study_file(s.get('reader'), inputs[0], s.get('time_zone'))
             has_openings = any(p['opened'] is not None for p in prompts)
             observed_rows = rows_from_prompts(prompts)
             res['observed'] = figures(observed_rows)
@@ -1337,7 +1414,7 @@ def validate(args, studies, work):
                         res['full_error'] = str(e)
                         res['notes'].append(f'the full calibration failed: {_reason(e)}')
                         log(f"{s['name']}: full calibrate failed: {e}")
-        except (CommandFailed, ValueError) as e:
+        except (CommandFailed, ValueError, OSError) as e:
             res['error'] = str(e)
             log(f"{s['name']}: {e}")
         res['seconds'] = time.time() - t0
@@ -1345,6 +1422,12 @@ def validate(args, studies, work):
     # leave-one-study-out defaults
     if not args.no_calibrate:
         fitted = {r['study']['name']: r['full_compliance'] for r in results if r.get('full_compliance')}
+        loo_source = 'fits'
+        if not fitted and any(r['study'].get('role') != 'training' and 'default' in r for r in results):
+            # No training study's records in this run (a study of your own, checked alone): the
+            # training studies' people as esmsim ships them, their presets.
+            fitted = preset_people(args.esmsim, training_names(), work)
+            loo_source = 'presets'
         for res in results:
             if res.get('skipped') or res.get('error') or 'default' not in res:
                 continue
@@ -1363,6 +1446,7 @@ def validate(args, studies, work):
                 res['loo'] = figs
                 res['loo_block'] = block
                 res['loo_from'] = sorted(others)
+                res['loo_source'] = loo_source
                 # The spread between studies: the study under each other training study's people.
                 each = {}
                 for other in sorted(others):
