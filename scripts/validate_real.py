@@ -692,12 +692,9 @@ def _same(a, b):
     return a is not None and abs(a - b) <= 5e-4 * max(abs(b), 1e-9)
 
 
-def preset_differences(esmsim, name, fitted, work, fitted_classes=None):
-    """How the people preset `name` (`population.compliance: {preset: name}`, as `esmsim show`
-    resolves it) differs from a run's fitted block `fitted` (block_values) and its classes
-    (calibrate's JSON `compliance.classes`, matched by name: share, level, spread, weekly change
-    and its sd): a list of 'key preset vs fit' texts, empty when they match to 4 significant
-    digits; None when this esmsim has no such preset."""
+def preset_compliance(esmsim, name, work):
+    """The people preset `name` (`population.compliance: {preset: name}`) as `esmsim show`
+    resolves it (shown_compliance); None when this esmsim has no such preset."""
     path = os.path.join(work, f'preset-{name}.yaml')
     with open(path, 'w', encoding='utf-8') as f:
         f.write(f'name: preset\nduration: 1d\npopulation: {{compliance: {{preset: {name}}}}}\n')
@@ -705,7 +702,18 @@ def preset_differences(esmsim, name, fitted, work, fitted_classes=None):
         shown, _ = run([esmsim, 'show', path])
     except CommandFailed:
         return None
-    compliance = shown_compliance(shown.stdout)
+    return shown_compliance(shown.stdout)
+
+
+def preset_differences(esmsim, name, fitted, work, fitted_classes=None):
+    """How the people preset `name` (`population.compliance: {preset: name}`, as `esmsim show`
+    resolves it) differs from a run's fitted block `fitted` (block_values) and its classes
+    (calibrate's JSON `compliance.classes`, matched by name: share, level, spread, weekly change
+    and its sd): a list of 'key preset vs fit' texts, empty when they match to 4 significant
+    digits; None when this esmsim has no such preset."""
+    compliance = preset_compliance(esmsim, name, work)
+    if compliance is None:
+        return None
     classes = {c.get('name'): c for c in compliance['classes']}
     pairs = [(key, compliance.get(key), fit) for key, (_, fit) in fitted.items() if key not in PRESET_LEFT_OUT]
     pairs += [(f"classes[{c.get('name')}].{field}", classes.get(c.get('name'), {}).get(field), c[field])
@@ -764,15 +772,10 @@ def preset_people(esmsim, names, work):
     A name this esmsim has no preset for is left out."""
     out = {}
     for name in names:
-        path = os.path.join(work, f'people-{name}.yaml')
-        with open(path, 'w', encoding='utf-8') as f:
-            f.write(f'name: preset\nduration: 1d\npopulation: {{compliance: {{preset: {name}}}}}\n')
-        try:
-            shown, _ = run([esmsim, 'show', path])
-        except CommandFailed:
+        c = preset_compliance(esmsim, name, work)
+        if c is None:
             log(f'{name}: this esmsim has no such people preset: left out of the leave-one-out people')
             continue
-        c = shown_compliance(shown.stdout)
         people = {k: c[k] for k in PRESET_FIT_KEYS if isinstance(c.get(k), (int, float))}
         people['classes'] = [{'name': cls.get('name'), **{k: cls[k] for k in CLASS_FIELDS if k in cls}}
                              for cls in c['classes']]
