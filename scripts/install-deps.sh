@@ -29,7 +29,7 @@ if $for_tests; then
     need_pkgs+=(python3 python3-venv)
   fi
   # R and the packages r/esmsim imports and tests with (Debian's builds: CRAN is not needed).
-  r_pkgs=(processx jsonlite tibble testthat withr pkgload lme4 lmerTest ggplot2)
+  r_pkgs=(processx jsonlite tibble testthat withr pkgload lme4 lmerTest ggplot2 yaml)
   if ! command -v Rscript >/dev/null 2>&1; then
     need_pkgs+=(r-base-core)
     for p in "${r_pkgs[@]}"; do need_pkgs+=("r-cran-${p,,}"); done

@@ -212,6 +212,33 @@ struct AnswersRunTests {
     let (flat, seFlat) = try difference(0, "flat")
     #expect(abs(flat) < 4 * seFlat, "answered minus missed \(flat), se \(seFlat)")
   }
+
+  /// The complete data hold every prompt, those after a dropout too: a variable that takes the
+  /// state has its value there (the state when the prompt would have fallen due) as one that
+  /// does not (they were empty, so a complete-data fit silently lost them).
+  @Test("after a dropout, a variable that takes the state has its value at every prompt, as one that does not")
+  func afterDropout() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let text = Self.study(
+      population: """
+          compliance: {dropout_per_day: 0.3}
+          variables:
+            - {name: stress, sd: 0.3, effects: {state: 1}}
+            - {name: mood, sd: 1}
+
+        """)
+    let file = try tmp.write("drop.yaml", text)
+    let r = try ESMSimBinary.run(["run", file, "--output", tmp.path("drop")])
+    #expect(r.status == 0, "\(r.stderr)")
+    var dropped = 0
+    for row in try lines(tmp.path("drop") + "/answers.csv").dropFirst() where !row.isEmpty {
+      let c = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      if c[6] == "dropped_out" { dropped += 1 }
+      #expect(Double(c[9]) != nil && Double(c[10]) != nil, "\(row)")
+    }
+    #expect(dropped > 20, "dropped_out rows: \(dropped)")
+  }
 }
 
 

@@ -74,7 +74,8 @@ struct AnswersScenarioTests {
       ("outputs: {answers: true}", "outputs.answers", "population.variables"),
       ("population:\n  variables: [{name: a, kind: ordinal}]", "population.variables[0].shares", "needs shares"),
       ("population:\n  variables: [{name: a, kind: ordinal, shares: [0.5, 0.6]}]", "population.variables[0].shares", "sum to 1"),
-      ("population:\n  variables: [{name: a, kind: ordinal, shares: [1]}]", "population.variables[0].shares", "between 0 and 1"),
+      ("population:\n  variables: [{name: a, kind: ordinal, shares: [1]}]", "population.variables[0].shares", "2 to 10 categories summing to 1"),
+      ("population:\n  variables: [{name: a}]\nprotocol:\n  items: [{name: i, measures: a, reliability: 0.5, loading: 0}]", "protocol.items[0].loading", "has no reliability"),
       ("population:\n  variables: [{name: a, kind: ordinal, shares: [0.5, 0.5], share: 0.3}]", "population.variables[0].share", "takes shares"),
       ("population:\n  variables: [{name: a, kind: ordinal, shares: [0.5, 0.5]}, {name: b, lagged: {a: 1}}]", "population.variables[1].lagged.a", "ordinal"),
     ]
@@ -83,6 +84,19 @@ struct AnswersScenarioTests {
       #expect(e?.key == key, "\(text): \(String(describing: e))")
       #expect(e?.message.contains(words) == true, "\(text): \(String(describing: e))")
     }
+  }
+
+  @Test("careless responding that can straight-line no item (none, or every one on the number scale) is warned about by key")
+  func carelessWithoutScale() throws {
+    let base = "name: t\npopulation:\n  variables: [{name: a}]\n  careless: {people: 0.3}\n"
+    for (items, warned) in [("", true), ("protocol:\n  items: [{name: i, measures: a}]\n", true),
+                            ("protocol:\n  items: [{name: i, measures: a}, {name: j, measures: a, scale: slider}]\n", false)] {
+      let s = try resolve(base + items)
+      let w = s.warnings.filter { $0.key == "population.careless" }
+      #expect(w.isEmpty != warned, "\(items): \(s.warnings)")
+      #expect(w.allSatisfy { $0.message.contains("straight-lines no answer") })
+    }
+    #expect(try resolve("name: t\npopulation:\n  variables: [{name: a}]\n  careless: {people: 0}\nprotocol:\n  items: [{name: i, measures: a}]\n").warnings.isEmpty)
   }
 
   @Test("an ordinal variable falls in each category at its share; another variable takes its category as a source")

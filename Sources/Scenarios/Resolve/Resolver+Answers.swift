@@ -68,6 +68,10 @@ extension ScenarioResolver {
           throw q.error("reliability", q.raw("reliability")?.location,
             "'\(measured)' is binary or ordinal, or one acts on it, so its within-person sd is not one number: give error_sd")
         }
+        guard item.loading != 0 else {
+          throw q.error("loading", q.raw("loading")?.location,
+            "an item that does not load on its variable (loading 0) has no reliability: give error_sd")
+        }
         item.errorSD = abs(item.loading) * sd * ((1 - r) / r).squareRoot()
       } else {
         item.errorSD = try q.number("error_sd", default: 0, range: 0...1e6)
@@ -121,7 +125,9 @@ extension ScenarioResolver {
     }
     var shares: [Double] = []
     for (text, at) in listed {
-      guard let x = Double(text), x > 0, x < 1 else { throw q.error("shares", at, "each share is a number between 0 and 1, not '\(text)'") }
+      guard let x = Double(text), x > 0, x < 1 else {
+        throw q.error("shares", at, "each category's share is a number above 0 and below 1 (2 to 10 categories summing to 1), not '\(text)'")
+      }
       shares.append(x)
     }
     guard (2...10).contains(shares.count) else { throw q.error("shares", q.raw("shares")?.location, "2 to 10 categories, not \(shares.count)") }
@@ -251,5 +257,19 @@ extension ScenarioResolver {
     }
     names.append(name)
     return name
+  }
+}
+
+extension ScenarioResolver {
+  /// Careless responding straight-lines items at a position of their scale; an item on the
+  /// `number` scale has none and keeps its value: when every item is such, careless responding
+  /// changes no answer (only, with `seconds_per_item`, the answering time), and is said so.
+  mutating func warnCarelessWithoutScale(_ population: Reader, _ a: AnswersPlan) {
+    guard a.careless.people > 0, a.careless.prompts > 0, !a.items.contains(where: { $0.scale != .number }) else { return }
+    let what = a.items.isEmpty ? "there are no protocol.items" : "every item of protocol.items is on the number scale, which has no positions to straight-line"
+    warn(
+      ScenarioWarning(
+        file: file, key: population.keyPath("careless"),
+        message: population.context + "careless responding straight-lines no answer: \(what) (give items a scale: slider, likert or yes_no)"))
   }
 }

@@ -177,6 +177,7 @@ public struct ScenarioResolver {
     let proto = try r.section("protocol")
     try protocolSection(proto, into: &plan)
     try items(proto, into: &plan)
+    warnCarelessWithoutScale(pop, plan.answers)
     try proto.finish()
     r.attach("protocol", proto)
     try r.finish()

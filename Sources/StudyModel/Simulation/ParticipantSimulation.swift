@@ -187,7 +187,11 @@ public struct ParticipantSimulation: EventHandler {
       }
       for i in 0..<timetable.count where promptLife.states[i].stage == .waiting && !promptLife.isDelivered(i) {
         let due = timetable.dueTime(i)
-        if due > now { promptLife.settle(i, .droppedOut, .droppedOut, at: due) }
+        guard due > now else { continue }
+        // The state when it would have fallen due, as for one due before the dropout
+        // (promptDue): the answers' variables that take it have their complete-data value.
+        if dueLooks.deviation { promptLife.records[i].dueDeviation = stateDeviation(due) }
+        promptLife.settle(i, .droppedOut, .droppedOut, at: due)
       }
     }
     finish(at: studyEnd)

@@ -13,7 +13,8 @@
 #'   `alpha`, `cores`, `quiet`).
 #' @return An `esm_power_curve` list: `curve` (the [esm_power()] rows),
 #'   `smallest` (the smallest value reaching the target on the answered data,
-#'   `NA` if none), `along`, `target`. It prints and plots.
+#'   `NA` if none), `along`, `target`. It prints, summarises and plots;
+#'   `as.data.frame()` gives the rows of `curve`.
 #' @export
 esm_power_curve <- function(scenario, along = c("participants", "days"), values, participants = NULL, days = NULL,
                             target = 0.8, replications = 200, seed = 1, ...) {
@@ -50,6 +51,30 @@ print.esm_power_curve <- function(x, ...) {
 }
 
 #' @export
+summary.esm_power_curve <- function(object, ...) {
+  s <- summary(object$curve)
+  s$along <- object$along
+  s$target <- object$target
+  s$smallest <- object$smallest
+  class(s) <- c("summary.esm_power_curve", class(s))
+  s
+}
+
+#' @export
+print.summary.esm_power_curve <- function(x, ...) {
+  NextMethod()
+  if (is.na(x$smallest)) cat(sprintf("No %s reaches %.2f.\n", x$along, x$target)) else
+    cat(sprintf("Smallest %s reaching %.2f: %d\n", x$along, x$target, x$smallest))
+  invisible(x)
+}
+
+# The curve's rows (the esm_power() result along it) as a data frame.
+#' @export
+as.data.frame.esm_power_curve <- function(x, row.names = NULL, optional = FALSE, ...) {
+  as.data.frame(x$curve, row.names = row.names, optional = optional, ...)
+}
+
+#' @export
 plot.esm_power_curve <- function(x, ...) {
   plot_power(x$curve, x$along, x$target)
 }
@@ -60,9 +85,9 @@ print.esm_power <- function(x, ...) {
   a <- d[d$analysis == "answered", , drop = FALSE]
   known <- function(v) if (is.null(v)) "?" else format(v)
   tests <- unique(stats::na.omit(d$test))
-  cat(sprintf("esmsim power (%s, alpha %s, planned slope %s): %d designs x %s replications\n",
+  cat(sprintf("esmsim power (%s, alpha %s, planned slope %s): %s x %s replications\n",
               if (length(tests)) tests[[1]] else "no fit succeeded", known(attr(x, "alpha")), known(attr(x, "slope")),
-              nrow(a), if (nrow(a)) max(a$replications + if (is.null(a$failed)) 0 else a$failed) else 0))
+              designs_text(nrow(a)), if (nrow(a)) max(a$replications + if (is.null(a$failed)) 0 else a$failed) else 0))
   if (!is.null(d$failed) && (sum(d$failed) > 0 || sum(d$warnings) > 0)) {
     cat(sprintf("(%d warnings, %d errors)%s\n", sum(d$warnings), sum(d$failed),
                 if (sum(d$failed)) paste0(": the first error: ", d$first_error[!is.na(d$first_error)][[1]]) else ""))
@@ -83,12 +108,16 @@ summary.esm_power <- function(object, ...) {
 
 #' @export
 print.summary.esm_power <- function(x, ...) {
-  cat(sprintf("%d designs; power on the answered data %.2f to %.2f; mean bias %.3f (%s)\n", x$designs, x$power[1],
-              x$power[2], x$bias, x$test))
+  power <- if (isTRUE(all.equal(x$power[1], x$power[2]))) sprintf("%.2f", x$power[1]) else
+    sprintf("%.2f to %.2f", x$power[1], x$power[2])
+  cat(sprintf("%s; power on the answered data %s; mean bias %.3f (%s)\n", designs_text(x$designs), power, x$bias, x$test))
   cat("Designs reaching 0.8:\n")
   print(x$reaching_80)
   invisible(x)
 }
+
+# "1 design", "3 designs".
+designs_text <- function(n) sprintf("%d design%s", n, if (n == 1) "" else "s")
 
 #' Plot power
 #'

@@ -104,7 +104,7 @@ test_that("a formula model's power on complete data agrees with an independent l
   expect_equal(f$test[[1]], "the model's function")
   expect_true(all(is.finite(f$estimate)))
   expect_output(print(r), "esmsim power")
-  expect_output(print(summary(r)), "designs")
+  expect_output(print(summary(r)), "^1 design; power on the answered data")
   skip_if_not_installed("ggplot2")
   expect_equal(nrow(ggplot2::ggplot_build(ggplot2::autoplot(r))$data[[1]]), nrow(r))
 })
@@ -143,9 +143,37 @@ test_that("a power curve finds the smallest participants reaching the target, an
   reaching <- a$participants[a$power >= 0.8]
   expect_equal(curve$smallest, if (length(reaching)) min(reaching) else NA_integer_)
   expect_output(print(curve), "power curve along participants")
+  # It summarises like esm_power's rows, with the smallest value; as.data.frame gives those rows.
+  expect_equal(as.data.frame(curve), as.data.frame(curve$curve))
+  s <- summary(curve)
+  expect_s3_class(s, "summary.esm_power_curve")
+  expect_equal(s$designs, 2)
+  expect_output(print(s), "^2 designs; power on the answered data")
+  expect_output(print(s), if (is.na(curve$smallest)) "No participants reaches" else "Smallest participants reaching 0.80")
+  one <- structure(list(designs = 1, power = c(0.13, 0.13), bias = 0, test = "t", reaching_80 = data.frame()),
+                   class = "summary.esm_power")
+  expect_output(print(one), "^1 design; power on the answered data 0.13; ")
   skip_if_not_installed("ggplot2")
   built <- ggplot2::ggplot_build(ggplot2::autoplot(curve))
   expect_equal(nrow(built$data[[1]]), nrow(curve$curve))
+})
+
+test_that("a scenario file is read (with the yaml package) as the list it holds", {
+  skip_without_esmsim()
+  skip_if_not_installed("lme4")
+  skip_if_not_installed("yaml")
+  path <- tempfile(fileext = ".yaml")
+  on.exit(unlink(path), add = TRUE)
+  writeLines(c("name: ar", "duration: 4d", "population:", "  size: 20", "  variables:",
+               "    - {name: mood, mean: 50, person_sd: 10, sd: 12, reversion: 95m}",
+               "protocol:", "  window: \"08:00-22:00\"", "  expiry: 30m",
+               "  schedule: {algorithm: fixed-times, times: [\"09:00\", \"12:00\", \"15:00\", \"18:00\", \"21:00\"]}"), path)
+  args <- list(participants = 8, days = 2, replications = 4, quiet = TRUE, seed = 3,
+               model = mood ~ mood_lag_within + (1 | participant), term = "mood_lag_within")
+  from_file <- do.call(esm_power, c(list(path), args))
+  from_list <- do.call(esm_power, c(list(yaml::read_yaml(path)), args))
+  expect_equal(from_file$estimate, from_list$estimate)
+  expect_equal(from_file[from_file$analysis == "complete", "answers"][[1]], 8 * 2 * 5)
 })
 
 test_that("a formula naming a column the data do not have fails at once, with R's message", {
