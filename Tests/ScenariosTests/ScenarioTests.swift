@@ -71,6 +71,40 @@ struct ScenarioTests {
     #expect(again.hash == original.hash)
   }
 
+  @Test("show fills in a channel preset's own keys, and only those it has", arguments: [
+    ("esmira", ["cap: 55", "repetitions: 4", "background_task: 12h", "background_task_success: 0.5"], ["horizon_days"]),
+    ("ios_local", ["cap: 64", "horizon_days: 7", "refill_in_background: true"], ["background_task", "repetitions"]),
+    ("push", ["server_tick: 2m", "store: 1d"], ["cap", "background_task"]),
+  ])
+  func channelPresetShown(preset: String, shown: [String], absent: [String]) throws {
+    let s = try resolve("name: x\nprotocol: {channel: {preset: \(preset)}}\n")
+    let text = s.resolved.yaml()
+    for key in shown { #expect(text.contains("    \(key)\n"), "\(preset): \(key)\n\(text)") }
+    for key in absent { #expect(!text.contains("    \(key):"), "\(preset): \(key)") }
+    let again = try resolve(text)
+    #expect(again.variants[0].plan == s.variants[0].plan)
+  }
+
+  @Test("show writes a negative number plain (a YAML reader gets a number), and text that starts with a dash quoted")
+  func negativeNumbersPlain() {
+    #expect(ScenarioValue.yamlScalar("-0.8") == "-0.8")
+    #expect(ScenarioValue.yamlScalar("-12") == "-12")
+    for text in ["-", "- x", "-inf", "-.nan", "-3d", "-x"] {
+      #expect(ScenarioValue.yamlScalar(text).hasPrefix("\""), "\(text)")
+    }
+  }
+
+  @Test("an error about a key the file gives points at its value, not at the mapping that holds it")
+  func errorsAtTheirKey() {
+    let jitter = problem("name: x\nprotocol:\n  schedule:\n    algorithm: fixed-times\n    times: [\"09:00\"]\n    jitter: 90s\n")
+    #expect(jitter?.key == "protocol.schedule.jitter" && jitter?.location?.line == 6, "\(String(describing: jitter))")
+    let day = problem("name: x\npopulation:\n  daily_life:\n    weekday_wake: \"09:00\"\n    weekday_bed: \"18:00\"\n")
+    #expect(day?.key == "population.daily_life.weekday_bed" && day?.location?.line == 5, "\(String(describing: day))")
+    // A key the file lacks: at the mapping.
+    let shares = problem("name: x\npopulation:\n  variables:\n    - {name: a, kind: ordinal}\n")
+    #expect(shares?.key == "population.variables[0].shares" && shares?.location?.line == 4, "\(String(describing: shares))")
+  }
+
   @Test("durations, clock times, shares and dates are read with their units")
   func units() {
     #expect(Units.duration("30s") == 30 * Tick.second)

@@ -33,8 +33,10 @@ final class Reader {
 
   func keyPath(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
 
+  /// An error at `key`: at `at`, else where the file gives the key's value, else at this
+  /// mapping (a key the file lacks).
   func error(_ key: String, _ at: ScenarioValue.Location?, _ message: String) -> ScenarioError {
-    ScenarioError(file: file, key: keyPath(key), at: at ?? self.at, context + message)
+    ScenarioError(file: file, key: keyPath(key), at: at ?? pairs.first { $0.key == key }?.value.location ?? self.at, context + message)
   }
 
   /// The raw value of `key`, marking the key as known.

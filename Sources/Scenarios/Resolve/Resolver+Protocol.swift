@@ -232,17 +232,21 @@ extension ScenarioResolver {
       if cr.has("cap_per_schedule") || c.perScheduleCap != nil {
         c.perScheduleCap = try cr.integer("cap_per_schedule", default: c.perScheduleCap ?? c.cap, range: 1...10_000)
       }
-      if cr.has("horizon_days") {
+      // The preset's own keys are read (and so shown, `esmsim show`) whether or not the file
+      // gives them; those it lacks only when given.
+      if cr.has("horizon_days") || c.horizonDays != nil {
         c.horizonDays = try cr.integer("horizon_days", default: c.horizonDays ?? 7, range: 1...3650)
       }
-      if cr.has("repetitions") {
+      if cr.has("repetitions") || c.repetitions != nil {
         c.repetitions = try cr.integer("repetitions", default: c.repetitions ?? 4, range: 1...365)
       }
       c.refillInBackground = try cr.bool("refill_in_background", default: c.refillInBackground)
-      if cr.has("background_task") {
-        c.backgroundTaskEvery = try cr.duration("background_task", default: 12 * Tick.hour, range: Tick.minute...(30 * Tick.day))
+      if cr.has("background_task") || c.backgroundTaskEvery != nil {
+        c.backgroundTaskEvery = try cr.duration("background_task", default: c.backgroundTaskEvery ?? 12 * Tick.hour, range: Tick.minute...(30 * Tick.day))
       }
-      c.backgroundTaskSuccess = try cr.share("background_task_success", default: c.backgroundTaskSuccess)
+      if cr.has("background_task_success") || c.backgroundTaskEvery != nil {
+        c.backgroundTaskSuccess = try cr.share("background_task_success", default: c.backgroundTaskSuccess)
+      }
     } else {
       c.serverTick = try cr.duration("server_tick", default: c.serverTick, range: 0...(Tick.hour))
       c.latency = try cr.duration("latency", default: c.latency, range: 0...(Tick.hour))

@@ -136,12 +136,19 @@ public indirect enum ScenarioValue: Sendable, Equatable {
     }
   }
 
+  /// A minus and a number (`-0.8`): YAML reads it as that number, as a reader of `esmsim show`
+  /// expects (a dash and a space would be a list's item; a dash and a letter is text).
+  static func isNegativeNumber(_ s: String) -> Bool {
+    let second = s.dropFirst().first
+    return s.hasPrefix("-") && (second?.isNumber == true || second == ".") && Double(s)?.isFinite == true
+  }
+
   /// A scalar quoted when YAML would read it otherwise.
   static func yamlScalar(_ s: String) -> String {
     let plain = !s.isEmpty && s.unicodeScalars.allSatisfy { c in
       (c.value >= 0x30 && c.value <= 0x39) || (c.value >= 0x41 && c.value <= 0x5A) || (c.value >= 0x61 && c.value <= 0x7A)
         || "._-/ ".unicodeScalars.contains(c)
-    } && s.first != " " && s.last != " " && !s.hasPrefix("-")
+    } && s.first != " " && s.last != " " && (!s.hasPrefix("-") || Self.isNegativeNumber(s))
     if plain { return s }
     var q = "\""
     for u in s.unicodeScalars {
