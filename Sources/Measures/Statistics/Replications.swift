@@ -75,6 +75,8 @@ public struct AcrossReplications: Sendable, Equatable {
   /// Wilson's score interval for a share `p` of `n` trials (n need not be whole).
   public static func wilson(_ p: Double, n: Double, z: Double = 1.959964) -> (Double, Double) {
     guard n.isFinite, n > 0, p.isFinite else { return (.nan, .nan) }
+    // A ratio of counts kept to [0, 1] (a sensor's hour can hold a sample more than expected).
+    let p = min(max(p, 0), 1)
     let z2 = z * z
     let centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     let half = z * (p * (1 - p) / n + z2 / (4 * n * n)).squareRoot() / (1 + z2 / n)

@@ -17,7 +17,8 @@ import StudyModel
 /// delivery); a `questionnaire` row (and one in the questionnaire's file) for each submitted
 /// questionnaire, with `formDuration` from opening to submission and `lastInvitation` the
 /// planned time. `invitation_missed` (off in ESMira by default) only with
-/// `outputs.esmira_missed`: a row for each prompt not opened, at its close. Nothing after the
+/// `outputs.esmira_missed`: a row for each prompt not opened, at its close (on Android after
+/// its `invitation`, where the prompt has a timeout: ESMira removes the notification then). Nothing after the
 /// participant leaves the study (their app no longer runs). Simulated, not
 /// real: the user ids are made from the participant's number, the phones' model and versions
 /// are `esmsim`'s, uploads are at once (`uploaded` = `responseTime`), `localDateTime` is an ISO
@@ -99,6 +100,11 @@ final class ESMiraExportOutput: RunOutput {
       if !p.volunteered {
         if ios ? p.opened >= 0 : p.delivered >= 0 {
           _ = try event(ios ? p.opened : p.delivered, ios ? "actions_executed" : "invitation", questionnaire: name, planned: p.scheduled)
+          // Android removes a notification whose timeout passed unopened and records it
+          // missed (ESMira's `WorkerBox`, `reportMissedInvitation`): the prompt's second row.
+          if missed && !ios && p.opened < 0, case .after = plan.protocolPlan.expiry(ofSchedule: p.schedule) {
+            _ = try event(max(p.closed, p.scheduled), "invitation_missed", questionnaire: name, planned: p.scheduled)
+          }
         } else if missed && p.opened < 0 {
           _ = try event(max(p.closed, p.scheduled), "invitation_missed", questionnaire: name, planned: p.scheduled)
         }

@@ -66,7 +66,7 @@ public struct Metric: Hashable, Sendable, CustomStringConvertible {
   public static func coverageComp(_ sensor: String) -> Metric { share("coverage_comp_\(sensor)") }
   public static func coverageIncomp(_ sensor: String) -> Metric { share("coverage_incomp_\(sensor)") }
   public static func coverageLoss(_ sensor: String) -> Metric { share("coverage_loss_\(sensor)") }
-  public static func receivedShare(_ sensor: String) -> Metric { Metric(name: "received_share_\(sensor)") }
+  public static func receivedShare(_ sensor: String) -> Metric { share("received_share_\(sensor)") }
   public static func rowsPerDay(_ sensor: String) -> Metric { Metric(name: "rows_per_day_\(sensor)") }
   public static func megabytesPerParticipant(_ sensor: String) -> Metric { Metric(name: "megabytes_per_participant_\(sensor)") }
 

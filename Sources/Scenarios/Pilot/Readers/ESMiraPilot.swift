@@ -94,6 +94,9 @@ private enum ESMiraFiles {
 private struct ESMiraInvitations {
   /// Each invitation's prompt by (participant, questionnaire, planned time).
   var byKey: [String: Int] = [:]
+  /// The event type that first named each key (`invitation`, `actions_executed` or
+  /// `invitation_missed`).
+  var firstKind: [String: String] = [:]
   /// Each participant's and questionnaire's prompts, in time order once ``order(_:)`` ran.
   var byQuestionnaire: [String: [Int]] = [:]
   /// Participants with iOS events, and with `invitation_missed` events.
@@ -123,10 +126,14 @@ private struct ESMiraInvitations {
         }
         let planned = try csv.time(r[at], "actionScheduledTo", in: Pilot.times)
         let key = [r[user].text, r[name].text, String(planned)].joined(separator: "\u{1F}")
-        guard byKey[key] == nil else {
+        if byKey[key] != nil {
+          // Android's invitation, then its invitation_missed when the timeout removed the
+          // notification unopened: one prompt, not a repeat.
+          if kind == "invitation_missed" && firstKind[key] == "invitation" { continue }
           pilot.leftOut["ESMira invitations repeated (one prompt kept)", default: 0] += 1
           continue
         }
+        firstKind[key] = kind
         byKey[key] = pilot.prompts.count
         byQuestionnaire[r[user].text + "\u{1F}" + r[name].text, default: []].append(pilot.prompts.count)
         pilot.prompts.append(
