@@ -121,10 +121,10 @@ public struct DeviceProfile: Sendable, Equatable {
 
   /// Low Power Mode throughout (Table 6, §5.3): background network off, no background app
   /// refresh, and the app suspended in the background once it has been left unattended (not
-  /// opened, not woken) for eight waking hours, then within the hour (1 an hour): the paper's
+  /// opened, not woken) for twelve hours, then within the hour (1 an hour): the paper's
   /// BL phones stopped "after 12:00 hours on Day 1", and "in the cases of ESM and ESM+SPN, data
   /// collection was restarted after interaction with the app", which kept them nearly 100 %
-  /// Comp (§5.3, Fig. 9a; the eight hours and the rate calibrated to these, D). Silent pushes still woke it
+  /// Comp (§5.3, Fig. 9a; the twelve hours and the rate calibrated to these, D). Silent pushes still woke it
   /// in the paper (SPN near 100 % Comp), although Apple says they may not (§1.3).
   public static let lowPower: DeviceProfile = {
     var p = DeviceProfile(
