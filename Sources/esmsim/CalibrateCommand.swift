@@ -66,7 +66,11 @@ struct CalibrateCommand: ParsableCommand {
       throw ValidationError("--kept-at-least: expected a share above 0 and at most 1, or lowest, found '\(k.prefix(60))'")
     }
     if !columns.isEmpty && format != "csv" { throw ValidationError("--column maps a generic file's columns: give --format csv") }
-    do { _ = try PilotColumns.mapping(columns) } catch { throw ValidationError(error.message) }
+    do { _ = try PilotColumns.mapping(columns) } catch { throw ValidationError("--column: \(error.message)") }
+    if propose, holdout != nil { throw ValidationError("--propose prints the protocol and stops, so --holdout would check nothing: give one of them") }
+    if let output, output.hasSuffix(".json") || output.hasSuffix(".html") {
+      throw ValidationError("--output names the block's YAML file (its .json and .html are written beside it): give a name like \((output as NSString).deletingPathExtension).yaml")
+    }
     guard !files.isEmpty else { throw ValidationError("give the pilot's files") }
     guard (10...10_000).contains(people) else { throw ValidationError("--people: expected 10 to 10000, found \(people)") }
     guard (2...10_000).contains(bootstrap) else { throw ValidationError("--bootstrap: expected 2 to 10000, found \(bootstrap)") }

@@ -137,6 +137,18 @@ struct CalibrateCommandTests {
       let u = try ESMSimBinary.run(["calibrate", good, "--format", "csv"] + args)
       #expect(u.status == 64 && u.stderr.contains("esmsim calibrate --help") && !u.stderr.contains("<subcommand>"), "\(args): \(u.stderr)")
     }
+    // Refused with the option named: a mapping's error, --holdout beside --propose (it was
+    // ignored), and an --output named .json (the block's YAML went into it, the JSON beside
+    // it as .json.json).
+    for (args, says) in [
+      (["--column", "foo=x"], "--column: expected ROLE=COLUMN"),
+      (["--propose", "--holdout", "days:2"], "--propose prints the protocol and stops"),
+      (["--output", tmp.path("w.json")], "give a name like"),
+    ] {
+      let u = try ESMSimBinary.run(["calibrate", good, "--format", "csv"] + args)
+      #expect(u.status == 64 && u.stderr.contains(says), "\(args): \(u.stderr)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: tmp.path("w.json")))
     // Three participants: fitted, with a warning that the intervals are too narrow.
     let three = Self.pilot().split(separator: "\n").filter { !$0.hasPrefix("p3") && !$0.hasPrefix("p4") && !$0.hasPrefix("p5") && !$0.hasPrefix("p6") && !$0.hasPrefix("p7") }
     let small = try tmp.write("small.csv", three.joined(separator: "\n") + "\n")

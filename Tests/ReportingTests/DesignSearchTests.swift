@@ -1,4 +1,5 @@
 import Foundation
+import Presentation
 import Scenarios
 import Study
 import Testing
@@ -84,6 +85,31 @@ struct DesignSearchTests {
     #expect(found == found.sorted(by: >))
     // The cheapest is the frontier's least cost.
     if let c = r.cheapest { #expect(r.frontier.compactMap(\.best).allSatisfy { $0.point.prompts >= c.point.prompts }) }
+  }
+
+  @Test("the report says what was searched, up to which day a design without an answer was tried, and an uncertain answer")
+  func reportSaysWhatWasSearched() throws {
+    let (space, tmp) = try Self.space()
+    defer { try? FileManager.default.removeItem(atPath: tmp) }
+    // 60 answers in at most 5 days of 3 or 4 prompts: no design can reach it.
+    var r = try DesignSearch.search(
+      space, target: DesignTarget("answers:60@0.5")!, participants: [60], days: [3, 4, 5], perDay: [3, 4], cost: .prompts,
+      maxReplications: 2, threads: 2)
+    var text = DesignText.text(r, space: space)
+    #expect(text.contains("# searched: participants 60, days 3–5, 3, 4 a day; each design up to 2 replications"), "\(text)")
+    #expect(text.contains("3 a day: not within the days given (tried up to 5)"), "\(text)")
+    let json = DesignText.json(r, space: space).text(indent: 0)
+    #expect(json.contains("\"searched\"") && json.contains("\"seed\""), "\(json)")
+    // An answer whose interval straddles the target is said to be uncertain, here and as the cheapest.
+    r = try DesignSearch.search(
+      space, target: DesignTarget("answers:5@0.5")!, participants: [60], days: [3, 4, 5], perDay: [3], cost: .prompts,
+      maxReplications: 2, threads: 2)
+    let best = try #require(r.frontier[0].best)
+    r.frontier[0].best?.clear = false
+    r.cheapest?.clear = false
+    text = DesignText.text(r, space: space)
+    #expect(text.contains("3 a day: \(best.point.days) days (") && text.contains(") (interval straddles)\ncheapest"), "\(text)")
+    #expect(text.contains("participant-days) (interval straddles)") || text.contains("prompts) (interval straddles)"), "\(text)")
   }
 
   /// The share's 95 % interval (Wilson, participants pooled) covers the share of a much larger

@@ -226,6 +226,22 @@ struct SweepTests {
     #expect(left == ["results.sqlite", "sweep.json", "units"], "\(left)")
   }
 
+  @Test("a merge that cannot write summary.csv leaves the earlier results.sqlite as it was")
+  func mergeKeepsTheOld() throws {
+    let f = try SweepFixture()
+    defer { f.remove() }
+    let spec = try SweepSpec.load(path: f.path("sweep.yaml"))
+    for i in 0..<2 { _ = try SweepRun.run(spec, directory: f.path("done"), shard: i, of: 2, threads: 2, version: "test") }
+    // An earlier results.sqlite (here a stand-in) and a folder where summary.csv goes: the
+    // merge fails and replaces neither (it replaced results.sqlite before).
+    try "earlier".write(toFile: f.path("done/results.sqlite"), atomically: true, encoding: .utf8)
+    try FileManager.default.createDirectory(atPath: f.path("done/summary.csv"), withIntermediateDirectories: false)
+    #expect(throws: (any Error).self) { try SweepRun.merge(spec, directory: f.path("done")) }
+    #expect(try String(contentsOfFile: f.path("done/results.sqlite"), encoding: .utf8) == "earlier")
+    let left = try FileManager.default.contentsOfDirectory(atPath: f.path("done")).sorted()
+    #expect(left == ["results.sqlite", "summary.csv", "sweep.json", "units"], "\(left)")
+  }
+
   @Test("a grid is resolved point by point as it runs; its limits are stated as they are")
   func lazyGrid() throws {
     let f = try SweepFixture()
@@ -251,6 +267,9 @@ struct SweepTests {
     ("scenario: base.yaml\n", "give a grid"),
     ("scenario: missing.yaml\ngrid: {protocol.expiry: [15m]}\n", "no such file"),
     ("scenario: base.yaml\ngrid: {protocol.expiry: [15m, soon]}\n", "protocol.expiry"),
+    // A value the sweep file sets is located in the sweep file (line 3, where `-5m` is), by its
+    // grid key; the base scenario's name and a line of its own were given before.
+    ("scenario: base.yaml\ngrid:\n  protocol.expiry: [15m, -5m]\n", "bad.yaml: grid.protocol.expiry (line 3, column 26)"),
     ("scenario: base.yaml\ngrid: {outputs.report: [true]}\n", "grid.outputs.report"),
     ("scenario: base.yaml\ngrid: {protocol.expiry: [15m]}\npoints: [{protocol.expiry: 15m}]\n", "not both"),
     ("scenario: base.yaml\ngrid: {protocol.expiry: [15m]}\nreplicates: 3\n", "replicates"),

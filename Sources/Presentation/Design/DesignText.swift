@@ -12,7 +12,9 @@ public enum DesignText {
     if case .shareReaching = r.target { share = true } else { share = false }
     func figure(_ x: Double) -> String { share ? String(format: "%.1f %%", 100 * x) : String(format: "%.1f", x) }
     var out = "# esmsim design: \(space.file), variant \(space.variant); target \(r.target.figure) ≥ \(figure(r.target.level))\n"
-    out += "# each design with the scenario's seed (the same people in every design); 95 % intervals from the simulation\n"
+    out += "# searched: participants \(Self.list(r.participants)), days \(Self.list(r.days)), \(Self.list(r.perDay)) a day; "
+      + "each design up to \(r.maxReplications) replications\n"
+    out += "# each design with the scenario's seed (\(space.seed): the same people in every design); 95 % intervals from the simulation\n"
     out += "participants  days  per_day  \(r.target.figure.padding(toLength: 28, withPad: " ", startingAt: 0))  95 % interval     reps  reaches\n"
     for e in r.evaluations.sorted(by: { $0.point < $1.point }) {
       let interval = "[\(figure(e.low)), \(figure(e.high))]"
@@ -24,25 +26,35 @@ public enum DesignText {
       out += "\n"
     }
     out += "\nfewest days that reach the target:\n"
-    for f in r.frontier {
+    for (i, f) in r.frontier.enumerated() {
       if let b = f.best {
         out += "  \(f.participants) participants, \(f.perDay) a day: \(b.point.days) days (\(figure(b.value)) [\(figure(b.low)), \(figure(b.high))]"
         if let one = b.oneStudy { out += "; one study of \(f.participants): \(figure(one.lowerBound))–\(figure(one.upperBound))" }
-        out += ")\n"
+        out += ")"
+        // The replications ran out before the interval left the target: the day is uncertain.
+        out += b.clear ? "\n" : " (interval straddles)\n"
       } else {
-        out += "  \(f.participants) participants, \(f.perDay) a day: not within the days given\n"
+        let upTo = i < r.triedUpTo.count ? r.triedUpTo[i] : nil
+        out += "  \(f.participants) participants, \(f.perDay) a day: not within the days given\(upTo.map { " (tried up to \($0))" } ?? "")\n"
       }
     }
     for s in r.skipped {
       out += "  \(s.participants) participants, \(s.perDay) a day: skipped, the scenario cannot run it (\(s.reason))\n"
     }
     if let c = r.cheapest {
-      out += "cheapest in \(r.cost.rawValue): \(c.point) (\(r.cost.of(c.point)) \(r.cost.rawValue))\n"
+      out += "cheapest in \(r.cost.rawValue): \(c.point) (\(r.cost.of(c.point)) \(r.cost.rawValue))\(c.clear ? "" : " (interval straddles)")\n"
     } else {
       out += "no design within the ranges reaches the target\n"
     }
     out += "# \(r.evaluations.count) designs simulated, \(r.participantDays) participant-days\n"
     return out
+  }
+
+  /// Values given as a list, or a range when they run on by one (5–30).
+  static func list(_ v: [Int]) -> String {
+    guard let first = v.first, let last = v.last else { return "none" }
+    if v.count > 2 && last - first == v.count - 1 { return "\(first)–\(last)" }
+    return v.map(String.init).joined(separator: ", ")
   }
 
   public static func json(_ r: DesignSearch.Result, space: DesignSpace) -> JSONValue {
@@ -59,6 +71,14 @@ public enum DesignText {
     return .object([
       ("scenario", .string(space.file)), ("variant", .string(space.variant)), ("target", .string(r.target.description)),
       ("figure", .string(r.target.figure)), ("level", .finite(r.target.level)), ("cost", .string(r.cost.rawValue)),
+      (
+        "searched",
+        .object([
+          ("participants", .array(r.participants.map { .int($0) })), ("days", .array(r.days.map { .int($0) })),
+          ("per_day", .array(r.perDay.map { .int($0) })), ("replications", .int(r.maxReplications)),
+          ("seed", .string(String(space.seed))),
+        ])
+      ),
       ("designs", .array(r.evaluations.sorted { $0.point < $1.point }.map(evaluation))),
       (
         "frontier",

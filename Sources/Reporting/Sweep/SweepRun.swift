@@ -275,6 +275,9 @@ public enum SweepRun {
     let summaryTemporary = (directory as NSString).appendingPathComponent(".summary.csv.tmp-\(pid)")
     let dbTemporary = (directory as NSString).appendingPathComponent(".results.sqlite.tmp-\(pid)")
     try? FileManager.default.removeItem(atPath: dbTemporary)
+    // A target that cannot be replaced (a folder in its place) is refused before either is.
+    try AtomicFile.requireRegular(summaryPath)
+    try AtomicFile.requireRegular(dbPath)
     do {
       try AtomicFile.write(CSVFile.text(header: header, rows: rows), to: summaryTemporary)
       let db = try SQLiteDatabase(path: dbTemporary)
@@ -284,10 +287,21 @@ public enum SweepRun {
       try db.createTable("summary", columns)
       for row in rows { try db.insert("summary", row) }
       try db.close()
-      guard rename(dbTemporary, dbPath) == 0 else { throw Failure("cannot write \(dbPath): \(String(cString: strerror(errno)))") }
-      guard rename(summaryTemporary, summaryPath) == 0 else {
-        throw Failure("cannot write \(summaryPath): \(String(cString: strerror(errno)))")
+      // The old database kept aside until summary.csv is in place too, and put back if it is not.
+      let dbBackup = (directory as NSString).appendingPathComponent(".results.sqlite.old-\(pid)")
+      let hadDB = FileManager.default.fileExists(atPath: dbPath)
+      if hadDB { guard rename(dbPath, dbBackup) == 0 else { throw Failure("cannot write \(dbPath): \(String(cString: strerror(errno)))") } }
+      guard rename(dbTemporary, dbPath) == 0 else {
+        let reason = String(cString: strerror(errno))
+        if hadDB { _ = rename(dbBackup, dbPath) }
+        throw Failure("cannot write \(dbPath): \(reason)")
       }
+      guard rename(summaryTemporary, summaryPath) == 0 else {
+        let reason = String(cString: strerror(errno))
+        if hadDB { _ = rename(dbBackup, dbPath) } else { try? FileManager.default.removeItem(atPath: dbPath) }
+        throw Failure("cannot write \(summaryPath): \(reason)")
+      }
+      if hadDB { try? FileManager.default.removeItem(atPath: dbBackup) }
     } catch {
       try? FileManager.default.removeItem(atPath: dbTemporary)
       try? FileManager.default.removeItem(atPath: summaryTemporary)

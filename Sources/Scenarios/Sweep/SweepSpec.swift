@@ -91,6 +91,11 @@ public struct SweepSpec: Sendable {
       scenario = try ScenarioResolver.resolve(t, file: base)
     } catch {
       let values = combo.map { "\($0.key) = \($0.value.flowText)" }.joined(separator: ", ")
+      // A value the sweep file set is located there (its key in the grid, its line), not in
+      // the base scenario the error's file names.
+      if let s = combo.first(where: { error.key == $0.key || error.key.hasPrefix($0.key + ".") || error.key.hasPrefix($0.key + "[") }) {
+        throw ScenarioError(file: file, key: "grid.\(s.key)", at: error.location ?? s.at, "at the point \(values): \(error.key): \(error.message)")
+      }
       throw ScenarioError(file: file, key: "", at: nil, "at the point \(values): \(error)")
     }
     // A key that resolves to nothing was never part of the study.

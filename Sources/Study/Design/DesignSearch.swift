@@ -129,6 +129,14 @@ public enum DesignSearch {
     /// at most 5 a day asked for 6, a window too short for the prompts and their gaps), with
     /// the scenario's reason: skipped, not searched.
     public var skipped: [(participants: Int, perDay: Int, reason: String)] = []
+    /// What was searched: the participants, days and prompts a day given, the most
+    /// replications of a design, and for each frontier entry without an answer the most days
+    /// tried (a larger number of prompts a day searches only up to the days a smaller needed).
+    public var participants: [Int] = []
+    public var days: [Int] = []
+    public var perDay: [Int] = []
+    public var maxReplications = 0
+    public var triedUpTo: [Int?] = []
   }
 
   /// Searches `space` over `participants`, `days` and `perDay` (each sorted, distinct).
@@ -139,6 +147,7 @@ public enum DesignSearch {
     var evaluations: [Evaluation] = []
     var frontier: [(participants: Int, perDay: Int, best: Evaluation?)] = []
     var skipped: [(participants: Int, perDay: Int, reason: String)] = []
+    var triedUpTo: [Int?] = []
     var simulated = 0
     var cache: [DesignPoint: Evaluation] = [:]
     func evaluate(_ point: DesignPoint) throws(ScenarioError) -> Evaluation {
@@ -185,6 +194,7 @@ public enum DesignSearch {
         let top = try evaluate(DesignPoint(participants: n, days: days[upper], perDay: k))
         guard top.reaches else {
           frontier.append((n, k, nil))
+          triedUpTo.append(days[upper])
           continue
         }
         var (lo, hi) = (0, upper)
@@ -200,6 +210,7 @@ public enum DesignSearch {
           }
         }
         frontier.append((n, k, best))
+        triedUpTo.append(nil)
         upper = hi
       }
     }
@@ -208,6 +219,7 @@ public enum DesignSearch {
     }
     return Result(
       target: target, cost: cost, evaluations: evaluations, frontier: frontier, cheapest: cheapest, participantDays: simulated,
-      skipped: skipped)
+      skipped: skipped, participants: participants, days: days, perDay: perDay, maxReplications: maxReplications,
+      triedUpTo: triedUpTo)
   }
 }

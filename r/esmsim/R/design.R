@@ -67,7 +67,8 @@ esm_design <- function(scenario, target, days = NULL, per_day = NULL, participan
     cheapest = if (is.null(json$cheapest)) NULL else design_table(list(json$cheapest)),
     target = json$target, figure = json$figure, level = json$level, cost = json$cost,
     variant = json$variant, scenario = json$scenario,
-    skipped = design_table(json$skipped)
+    skipped = design_table(json$skipped),
+    searched = json$searched
   ), class = "esm_design")
 }
 
@@ -85,6 +86,11 @@ design_table <- function(x) {
   tibble::as_tibble(stats::setNames(columns, names))
 }
 
+# Days as a range when they run on by one (5-30), else listed.
+design_span <- function(v) {
+  if (length(v) > 2 && max(v) - min(v) == length(v) - 1) sprintf("%d-%d", min(v), max(v)) else paste(v, collapse = ", ")
+}
+
 design_figure <- function(x, value) {
   if (grepl("^answers:", x$target)) sprintf("%.1f %%", 100 * value) else sprintf("%.1f", value)
 }
@@ -93,6 +99,12 @@ design_figure <- function(x, value) {
 print.esm_design <- function(x, ...) {
   cat(sprintf("esmsim design (%s, variant %s): %s >= %s\n", basename(x$scenario), x$variant, x$figure,
               design_figure(x, x$level)))
+  if (!is.null(x$searched)) {
+    s <- x$searched
+    cat(sprintf("searched: participants %s, days %s, %s a day; each design up to %d replications (seed %s)\n",
+                paste(s$participants, collapse = ", "), design_span(s$days), paste(s$per_day, collapse = ", "),
+                as.integer(s$replications), s$seed))
+  }
   cat(sprintf("%d designs tried; fewest days that reach the target:\n", nrow(x$designs)))
   for (i in seq_len(nrow(x$frontier))) {
     f <- x$frontier[i, ]

@@ -15,6 +15,10 @@ test_that("esm_design finds the fewest days per prompts a day, as esmsim design 
   expect_s3_class(d$designs, "tbl_df")
   expect_equal(d$frontier$per_day, 3:5)
   expect_true(all(d$designs$low <= d$designs$value & d$designs$value <= d$designs$high))
+  # What was searched, as given.
+  expect_equal(d$searched$days, 5:21)
+  expect_equal(d$searched$replications, 3)
+  expect_output(print(d), "searched: participants 100, days 5-21, 3, 4, 5 a day; each design up to 3 replications")
   # Fewer designs than the 17 x 3 grid: the days are bisected.
   expect_lt(nrow(d$designs), 17 * 3)
   # The frontier: each reaching design's one fewer day (when tried) does not reach.
