@@ -99,8 +99,11 @@ struct CalibrateCommand: ParsableCommand {
       if let size, size > Pilot.maxFileBytes {
         throw ScenarioError(file: f, "the file has \(size) bytes; a pilot's file has at most \(Pilot.maxFileBytes)")
       }
+      var isFolder: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: f, isDirectory: &isFolder) else { throw ScenarioError(file: f, "does not exist") }
+      guard !isFolder.boolValue else { throw ScenarioError(file: f, "is a folder: give the pilot's files") }
       guard let handle = FileHandle(forReadingAtPath: f), let data = try? handle.read(upToCount: Pilot.maxFileBytes + 1) ?? Data()
-      else { throw ScenarioError(file: f, "cannot read the file") }
+      else { throw ScenarioError(file: f, "cannot be read") }
       guard data.count <= Pilot.maxFileBytes else {
         throw ScenarioError(file: f, "the file has more than \(Pilot.maxFileBytes) bytes; a pilot's file has at most that")
       }

@@ -43,6 +43,10 @@ struct DesignCommand: ParsableCommand {
     guard (1...50).contains(replications) else { throw ValidationError("--replications: expected 1 to 50, found \(replications)") }
     _ = try Self.ranges(vary)
     try DistinctPaths.check(inputs: [("the scenario", scenario)], outputs: output.map { [("--output", $0)] } ?? [])
+    // Where the JSON goes, checked before the search rather than after it.
+    if let output {
+      do { try AtomicFile.requireWritable(output) } catch { throw ValidationError("--output: \(error)") }
+    }
   }
 
   /// The varied keys' values, sorted and distinct (``DesignRanges``).

@@ -74,13 +74,23 @@ enum ErrorOutput {
     let code = command.exitCode(for: error)
     if error is ScenarioError { fail(error) }
     if !json, error is ValidationError, let subcommand, subcommand != command {
-      let name = subcommand._commandName
+      // Its path from the root (`sweep run`, not `run`).
+      let name = (Self.path(to: subcommand, from: command) ?? [subcommand._commandName]).joined(separator: " ")
       FileHandle.standardError.write(
         Data("Error: \(command.message(for: error))\nUsage: \(command.usageString(for: subcommand))\n  See '\(command._commandName) \(name) --help' for more information.\n".utf8))
       Foundation.exit(code.rawValue)
     }
     if code == .success || !json { command.exit(withError: error) }
     report(error, code: code, message: command.message(for: error))
+  }
+
+  /// The names of the subcommands from `root` down to `target` (nil: not among them).
+  static func path(to target: ParsableCommand.Type, from root: ParsableCommand.Type) -> [String]? {
+    for sub in root.configuration.subcommands {
+      if sub == target { return [sub._commandName] }
+      if let rest = path(to: target, from: sub) { return [sub._commandName] + rest }
+    }
+    return nil
   }
 
   /// Writes the JSON object of `error` and exits with `code`.

@@ -61,6 +61,15 @@ struct DesignCommandTests {
     #expect(!FileManager.default.fileExists(atPath: tmp.path("d.json")))
   }
 
+  @Test("--output in a folder that does not exist is refused before the search, by name")
+  func outputFolder() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let file = try tmp.write("s.yaml", Self.scenario)
+    let r = try ESMSimBinary.run(["design", file, "--target", "p10:20", "--output", tmp.path("none/d.json")])
+    #expect(r.status == 64 && r.stderr.contains("--output") && r.stderr.contains("does not exist"), "\(r.stderr)")
+  }
+
   @Test("a scenario of several questionnaires is refused naming the key")
   func questionnaires() throws {
     let tmp = try Scratch()

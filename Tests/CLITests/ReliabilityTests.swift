@@ -21,6 +21,10 @@ struct ReliabilityTests {
       environment: ["SLURM_ARRAY_TASK_ID": "abc", "SLURM_ARRAY_TASK_COUNT": "4"])
     #expect(r.status != 0 && r.stderr.contains("SLURM_ARRAY_TASK_ID"), "\(r.stderr)")
     #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("s/units").path))
+    // A usage error of a nested subcommand's own checks points at its help by its whole path.
+    let shard = try ESMSimBinary.run(
+      ["sweep", "run", "scenarios/sweep-schedulers.yaml", "--output", dir.appendingPathComponent("t").path, "--shard", "3", "--num-shards", "3"])
+    #expect(shard.status == 64 && shard.stderr.contains("See 'esmsim sweep run --help'"), "\(shard.stderr)")
   }
 
   @Test("slurm-script quotes the log path of #SBATCH --output; a path sbatch cannot take is refused")
@@ -46,6 +50,18 @@ struct ReliabilityTests {
     #expect(r.stdout.contains("participant-days in all: 100800"), "\(r.stdout)")
     #expect(line.contains("1 (about 1 s each)") || line.contains("1 (about 2 s each)"), "\(line)")
     #expect(!r.stdout.contains("a few minutes"))
+  }
+
+  @Test("a table where a scenario goes, and a pilot's file that is missing or a folder, are said to be what they are")
+  func filesSaidForWhatTheyAre() throws {
+    for command in [["run", "scenarios/pilot-example.csv", "--output", "/tmp/esmsim-never"], ["validate", "scenarios/pilot-example.csv"]] {
+      let r = try ESMSimBinary.run(command)
+      #expect(r.status != 0 && r.stderr.contains("pilot-example.csv: is a table, not a scenario"), "\(command): \(r.stderr)")
+    }
+    for (file, says) in [("no-such-pilot.csv", "no-such-pilot.csv: does not exist"), ("scenarios", "scenarios: is a folder")] {
+      let r = try ESMSimBinary.run(["calibrate", file, "--format", "csv"])
+      #expect(r.status != 0 && r.stderr.contains(says), "\(file): \(r.stderr)")
+    }
   }
 
   @Test("calibrate: an offset from UTC beyond ±14 hours is refused by name")

@@ -126,6 +126,11 @@ struct PilotReadTests {
     #expect {
       try PilotReaders.beiweTimings(Data(ragged.utf8), file: "t.csv", participant: "a")
     } throws: { ($0 as? ScenarioError)?.key == "event" && "\($0)".contains("Android") }
+    // Another platform's file read as Beiwe's: not Beiwe's, not blamed on Android.
+    let generic = "participant,scheduled,opened,submitted\na,2026-01-05T10:00:00,,\n"
+    #expect {
+      try PilotReaders.beiweTimings(Data(generic.utf8), file: "t.csv", participant: "a")
+    } throws: { "\($0)".contains("not Beiwe's survey timings") && !"\($0)".contains("Android") }
     #expect {
       try PilotReaders.beiweTimings(Data(), file: "t.csv", participant: "a")
     } throws: { "\($0)".contains("empty") }

@@ -23,7 +23,12 @@ public enum ScenarioLoader {
   /// - Throws: ``ScenarioError`` naming the file (missing, unreadable, not UTF-8, malformed
   ///   with line and column, or over a limit).
   public static func load(path: String, limits: Limits = Limits()) throws(ScenarioError) -> ScenarioValue {
-    try parse(contents(path: path, limits: limits), file: path, limits: limits)
+    let lower = path.lowercased()
+    if lower.hasSuffix(".csv") || lower.hasSuffix(".tsv") {
+      // A table given where a scenario goes (a pilot's records are calibrate's).
+      throw ScenarioError(file: path, "is a table, not a scenario (a YAML or JSON file); a pilot's records are read by esmsim calibrate")
+    }
+    return try parse(contents(path: path, limits: limits), file: path, limits: limits)
   }
 
   /// A file's bytes, refused (naming the file) when missing, unreadable, a folder or over the

@@ -11,15 +11,25 @@ extension PilotReaders {
     let android = ScenarioError(
       file: file, key: "event", at: .init(line: 1, column: 1),
       "Beiwe's Android survey timings have no event column, so one survey cannot be told from the next: use the iOS files")
+    // Without an event column: Android's timings (their question and survey ids) by name,
+    // anything else as not Beiwe's.
+    func missingEvent(_ header: [String]) -> ScenarioError {
+      guard header.contains("question id") || header.contains("survey id") else {
+        return ScenarioError(
+          file: file, key: "event", at: .init(line: 1, column: 1),
+          "not Beiwe's survey timings: their header has timestamp and event (found \(header.prefix(6).joined(separator: ", ").prefix(120)))")
+      }
+      return android
+    }
     let csv: CSVText
     do {
       csv = try CSVText(data, file: file)
     } catch {
       // Android's rows need not fit its header's shape: refused by name, not by the row.
-      if let loose = try? CSVText(data, file: file, ragged: true), !loose.header.contains("event") { throw android }
+      if let loose = try? CSVText(data, file: file, ragged: true), !loose.header.contains("event") { throw missingEvent(loose.header) }
       throw error
     }
-    guard csv.header.contains("event") else { throw android }
+    guard csv.header.contains("event") else { throw missingEvent(csv.header) }
     let time = try csv.column("timestamp")
     let event = try csv.column("event")
     var pilot = Pilot()
