@@ -226,6 +226,23 @@ struct SweepTests {
     #expect(left == ["results.sqlite", "sweep.json", "units"], "\(left)")
   }
 
+  @Test("a folder holding other files is not a sweep's: refused before any unit runs")
+  func foreignFolder() throws {
+    let f = try SweepFixture()
+    defer { f.remove() }
+    let spec = try SweepSpec.load(path: f.path("sweep.yaml"))
+    try FileManager.default.createDirectory(atPath: f.path("mine"), withIntermediateDirectories: false)
+    try "notes".write(toFile: f.path("mine/readme.txt"), atomically: true, encoding: .utf8)
+    #expect { _ = try SweepRun.run(spec, directory: f.path("mine"), shard: 0, of: 1, threads: 2, version: "test") } throws: {
+      "\($0)".contains("not a sweep's (readme.txt)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: f.path("mine")) == ["readme.txt"])
+    // An empty folder, or one with only hidden files, is fine.
+    try FileManager.default.removeItem(atPath: f.path("mine/readme.txt"))
+    try "".write(toFile: f.path("mine/.hidden"), atomically: true, encoding: .utf8)
+    #expect(try SweepRun.run(spec, directory: f.path("mine"), shard: 0, of: 2, threads: 2, version: "test") != nil)
+  }
+
   @Test("a merge that cannot write summary.csv leaves the earlier results.sqlite as it was")
   func mergeKeepsTheOld() throws {
     let f = try SweepFixture()

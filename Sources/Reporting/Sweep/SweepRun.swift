@@ -93,12 +93,21 @@ public enum SweepRun {
     if fm.fileExists(atPath: directory, isDirectory: &isDir), !isDir.boolValue {
       throw Failure("\(directory) exists and is not a folder")
     }
+    // A folder of other things is not a sweep's (its merge would write summary.csv among
+    // them): only an empty one, or one a sweep began (its units, its sweep.json, hidden files).
+    let meta = (directory as NSString).appendingPathComponent("sweep.json")
+    if isDir.boolValue, !fm.fileExists(atPath: meta) {
+      let others = ((try? fm.contentsOfDirectory(atPath: directory)) ?? []).filter { $0 != "units" && !$0.hasPrefix(".") }.sorted()
+      if !others.isEmpty {
+        throw Failure(
+          "\(directory) holds files that are not a sweep's (\(others.prefix(3).joined(separator: ", "))\(others.count > 3 ? ", …" : "")): give a new or empty folder")
+      }
+    }
     do {
       try fm.createDirectory(atPath: unitsDirectory(directory), withIntermediateDirectories: true)
     } catch {
       throw Failure("cannot create \(unitsDirectory(directory)): \(error.localizedDescription)")
     }
-    let meta = (directory as NSString).appendingPathComponent("sweep.json")
     if let data = fm.contents(atPath: meta) {
       guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let hash = object["spec"] as? String else {
         throw Failure("\(meta) is not a sweep description; is \(directory) a sweep folder?")
