@@ -389,3 +389,66 @@ def test_a_bad_cell_of_a_data_frame_is_located_by_its_row():
         esmsim.calibrate(pilot)
     assert e.value.file == "<DataFrame>" and e.value.key == "scheduled"
     assert "row 5 of the DataFrame" in str(e.value) and "esmsim-calibration" not in str(e.value)
+
+
+@needs_esmsim
+def test_power_leaves_no_results_behind_and_reads_plain_clock_times(tmp_path):
+    # Each design's results are removed once read (they stayed in the temporary folder, 37 MB
+    # each); a YAML file's unquoted clock times stay clock times (PyYAML read 12:30 as 750).
+    pytest.importorskip("statsmodels")
+    pytest.importorskip("yaml")
+    scenario = tmp_path / "ar.yaml"
+    scenario.write_text("name: ar\nseed: 11\npopulation:\n  size: 8\n  variables:\n"
+                        "    - {name: mood, mean: 50, person_sd: 10, sd: 12, reversion: 95m}\n"
+                        "protocol:\n  window: \"08:00-22:00\"\n  expiry: 30m\n"
+                        "  schedule: {algorithm: fixed-times, times: [09:00, 12:30, 15:00]}\n")
+    before = (_temporary("esmsim-results-"), _temporary("esmsim-power-"))
+    r = esmsim.power(scenario, participants=[8], days=[2, 3], replications=3, formula="mood ~ mood_lag_within",
+                     term="mood_lag_within")
+    assert list(r.loc[r["analysis"] == "complete", "answers"]) == [8 * 2 * 3, 8 * 3 * 3]
+    assert (_temporary("esmsim-results-"), _temporary("esmsim-power-")) == before
+
+
+def test_power_without_variables_says_a_model_it_does_not_fit():
+    pytest.importorskip("statsmodels")
+    with pytest.raises(esmsim.EsmsimError, match="declare population.variables"):
+        esmsim.power(power_study(), participants=[20], days=[5], formula="state ~ company_within + hour", term="hour")
+    for bad in (42, None):
+        with pytest.raises(esmsim.EsmsimError, match="a file name or a dict"):
+            esmsim.power(bad, participants=[20], days=[5])
+    with pytest.raises(esmsim.EsmsimError, match="whole numbers"):
+        esmsim.power(power_study(), participants=["a"], days=[5])
+
+
+def test_bad_arguments_are_esmsim_errors_and_leave_nothing(tmp_path):
+    before = _temporary("esmsim-calibration-")
+    for files, kwargs in ((42, {}), (None, {}), (esmsim.example("pilot.csv"), {"columns": ["participant"]})):
+        with pytest.raises(esmsim.EsmsimError):
+            esmsim.calibrate(files, **kwargs)
+    assert _temporary("esmsim-calibration-") == before
+    with pytest.raises(esmsim.EsmsimError, match="results folder"):
+        esmsim.read(None)
+    with pytest.raises(esmsim.EsmsimError, match="address"):
+        esmsim.install(None, "0" * 64)
+
+
+@needs_esmsim
+def test_design_takes_numpy_whole_numbers():
+    import numpy as np
+    d = esmsim.design(esmsim.example("quickstart.yaml"), "answers:5@0.5", days=np.arange(2, 4), per_day=np.array([3]),
+                      participants=[20])
+    assert list(d.frontier["per_day"]) == [3]
+
+
+@needs_esmsim
+def test_calibrate_takes_a_data_frames_time_zone_as_the_clock(tmp_path):
+    # Columns with a zone: that zone is the participants' clock (as R takes a POSIXct's tzone),
+    # so the same fit as the file with time_zone= (without it the clock was UTC).
+    kwargs = dict(people=30, bootstrap=5, evaluations=30)
+    from_file = esmsim.calibrate(esmsim.example("pilot.csv"), output=tmp_path / "file.yaml", time_zone="Europe/Brussels",
+                                 **kwargs)
+    pilot = pd.read_csv(esmsim.example("pilot.csv"), parse_dates=["scheduled", "opened", "submitted"])
+    for c in ("scheduled", "opened", "submitted"):
+        pilot[c] = pilot[c].dt.tz_localize("Europe/Brussels")
+    from_frame = esmsim.calibrate(pilot, output=tmp_path / "frame.yaml", **kwargs)
+    assert from_frame.estimates.to_dict("records") == from_file.estimates.to_dict("records")

@@ -108,7 +108,9 @@ def install(url: str, sha256: str, directory: Optional[Union[str, os.PathLike]] 
     behind. `timeout` (seconds) bounds the download's waits. R's `install_esmsim()` installs
     into the same folder. No public release address exists yet: give the one your group serves.
     Returns the installed program's path; raises `EsmsimError` on any failure."""
-    if not re.fullmatch(r"[0-9a-fA-F]{64}", sha256 or ""):
+    if not isinstance(url, str) or not url:
+        raise EsmsimError("give the tarball's address (url), a text")
+    if not isinstance(sha256, str) or not re.fullmatch(r"[0-9a-fA-F]{64}", sha256):
         raise EsmsimError("give the tarball's sha256 (64 hexadecimal digits, the .sha256 file beside it)")
     name = re.sub(r"\.tar\.gz$", "", os.path.basename(url.split("?")[0].split("#")[0]))
     if not _RELEASE.match(name):
@@ -323,6 +325,8 @@ def read(folder: Union[str, os.PathLike]) -> Results:
     columns (text, integer, real, flag, time, unix_ms); times are the participant's clock
     times, as written, without a zone. A column the manifest does not declare is read by its
     values."""
+    if not isinstance(folder, (str, os.PathLike)):
+        raise EsmsimError(f"read() takes a results folder's name, not {type(folder).__name__}")
     root = Path(folder)
     if not root.is_dir():
         raise EsmsimError(f"no results folder {root}")
@@ -364,9 +368,13 @@ def read(folder: Union[str, os.PathLike]) -> Results:
 def _whole(name: str, values: Optional[Sequence[int]]) -> Optional[str]:
     if values is None:
         return None
-    values = [values] if isinstance(values, int) else list(values)
-    if not values or any(not isinstance(v, int) or isinstance(v, bool) for v in values):
+    import numbers
+
+    values = [values] if isinstance(values, numbers.Integral) else list(values)
+    # Whole numbers of any integer type (numpy's too: np.arange(5, 22)), not booleans.
+    if not values or any(not isinstance(v, numbers.Integral) or isinstance(v, bool) for v in values):
         raise EsmsimError(f"{name}: whole numbers, such as range(5, 22) or [50, 100]")
+    values = [int(v) for v in values]
     return f"{name}={','.join(str(v) for v in values)}"
 
 
@@ -458,8 +466,9 @@ def calibrate(files: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]], 
               kept_at_least: Optional[Union[float, str]] = None) -> Calibration:
     """Runs `esmsim calibrate` on a pilot's per-prompt records (`format`: "aware", "beiwe",
     "mpath", "esmira" or "csv"; a DataFrame is read as the csv format: its datetime columns with
-    a time zone as instants, without one as the participants' clock, as a csv file's are, with
-    `time_zone` or `utc_offset` (UTC without them); its copy for esmsim is removed once read)
+    a time zone as instants (and that zone, the participants' clock, unless `time_zone` or
+    `utc_offset` says otherwise), without one as the participants' clock, as a csv file's are,
+    with `time_zone` or `utc_offset` (UTC without them); its copy for esmsim is removed once read)
     and returns the fitted compliance with its 95 % intervals; `holdout`
     ("days:N" or "participants:F") also fits on part of the pilot and checks the rest against
     the prediction. `kept_at_least`: the records hold only the participants who answered at
@@ -470,6 +479,19 @@ def calibrate(files: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]], 
     JSON and the page beside it (default: a temporary folder, kept)."""
     if isinstance(files, pd.DataFrame) and format != "csv":
         raise EsmsimError('a DataFrame is read as format="csv"')
+    # The arguments checked before anything is made (a bad one left an empty folder behind).
+    if not isinstance(files, (pd.DataFrame, str, os.PathLike)) and not (
+            isinstance(files, Sequence) and files and all(isinstance(f, (str, os.PathLike)) for f in files)):
+        raise EsmsimError(f"files: the pilot's file names or a DataFrame, not {type(files).__name__}")
+    if columns is not None and not isinstance(columns, Mapping):
+        raise EsmsimError('columns: a dict of role to column name, for example {"participant": "pid"}')
+    if isinstance(files, pd.DataFrame) and time_zone is None and utc_offset is None:
+        # Columns with a time zone: their zone is the participants' clock (as R takes a
+        # POSIXct's tzone), unless time_zone or utc_offset says otherwise.
+        zones = {str(files[c].dt.tz) for c in files.columns
+                 if pd.api.types.is_datetime64_any_dtype(files[c]) and getattr(files[c].dt, "tz", None) is not None}
+        if len(zones) == 1 and ("/" in next(iter(zones)) or next(iter(zones)) == "UTC"):
+            time_zone = next(iter(zones))
     work = Path(tempfile.mkdtemp(prefix="esmsim-calibration-"))
     copy = None  # the DataFrame's records written for esmsim: removed once read
     if isinstance(files, pd.DataFrame):

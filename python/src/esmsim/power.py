@@ -117,6 +117,26 @@ def _check_formula(formula: str, term: str, names: Dict[str, List[str]]) -> None
         raise EsmsimError(f"the model {formula} has no coefficient {term} (it has {', '.join(x.columns)})")
 
 
+def _yaml_loader(yaml: Any) -> Any:
+    """PyYAML's safe loader without YAML 1.1's base-60 numbers, so that a clock time written
+    plainly (`times: [09:00, 12:30]`) stays the text esmsim reads (it was read as 750)."""
+    import re
+
+    class Loader(yaml.SafeLoader):
+        pass
+
+    Loader.yaml_implicit_resolvers = {
+        k: [(tag, regexp) for tag, regexp in v if tag not in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float")]
+        for k, v in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+    # Whole numbers and decimals as YAML 1.2 has them (no 1_000, no 12:30).
+    Loader.add_implicit_resolver("tag:yaml.org,2002:int", re.compile(r"^[-+]?(0|[1-9][0-9]*)$"), list("-+0123456789"))
+    Loader.add_implicit_resolver(
+        "tag:yaml.org,2002:float",
+        re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"),
+        list("-+0123456789."))
+    return Loader
+
+
 def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], days: Sequence[int], *,
           replications: int = 100, alpha: float = 0.05, seed: int = 1, random_slope: bool = True,
           threads: Optional[int] = None, formula: Optional[str] = None, term: Optional[str] = None,
@@ -134,6 +154,8 @@ def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], 
     ("1": a random intercept; "~stress_within": and a random slope); the three data sets are the
     answered rows, every prompt (complete) and MCAR of the answered count."""
     import os
+    import shutil
+    import tempfile
 
     from . import EsmsimError, _execute, _imports_from_here, run
 
@@ -142,10 +164,15 @@ def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], 
     except ImportError:
         raise EsmsimError("esmsim.power() needs statsmodels: pip install statsmodels") from None
     # One design or several: a number is a list of one.
-    participants = [int(n) for n in np.atleast_1d(participants)]
-    days = [int(d) for d in np.atleast_1d(days)]
+    try:
+        participants = [int(n) for n in np.atleast_1d(participants)]
+        days = [int(d) for d in np.atleast_1d(days)]
+    except (TypeError, ValueError):
+        raise EsmsimError("participants and days are whole numbers, or lists of them") from None
     if isinstance(scenario, Mapping):
         base = dict(scenario)
+    elif not isinstance(scenario, (str, os.PathLike)):
+        raise EsmsimError(f"a scenario is a file name or a dict, not {type(scenario).__name__}")
     else:
         path = os.fspath(scenario)
         if not os.path.isfile(path):
@@ -163,7 +190,7 @@ def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], 
                 except ImportError:
                     raise EsmsimError("reading a YAML scenario in esmsim.power() needs PyYAML; give the scenario as a dict") from None
                 with open(path) as f:
-                    base = yaml.safe_load(f)
+                    base = yaml.load(f, Loader=_yaml_loader(yaml))
         except EsmsimError:
             raise
         except Exception as e:  # noqa: BLE001: any reader's error, said with the file
@@ -175,6 +202,12 @@ def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], 
         if not formula or not term:
             raise EsmsimError("with population.variables, give formula and term: a model of your variables and items")
         _check_formula(formula, term, names)
+    elif formula is not None or term is not None:
+        # Without variables the model is the company slope's (R's esm_power() fits a formula
+        # of the company data too; here only the default): said, not ignored.
+        if (formula or "state ~ company_within").replace(" ", "") != "state~company_within" or (term or "company_within") != "company_within":
+            raise EsmsimError("without population.variables esmsim.power() fits state ~ company_within (the company slope): "
+                              "declare population.variables to fit a model of your own")
     state = (base.get("population") or {}).get("state") or {}
     company = state.get("company") or {}
     share = company.get("share")
@@ -194,8 +227,13 @@ def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], 
                             "report": False}
             if names is not None:
                 s["outputs"]["answers"] = True
-            result = run(s, threads=threads)
-            p = result.prompts if names is None else result.answers
+            # Each design's results read, then removed (they were left in the temporary folder).
+            folder = tempfile.mkdtemp(prefix="esmsim-power-")
+            try:
+                result = run(s, os.path.join(folder, "results"), threads=threads)
+                p = result.prompts if names is None else result.answers
+            finally:
+                shutil.rmtree(folder, ignore_errors=True)
             fits: Dict[str, List[Dict[str, Any]]] = {"answered": [], "complete": [], "mcar": []}
             for _, rep in p.groupby("replication", observed=True):
                 if names is not None:
