@@ -45,7 +45,7 @@
 #' @return An `esm_calibration` list: `estimates` (a tibble: parameter, value,
 #'   low, high, standard_error, at_bound, reason: all parameters estimated
 #'   together, by simulated moments), `moments` (the pilot's and the
-#'   simulation's at the estimate),
+#'   simulation's at the estimate), `holdout` (the holdout asked for, or `NULL`),
 #'   `check` (a tibble: figure, unit, observed, predicted, low, high, inside; or
 #'   `NULL` without a holdout), `check_fit` (with a holdout, the fit on the part
 #'   kept that the predictions draw from: its `estimates` and `moments` as

@@ -27,7 +27,8 @@
 #'   none within `days` reaches the target), `cheapest` (a one-row tibble, or
 #'   `NULL`), `skipped` (participants and prompts a day the scenario cannot
 #'   run, such as 6 a day for Mappiness, with the reason: not searched),
-#'   `target`, `figure`, `level`, `cost` and `variant`. A field the search does
+#'   `searched` (the participants, days, prompts a day, most replications and
+#'   seed searched), `target`, `figure`, `level`, `cost` and `variant`. A field the search does
 #'   not compute for the target (the one-study range of a percentile) is `NA`.
 #' @examples
 #' \dontrun{

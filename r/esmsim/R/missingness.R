@@ -19,7 +19,8 @@
 #' @examples
 #' \dontrun{
 #' mask <- esm_missingness("scenarios/quickstart.yaml", participants = 50)
-#' my_data <- merge(my_data, mask[mask$replication == 1, ], by = c("participant", "prompt"))
+#' one <- mask[mask$variant == levels(mask$variant)[1] & mask$replication == 1, ]  # one variant, one study
+#' my_data <- merge(my_data, one, by = c("participant", "prompt"))
 #' my_data$y[!my_data$answered] <- NA
 #' }
 #' @export
@@ -32,6 +33,10 @@ esm_missingness <- function(scenario, participants = NULL, duration = NULL, repl
   # Read as esm_read() reads prompts.csv: the same types (variant a factor in the scenario's
   # order, scheduled a POSIXct on the participant's clock).
   p <- esm_read(output)$prompts
+  if (is.null(p)) {
+    esm_abort("esmsim: the scenario writes no prompts.csv (outputs.prompts: false): the mask is read from it",
+              "esmsim_run_error")
+  }
   p <- p[!p$volunteered, ]
   tibble::tibble(
     variant = p$variant, replication = p$replication, participant = p$participant, day = p$day,

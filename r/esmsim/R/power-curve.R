@@ -76,12 +76,17 @@ as.data.frame.esm_power_curve <- function(x, row.names = NULL, optional = FALSE,
 
 #' @export
 plot.esm_power_curve <- function(x, ...) {
-  plot_power(x$curve, x$along, x$target)
+  plot_power(x$curve, x$along, x$target, x_in = x)
 }
 
 #' @export
 print.esm_power <- function(x, ...) {
   d <- as.data.frame(x)
+  # A subset of its columns (pw[, c("analysis", "power")]) is printed as the table it is.
+  if (!all(c("analysis", "replications") %in% names(d))) {
+    print(tibble::as_tibble(d), ...)
+    return(invisible(x))
+  }
   a <- d[d$analysis == "answered", , drop = FALSE]
   known <- function(v) if (is.null(v)) "?" else format(v)
   tests <- unique(stats::na.omit(d$test))
@@ -154,7 +159,7 @@ power_ggplot <- function(d, along, target) {
   p
 }
 
-plot_power <- function(d, along, target) {
+plot_power <- function(d, along, target, x_in = d) {
   if (requireNamespace("ggplot2", quietly = TRUE)) {
     p <- power_ggplot(d, along, target)
     print(p)
@@ -170,5 +175,5 @@ plot_power <- function(d, along, target) {
   }
   if (!is.null(target)) graphics::abline(h = target, lty = 2)
   graphics::legend("bottomright", legend = analyses, col = seq_along(analyses), lty = 1)
-  invisible(d)
+  invisible(x_in)
 }

@@ -183,7 +183,29 @@ scenario_list <- function(scenario) {
   if (!requireNamespace("yaml", quietly = TRUE)) {
     esm_abort("esmsim: reading a scenario file in R needs the yaml package; give the scenario as a list", "esmsim_run_error")
   }
-  yaml::read_yaml(scenario)
+  imports_from(yaml::read_yaml(scenario), dirname(normalizePath(scenario)))
+}
+
+# The keys whose value names a file to import (docs/scenario-reference.md): relative to the
+# scenario file's folder.
+import_keys <- c("aware_schedule", "esmira_study", "paco_experiment", "beiwe_study")
+
+# A scenario read from a file with its import files' relative paths made absolute from the
+# file's folder: the list is written again elsewhere (a temporary file), where they would not
+# be found.
+imports_from <- function(node, folder) {
+  if (!is.list(node)) return(node)
+  for (k in seq_along(node)) {
+    key <- names(node)[k]
+    value <- node[[k]]
+    if (!is.null(key) && key %in% import_keys && is.character(value) && length(value) == 1 &&
+        !grepl("^(/|[A-Za-z]:)", value)) {
+      node[[k]] <- file.path(folder, value)
+    } else if (is.list(value)) {
+      node[[k]] <- imports_from(value, folder)
+    }
+  }
+  node
 }
 
 # Runs a scenario and reads only the columns an analysis needs from prompts.csv.

@@ -23,6 +23,9 @@ esm_read <- function(folder) {
   if (!dir.exists(folder)) {
     esm_abort(sprintf("esmsim: no results folder %s", folder), "esmsim_run_error")
   }
+  if (!file.exists(file.path(folder, "summary.csv"))) {
+    esm_abort(sprintf("esmsim: %s has no summary.csv: not an esmsim results folder", folder), "esmsim_read_error")
+  }
   manifest_path <- file.path(folder, "manifest.json")
   manifest <- if (file.exists(manifest_path)) jsonlite::read_json(manifest_path) else NULL
   tables <- list(

@@ -90,6 +90,32 @@ test_that("schedule comparison: one row per algorithm, measures as numbers", {
   expect_gte(min(s$min_gap[s$algorithm == "fixed-blocks" & s$gap_method == "truncation"]), 60)
   e <- expect_error(esm_compare_schedules(per_day = 5, window = "25:00-26:00"), class = "esmsim_run_error")
   expect_match(conditionMessage(e), "window")
+  # What esmsim skips is said: a warning with its reason, an error when it skips everything
+  # (they were dropped without a word: a 0-row tibble, or the fixed blocks missing).
+  said <- character()
+  g <- withCallingHandlers(esm_compare_schedules(per_day = 5, window = "08:00-22:00", days = 7, min_gap = -5),
+                           warning = function(w) {
+                             said <<- c(said, conditionMessage(w))
+                             invokeRestart("muffleWarning")
+                           })
+  expect_gte(length(said), 1)
+  expect_true(all(grepl("^fixed-blocks .* skipped: --min-gap", said)))
+  expect_false("fixed-blocks" %in% g$algorithm)
+  e <- expect_error(esm_compare_schedules(per_day = -1, window = "08:00-22:00"), class = "esmsim_run_error")
+  expect_match(conditionMessage(e), "every schedule was skipped")
+})
+
+test_that("esm_read refuses a folder that is not a results folder; a column subset of power prints as a table", {
+  folder <- tempfile("not-results-")
+  dir.create(folder)
+  on.exit(unlink(folder, recursive = TRUE), add = TRUE)
+  e <- expect_error(esm_read(folder), class = "esmsim_read_error")
+  expect_match(conditionMessage(e), "not an esmsim results folder")
+  pw <- structure(tibble::tibble(participants = 20L, days = 7L, analysis = "answered", power = 0.8, replications = 10L),
+                  class = c("esm_power", "tbl_df", "tbl", "data.frame"))
+  expect_output(print(pw), "1 design x 10 replications")
+  expect_output(print(pw[, c("analysis", "power")]), "answered")
+  expect_false(any(grepl("no fit succeeded", capture.output(print(pw[, c("analysis", "power")])))))
 })
 
 test_that("a run's results summarise and plot; variants in the scenario's order; numbering from 1", {
@@ -196,4 +222,16 @@ test_that("days.csv is read typed: a row per participant and day, its answers su
   joined <- merge(by_person, r$participants, by = c("variant", "replication", "participant"))
   expect_equal(nrow(joined), nrow(r$participants))
   expect_equal(joined$answered, joined$completed)
+})
+
+test_that("a scenario file's import paths stay its folder's when esm_power rewrites it; a mask needs prompts.csv", {
+  read <- imports_from(list(name = "x", protocol = list(aware_schedule = "sub/a.json", expiry = "30m",
+                                                         questionnaires = list(list(esmira_study = "/abs/s.json")))),
+                       "/base")
+  expect_equal(read$protocol$aware_schedule, file.path("/base", "sub/a.json"))
+  expect_equal(read$protocol$expiry, "30m")
+  expect_equal(read$protocol$questionnaires[[1]]$esmira_study, "/abs/s.json")
+  skip_without_esmsim()
+  e <- expect_error(esm_missingness(small_study(outputs = list(prompts = FALSE))), class = "esmsim_run_error")
+  expect_match(conditionMessage(e), "writes no prompts.csv")
 })
