@@ -19,6 +19,9 @@
 esm_power_curve <- function(scenario, along = c("participants", "days"), values, participants = NULL, days = NULL,
                             target = 0.8, replications = 200, seed = 1, ...) {
   along <- match.arg(along)
+  if (!is.numeric(target) || length(target) != 1 || !(target > 0 && target < 1)) {
+    esm_abort("esmsim: target is a power above 0 and below 1", "esmsim_run_error")
+  }
   values <- sort(as.integer(values))
   held <- if (along == "participants") days else participants
   if (is.null(held) || length(held) != 1) {

@@ -88,6 +88,9 @@ esm_power <- function(scenario, participants, days, per_day = NULL, schedule = N
   if (!is.null(model) && !inherits(model, "formula") && !is.function(model)) {
     esm_abort("esmsim: model is NULL, a formula for lmer or a function of the data", "esmsim_run_error")
   }
+  if (!is.numeric(alpha) || length(alpha) != 1 || !(alpha > 0 && alpha < 1)) {
+    esm_abort("esmsim: alpha is the test's level, a number above 0 and below 1", "esmsim_run_error")
+  }
   if (!requireNamespace("lme4", quietly = TRUE)) {
     esm_abort("esmsim: esm_power() needs the lme4 package", "esmsim_run_error")
   }
@@ -177,9 +180,10 @@ design_label <- function(d) {
 # A scenario as a list: a list as it is, a file read as YAML.
 scenario_list <- function(scenario) {
   if (is.list(scenario)) return(scenario)
-  if (!is.character(scenario) || length(scenario) != 1 || !file.exists(scenario)) {
+  if (!is.character(scenario) || length(scenario) != 1) {
     esm_abort("esmsim: a scenario is a file name or a list", "esmsim_run_error")
   }
+  if (!file.exists(scenario)) esm_abort(sprintf("esmsim: no scenario file %s", scenario), "esmsim_run_error")
   if (!requireNamespace("yaml", quietly = TRUE)) {
     esm_abort("esmsim: reading a scenario file in R needs the yaml package; give the scenario as a list", "esmsim_run_error")
   }

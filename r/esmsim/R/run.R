@@ -49,7 +49,15 @@ esm_run <- function(scenario, output = NULL, participants = NULL, duration = NUL
 run_args <- function(file, output, participants = NULL, duration = NULL, replications = NULL, seed = NULL,
                      threads = NULL) {
   args <- c("run", file, "--output", output)
-  add <- function(flag, value) if (!is.null(value)) args <<- c(args, flag, as.character(value))
+  add <- function(flag, value) {
+    if (is.null(value)) return()
+    # One value each (a vector gave esmsim's "Unexpected argument").
+    if (length(value) != 1) {
+      esm_abort(sprintf("esmsim: %s takes one value, not %d", sub("^--", "", flag), length(value)), "esmsim_run_error")
+    }
+    # flag=value: a negative number is the option's value, not another option.
+    args <<- c(args, paste0(flag, "=", as.character(value)))
+  }
   add("--participants", participants)
   add("--duration", duration)
   add("--replications", replications)

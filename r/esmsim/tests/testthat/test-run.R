@@ -235,3 +235,14 @@ test_that("a scenario file's import paths stay its folder's when esm_power rewri
   e <- expect_error(esm_missingness(small_study(outputs = list(prompts = FALSE))), class = "esmsim_run_error")
   expect_match(conditionMessage(e), "writes no prompts.csv")
 })
+
+test_that("arguments that cannot be run are said by name before anything runs", {
+  e <- expect_error(esm_run(small_study(), participants = c(10, 20)), class = "esmsim_run_error")
+  expect_match(conditionMessage(e), "participants takes one value")
+  e <- expect_error(esm_power("no-such-study.yaml", participants = 10, days = 2), class = "esmsim_run_error")
+  expect_match(conditionMessage(e), "no scenario file no-such-study.yaml")
+  e <- expect_error(esm_power(small_study(), participants = 10, days = 2, alpha = 2), class = "esmsim_run_error")
+  expect_match(conditionMessage(e), "alpha")
+  e <- expect_error(esm_power_curve(small_study(), values = c(10, 20), days = 2, target = -1), class = "esmsim_run_error")
+  expect_match(conditionMessage(e), "target")
+})
