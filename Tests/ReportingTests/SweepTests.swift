@@ -212,12 +212,18 @@ struct SweepTests {
     #expect(mergeError() == nil)
   }
 
+  /// The fixture's sweep, its units run into `folder` (two shards), not merged.
+  static func ranInto(_ folder: String) throws -> (SweepFixture, SweepSpec) {
+    let f = try SweepFixture()
+    let spec = try SweepSpec.load(path: f.path("sweep.yaml"))
+    for i in 0..<2 { _ = try SweepRun.run(spec, directory: f.path(folder), shard: i, of: 2, threads: 2, version: "test") }
+    return (f, spec)
+  }
+
   @Test("a merge that cannot write results.sqlite leaves no summary.csv either")
   func mergeIsWhole() throws {
-    let f = try SweepFixture()
+    let (f, spec) = try Self.ranInto("done")
     defer { f.remove() }
-    let spec = try SweepSpec.load(path: f.path("sweep.yaml"))
-    for i in 0..<2 { _ = try SweepRun.run(spec, directory: f.path("done"), shard: i, of: 2, threads: 2, version: "test") }
     // results.sqlite cannot be replaced: a folder with a file in it stands in its place.
     try FileManager.default.createDirectory(atPath: f.path("done/results.sqlite"), withIntermediateDirectories: false)
     try "x".write(toFile: f.path("done/results.sqlite/x"), atomically: true, encoding: .utf8)
@@ -245,10 +251,8 @@ struct SweepTests {
 
   @Test("a merge that cannot write summary.csv leaves the earlier results.sqlite as it was")
   func mergeKeepsTheOld() throws {
-    let f = try SweepFixture()
+    let (f, spec) = try Self.ranInto("done")
     defer { f.remove() }
-    let spec = try SweepSpec.load(path: f.path("sweep.yaml"))
-    for i in 0..<2 { _ = try SweepRun.run(spec, directory: f.path("done"), shard: i, of: 2, threads: 2, version: "test") }
     // An earlier results.sqlite (here a stand-in) and a folder where summary.csv goes: the
     // merge fails and replaces neither (it replaced results.sqlite before).
     try "earlier".write(toFile: f.path("done/results.sqlite"), atomically: true, encoding: .utf8)
