@@ -62,6 +62,8 @@ esm_design <- function(scenario, target, days = NULL, per_day = NULL, participan
   designs <- design_table(json$designs)
   frontier <- design_table(json$frontier)
   if (!"days" %in% names(frontier)) frontier$days <- rep(NA_integer_, nrow(frontier))
+  # Whole days, also when no design reached the target (all NA read as logical).
+  frontier$days <- as.integer(frontier$days)
   structure(list(
     designs = designs,
     frontier = frontier,

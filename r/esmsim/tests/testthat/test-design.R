@@ -17,6 +17,7 @@ test_that("esm_design finds the fewest days per prompts a day, as esmsim design 
   expect_true(all(d$designs$low <= d$designs$value & d$designs$value <= d$designs$high))
   # What was searched, as given.
   expect_equal(d$searched$days, 5:21)
+  expect_type(d$frontier$days, "integer")
   expect_equal(d$searched$replications, 3)
   expect_output(print(d), "searched: participants 100, days 5-21, 3, 4, 5 a day; each design up to 3 replications")
   # Fewer designs than the 17 x 3 grid: the days are bisected.
@@ -84,4 +85,12 @@ test_that("a design the scheduler cannot run is skipped with its reason, the oth
   expect_match(d$skipped$reason, "Mappiness sends 1 to 5 signals a day, not 6")
   expect_true(all(d$designs$per_day == 5))
   expect_output(print(d), "6 a day: skipped")
+})
+
+test_that("a search where no design reaches the target keeps whole days in its frontier (NA, integer)", {
+  skip_without_esmsim()
+  d <- esm_design(quickstart_phones(), "answers:500@0.9", days = 5:7, per_day = 3, replications = 1)
+  expect_true(all(is.na(d$frontier$days)))
+  expect_type(d$frontier$days, "integer")
+  expect_output(print(d), "not within the days given")
 })
