@@ -452,3 +452,15 @@ def test_calibrate_takes_a_data_frames_time_zone_as_the_clock(tmp_path):
         pilot[c] = pilot[c].dt.tz_localize("Europe/Brussels")
     from_frame = esmsim.calibrate(pilot, output=tmp_path / "frame.yaml", **kwargs)
     assert from_frame.estimates.to_dict("records") == from_file.estimates.to_dict("records")
+
+
+@needs_esmsim
+def test_an_error_in_a_dict_scenario_is_said_of_the_dict(tmp_path):
+    # Not of its temporary JSON file (named, with a line, after it was deleted).
+    bad = {"name": "x", "protocol": {"expiry": "-5m"}}
+    for call in (lambda: esmsim.run(bad, tmp_path / "out"),
+                 lambda: esmsim.design(bad, "answers:5@0.5", days=[2, 3])):
+        with pytest.raises(esmsim.ScenarioError) as e:
+            call()
+        assert e.value.file == "the scenario dict" and e.value.key == "protocol.expiry" and e.value.line is None, e.value
+        assert "scenario.json" not in str(e.value)

@@ -242,6 +242,14 @@ def _plain(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not a scenario value (numbers, text, lists and dicts)")
 
 
+def _in_dict(e: "ScenarioError", scenario: Any, temporary: Path) -> "ScenarioError":
+    """An error in a dict scenario's temporary file said of the dict: its key, without the
+    deleted file's name and line (they were named)."""
+    if isinstance(scenario, Mapping) and e.file == str(temporary / "scenario.json"):
+        return ScenarioError(e.message, "the scenario dict", e.key, None, None, e.exit, e.stderr)
+    return e
+
+
 def _scenario(scenario: Union[str, os.PathLike, Mapping[str, Any]], temporary: Path) -> str:
     """The scenario's file: a dict written as JSON into `temporary` (its import files' paths
     taken from the working folder), a path checked."""
@@ -284,6 +292,10 @@ def run(scenario: Union[str, os.PathLike, Mapping[str, Any]], output: Optional[U
         if force:
             args.append("--force")
         _execute(args)
+    except ScenarioError as e:
+        if made is not None:
+            shutil.rmtree(made, ignore_errors=True)
+        raise _in_dict(e, scenario, temporary) from None
     except BaseException:
         if made is not None:
             shutil.rmtree(made, ignore_errors=True)
@@ -421,7 +433,10 @@ def design(scenario: Union[str, os.PathLike, Mapping[str, Any]], target: str, *,
             args += ["--variant", variant]
         if threads is not None:
             args += ["--threads", str(threads)]
-        _execute(args)
+        try:
+            _execute(args)
+        except ScenarioError as e:
+            raise _in_dict(e, scenario, temporary) from None
         found = json.loads(output.read_text())
     finally:
         shutil.rmtree(temporary, ignore_errors=True)
