@@ -243,9 +243,11 @@ struct SweepTests {
       "\($0)".contains("not a sweep's (readme.txt)")
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: f.path("mine")) == ["readme.txt"])
-    // An empty folder, or one with only hidden files, is fine.
+    // An empty folder, or one with only hidden files and the slurm/ folder of `sweep
+    // slurm-script` (its scripts and the jobs' logs, written before any job runs), is fine.
     try FileManager.default.removeItem(atPath: f.path("mine/readme.txt"))
     try "".write(toFile: f.path("mine/.hidden"), atomically: true, encoding: .utf8)
+    try FileManager.default.createDirectory(atPath: f.path("mine/slurm/logs"), withIntermediateDirectories: true)
     #expect(try SweepRun.run(spec, directory: f.path("mine"), shard: 0, of: 2, threads: 2, version: "test") != nil)
   }
 

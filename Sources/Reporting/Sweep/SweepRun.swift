@@ -94,10 +94,11 @@ public enum SweepRun {
       throw Failure("\(directory) exists and is not a folder")
     }
     // A folder of other things is not a sweep's (its merge would write summary.csv among
-    // them): only an empty one, or one a sweep began (its units, its sweep.json, hidden files).
+    // them): only an empty one, or one a sweep began (its units, its sweep.json, the scripts
+    // and logs `sweep slurm-script` writes in slurm/, hidden files).
     let meta = (directory as NSString).appendingPathComponent("sweep.json")
     if isDir.boolValue, !fm.fileExists(atPath: meta) {
-      let others = ((try? fm.contentsOfDirectory(atPath: directory)) ?? []).filter { $0 != "units" && !$0.hasPrefix(".") }.sorted()
+      let others = ((try? fm.contentsOfDirectory(atPath: directory)) ?? []).filter { $0 != "units" && $0 != "slurm" && !$0.hasPrefix(".") }.sorted()
       if !others.isEmpty {
         throw Failure(
           "\(directory) holds files that are not a sweep's (\(others.prefix(3).joined(separator: ", "))\(others.count > 3 ? ", …" : "")): give a new or empty folder")
