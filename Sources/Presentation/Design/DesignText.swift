@@ -26,7 +26,7 @@ public enum DesignText {
       out += "\n"
     }
     out += "\nfewest days that reach the target:\n"
-    for (i, f) in r.frontier.enumerated() {
+    for f in r.frontier {
       if let b = f.best {
         out += "  \(f.participants) participants, \(f.perDay) a day: \(b.point.days) days (\(figure(b.value)) [\(figure(b.low)), \(figure(b.high))]"
         if let one = b.oneStudy { out += "; one study of \(f.participants): \(figure(one.lowerBound))–\(figure(one.upperBound))" }
@@ -34,8 +34,7 @@ public enum DesignText {
         // The replications ran out before the interval left the target: the day is uncertain.
         out += b.clear ? "\n" : " (interval straddles)\n"
       } else {
-        let upTo = i < r.triedUpTo.count ? r.triedUpTo[i] : nil
-        out += "  \(f.participants) participants, \(f.perDay) a day: not within the days given\(upTo.map { " (tried up to \($0))" } ?? "")\n"
+        out += "  \(f.participants) participants, \(f.perDay) a day: not within the days given\(f.triedUpTo.map { " (tried up to \($0))" } ?? "")\n"
       }
     }
     for s in r.skipped {

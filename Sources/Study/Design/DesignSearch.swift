@@ -119,8 +119,9 @@ public enum DesignSearch {
     /// Every design tried, in the order tried.
     public var evaluations: [Evaluation]
     /// For each participants and prompts a day, the fewest days that reach the target (nil
-    /// days: none within the range).
-    public var frontier: [(participants: Int, perDay: Int, best: Evaluation?)]
+    /// days: none within the range, then `triedUpTo`, the most days tried: a larger number of
+    /// prompts a day searches only up to the days a smaller needed).
+    public var frontier: [(participants: Int, perDay: Int, best: Evaluation?, triedUpTo: Int?)]
     /// The cheapest design that reaches the target; nil when none does.
     public var cheapest: Evaluation?
     /// Participant-days simulated.
@@ -129,14 +130,12 @@ public enum DesignSearch {
     /// at most 5 a day asked for 6, a window too short for the prompts and their gaps), with
     /// the scenario's reason: skipped, not searched.
     public var skipped: [(participants: Int, perDay: Int, reason: String)] = []
-    /// What was searched: the participants, days and prompts a day given, the most
-    /// replications of a design, and for each frontier entry without an answer the most days
-    /// tried (a larger number of prompts a day searches only up to the days a smaller needed).
+    /// What was searched: the participants, days and prompts a day given, and the most
+    /// replications of a design.
     public var participants: [Int] = []
     public var days: [Int] = []
     public var perDay: [Int] = []
     public var maxReplications = 0
-    public var triedUpTo: [Int?] = []
   }
 
   /// Searches `space` over `participants`, `days` and `perDay` (each sorted, distinct).
@@ -145,9 +144,8 @@ public enum DesignSearch {
     maxReplications: Int = 5, threads: Int
   ) throws(ScenarioError) -> Result {
     var evaluations: [Evaluation] = []
-    var frontier: [(participants: Int, perDay: Int, best: Evaluation?)] = []
+    var frontier: [(participants: Int, perDay: Int, best: Evaluation?, triedUpTo: Int?)] = []
     var skipped: [(participants: Int, perDay: Int, reason: String)] = []
-    var triedUpTo: [Int?] = []
     var simulated = 0
     var cache: [DesignPoint: Evaluation] = [:]
     func evaluate(_ point: DesignPoint) throws(ScenarioError) -> Evaluation {
@@ -193,8 +191,7 @@ public enum DesignSearch {
         // The fewest days (index into `days`) up to `upper` that reach the target.
         let top = try evaluate(DesignPoint(participants: n, days: days[upper], perDay: k))
         guard top.reaches else {
-          frontier.append((n, k, nil))
-          triedUpTo.append(days[upper])
+          frontier.append((n, k, nil, days[upper]))
           continue
         }
         var (lo, hi) = (0, upper)
@@ -209,8 +206,7 @@ public enum DesignSearch {
             lo = mid + 1
           }
         }
-        frontier.append((n, k, best))
-        triedUpTo.append(nil)
+        frontier.append((n, k, best, nil))
         upper = hi
       }
     }
@@ -219,7 +215,6 @@ public enum DesignSearch {
     }
     return Result(
       target: target, cost: cost, evaluations: evaluations, frontier: frontier, cheapest: cheapest, participantDays: simulated,
-      skipped: skipped, participants: participants, days: days, perDay: perDay, maxReplications: maxReplications,
-      triedUpTo: triedUpTo)
+      skipped: skipped, participants: participants, days: days, perDay: perDay, maxReplications: maxReplications)
   }
 }
