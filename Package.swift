@@ -122,7 +122,7 @@ let package = Package(
       name: "ScenariosTests", dependencies: ["Scenarios", "StudyModel", "Schedules", "SimKernel"], exclude: ["Fixtures"]),
     .testTarget(name: "StudyTests", dependencies: ["Study", "Measures", "Scenarios", "StudyModel", "SimKernel"]),
     .testTarget(
-      name: "ReportingTests", dependencies: ["Reporting", "Study", "Presentation", "Measures", "Scenarios", "StudyModel", "Calibration"]),
+      name: "ReportingTests", dependencies: ["Reporting", "Study", "Presentation", "Measures", "Scenarios", "StudyModel", "Calibration", "CSQLite"]),
     .testTarget(name: "CLITests", dependencies: ["SimKernel"]),
     .testTarget(name: "PlannerTests", dependencies: ["Planner", "Study", "Presentation", "Scenarios", "Reporting", "Schedules"]),
     .testTarget(name: "ServerTests", dependencies: ["Server", "Planner"]),

@@ -91,6 +91,11 @@ struct SweepCommand: ParsableCommand {
       let spec = try SweepCommand.load(sweep)
       let cores = execution.threadCount
       let block = spec.units(shard: i, of: k)
+      if block.isEmpty {
+        // More shards than units (a job array sized by hand): this one has nothing to do.
+        print("shard \(i) of \(k): no work units (the sweep has \(spec.unitCount); more shards than units leave some empty)")
+        return
+      }
       // The shard's points, each resolved once (units run point by point).
       var days = 0.0
       var lastPoint = -1

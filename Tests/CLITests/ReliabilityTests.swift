@@ -27,6 +27,21 @@ struct ReliabilityTests {
     #expect(shard.status == 64 && shard.stderr.contains("See 'esmsim sweep run --help'"), "\(shard.stderr)")
   }
 
+  @Test("more shards than units: an empty shard says so and runs nothing; the largest shard count does not crash")
+  func emptyShard() throws {
+    let dir = try scratch()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let out = dir.appendingPathComponent("e").path
+    // The sweep has 180 units (sweep plan); shard 0 of 1000 has none.
+    let empty = try ESMSimBinary.run(["sweep", "run", "scenarios/sweep-schedulers.yaml", "--output", out, "--shard", "0", "--num-shards", "1000"])
+    #expect(empty.status == 0 && empty.stdout.contains("shard 0 of 1000: no work units"), "\(empty.stdout)\(empty.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: out + "/units"))
+    // i·N/k overflowed Int and crashed (signal 4) before.
+    let huge = try ESMSimBinary.run(
+      ["sweep", "run", "scenarios/sweep-schedulers.yaml", "--output", out, "--shard", "9223372036854775805", "--num-shards", "9223372036854775807"])
+    #expect(huge.status == 0 && huge.stdout.contains("no work units"), "\(huge.status) \(huge.stderr)")
+  }
+
   @Test("slurm-script quotes the log path of #SBATCH --output; a path sbatch cannot take is refused")
   func sbatchOutput() throws {
     let dir = try scratch()

@@ -1,3 +1,4 @@
+import CSQLite
 import Presentation
 import Study
 import Foundation
@@ -72,10 +73,13 @@ struct SweepTests {
     #expect(spec.unitCount == 12)
     #expect(try spec.point(2).scenario.variants[0].plan.protocolPlan.schedules[0].choice?.parameters.perDay == 4)
     // Every unit in exactly one shard, for any K.
-    for k in [1, 3, 5, 7, 12] {
+    for k in [1, 3, 5, 7, 12, 13, 40] {
       let all = (0..<k).flatMap { Array(spec.units(shard: $0, of: k)) }
       #expect(all == Array(0..<12), "K = \(k)")
     }
+    // Any shard count the command line can give: no overflow, the last shard ends at N.
+    #expect(spec.units(shard: Int.max - 1, of: Int.max) == 11..<12)
+    #expect(spec.units(shard: 0, of: Int.max).isEmpty)
     // The hash depends on what decides the results.
     let other = try SweepSpec.load(path: f.write("other.yaml", "scenario: base.yaml\nreplications: 4\ngrid: {protocol.expiry: [15m]}\n"))
     #expect(other.hash != spec.hash)
@@ -93,6 +97,34 @@ struct SweepTests {
     #expect(text.contains("\n4,4,until_next,push,compliance,"))
     #expect(try f.runSharded(spec, shards: 3, into: "k3") == one)
     #expect(try f.runSharded(spec, shards: 7, into: "k7") == one)
+  }
+
+  @Test("results.sqlite stores a swept number as a number, a duration as text")
+  func parameterColumnTypes() throws {
+    #expect(SweepRun.parameterColumnType(["2", "4", "10"]) == "INTEGER")
+    #expect(SweepRun.parameterColumnType(["0.5", "1", "1e-3"]) == "REAL")
+    #expect(SweepRun.parameterColumnType(["15m", "until_next"]) == "TEXT")
+    #expect(SweepRun.parameterColumnType(["1", "nan"]) == "TEXT")
+    let f = try SweepFixture()
+    defer { f.remove() }
+    let spec = try SweepSpec.load(path: f.path("sweep.yaml"))
+    _ = try f.runSharded(spec, shards: 1, into: "typed")
+    var db: OpaquePointer?
+    #expect(sqlite3_open_v2(f.path("typed/results.sqlite"), &db, SQLITE_OPEN_READONLY, nil) == SQLITE_OK)
+    defer { sqlite3_close(db) }
+    // A numeric comparison: the grid's per_day values are 2 and 4, so none is over 10 (as
+    // text, '2' and '4' both sort after '10') and the points with 4 are those over 3.
+    func scalar(_ sql: String) -> String {
+      var stmt: OpaquePointer?
+      guard sqlite3_prepare_v2(db, sql, -1, &stmt, nil) == SQLITE_OK else { return "prepare failed" }
+      defer { sqlite3_finalize(stmt) }
+      guard sqlite3_step(stmt) == SQLITE_ROW, let text = sqlite3_column_text(stmt, 0) else { return "no row" }
+      return String(cString: text)
+    }
+    #expect(scalar(#"SELECT group_concat(DISTINCT typeof("protocol.schedule.per_day")) FROM summary"#) == "integer")
+    #expect(scalar(#"SELECT group_concat(DISTINCT typeof("protocol.expiry")) FROM summary"#) == "text")
+    #expect(scalar(#"SELECT count(*) FROM summary WHERE "protocol.schedule.per_day" > 10"#) == "0")
+    #expect(scalar(#"SELECT group_concat(DISTINCT point) FROM summary WHERE "protocol.schedule.per_day" > 3"#) == "3,4")
   }
 
   @Test("a shard stopped part-way is rerun without running or counting any unit twice")

@@ -275,6 +275,15 @@ public enum SweepRun {
     return rows
   }
 
+  /// The SQLite type of a swept parameter's column: INTEGER when every value is a whole
+  /// number, REAL when every value is a finite number, TEXT otherwise (a duration such as
+  /// `15m`, a name), so that a query compares numbers as numbers (`WHERE per_day > 9`).
+  static func parameterColumnType(_ values: [String]) -> String {
+    if values.allSatisfy({ Int($0) != nil }) { return "INTEGER" }
+    if values.allSatisfy({ Double($0)?.isFinite == true }) { return "REAL" }
+    return "TEXT"
+  }
+
   /// Writes summary.csv and results.sqlite into `directory`.
   static func writeMerged(_ spec: SweepSpec, header: [String], rows: [[String]], directory: String) throws {
     // Both files are written under temporary names first and renamed only when both are
@@ -291,9 +300,14 @@ public enum SweepRun {
     do {
       try AtomicFile.write(CSVFile.text(header: header, rows: rows), to: summaryTemporary)
       let db = try SQLiteDatabase(path: dbTemporary)
-      // The point, its parameters' values as text, then summary.csv's own columns.
+      // The point, its parameters' values (numbers where every point's value is one), then
+      // summary.csv's own columns.
+      let parameterTypes = spec.parameters.indices.map { i in
+        parameterColumnType((0..<spec.pointCount).map { spec.values($0)[i] })
+      }
       let columns: [SQLiteDatabase.Column] =
-        [("point", "INTEGER")] + spec.parameters.map { ($0, "TEXT") } + TableSchema.summary.sqliteColumns
+        [("point", "INTEGER")] + zip(spec.parameters, parameterTypes).map { ($0, $1) }
+        + TableSchema.summary.sqliteColumns
       try db.createTable("summary", columns)
       for row in rows { try db.insert("summary", row) }
       try db.close()

@@ -72,8 +72,10 @@ public struct SweepSpec: Sendable {
 
   /// The contiguous block of units of shard `i` of `k`: `[i·N/k, (i+1)·N/k)`.
   public func units(shard i: Int, of k: Int) -> Range<Int> {
+    // i·n/k in double width: a shard count from the command line can be any Int.
     let n = unitCount
-    return (i * n / k)..<((i + 1) * n / k)
+    func bound(_ j: Int) -> Int { k.dividingFullWidth(j.multipliedFullWidth(by: n)).quotient }
+    return bound(i)..<bound(i + 1)
   }
 
   /// Point `p`'s values, as text.
