@@ -51,6 +51,18 @@ struct AWARERowsTests {
     #expect(Self.rows(Self.prompt(.answered, reported: 100)).map { $0[answer] } == ["bad", #"["d"]"#, "5", "20", "100"])
   }
 
+  @Test("a scale or likert with a step answers on its steps, never past its maximum")
+  func answersOnSteps() {
+    var scale = SurveyItem(id: "s", type: 6, title: "", instructions: "", scale: 0...100)
+    scale.step = 25
+    // 0, 25, 50, 75, 100: 77 of 100 is nearest 75; 90 nearest 100.
+    #expect([0.0, 10, 77, 90, 100].map { ItemAnswers.number(scale, state: $0) } == [0, 0, 75, 100, 100])
+    var likert = SurveyItem(id: "l", type: 4, title: "", instructions: "", scale: 1...6)
+    likert.step = 2
+    // 1, 3, 5 (the plugin's stride through 6 stops at 5).
+    #expect([0.0, 50, 100].map { ItemAnswers.number(likert, state: $0) } == [1, 3, 5])
+  }
+
   @Test("statuses as the plugin writes them: 2 dismissed, 3 expired, no row for a prompt never acted on or on Android")
   func statuses() throws {
     let status = try #require(AWAREESMRows.header.firstIndex(of: "esmStatus"))

@@ -28,8 +28,13 @@ struct ImportTests {
     #expect(p.expiry(ofSchedule: 1) == .never && p.survey(ofSchedule: 1).id == "weekends")
     #expect(p.survey(ofSchedule: 1).items.map(\.id) == ["plans"])
     #expect(p.expiry(ofSchedule: 0) == .after(20 * Tick.minute))
-    // What is not simulated is said: the energy item's own expiration threshold.
-    #expect(s.warnings.map(\.key) == ["[0].esms[0].esm.esm_expiration_threshold"])
+    // What is not simulated is said: the energy item's own expiration threshold, and the
+    // fields the plugin's decoder requires that the second schedule leaves out.
+    #expect(
+      s.warnings.map(\.key) == [
+        "[0].esms[0].esm.esm_expiration_threshold", "[1].start_date", "[1].end_date", "[1].randomize",
+        "[1].notification_title", "[1].notification_body",
+      ])
     #expect(p.survey.items[0].scale == 0...100)
     let part = p.schedules[0]
     #expect(part.choice?.algorithm == .fixedTimes)
@@ -66,6 +71,46 @@ struct ImportTests {
       }
       #expect(weekends.allSatisfy { $0.scheduled % Tick.day == 11 * Tick.hour })
     }
+  }
+
+  @Test("AWARE weekdays, dates, scales and item fields as the plugin reads them")
+  func awareAsThePluginReads() throws {
+    let start = CalendarDate(iso: "2026-01-05")!
+    func load(_ fields: String, esm: String = #"{"esm_type": 1}"#) throws -> ImportedProtocol {
+      let json = """
+        [{"schedule_id": "s", "hours": [9], "start_date": "01-01-2026", "end_date": "12-31-2026", "expiration": 0,
+          "randomize": 0, "notification_title": "t", "notification_body": "b", "esms": [{"esm": \(esm)}]\(fields)}]
+        """
+      return try AWAREScheduleImport.load(data: Data(json.utf8), file: "a.json", startDate: start, days: 14)
+    }
+    // No weekdays, an empty list or null: every day (allowedWeekdays is nil), no warning.
+    for w in ["", #", "weekdays": []"#, #", "weekdays": null"#] {
+      let p = try load(w)
+      #expect(p.parts[0].weekdays == nil && p.warnings.isEmpty, "\(w): \(p.warnings)")
+    }
+    // Names match exactly: "monday" is dropped with a warning; none left is every day.
+    let lower = try load(#", "weekdays": ["monday", "Friday"]"#)
+    #expect(lower.parts[0].weekdays == [4])
+    #expect(lower.warnings.map(\.key) == ["[0].weekdays"] && lower.warnings[0].message.contains("'monday'"))
+    let none = try load(#", "weekdays": ["monday"]"#)
+    #expect(none.parts[0].weekdays == nil && none.warnings[0].message.contains("every day"))
+    // Dates outside the study's 14 days: said, not a silent study without prompts.
+    let json = """
+      [{"schedule_id": "s", "hours": [9], "start_date": "09-01-2026", "end_date": "09-30-2026", "expiration": 0,
+        "randomize": 0, "notification_title": "t", "notification_body": "b", "esms": [{"esm": {"esm_type": 1}}]}]
+      """
+    let outside = try AWAREScheduleImport.load(data: Data(json.utf8), file: "a.json", startDate: start, days: 14)
+    #expect(outside.warnings.map(\.key) == ["[0].start_date"] && outside.warnings[0].message.contains("none of the study's 14 days"))
+    // Scales as the plugin's views draw them: a scale 0…max (min not given), a likert 1…5
+    // (max not given), each in its step.
+    let scale = try load("", esm: #"{"esm_type": 6, "esm_scale_max": 10, "esm_scale_step": 5}"#).survey.items[0]
+    #expect(scale.scale == 0...10 && scale.step == 5)
+    let likert = try load("", esm: #"{"esm_type": 4}"#).survey.items[0]
+    #expect(likert.scale == 1...5 && likert.step == 1)
+    // A misspelt item field is said (the plugin ignores it); a reversed scale is refused.
+    let typo = try load("", esm: #"{"esm_type": 6, "esm_scale_maximum": 10}"#)
+    #expect(typo.warnings.map(\.key) == ["[0].esms[0].esm.esm_scale_maximum"] && typo.survey.items[0].scale == 0...100)
+    #expect(throws: ScenarioError.self) { try load("", esm: #"{"esm_type": 6, "esm_scale_min": 10, "esm_scale_max": 1}"#) }
   }
 
   @Test("AWARE files with bad fields name the file and the field")

@@ -36,7 +36,10 @@ enum ItemAnswers {
   static func number(_ item: SurveyItem, state: Double) -> Int {
     let u = min(max(state, 0), 100) / 100
     let range = (item.type == 4 || item.type == 6 ? item.scale : nil) ?? 0...100
-    return range.lowerBound + Int((u * Double(range.upperBound - range.lowerBound)).rounded())
+    let step = item.type == 4 || item.type == 6 ? max(item.step, 1) : 1
+    // The points lo, lo + step, … up to hi: the state's position among them.
+    let last = (range.upperBound - range.lowerBound) / step
+    return range.lowerBound + Int((u * Double(last)).rounded()) * step
   }
 }
 

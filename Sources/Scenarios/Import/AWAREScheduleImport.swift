@@ -13,7 +13,12 @@ import StudyModel
 /// inside the date range, delivered through AWARE's iOS planner (56 pending), in a window from
 /// the earliest hour − jitter to the latest hour + jitter.
 enum AWAREScheduleImport {
-  static let weekdayNames = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+  /// The weekday names the plugin's `ESMSchedule.allowedWeekdays` matches, exactly (Monday = 0).
+  static let weekdayNames = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+  /// The fields the plugin's schedule model requires: without one, its decoder refuses the file.
+  static let requiredFields = [
+    "schedule_id", "start_date", "end_date", "expiration", "randomize", "notification_title", "notification_body", "esms",
+  ]
 
   static func load(data: Data, file path: String, startDate: CalendarDate, days: Int, pick: Int? = nil) throws(ScenarioError)
     -> ImportedProtocol
@@ -26,7 +31,15 @@ enum AWAREScheduleImport {
   /// The fields the plugin's `Codable` schedule model decodes as numbers, and the item fields.
   static let numericFields = ["randomize", "expiration", "interface"]
   static let numericItemFields = [
-    "esm_type", "esm_likert_max", "esm_scale_min", "esm_scale_max", "esm_expiration_threshold", "esm_na",
+    "esm_type", "esm_likert_max", "esm_likert_step", "esm_scale_min", "esm_scale_max", "esm_scale_start",
+    "esm_scale_step", "esm_expiration_threshold", "esm_na", "esm_camera",
+  ]
+  /// The fields of the plugin's item model (`ESMItem`); it ignores any other.
+  static let itemFields = [
+    "esm_type", "esm_title", "esm_instructions", "esm_submit", "esm_back", "esm_trigger", "esm_expiration_threshold",
+    "esm_na", "esm_radios", "esm_checkboxes", "esm_likert_max", "esm_likert_max_label", "esm_likert_min_label",
+    "esm_likert_step", "esm_quick_answers", "esm_scale_max", "esm_scale_min", "esm_scale_start", "esm_scale_max_label",
+    "esm_scale_min_label", "esm_scale_step", "esm_url", "esm_camera",
   ]
 
   /// Refuses what the plugin's model would not decode: a string where it wants a number
@@ -105,7 +118,14 @@ enum AWAREScheduleImport {
     let randomize = try f.int("randomize", default: 0, range: 0...720)
     let expiration = try f.int("expiration", default: 0, range: 0...(60 * 24 * 30))
     let active = try f.activeDays(startDate: startDate, days: days)
-    let weekdays = try f.weekdays()
+    let (weekdays, weekdayWarnings) = try f.weekdays()
+    var warnings = weekdayWarnings + f.missingRequired()
+    if active == nil {
+      warnings.append(
+        ScenarioWarning(
+          file: path, key: "\(f.base).start_date",
+          message: "signals on none of the study's \(days) days (from \(startDate)): its start_date–end_date lies outside them; set the study's start_date inside its dates"))
+    }
     // The window: from the first hour − jitter to the last hour + jitter (and a minute).
     let startMinute = max(hours.first! * 60 - randomize, 0)
     let endMinute = min(hours.last! * 60 + randomize + 1, 24 * 60)
@@ -122,6 +142,7 @@ enum AWAREScheduleImport {
     var part = SchedulePart(choice, window: .fixed(weekday: window, weekend: window), weekdays: weekdays, days: active)
     if active == nil { part.weekdays = [] }  // outside the study: no signal on any day
     var (items, itemWarnings) = try f.items(id: ids[pick])
+    itemWarnings = warnings + itemWarnings
     if items.isEmpty { items = SurveyPlan().items }
     var title = ""
     if let (t, _) = try f.scalar("notification_title") { title = t }
@@ -206,17 +227,40 @@ private struct AWAREScheduleFields {
     return first <= days - 1 && last >= 0 ? range : nil
   }
 
-  func weekdays() throws(ScenarioError) -> Set<Int>? {
-    guard let w = s["weekdays"] else { return nil }
+  /// The weekdays the schedule fires on (nil: every day), as the plugin's `allowedWeekdays`
+  /// reads them: no list, null or an empty one is every day; names match exactly ("Monday"),
+  /// others are dropped (warned about), and a list of which none matches is every day too.
+  func weekdays() throws(ScenarioError) -> (Set<Int>?, [ScenarioWarning]) {
+    guard let w = s["weekdays"] else { return (nil, []) }
+    if case .scalar(let text, _) = w, ["null", "~", ""].contains(text) { return (nil, []) }
     guard case .sequence(let names, _) = w else { throw fail("weekdays", w.location, "expected a list of weekday names") }
     var set = Set<Int>()
+    var dropped: [String] = []
     for n in names {
-      guard case .scalar(let text, _) = n, let i = AWAREScheduleImport.weekdayNames.firstIndex(of: text.lowercased()) else {
-        throw fail("weekdays", n.location, "expected weekday names such as Monday")
-      }
-      set.insert(i)
+      guard case .scalar(let text, _) = n else { throw fail("weekdays", n.location, "expected weekday names such as Monday") }
+      if let i = AWAREScheduleImport.weekdayNames.firstIndex(of: text) { set.insert(i) } else { dropped.append(text) }
     }
-    return set
+    var warnings: [ScenarioWarning] = []
+    if !dropped.isEmpty {
+      let quoted = dropped.prefix(5).map { "'\($0.prefix(40))'" }.joined(separator: ", ")
+      warnings.append(
+        ScenarioWarning(
+          file: path, key: "\(base).weekdays",
+          message: "\(quoted) \(dropped.count == 1 ? "is not a name" : "are not names") the plugin knows (Monday … Sunday, written so): dropped, as the plugin drops \(dropped.count == 1 ? "it" : "them")"
+            + (set.isEmpty ? "; with none left the schedule fires every day" : "")))
+    }
+    return (set.isEmpty ? nil : set, warnings)
+  }
+
+  /// Warnings for the fields the plugin's decoder requires and the schedule leaves out: the
+  /// app would refuse the file; esmsim simulates it with the field's default.
+  func missingRequired() -> [ScenarioWarning] {
+    AWAREScheduleImport.requiredFields.filter { s[$0] == nil }.map { k in
+      ScenarioWarning(
+        file: path, key: "\(base).\(k)",
+        message: "missing: the AWARE plugin's schedule model requires it and would not load this file; simulated with "
+          + (k == "start_date" || k == "end_date" ? "the study's days" : k == "esms" ? "a default item" : "its default"))
+    }
   }
 
   /// The survey's items (ids from `id` where an item has no trigger) and the warnings of
@@ -244,13 +288,40 @@ private struct AWAREScheduleFields {
         }
       }
       let trigger = text("esm_trigger")
-      // The numeric range: likert 1…esm_likert_max, scale esm_scale_min…esm_scale_max.
+      if case .mapping(let fields, _) = esm {
+        for field in fields where !AWAREScheduleImport.itemFields.contains(field.key) {
+          itemWarnings.append(
+            ScenarioWarning(
+              file: path, key: "\(base).esms[\(i)].esm.\(field.key)",
+              message: "not a field of the AWARE plugin's items: the plugin ignores it (a misspelling?)"))
+        }
+      }
+      // The numeric range as the plugin's views draw it: likert 1…esm_likert_max (5 when not
+      // given), scale esm_scale_min…esm_scale_max (0 and 100), each in its step (at least 1).
       var scale: ClosedRange<Int>?
-      // Bounds beyond ±10⁹ are not scales a participant answers on: they are left at the default.
-      func bounded(_ key: String) -> Double? { Units.number(text(key)).flatMap { abs($0) < 1e9 ? $0 : nil } }
-      if Int(type) == 4, let m = bounded("esm_likert_max"), m >= 1 { scale = 1...Int(m) }
-      if Int(type) == 6, let lo = bounded("esm_scale_min"), let hi = bounded("esm_scale_max"), hi > lo {
-        scale = Int(lo)...Int(hi)
+      var step = 1
+      // Bounds beyond ±10⁹ are not scales a participant answers on: they are refused.
+      func bounded(_ key: String, _ d: Int) throws(ScenarioError) -> Int {
+        guard let v = esm[key] else { return d }
+        guard let x = Units.number(text(key)), x == x.rounded(), abs(x) < 1e9 else {
+          throw fail("esms[\(i)].esm.\(key)", v.location, "expected a whole number under 10⁹ in size")
+        }
+        return Int(x)
+      }
+      if Int(type) == 4 {
+        let m = try bounded("esm_likert_max", 5)
+        guard m >= 1 else { throw fail("esms[\(i)].esm.esm_likert_max", esm["esm_likert_max"]?.location, "a likert item has at least 1 point") }
+        scale = 1...m
+        step = max(1, try bounded("esm_likert_step", 1))
+      }
+      if Int(type) == 6 {
+        let lo = try bounded("esm_scale_min", 0)
+        let hi = try bounded("esm_scale_max", 100)
+        guard hi > lo else {
+          throw fail("esms[\(i)].esm.esm_scale_max", esm["esm_scale_max"]?.location ?? esm.location, "the scale's maximum (\(hi)) is not above its minimum (\(lo)); the plugin's slider needs min < max")
+        }
+        scale = lo...hi
+        step = max(1, try bounded("esm_scale_step", 1))
       }
       if let threshold = esm["esm_expiration_threshold"], case .scalar(let t, _) = threshold, (Units.number(t) ?? 0) > 0 {
         itemWarnings.append(
@@ -258,10 +329,11 @@ private struct AWAREScheduleFields {
             file: path, key: "\(base).esms[\(i)].esm.esm_expiration_threshold",
             message: "an item's own expiration is not simulated: the schedule's expiration applies to the whole survey"))
       }
-      items.append(
-        SurveyItem(
-          id: trigger.isEmpty ? "\(id)_\(i)" : trigger, type: Int(type), title: text("esm_title"),
-          instructions: text("esm_instructions"), options: options, scale: scale))
+      var item = SurveyItem(
+        id: trigger.isEmpty ? "\(id)_\(i)" : trigger, type: Int(type), title: text("esm_title"),
+        instructions: text("esm_instructions"), options: options, scale: scale)
+      item.step = step
+      items.append(item)
     }
     return (items, itemWarnings)
   }

@@ -349,6 +349,9 @@ public struct SurveyItem: Sendable, Equatable {
   /// The range of a numeric answer (AWARE likert 1…`esm_likert_max`, scale
   /// `esm_scale_min`…`esm_scale_max`; nil: 0–100).
   public var scale: ClosedRange<Int>?
+  /// The step of a numeric answer within `scale` (AWARE's `esm_likert_step`, `esm_scale_step`):
+  /// answers are `scale.lowerBound + k · step`, never past the upper bound.
+  public var step = 1
   /// The sd of the item's own error around the answered state, on the state's 0–100 scale
   /// (`protocol.survey.items[].noise`; 0: the item gives the answered state itself). Two items
   /// then correlate var(state) / (var(state) + noise²): their reliability. Assumption, set by
