@@ -21,8 +21,43 @@ func lines(_ path: String) throws -> [String] {
   try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
 }
 
+/// The bars of a report's "What became of the prompts" figure (the first whose caption holds
+/// `caption`): each bar's label and share in %.
+func fateShares(_ report: String, caption: String) -> [(String, Double)] {
+  guard let figure = report.components(separatedBy: caption).dropFirst().first else { return [] }
+  return figure.components(separatedBy: "</figure>")[0].components(separatedBy: "<span class='what'>").dropFirst().compactMap {
+    bar -> (String, Double)? in
+    guard let share = bar.components(separatedBy: "<span class='share'>").dropFirst().first, let x = Double(share.prefix { $0 != " " })
+    else { return nil }
+    return (String(bar.prefix { $0 != "<" }), x)
+  }
+}
+
 @Suite("esmsim run")
 struct RunCommandTests {
+  @Test("the report's fates of the prompts add up to 100 % of those scheduled; prompts after a dropout are counted apart")
+  func fatesAddUp() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let scenario = try tmp.write(
+      "drop.yaml",
+      """
+      name: leavers
+      duration: 10d
+      population: {size: 40, compliance: {dropout_per_day: 0.15}}
+      protocol: {window: "09:00-21:00", expiry: 30m, schedule: {algorithm: fixed-blocks, per_day: 4}}
+      """)
+    let r = try ESMSimBinary.run(["run", scenario, "--output", tmp.path("o")])
+    #expect(r.status == 0, "\(r.stderr)")
+    let report = try String(contentsOfFile: tmp.path("o/report.html"), encoding: .utf8)
+    let shares = fateShares(report, caption: "this study: ")
+    let total = shares.filter { $0.0 != "delivered" }.map(\.1).reduce(0, +)
+    // Each share rounded to 0.1: within half of that per bar (the prompts after a dropout
+    // went into the bars too, past 100 %).
+    #expect(shares.count >= 3 && abs(total - 100) <= 0.05 * Double(shares.count), "\(shares)")
+    #expect(report.contains("Not counted as scheduled: ") && report.contains(" dropped out"))
+  }
+
   @Test("the quickstart writes every file with its documented header")
   func quickstartFiles() throws {
     let tmp = try Scratch()
@@ -62,8 +97,11 @@ struct RunCommandTests {
     // The report's counts say that they add up two replications, and what one holds.
     let report = try String(contentsOfFile: out + "/report.html", encoding: .utf8)
     #expect(report.contains("<th>participants over 2 replications</th>"))
-    let perReplication = prompts.filter { $0.hasPrefix("mappiness,1,") }.count
-    #expect(report.contains("\(2 * perReplication) prompts scheduled over 2 replications (\(perReplication) in each)"), "\(perReplication)")
+    // Counted as scheduled: every prompt but those due after a dropout or during another survey.
+    let counted = prompts.filter { $0.hasPrefix("mappiness,") && !$0.contains(",dropped_out,") && !$0.contains(",ignored,") }.count
+    #expect(
+      report.contains("\(counted) prompts scheduled over 2 replications (\(Int((Double(counted) / 2).rounded())) a replication on average)"),
+      "\(counted)")
     // Two replications: no interval across them, and the table says why.
     #expect(summary.allSatisfy { $0.split(separator: ",", omittingEmptySubsequences: false)[4].isEmpty })
     #expect(report.contains("needs 3 replications"))

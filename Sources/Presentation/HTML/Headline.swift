@@ -17,7 +17,7 @@ extension Report {
       ("Reaching \(v.target) answers", pct(v.mean(.shareReachingTarget)) + " of participants", "target-share"),
       ("Prompts answered", v.scheduled > 0 ? pct(Double(v.answered) / Double(v.scheduled)) : "", "answered"),
     ]
-    if let top = v.missed.max(by: { $0.count < $1.count }), top.count > 0, v.scheduled > 0 {
+    if let top = v.missedOfScheduled.max(by: { $0.count < $1.count }), top.count > 0, v.scheduled > 0 {
       rows.append(("Largest loss", "\(top.reason.label): \(pct(Double(top.count) / Double(v.scheduled))) of prompts", "loss"))
     }
     if let c = v.sensorComplete {

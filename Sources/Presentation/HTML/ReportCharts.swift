@@ -140,7 +140,9 @@ extension Report {
   public static func lossBars(_ v: VariantResults) -> String {
     guard v.scheduled > 0 else { return "" }
     let total = Double(v.scheduled)
-    let missed = v.missed.filter { $0.count > 0 }.sorted { $0.count > $1.count }
+    // Shares of the prompts counted as scheduled, which add up with the answered to 100 %;
+    // the prompts after a dropout and those during another survey are counted apart.
+    let missed = v.missedOfScheduled.filter { $0.count > 0 }.sorted { $0.count > $1.count }
     var rows: [(String, Double, String)] = []
     if let delivered = v[.deliveredShare]?.mean, delivered.isFinite { rows.append(("delivered", delivered, "sent")) }
     rows.append(("answered", Double(v.answered) / total, "ok"))
@@ -148,8 +150,13 @@ extension Report {
     let body = rows.map { r in
       "<div class='fate'><span class='what'>\(HTML.escape(r.0))</span><span class='track'><span class='fill \(r.2)' style='width:\(SVGChart.f(100 * r.1))%'></span></span><span class='share'>\(pct(r.1))</span></div>"
     }.joined()
-    let perReplication = v.replications > 1 ? " (\(v.scheduled / v.replications) in each)" : ""
-    return "<figure><figcaption>\(HTML.escape(Labels.variant(v.name))): \(v.scheduled) prompts scheduled\(v.pooledOver)\(perReplication)</figcaption>\(body)</figure>"
+    let perReplication =
+      v.replications > 1 ? " (\(NumberText.fixed(Double(v.scheduled) / Double(v.replications), 0)) a replication on average)" : ""
+    let apart = v.missed.filter { VariantResults.notCounted.contains($0.reason) && $0.count > 0 }
+    let note =
+      apart.isEmpty
+      ? "" : "<p class='note'>Not counted as scheduled: " + apart.map { "\($0.count) \(HTML.escape($0.reason.label))" }.joined(separator: ", ") + ".</p>"
+    return "<figure><figcaption>\(HTML.escape(Labels.variant(v.name))): \(v.scheduled) prompts scheduled\(v.pooledOver)\(perReplication)</figcaption>\(body)\(note)</figure>"
   }
 
   /// The held-out days behind each variant's predictability, flagged when too few.

@@ -47,6 +47,14 @@ public struct VariantResults: Sendable {
   public var scheduled = 0
   public var answered = 0
   public var missed: [(reason: MissReason, count: Int)] = []
+  /// The unanswered prompts among those `scheduled` counts, by reason: without the prompts
+  /// due after a dropout and those that arrived during another survey (Mappiness' ignored
+  /// signals), which are not counted as scheduled.
+  public var missedOfScheduled: [(reason: MissReason, count: Int)] {
+    missed.filter { !Self.notCounted.contains($0.reason) }
+  }
+  /// The reasons of prompts left out of `scheduled`.
+  public static let notCounted: [MissReason] = [.droppedOut, .busy]
   /// The first periodic sensor's name and its share of participant-hours complete, over
   /// every device (nil without one).
   public var sensorComplete: (sensor: String, comp: Double)?
