@@ -58,6 +58,28 @@ struct RunCommandTests {
     #expect(report.contains("Not counted as scheduled: ") && report.contains(" dropped out"))
   }
 
+  @Test("the report's predictability says what summary.csv says (it pooled the replications' days into 'stable')")
+  func reportPredictabilityAsSummary() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let out = tmp.path("p")
+    // 800 held-out days a replication: under the 1,500 that make the figure stable,
+    // over it when two replications are pooled.
+    let r = try ESMSimBinary.run(["run", "scenarios/quickstart.yaml", "--output", out, "--participants", "160", "--duration", "10d", "--replications", "2"])
+    #expect(r.status == 0, "\(r.stderr)")
+    let summary = try lines(out + "/summary.csv")
+    func mean(_ metric: String) -> Double? {
+      summary.first { $0.hasPrefix("mappiness,\(metric),") }.flatMap { Double($0.split(separator: ",")[2]) }
+    }
+    let bits = try #require(mean("bits_per_signal_scheduled"))
+    let days = try #require(mean("predictability_held_out_days"))
+    let stable = try #require(mean("predictability_stable"))
+    #expect(days < 1500 && stable == 0, "\(days) \(stable)")
+    let report = try String(contentsOfFile: out + "/report.html", encoding: .utf8)
+    let row = "<tr><td class='name'>mappiness</td><td>\(String(format: "%.2f", bits)) *</td><td>\(Int(days.rounded()))</td><td class='name'>no: overstated</td></tr>"
+    #expect(report.contains(row), "\(row)")
+  }
+
   @Test("the quickstart writes every file with its documented header")
   func quickstartFiles() throws {
     let tmp = try Scratch()

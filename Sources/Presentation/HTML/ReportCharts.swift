@@ -161,9 +161,9 @@ extension Report {
 
   /// The held-out days behind each variant's predictability, flagged when too few.
   public static func predictabilityDays(_ variants: [VariantResults]) -> String {
-    var out = "<table><tr><th class='name'>variant</th><th title='how surprising each prompt time is to someone who knows the rules: more is less predictable'>bits per signal</th><th>held-out days</th><th class='name'>stable</th></tr>"
+    var out = "<table><tr><th class='name'>variant</th><th title='how surprising each prompt time is to someone who knows the rules: more is less predictable'>bits per signal</th><th title='the mean over replications'>held-out days a replication</th><th class='name'>stable</th></tr>"
     for v in variants {
-      let stable = v.heldOutDays >= ScheduleSummary.stableHeldOutDays
+      let stable = v.predictabilityStable
       out += "<tr><td class='name'>\(HTML.escape(Labels.variant(v.name)))</td><td>\(NumberText.fixed(v.bitsPerSignal, 2))\(stable ? "" : " *")</td>"
         + "<td>\(v.heldOutDays)</td><td class='name'>\(stable ? "yes" : "no: overstated")</td></tr>"
     }

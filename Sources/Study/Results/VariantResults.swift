@@ -11,13 +11,17 @@ public struct VariantResults: Sendable {
   /// Slot intensities of scheduled and of answered prompts (1 is flat).
   public var intensityScheduled: [Double]
   public var intensityAnswered: [Double]
-  /// Predictability of the schedule: bits per signal, forced share, largest hazard.
+  /// Predictability of the schedule: bits per signal (as `summary.csv`'s
+  /// `bits_per_signal_scheduled`: the mean over replications), forced share, largest hazard
+  /// (of the schedule's summary: one replication's, or the replications pooled).
   public var bitsPerSignal: Double
   public var forcedShare: Double
   public var maxHazard: Double
-  /// The days the predictability model scored; below ``ScheduleSummary/stableHeldOutDays``
-  /// the figures are flagged as overstated.
+  /// The days the predictability model scored (`predictability_held_out_days`, the mean over
+  /// replications), and whether every replication scored enough of them
+  /// (`predictability_stable`); when not, the figures are flagged as overstated.
   public var heldOutDays: Int
+  public var predictabilityStable: Bool
   /// The first sensor's name, and its collected share by participant and study hour.
   public var heatSensor: String
   public var heat: [[Float]]
@@ -89,10 +93,13 @@ public struct VariantResults: Sendable {
     self.name = name
     intensityScheduled = pooled.scheduled > 0 ? s.intensity : []
     intensityAnswered = pooled.answered > 0 ? pooled.answeredTimes.intensity : []
-    bitsPerSignal = s.bitsPerSignal
+    // The figures summary.csv gives where it has them, so that the report says the same.
+    func mean(_ metric: Metric) -> Double? { rows.first { $0.metric == metric }.map(\.mean).flatMap { $0.isFinite ? $0 : nil } }
+    bitsPerSignal = mean(.bitsPerSignalScheduled) ?? s.bitsPerSignal
     forcedShare = s.forcedShare
     maxHazard = s.maxHazard
-    heldOutDays = s.heldOutDays
+    heldOutDays = mean(.predictabilityHeldOutDays).map { Int($0.rounded()) } ?? s.heldOutDays
+    predictabilityStable = mean(.predictabilityStable).map { $0 == 1 } ?? s.predictabilityIsStable
     heatSensor = sensors.first?.name ?? ""
     self.heat = sensors.isEmpty ? [] : heat
     deliveredByHour = pooled.deliveredByHour
@@ -105,7 +112,7 @@ public struct VariantResults: Sendable {
     let acrossReplications = (biasRow?.ciLow ?? .nan).isFinite
     biasLow = (acrossReplications ? biasRow?.ciLow : biasRow?.participantLow) ?? .nan
     biasHigh = (acrossReplications ? biasRow?.ciHigh : biasRow?.participantHigh) ?? .nan
-    biasRMSE = pooled.bias.rootMeanSquare
+    biasRMSE = mean(.biasRMSE) ?? pooled.bias.rootMeanSquare
     coverage = Self.coverage(plan, pooled)
     answersPerParticipant = pooled.participantRows.map(\.completed)
     scheduledPerParticipant = pooled.participantRows.map(\.scheduled)
