@@ -42,3 +42,28 @@ struct AnswersDistributionTests {
     #expect(AnswersDistribution([], target: 30).shareReaching.isNaN)
   }
 }
+
+@Suite("Histogram quantiles")
+struct HistogramTests {
+  @Test("a median past the fine bins is read from the coarse ones (a 4-hour histogram gave none for a 7-day window)")
+  func coarseBins() {
+    var h = Histogram(binWidth: 1, bins: 4 * 3600, coarseWidth: 60, coarseBins: 31 * 24 * 60)
+    for x: Double in [10, 20, 5 * 3600 + 30, 6 * 3600, 3 * 86400] { h.add(x) }
+    // The third of five: 5 h 0.5 min falls in the coarse bin [5 h, 5 h + 1 min).
+    #expect(h.quantile(0.5) == 5 * 3600 + 30)
+    #expect(h.quantile(0.2) == 10.5)
+    // Merged histograms, one of them without a coarse value.
+    var fine = Histogram(binWidth: 1, bins: 4 * 3600, coarseWidth: 60, coarseBins: 31 * 24 * 60)
+    fine.add(1)
+    fine.merge(h)
+    #expect(fine.count == 6 && fine.quantile(1) == 3 * 86400 + 30)
+    // Past the coarse bins: the overflow, no quantile.
+    h.add(40 * 86400)
+    #expect(h.quantile(1) == .infinity)
+    // Without coarse bins, as before.
+    var plain = Histogram(binWidth: 1, bins: 10)
+    plain.add(3)
+    plain.add(30)
+    #expect(plain.quantile(1) == .infinity && plain.quantile(0.5) == 3.5)
+  }
+}

@@ -114,14 +114,22 @@ public struct Histogram: Sendable, Equatable {
   /// Bin width.
   public let binWidth: Double
   var counts: [Int]
+  /// Values past the fine bins, in `coarseBins` bins of `coarseWidth` from where they end
+  /// (allocated with the first such value).
+  let coarseWidth: Double
+  let coarseBins: Int
+  var coarse: [Int] = []
   var overflow = 0
   /// Values counted.
   public private(set) var count = 0
 
-  /// A histogram of `bins` bins of `binWidth`; larger values count as overflow.
-  public init(binWidth: Double, bins: Int) {
+  /// A histogram of `bins` bins of `binWidth`, then `coarseBins` bins of `coarseWidth`;
+  /// larger values count as overflow.
+  public init(binWidth: Double, bins: Int, coarseWidth: Double = 1, coarseBins: Int = 0) {
     self.binWidth = binWidth
     counts = Array(repeating: 0, count: bins)
+    self.coarseWidth = coarseWidth
+    self.coarseBins = coarseBins
   }
 
   /// Adds a value (non-finite and negative values are skipped).
@@ -130,12 +138,30 @@ public struct Histogram: Sendable, Equatable {
     guard x.isFinite, x >= 0 else { return }
     count += 1
     let b = Int(x / binWidth)
-    if b < counts.count { counts[b] += 1 } else { overflow += 1 }
+    if b < counts.count {
+      counts[b] += 1
+    } else {
+      addCoarse(x)
+    }
+  }
+
+  mutating func addCoarse(_ x: Double) {
+    let c = (x - Double(counts.count) * binWidth) / coarseWidth
+    guard c < Double(coarseBins) else {
+      overflow += 1
+      return
+    }
+    if coarse.isEmpty { coarse = Array(repeating: 0, count: coarseBins) }
+    coarse[Int(c)] += 1
   }
 
   /// Merges another histogram with the same bins.
   public mutating func merge(_ o: Histogram) {
     for i in counts.indices { counts[i] += o.counts[i] }
+    if !o.coarse.isEmpty {
+      if coarse.isEmpty { coarse = Array(repeating: 0, count: coarseBins) }
+      for i in coarse.indices { coarse[i] += o.coarse[i] }
+    }
     overflow += o.overflow
     count += o.count
   }
@@ -148,6 +174,11 @@ public struct Histogram: Sendable, Equatable {
     for (i, c) in counts.enumerated() where c > 0 {
       seen += c
       if Double(seen) >= target { return (Double(i) + 0.5) * binWidth }
+    }
+    let fineEnd = Double(counts.count) * binWidth
+    for (i, c) in coarse.enumerated() where c > 0 {
+      seen += c
+      if Double(seen) >= target { return fineEnd + (Double(i) + 0.5) * coarseWidth }
     }
     return .infinity
   }

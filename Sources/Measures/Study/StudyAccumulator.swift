@@ -50,7 +50,9 @@ public struct StudyAccumulator: Sendable {
   /// Volunteered answers (excluded from analysis).
   public private(set) var volunteered = 0
   /// Seconds from delivery to opening, answered prompts.
-  public private(set) var latency = Histogram(binWidth: 1, bins: 4 * 3600)
+  /// Seconds to submission: 1 s bins up to 4 hours, then minutes up to 31 days (an answer
+  /// window can be 30 days long).
+  public private(set) var latency = Histogram(binWidth: 1, bins: 4 * 3600, coarseWidth: 60, coarseBins: 31 * 24 * 60)
   /// Delivered and answered prompts by hour of day of delivery, and by study day.
   public private(set) var deliveredByHour = [Int](repeating: 0, count: 24)
   public private(set) var answeredByHour = [Int](repeating: 0, count: 24)
