@@ -95,6 +95,21 @@ struct ParticipantIntervalTests {
     }
   }
 
+  @Test("a figure that cannot be negative has intervals cut at 0; the bias keeps its own; a share of 0 or 1 is its interval's end")
+  func cutAtZero() {
+    // Three replications near 0 with a large spread: the t interval passes below 0.
+    let values = [Estimate(0.1, standardError: 2, degrees: 10), Estimate(2.0, standardError: 2, degrees: 10), Estimate(0.2, standardError: 2, degrees: 10)]
+    let signed = AcrossReplications(values)
+    #expect(signed.low < 0 && signed.participantLow < 0)
+    let cut = AcrossReplications(values, nonNegative: true)
+    #expect(cut.low == 0 && cut.participantLow == 0 && cut.high == signed.high && cut.mean == signed.mean)
+    #expect(Metric.bias.isSigned && !Metric.answersPerParticipant.isSigned && !Metric.medianLatency.isSigned)
+    // Wilson's interval at exactly 0 and 1, for trial counts where rounding left 1e-17.
+    for n in [3.0, 18, 21, 23, 40] {
+      #expect(AcrossReplications.wilson(0, n: n).0 == 0 && AcrossReplications.wilson(1, n: n).1 == 1)
+    }
+  }
+
   @Test("a share near 1 across replications: the log-odds interval lies in (0, 1) where the plain t interval passes 1")
   func shareNearOne() {
     let values = [0.99, 0.93, 1.0].map { Estimate($0) }

@@ -27,8 +27,9 @@ public struct AcrossReplications: Sendable, Equatable {
   /// Fewest replications for an interval across them.
   public static let replicationsForInterval = 3
 
-  /// Summarises `estimates`, one per replication; `share`: the figure is a share in [0, 1].
-  public init(_ estimates: [Estimate], share: Bool = false) {
+  /// Summarises `estimates`, one per replication; `share`: the figure is a share in [0, 1];
+  /// `nonNegative`: it cannot be below 0 (a count, seconds, an sd), and its intervals are cut there.
+  public init(_ estimates: [Estimate], share: Bool = false, nonNegative: Bool = false) {
     var m = Moments()
     var variance = 0.0
     var degrees = 0
@@ -60,6 +61,10 @@ public struct AcrossReplications: Sendable, Equatable {
         (participantLow, participantHigh) = (m.mean - t * se, m.mean + t * se)
       }
     }
+    if nonNegative && !share {
+      low = low.isNaN ? low : max(low, 0)
+      participantLow = participantLow.isNaN ? participantLow : max(participantLow, 0)
+    }
   }
 
   /// A share's interval m ± t·se carried out on the log-odds scale; a share of exactly 0 or
@@ -80,6 +85,7 @@ public struct AcrossReplications: Sendable, Equatable {
     let z2 = z * z
     let centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     let half = z * (p * (1 - p) / n + z2 / (4 * n * n)).squareRoot() / (1 + z2 / n)
-    return (max(centre - half, 0), min(centre + half, 1))
+    // At a share of exactly 0 or 1 that end is the share itself (rounding left 1e-17).
+    return (p == 0 ? 0 : max(centre - half, 0), p == 1 ? 1 : min(centre + half, 1))
   }
 }

@@ -17,6 +17,11 @@ public struct Metric: Hashable, Sendable, CustomStringConvertible {
   /// A share's metric.
   static func share(_ name: String) -> Metric { Metric(name: name, isShare: true) }
 
+  /// Whether the figure can be below 0: only the sampling bias. Every other figure is a
+  /// share, a count, seconds, an sd, bits, an intensity or a mean of the 0–100 state, and its
+  /// intervals are cut at 0 (by name, so that a sweep's units read back the same).
+  public var isSigned: Bool { name == "bias" }
+
   public var description: String { name }
   public static func == (a: Metric, b: Metric) -> Bool { a.name == b.name }
   public func hash(into hasher: inout Hasher) { hasher.combine(name) }

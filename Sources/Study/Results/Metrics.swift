@@ -159,7 +159,7 @@ public struct SummaryRow: Sendable, Equatable {
   public static func rows(variant: String, replications: [[(Metric, Estimate)]]) -> [SummaryRow] {
     guard let first = replications.first else { return [] }
     return first.indices.map { k in
-      let a = AcrossReplications(replications.map { $0[k].1 }, share: first[k].0.isShare)
+      let a = AcrossReplications(replications.map { $0[k].1 }, share: first[k].0.isShare, nonNegative: !first[k].0.isSigned)
       return SummaryRow(
         variant: variant, metric: first[k].0, mean: a.mean, sd: a.sd, ciLow: a.low, ciHigh: a.high, n: a.count,
         participantLow: a.participantLow, participantHigh: a.participantHigh)
