@@ -80,6 +80,24 @@ struct RunCommandTests {
     #expect(report.contains(row), "\(row)")
   }
 
+  @Test("the heat map of a 1-day study shows its 24 hours (it said 168, most of them 'not enrolled')")
+  func heatMapOfOneDay() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let scenario = try tmp.write(
+      "one.yaml",
+      """
+      name: one day
+      duration: 1d
+      population: {size: 5}
+      protocol: {window: "09:00-21:00", schedule: {algorithm: fixed-blocks, per_day: 4}, sensors: {location: {every: 3m}}}
+      """)
+    let r = try ESMSimBinary.run(["run", scenario, "--output", tmp.path("o")])
+    #expect(r.status == 0, "\(r.stderr)")
+    let report = try String(contentsOfFile: tmp.path("o/report.html"), encoding: .utf8)
+    #expect(report.contains("samples collected per participant-hour (5 participants × 24 hours)"))
+  }
+
   @Test("the quickstart writes every file with its documented header")
   func quickstartFiles() throws {
     let tmp = try Scratch()

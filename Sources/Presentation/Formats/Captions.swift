@@ -18,7 +18,7 @@ public enum Captions {
       + "with fewer than \(stableDays) of them it overfits and overstates the bits (marked *; docs/schedules.md)."
   }
   public static let bias =
-    "Mean reported state minus the true waking-time mean, per participant, averaged, in points of the state's 0–100 scale; the dot is the estimate, the whisker its 95 % interval across replications, or over participants when there is one replication (the range the bias of a study like this one would fall in 95 times out of 100)."
+    "Mean reported state minus the true waking-time mean, per participant, averaged, in points of the state's 0–100 scale; the dot is the estimate, the whisker its 95 % interval across replications, or over participants when there are fewer than three replications (the range the bias of a study like this one would fall in 95 times out of 100)."
   public static let coverage =
     "Shares of participant-hours as the AWARE-iOS paper counts them: Comp (complete: at least the samples expected in the hour), Incomp (incomplete: some, fewer than expected) and Loss (none)."
   /// Where the assumptions and the checks against published studies are: the documents that

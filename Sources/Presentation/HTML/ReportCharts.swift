@@ -216,8 +216,11 @@ extension Report {
 
   /// Participants (rows) × hours (columns), each cell shaded by the collected share.
   static func heatMap(_ v: VariantResults) -> String {
-    let rows = v.heat.count
-    let cols = v.heat.map(\.count).max() ?? 0
+    // The first `heat_hours` hours, and no more than the study has (a 1-day study: 24).
+    let studyHours = v.deliveredByDay.isEmpty ? Int.max : v.deliveredByDay.count * 24
+    let heat = v.heat.map { $0.prefix(studyHours) }
+    let rows = heat.count
+    let cols = heat.map(\.count).max() ?? 0
     guard rows > 0, cols > 0 else { return "" }
     let cell = max(min(600.0 / Double(cols), 6), 2)
     let h = 4.0
@@ -232,7 +235,7 @@ extension Report {
     }
     let notEnrolled = "#d9d9d9"
     var body = ""
-    for (r, row) in v.heat.enumerated() {
+    for (r, row) in heat.enumerated() {
       for (c, x) in row.enumerated() {
         let fill = x.isNaN ? notEnrolled : shade(Double(x))
         body += "<rect x='\(SVGChart.f(left + Double(c) * cell))' y='\(SVGChart.f(top + Double(r) * h))' width='\(SVGChart.f(cell))' height='\(SVGChart.f(h))' fill='\(fill)'/>"
