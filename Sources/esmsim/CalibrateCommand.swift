@@ -40,7 +40,7 @@ struct CalibrateCommand: ParsableCommand {
   var holdout: String?
   @Option(help: "The records hold only the participants who answered at least this share of their prompts (a number from 0 to 1), or lowest: the pilot's lowest participant share (of those with 5 or more prompts). Each simulation keeps the same participants.")
   var keptAtLeast: String?
-  @Flag(help: "Print the protocol the records show, as a scenario, and stop.") var propose = false
+  @Flag(help: "Print the protocol the records show, as a scenario (into --output's file too, when given), and stop.") var propose = false
   @Option(help: "Master seed of the simulations.") var seed: UInt64 = 1
   @Option(help: "Participants in each simulation of the pilot (more: less simulation noise, slower).") var people = 300
   @Option(help: "Bootstrap resamples of the pilot's participants for its moments' covariance (the intervals).") var bootstrap = 200
@@ -68,6 +68,9 @@ struct CalibrateCommand: ParsableCommand {
     if !columns.isEmpty && format != "csv" { throw ValidationError("--column maps a generic file's columns: give --format csv") }
     do { _ = try PilotColumns.mapping(columns) } catch { throw ValidationError("--column: \(error.message)") }
     if propose, holdout != nil { throw ValidationError("--propose prints the protocol and stops, so --holdout would check nothing: give one of them") }
+    if propose, scenario != nil {
+      throw ValidationError("--propose proposes the protocol the records show, --scenario gives one: give one of them")
+    }
     if let output, output.hasSuffix(".json") || output.hasSuffix(".html") {
       throw ValidationError("--output names the block's YAML file (its .json and .html are written beside it): give a name like \((output as NSString).deletingPathExtension).yaml")
     }
@@ -87,6 +90,7 @@ struct CalibrateCommand: ParsableCommand {
   /// The files --output writes: the block, and beside it the JSON and the page.
   var outputPaths: [String] {
     guard let output else { return [] }
+    if propose { return [output] }
     let stem = (output.hasSuffix(".yaml") || output.hasSuffix(".yml")) ? (output as NSString).deletingPathExtension : output
     return [output, stem + ".json", stem + ".html"]
   }
@@ -130,9 +134,17 @@ struct CalibrateCommand: ParsableCommand {
         plan = try ScenarioInput.resolve(path: scenario, overrides: .init()).variants[0].plan
       } else {
         if propose {
+          // The proposal, with what the reading left out or kept, as the fit's report says it.
           let p = PilotProtocol(pilot)
-          print(p.notes.map { "# \($0)" }.joined(separator: "\n"))
-          print(p.yaml, terminator: "")
+          var text = p.notes.map { "# \($0)\n" }.joined()
+          for (reason, n) in pilot.leftOut.sorted(by: { $0.key < $1.key }) { text += "# left out: \(n) of \(reason)\n" }
+          for (reason, n) in pilot.adjusted.sorted(by: { $0.key < $1.key }) { text += "# warning: kept \(n) \(reason)\n" }
+          text += p.yaml
+          print(text, terminator: "")
+          if let output {
+            do { try AtomicFile.write(text, to: output) } catch { ErrorOutput.fail(error) }
+            FileHandle.standardError.write(Data("esmsim calibrate: the proposed scenario is in \(output)\n".utf8))
+          }
           return
         }
         let (p, proposedPlan) = try PilotProtocol.scenario(pilot, file: files[0])

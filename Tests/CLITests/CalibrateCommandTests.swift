@@ -36,6 +36,12 @@ struct CalibrateCommandTests {
     #expect(propose.status == 0, "\(propose.stderr)")
     #expect(propose.stdout.contains("{algorithm: fixed-times, times: [\"09:00\", \"13:00\", \"17:00\", \"21:00\"]}"), "\(propose.stdout)")
     #expect(propose.stdout.contains("duration: 4d") && propose.stdout.contains("size: 8"))
+    // With --output the proposal goes into the file too (it exited 0 and wrote nothing), a
+    // scenario esmsim runs.
+    let written = try ESMSimBinary.run(["calibrate", file, "--format", "csv", "--propose", "--output", tmp.path("proposed.yaml")])
+    #expect(written.status == 0 && written.stderr.contains("proposed.yaml"), "\(written.stderr)")
+    #expect(try String(contentsOfFile: tmp.path("proposed.yaml"), encoding: .utf8) == propose.stdout)
+    #expect(try ESMSimBinary.run(["validate", tmp.path("proposed.yaml")]).status == 0)
     let r = try ESMSimBinary.run([
       "calibrate", file, "--format", "csv", "--holdout", "days:2", "--people", "20", "--bootstrap", "3", "--output",
       tmp.path("block.yaml"),
@@ -143,6 +149,8 @@ struct CalibrateCommandTests {
     for (args, says) in [
       (["--column", "foo=x"], "--column: expected ROLE=COLUMN"),
       (["--propose", "--holdout", "days:2"], "--propose prints the protocol and stops"),
+      // It ignored --propose, and fitted a pilot with nothing answered.
+      (["--propose", "--scenario", "scenarios/pilot-example.yaml"], "--scenario gives one"),
       (["--output", tmp.path("w.json")], "give a name like"),
     ] {
       let u = try ESMSimBinary.run(["calibrate", good, "--format", "csv"] + args)
