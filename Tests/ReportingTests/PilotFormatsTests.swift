@@ -235,6 +235,14 @@ struct PilotFormatsTests {
       columns: PilotColumns(names: try PilotColumns.mapping(["scheduled=planned", "participant=pid"])))
     #expect(plain.prompts.first { $0.participant == "a" }!.utcOffsetMinutes == 60)
     #expect(!plain.recording.openings)
+    // A time's own offset wins over the clock given (a participant abroad: +09:00 was read
+    // as Brussels' +01:00); a Z time is read on the clock given, UTC without one.
+    let abroad = Self.generic.replacingOccurrences(of: "2025-03-03T09:00:00+01:00", with: "2025-03-03T17:00:00+09:00")
+      .replacingOccurrences(of: "2025-03-03T09:00:05+01:00", with: "2025-03-03T17:00:05+09:00")
+    let mixed = try PilotReaders.generic(Data(abroad.utf8), file: "pilot.csv", columns: columns)
+    #expect(mixed.prompts.first { $0.participant == "a" }!.utcOffsetMinutes == 540)
+    #expect(pilot.prompts.first { $0.participant == "b" }!.utcOffsetMinutes == 60)
+    #expect(plain.prompts.first { $0.participant == "b" }!.utcOffsetMinutes == 0)
   }
 
   @Test("generic CSV: bad times, a missing time column, a blank participant and impossible orders are refused with the line and column")

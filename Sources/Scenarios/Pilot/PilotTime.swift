@@ -5,10 +5,10 @@ import Foundation
 /// ISO 8601 (`2024-04-16T09:30:00`, a space for the `T`, seconds and their fraction
 /// optional, with `Z` or an offset such as `+02:00`, or none: then local time).
 struct PilotTime: Equatable {
-  /// Milliseconds since 1970: UTC when ``offsetMinutes`` is given or the text was a number,
-  /// otherwise the local clock read as if it were UTC.
+  /// Milliseconds since 1970: UTC unless ``local``, then the local clock read as if it were UTC.
   var milliseconds: Int64
-  /// The offset from UTC the text gave (ISO 8601 with `Z` or an offset).
+  /// The offset from UTC the text gave (ISO 8601 with an offset such as `+02:00`): the
+  /// participant's clock at that time. A `Z`, like a number, gives the instant only.
   var offsetMinutes: Int?
   /// Whether the text was a local time without an offset (ISO 8601 without `Z` or offset).
   var local: Bool
@@ -63,9 +63,11 @@ struct PilotTime: Equatable {
       }
     }
     var offset: Int?
+    var zulu = false
     if i < b.count {
       if b[i] == UInt8(ascii: "Z") {
         offset = 0
+        zulu = true
         i += 1
       } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
         let sign = b[i] == UInt8(ascii: "-") ? -1 : 1
@@ -86,7 +88,7 @@ struct PilotTime: Equatable {
     guard i == b.count, (1...12).contains(mo), (1...31).contains(d), h < 24, mi < 60, s < 61 else { return nil }
     guard let day = daysFromCivil(y, mo, d), d <= daysInMonth(y, mo) else { return nil }
     let local = ((Int64(day) * 24 + Int64(h)) * 60 + Int64(mi)) * 60_000 + Int64(s) * 1000 + Int64(ms)
-    return PilotTime(milliseconds: local - Int64(offset ?? 0) * 60_000, offsetMinutes: offset, local: offset == nil)
+    return PilotTime(milliseconds: local - Int64(offset ?? 0) * 60_000, offsetMinutes: zulu ? nil : offset, local: offset == nil)
   }
 
   /// Days since 1970-01-01 of a date of the proleptic Gregorian calendar.

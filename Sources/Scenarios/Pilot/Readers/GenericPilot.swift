@@ -78,7 +78,9 @@ extension PilotReaders {
       guard Pilot.times.contains(utc) else {
         throw csv.error(f, columns.name(role), "'\(f.text.prefix(40))' is not a time between 2000 and 2100")
       }
-      let offset = columns.clock?.offsetMinutes(atUTC: utc) ?? t.offsetMinutes ?? 0
+      // A time's own offset is the participant's clock; else the one given (--time-zone,
+      // --utc-offset), else UTC.
+      let offset = t.offsetMinutes ?? columns.clock?.offsetMinutes(atUTC: utc) ?? 0
       return (utc, offset)
     }
     for r in csv.records {
