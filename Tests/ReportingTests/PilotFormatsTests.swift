@@ -243,6 +243,13 @@ struct PilotFormatsTests {
     #expect(mixed.prompts.first { $0.participant == "a" }!.utcOffsetMinutes == 540)
     #expect(pilot.prompts.first { $0.participant == "b" }!.utcOffsetMinutes == 60)
     #expect(plain.prompts.first { $0.participant == "b" }!.utcOffsetMinutes == 0)
+    // A row repeated exactly (an export appended twice) is one prompt, the repeat counted;
+    // a row that differs (another answer time) is a prompt of its own.
+    let rows = Self.generic.split(separator: "\n").map(String.init)
+    let twice = (rows + [rows[1], rows[4], rows[1].replacingOccurrences(of: "09:02:00", with: "09:03:00")]).joined(separator: "\n")
+    let deduplicated = try PilotReaders.generic(Data(twice.utf8), file: "pilot.csv", columns: columns)
+    #expect(deduplicated.prompts.count == 5)
+    #expect(deduplicated.leftOut == ["rows repeating an earlier row exactly (one kept)": 2])
   }
 
   @Test("generic CSV: bad times, a missing time column, a blank participant and impossible orders are refused with the line and column")

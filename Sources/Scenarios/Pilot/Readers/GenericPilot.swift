@@ -83,6 +83,13 @@ extension PilotReaders {
       let offset = t.offsetMinutes ?? columns.clock?.offsetMinutes(atUTC: utc) ?? 0
       return (utc, offset)
     }
+    // A row that repeats an earlier one in every role (an export appended twice) is one
+    // prompt: kept once, the repeats counted.
+    struct Seen: Hashable {
+      let participant: String, questionnaire: String
+      let shown: Int64, scheduled: Int64?, opened: Int64?, submitted: Int64?
+    }
+    var seen = Set<Seen>()
     for r in csv.records {
       guard !r[who].text.trimmingCharacters(in: .whitespaces).isEmpty else {
         throw csv.error(r[who], columns.name("participant"), "a prompt without its participant")
@@ -108,10 +115,21 @@ extension PilotReaders {
         submitted = kept
       }
       let outcome: PilotPrompt.Outcome = submitted != nil ? .answered : opened != nil ? .partial : .unanswered
+      let questionnaire = list.map { r[$0].text } ?? ""
+      guard
+        seen.insert(
+          Seen(
+            participant: r[who].text, questionnaire: questionnaire, shown: shown, scheduled: scheduled?.0, opened: opened,
+            submitted: submitted)
+        ).inserted
+      else {
+        pilot.leftOut["rows repeating an earlier row exactly (one kept)", default: 0] += 1
+        continue
+      }
       pilot.prompts.append(
         PilotPrompt(
           participant: r[who].text, shown: shown, utcOffsetMinutes: offset, outcome: outcome, opened: opened, submitted: submitted,
-          questionnaire: list.map { r[$0].text } ?? "", scheduled: scheduled?.0, file: file, line: r[who].line))
+          questionnaire: questionnaire, scheduled: scheduled?.0, file: file, line: r[who].line))
     }
     pilot.sort()
     return pilot
