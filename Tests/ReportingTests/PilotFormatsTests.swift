@@ -156,6 +156,21 @@ struct PilotFormatsTests {
     #expect(pilot.leftOut.keys.contains { $0.contains("joined") })
     #expect(pilot.leftOut.keys.contains { $0.contains("repeated") })
     #expect(pilot.leftOut.keys.contains { $0.contains("lastInvitation 0") })
+    #expect(pilot.adjusted.isEmpty)
+    // An answer 2 minutes before its invitation (the clocks apart) is kept at the invitation
+    // and counted, as in the other formats; 6 minutes is refused.
+    for (early, kept) in [(120_000, true), (360_000, false)] {
+      let moved = Self.daily.replacingOccurrences(of: "\"\(Self.t1 + 120_000)\";\"30000\"", with: "\"\(Self.t1 - Int64(early))\";\"30000\"")
+      #expect(moved != Self.daily)
+      let read = Result { try PilotReaders.esmira([("events.csv", Data(Self.events.utf8)), ("1234.csv", Data(moved.utf8))]) }
+      if kept {
+        let p = try read.get()
+        #expect(p.prompts[0].submitted == Self.t1 && p.prompts[0].opened == Self.t1)
+        #expect(p.adjusted.keys.contains { $0.hasPrefix("answers up to 5 minutes before their prompt") }, "\(p.adjusted)")
+      } else {
+        #expect(throws: ScenarioError.self) { try read.get() }
+      }
+    }
   }
 
   /// iOS: a notification is recorded only when the app later runs (actions_executed on a tap);

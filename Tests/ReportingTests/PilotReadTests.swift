@@ -116,8 +116,8 @@ struct PilotReadTests {
     }
   }
 
-  @Test("Beiwe: Android timings (no event column), events before any notification or before their own are refused by name")
-  func malformedBeiwe() {
+  @Test("Beiwe: Android timings (no event column), events before any notification or over 5 minutes before their own are refused by name")
+  func malformedBeiwe() throws {
     let android = "timestamp,question id,question type,question text,question answer options,answer\n1767600000000,,,,,\n"
     #expect(throws: ScenarioError.self) { try PilotReaders.beiweTimings(Data(android.utf8), file: "t.csv", participant: "a") }
     // Android's rows need not fit the header's shape (esmsim's own Android export): refused by
@@ -138,9 +138,14 @@ struct PilotReadTests {
     #expect {
       try PilotReaders.beiweTimings(Data(early.utf8), file: "t.csv", participant: "a")
     } throws: { ($0 as? ScenarioError)?.location?.line == 2 && ($0 as? ScenarioError)?.key == "event" }
-    let back = "timestamp,question id,question type,question text,question answer options,answer,event\n1767600002000,,,,,,notified\n1767600001000,,,,,,expired\n"
+    // An event a second before its notification (a clock set back) is kept at it and counted,
+    // as in the other formats; more than 5 minutes before is refused.
+    let back = "timestamp,question id,question type,question text,question answer options,answer,event\n1767600002000,,,,,,notified\n1767600001000,,,,,,submitted\n"
+    let kept = try PilotReaders.beiweTimings(Data(back.utf8), file: "t.csv", participant: "a")
+    #expect(kept.prompts.first?.submitted == 1_767_600_002_000 && kept.adjusted.count == 1)
+    let far = "timestamp,question id,question type,question text,question answer options,answer,event\n1767600400000,,,,,,notified\n1767600001000,,,,,,expired\n"
     #expect {
-      try PilotReaders.beiweTimings(Data(back.utf8), file: "t.csv", participant: "a")
+      try PilotReaders.beiweTimings(Data(far.utf8), file: "t.csv", participant: "a")
     } throws: { ($0 as? ScenarioError)?.key == "timestamp" }
   }
 

@@ -42,13 +42,18 @@ extension PilotReaders {
       current = nil
     }
     for r in csv.records {
-      let t = try csv.time(r[time], "timestamp", in: Pilot.times)
+      var t = try csv.time(r[time], "timestamp", in: Pilot.times)
       // A survey's events follow its notification (a file may hold several surveys, each
-      // from its notified on, as esmsim writes them; Beiwe writes one file per survey).
+      // from its notified on, as esmsim writes them; Beiwe writes one file per survey); up to
+      // 5 minutes before it is a clock set back, kept and counted as the other formats do.
       if r[event].text != "notified", let c = current, t < c.shown {
-        throw ScenarioError(
-          file: file, key: "timestamp", at: .init(line: r[time].line, column: r[time].column),
-          "an event before its survey's notification")
+        let what = r[event].text == "submitted" ? "answers" : r[event].text == "expired" ? "expiries" : "openings"
+        guard let kept = pilot.notBefore(t, shown: c.shown, what: what) else {
+          throw ScenarioError(
+            file: file, key: "timestamp", at: .init(line: r[time].line, column: r[time].column),
+            "an event more than 5 minutes before its survey's notification")
+        }
+        t = kept
       }
       switch r[event].text {
       case "notified":

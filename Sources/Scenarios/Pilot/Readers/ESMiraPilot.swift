@@ -212,13 +212,21 @@ private struct ESMiraInvitations {
         pilot.leftOut["ESMira questionnaires whose invitation is not in events.csv", default: 0] += 1
         continue
       }
-      guard submitted >= pilot.prompts[k].shown else {
-        throw csv.error(r[submittedAt], "responseTime", "submitted before its invitation (lastInvitation \(invitation))")
+      // Up to 5 minutes early is the phone's and the server's clocks apart: kept and counted,
+      // as the other readers keep it.
+      guard let kept = pilot.notBefore(submitted, shown: pilot.prompts[k].shown, what: "answers") else {
+        throw csv.error(r[submittedAt], "responseTime", "submitted more than 5 minutes before its invitation (lastInvitation \(invitation))")
       }
       pilot.prompts[k].outcome = .answered
       markAnswered(listKey, k)
-      pilot.prompts[k].submitted = submitted
-      pilot.prompts[k].opened = max(submitted - form, pilot.prompts[k].shown)
+      pilot.prompts[k].submitted = kept
+      // The opening, formDuration before the answer, not before the invitation (a form opened
+      // from an earlier notification: counted).
+      let opened = kept - form
+      if opened < pilot.prompts[k].shown && kept == submitted {
+        pilot.adjusted["ESMira openings (responseTime − formDuration) before their invitation: taken as at the invitation", default: 0] += 1
+      }
+      pilot.prompts[k].opened = max(opened, pilot.prompts[k].shown)
     }
   }
 }
