@@ -59,7 +59,7 @@ struct BeiweTests {
     let p = Self.prompt(reached: 0.5)
     let ios = try #require(BeiweSurveys.answers(p, survey: Self.survey, os: .ios))
     #expect(ios.map(\.last!) == ["40", "NO_ANSWER_SELECTED", "not_presented"])
-    let t = BeiweSurveys.timings(p, survey: Self.survey, os: .ios, time: Self.time)
+    let t = BeiweSurveys.timings(p, survey: Self.survey, os: .ios, time: Self.time, expiry: .after(30 * Tick.minute))
     #expect(t.filter { $0.last == "present" }.map { $0[1] } == ["mood", "place"])
     #expect(t.last?.last == "expired")
     // not_presented is iOS's addition: Android has none.
@@ -112,6 +112,10 @@ struct BeiweTests {
     never.status = .expired
     never.closed = Tick.hour
     #expect(BeiweSurveys.answers(never, survey: Self.survey, os: .ios) == nil)
-    #expect(BeiweSurveys.timings(never, survey: Self.survey, os: .ios, time: Self.time).map { $0.last! } == ["notified", "expired"])
+    #expect(
+      BeiweSurveys.timings(never, survey: Self.survey, os: .ios, time: Self.time, expiry: .after(Tick.hour)).map { $0.last! } == ["notified", "expired"])
+    // A survey that never expires is still open at the study's end: no expired event (it was
+    // written at the study's end).
+    #expect(BeiweSurveys.timings(never, survey: Self.survey, os: .ios, time: Self.time, expiry: .never).map { $0.last! } == ["notified"])
   }
 }

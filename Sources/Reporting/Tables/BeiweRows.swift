@@ -96,7 +96,9 @@ public enum BeiweSurveys {
     }
     if p.status == .answered {
       out.append([String(time.unix(p.submitted)), "", "", "", "", "", "submitted"])
-    } else if p.status == .expired {
+    } else if p.status == .expired && expiry != .never {
+      // A survey that never expires stays available: at the study's end nothing is written
+      // (seed 003: expired is written when a survey expires before its submit).
       out.append([String(time.unix(p.closed >= 0 ? p.closed : p.delivered)), "", "", "", "", "", "expired"])
     } else if let t = Self.expiry(of: p, expiry) {
       out.append([String(time.unix(t)), "", "", "", "", "", "expired"])
