@@ -271,6 +271,25 @@ struct ImportTests {
     #expect(chain == [2, 4, 7, 9, 11])
   }
 
+  @Test("ESMira: each action trigger keeps its own invitation's timeout; a trigger with only a message sends no prompt, and is warned")
+  func esmiraTriggers() throws {
+    func trigger(_ time: Int, _ actions: String) -> String {
+      #"{"schedules": [{"userEditable": false, "signalTimes": [{"startTimeOfDay": \#(time * 3_600_000)}]}], "actions": \#(actions)}"#
+    }
+    let study = """
+      {"title": "t", "questionnaires": [{"title": "q", "pages": [{"inputs": [{"name": "mood", "responseType": "va_scale"}]}],
+        "actionTriggers": [\(trigger(9, #"[{"type": 1, "timeout": 30, "reminder_count": 1, "reminder_delay_minu": 10}]"#)),
+                           \(trigger(21, #"[{"type": 1, "timeout": 240}]"#)),
+                           \(trigger(15, #"[{"type": 2}]"#))]}]}
+      """
+    let p = try ESMiraStudyImport.load(data: Data(study.utf8), file: "study.json", days: 7)
+    // The 21:00 trigger closed at 21:40 with the first trigger's 30 + 10 minutes before.
+    #expect(p.parts.count == 2)
+    #expect(p.parts[0].expiry == .after(40 * Tick.minute) && p.parts[0].reminders == Reminders(count: 1, interval: 10 * Tick.minute))
+    #expect(p.parts[1].expiry == .after(240 * Tick.minute) && p.parts[1].reminders?.count == 0)
+    #expect(p.warnings.map(\.key) == ["questionnaires[0].actionTriggers[2].actions"])
+  }
+
   @Test("two ESMira questionnaires keep their own timeouts, reminders, items and active days; what is not simulated is warned")
   func esmiraQuestionnaires() throws {
     let s = try scenario("{esmira_study: esmira-two-questionnaires.json}")

@@ -14,8 +14,9 @@ import StudyModel
 /// window `startTimeOfDay`–`endTimeOfDay` (milliseconds after midnight; an end before the
 /// start crosses midnight); a fixed one fires at `startTimeOfDay`. `randomFixed` (a time
 /// drawn once and kept) is refused: esmsim draws every day. Each questionnaire keeps its own
-/// items, and its first invitation action sets its timeout and reminders (ESMira counts a
-/// prompt missed after timeout + reminders × delay). The days each schedule signals on are
+/// items, and each trigger's first invitation action sets its prompts' timeout and reminders
+/// (ESMira counts a prompt missed after timeout + reminders × delay); a trigger without an
+/// invitation action (only messages) sends no prompt, and is warned about. The days each schedule signals on are
 /// the app's chain (``ESMiraDays``: `startDayOne`, `skipFirstInLoop`, `dailyRepeatRate`,
 /// `dayOfMonth`, `weekdays`, the questionnaire's `durationStartingAfterDays` and
 /// `durationPeriodDays`), from the study's start date. What else a questionnaire sets and
@@ -102,18 +103,23 @@ enum ESMiraStudyImport {
       // The study days it is active on, counted from joining (the study's first day).
       let after = Int(try json.number(q["durationStartingAfterDays"], qk + ".durationStartingAfterDays", default: 0, range: 0...3650))
       let period = Int(try json.number(q["durationPeriodDays"], qk + ".durationPeriodDays", default: 0, range: 0...3650))
-      let (expiry, reminders) = try Self.notification(q, qk, &json)
-      func add(_ part: SchedulePart, studyDays: Set<Int>? = nil) {  // with the questionnaire's settings
-        var own = part
-        (own.expiry, own.reminders, own.survey, own.studyDays) = (expiry, reminders, survey, studyDays)
-        parts.append(own)
-      }
-      if first == nil && !(q["actionTriggers"].map { (try? json.list($0, "")) ?? [] } ?? []).isEmpty {
-        first = (expiry, reminders, survey)
-      }
       for (ti, trigger) in try json.list(q["actionTriggers"], "\(qk).actionTriggers").enumerated() {
         let tk = "\(qk).actionTriggers[\(ti)]"
         Self.warnUnread(trigger, tk, read: ["schedules", "actions", "eventTriggers"], timesMoved: timesMoved, &json)
+        // Each trigger's own invitation: its timeout and reminders; a trigger without one
+        // (only messages) invites to nothing.
+        guard let (expiry, reminders) = try Self.invitation(trigger, tk, &json) else {
+          json.warn(
+            tk + ".actions",
+            "no invitation action (type 1): ESMira sends no questionnaire invitation for this trigger, so its signals are not prompts (not simulated)")
+          continue
+        }
+        func add(_ part: SchedulePart, studyDays: Set<Int>? = nil) {  // with the trigger's settings
+          var own = part
+          (own.expiry, own.reminders, own.survey, own.studyDays) = (expiry, reminders, survey, studyDays)
+          parts.append(own)
+          if first == nil { first = (expiry, reminders, survey) }
+        }
         for (ei, event) in try json.list(trigger["eventTriggers"], "\(tk).eventTriggers").enumerated() {
           let last = ESMiraDays.lastActiveDay(periodDays: period, legacy: legacy)
           let ek = "\(tk).eventTriggers[\(ei)]"
@@ -192,28 +198,21 @@ enum ESMiraStudyImport {
     return SurveyPlan(id: id, title: qTitle, items: items)
   }
 
-  /// The expiry and reminders of a questionnaire's first notification action (type 1).
-  static func notification(_ q: ScenarioValue, _ qk: String, _ json: inout JSONFields) throws(ScenarioError) -> (
+  /// The expiry and reminders of an action trigger's first invitation action (type 1), as
+  /// the app applies each trigger's own actions; nil when it has none.
+  static func invitation(_ trigger: ScenarioValue, _ tk: String, _ json: inout JSONFields) throws(ScenarioError) -> (
     ExpiryPolicy, Reminders
-  ) {
-    var expiry: ExpiryPolicy = .never
-    var reminders = Reminders()
-    var sawAction = false
-    for (ti, trigger) in try json.list(q["actionTriggers"], "\(qk).actionTriggers").enumerated() {
-      let tk = "\(qk).actionTriggers[\(ti)]"
-      for (ai, action) in try json.list(trigger["actions"], "\(tk).actions").enumerated() where !sawAction {
-        let ak = "\(tk).actions[\(ai)]"
-        let type = try json.number(action["type"], ak + ".type", default: 1, range: 1...3)
-        guard type == 1 else { continue }
-        sawAction = true
-        let timeout = try json.number(action["timeout"], ak + ".timeout", default: 0, range: 0...(60 * 24 * 30))
-        let count = try json.number(action["reminder_count"], ak + ".reminder_count", default: 0, range: 0...20)
-        let delay = try json.number(action["reminder_delay_minu"], ak + ".reminder_delay_minu", default: 5, range: 1...(60 * 24))
-        reminders = Reminders(count: Int(count), interval: Tick.minutes(delay))
-        expiry = timeout == 0 ? .never : .after(Tick.minutes(timeout + count * delay))
-      }
+  )? {
+    for (ai, action) in try json.list(trigger["actions"], "\(tk).actions").enumerated() {
+      let ak = "\(tk).actions[\(ai)]"
+      let type = try json.number(action["type"], ak + ".type", default: 1, range: 1...3)
+      guard type == 1 else { continue }
+      let timeout = try json.number(action["timeout"], ak + ".timeout", default: 0, range: 0...(60 * 24 * 30))
+      let count = try json.number(action["reminder_count"], ak + ".reminder_count", default: 0, range: 0...20)
+      let delay = try json.number(action["reminder_delay_minu"], ak + ".reminder_delay_minu", default: 5, range: 1...(60 * 24))
+      return (timeout == 0 ? .never : .after(Tick.minutes(timeout + count * delay)), Reminders(count: Int(count), interval: Tick.minutes(delay)))
     }
-    return (expiry, reminders)
+    return nil
   }
 
   /// The study days a schedule signals on, as the app chains them (ESMiraDays).
