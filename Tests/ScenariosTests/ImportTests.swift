@@ -288,6 +288,17 @@ struct ImportTests {
     #expect(p.parts[0].expiry == .after(40 * Tick.minute) && p.parts[0].reminders == Reminders(count: 1, interval: 10 * Tick.minute))
     #expect(p.parts[1].expiry == .after(240 * Tick.minute) && p.parts[1].reminders?.count == 0)
     #expect(p.warnings.map(\.key) == ["questionnaires[0].actionTriggers[2].actions"])
+    // Inputs answered on their own scales, shown by condition or in a random order: said by key.
+    let items = study.replacingOccurrences(
+      of: #"[{"inputs": [{"name": "mood", "responseType": "va_scale"}]}]"#,
+      with: #"[{"randomized": true, "inputs": [{"name": "mood", "responseType": "likert"}, {"name": "why", "responseType": "text_input", "relevance": "mood < 2"}]}]"#)
+    let q = try ESMiraStudyImport.load(data: Data(items.utf8), file: "study.json", days: 7)
+    #expect(
+      q.warnings.map(\.key).sorted() == [
+        "questionnaires[0].actionTriggers[2].actions", "questionnaires[0].pages", "questionnaires[0].pages[0].inputs[1].relevance",
+        "questionnaires[0].pages[0].randomized",
+      ])
+    #expect(q.warnings.first { $0.key == "questionnaires[0].pages" }!.message.contains("likert, text_input"))
   }
 
   @Test("two ESMira questionnaires keep their own timeouts, reminders, items and active days; what is not simulated is warned")

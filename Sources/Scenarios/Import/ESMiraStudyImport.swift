@@ -181,14 +181,30 @@ enum ESMiraStudyImport {
     throws(ScenarioError) -> SurveyPlan
   {
     var items: [SurveyItem] = []
+    // What the inputs set that is not simulated: said once a questionnaire, by key.
+    var otherTypes: [String] = []
     for (pi, page) in try json.list(q["pages"], "\(qk).pages").enumerated() {
+      if json.flag(page["randomized"]) {
+        json.warn("\(qk).pages[\(pi)].randomized", "the inputs' order is not simulated (each item's answer is the prompt's state)")
+      }
       for (ii, input) in try json.list(page["inputs"], "\(qk).pages[\(pi)].inputs").enumerated() {
         var name = "q\(qi)_\(pi)_\(ii)"
         var text = ""
         if case .scalar(let n, _)? = input["name"] { name = n }
         if case .scalar(let t, _)? = input["text"] { text = t }
+        if case .scalar(let type, _)? = input["responseType"], type != "va_scale", !otherTypes.contains(type) {
+          otherTypes.append(type)
+        }
+        if case .scalar(let r, _)? = input["relevance"], !r.isEmpty {
+          json.warn("\(qk).pages[\(pi)].inputs[\(ii)].relevance", "shown by a condition in ESMira; esmsim asks it every time")
+        }
         items.append(SurveyItem(id: name, type: 6, title: text, instructions: "", options: []))
       }
+    }
+    if !otherTypes.isEmpty {
+      json.warn(
+        "\(qk).pages",
+        "inputs of type \(otherTypes.prefix(6).map { $0.prefix(30) }.joined(separator: ", ")) are answered as a number from 0 to 100 (the prompt's simulated state), not on their own scale, choices or text")
     }
     if items.isEmpty { items = SurveyPlan().items }
     var qTitle = "\(title) \(qi + 1)"
