@@ -63,6 +63,25 @@ struct BeiweImportTests {
     #expect(monday == [14 * 60, 22 * 60])
   }
 
+  @Test("random questions, an always-available survey, a question's display condition and passive streams are warned about by key")
+  func unsimulatedSettings() throws {
+    let json = """
+      {"surveys": [{"name": "s", "settings": {"randomize": true, "number_of_random_questions": 1, "always_available": true},
+        "content": [{"question_id": "mood", "question_type": "slider", "min": 0, "max": 10},
+                    {"question_id": "why", "question_type": "free_response", "display_if": {"<": ["mood", 2]}},
+                    {"question_id": "note", "question_type": "free_response", "display_if": null}],
+        "timings": [[], [32400], [], [], [], [], []]}],
+       "device_settings": {"gps": true, "accelerometer": true, "calls": false}}
+      """
+    let p = try BeiweStudyImport.read(ScenarioLoader.parse(Data(json.utf8), file: "b.json"), file: "b.json", startDate: .defaultStart, days: 14)
+    #expect(
+      p.warnings.map(\.key) == [
+        "surveys[0].content[1].display_if", "surveys[0].settings.randomize", "surveys[0].settings.always_available", "device_settings",
+        "surveys",
+      ])
+    #expect(p.warnings.first { $0.key == "device_settings" }!.message.contains("(accelerometer, gps)"))
+  }
+
   @Test("a malformed export is refused by key")
   func refusals() {
     func key(_ json: String) -> String? {

@@ -42,6 +42,12 @@ enum BeiweStudyImport {
       if json.flag(survey["settings"]?["trigger_on_first_download"]) {
         json.warn(k + ".settings.trigger_on_first_download", "a survey shown when first downloaded is not simulated")
       }
+      if json.flag(survey["settings"]?["randomize"]) {
+        json.warn(k + ".settings.randomize", "asking a random selection of the questions in a random order is not simulated: every question is asked, in order")
+      }
+      if json.flag(survey["settings"]?["always_available"]) {
+        json.warn(k + ".settings.always_available", "a survey a participant may open at any time is not simulated: its answers come only from its timings")
+      }
       if !(try json.list(survey["relative_timings"], k + ".relative_timings")).isEmpty {
         json.warn(k + ".relative_timings", "timings relative to a participant's intervention date are not simulated")
       }
@@ -56,6 +62,11 @@ enum BeiweStudyImport {
     }
     guard !parts.isEmpty else {
       throw json.fail("surveys", root.location, "no survey has weekly or absolute timings in the study's days: nothing to simulate")
+    }
+    let streams = Self.passiveStreams.filter { json.flag(root["device_settings"]?[$0]) }
+    if !streams.isEmpty {
+      json.warn(
+        "device_settings", "the passive data streams it turns on (\(streams.joined(separator: ", "))) are not read: protocol.sensors simulates sensors")
     }
     if root["device_settings"]?["resend_period_minutes"] != nil {
       json.warn("device_settings.resend_period_minutes", "resending survey pushes an iPhone has not confirmed is not simulated")
@@ -124,6 +135,12 @@ enum BeiweStudyImport {
     return own
   }
 
+  /// The passive data streams a Beiwe study's `device_settings` turns on.
+  static let passiveStreams = [
+    "accelerometer", "gps", "calls", "texts", "wifi", "bluetooth", "power_state", "proximity", "gyro", "magnetometer",
+    "devicemotion", "reachability", "ambient_audio",
+  ]
+
   /// A survey's questions as items: sliders as scales in their range, radio buttons and
   /// checkboxes with their answers, free responses as text (numeric ones as numbers); info
   /// text boxes are not questions.
@@ -134,6 +151,9 @@ enum BeiweStudyImport {
       let id = json.text(q["question_id"]) ?? "question\(i)"
       let title = json.text(q["question_text"]) ?? ""
       let options = try json.list(q["answers"], qk + ".answers").compactMap { json.text($0["text"]) }
+      if let condition = q["display_if"], !["", "null", "~"].contains(json.text(condition) ?? "a condition") {
+        json.warn(qk + ".display_if", "shown by a condition in Beiwe; esmsim asks it every time")
+      }
       switch json.text(q["question_type"]) ?? "" {
       case "info_text_box": continue
       case "slider":
