@@ -83,6 +83,14 @@ struct PACOImportTests {
     #expect(key("[{\"name\": \"g\", \"actionTriggers\": [{\"type\": \"timerTrigger\"}]}]") == "groups[0].actionTriggers[0].type")
     #expect(key("[]") == "groups")
     #expect(key("{}") == "groups")
+    // 61 ESM signals in an hour: less than PACO's whole minute a block (it gave 0 prompts).
+    #expect(key(trigger("{\"scheduleType\": 4, \"esmFrequency\": 61, \"esmStartHour\": 32400000, \"esmEndHour\": 36000000, \"minimumBuffer\": 0}")) != nil)
+    // A schedule participants may edit and a conditional input: warned by key.
+    let edited = try? Self.read(
+      "[{\"name\": \"g\", \"inputs\": [{\"name\": \"why\", \"responseType\": \"open text\", \"conditional\": true, \"conditionExpression\": \"mood < 2\"}], \"actionTriggers\": [{\"type\": \"scheduleTrigger\", \"schedules\": [{\"scheduleType\": 0, \"userEditable\": true, \"signalTimes\": [{\"fixedTimeMillisFromMidnight\": 43200000}]}]}]}]")
+    #expect(
+      edited?.warnings.map(\.key).sorted() == ["groups[0].actionTriggers[0].schedules[0].userEditable", "groups[0].inputs[0].conditional"],
+      "\(String(describing: edited?.warnings))")
     // A weekly schedule on Monday and Wednesday (PACO: Sunday = 1, Monday = 2, … ).
     let weekly = try? Self.read(trigger("{\"scheduleType\": 2, \"weekDaysScheduled\": 10, \"signalTimes\": [{\"fixedTimeMillisFromMidnight\": 43200000}]}"))
     #expect(weekly?.parts[0].weekdays == [0, 2])

@@ -67,6 +67,15 @@ struct FixedBlocksTests {
     #expect(abs(Double(dropped) / Double(days) - 0.5) < 4 * (0.25 / Double(days)).squareRoot())
   }
 
+  @Test("PACO: blocks under a whole minute are refused (they gave a day without any signal)")
+  func pacoWholeMinutes() throws {
+    let w = window("09:00-10:00")
+    try FixedBlocks(layout: .equal(60), method: .sequentialRejection).validate(for: w)
+    #expect(throws: ScheduleError.self) { try FixedBlocks(layout: .equal(61), method: .sequentialRejection).validate(for: w) }
+    // Other methods draw in fractions of a minute: 61 in an hour is allowed.
+    try FixedBlocks(layout: .equal(61), method: .none).validate(for: w)
+  }
+
   @Test("ESMira: a draw within the gap of its block's end pushes the next block's start later")
   func esmiraTruncation() throws {
     let s = FixedBlocks(layout: .equal(3), minGap: 120, method: .truncation)

@@ -102,6 +102,9 @@ enum PACOExperimentImport {
   /// One schedule of a schedule trigger.
   static func schedule(_ s: ScenarioValue, _ k: String, _ json: inout JSONFields) throws(ScenarioError) -> [SchedulePart] {
     let type = Int(try json.number(s["scheduleType"], k + ".scheduleType", default: 0, range: 0...6))
+    if json.flag(s["userEditable"]) {
+      json.warn(k + ".userEditable", "participants may change this schedule's times in PACO; esmsim keeps them (protocol.own_times simulates moved times)")
+    }
     switch type {
     case 4:
       let period = try json.number(s["esmPeriodInDays"], k + ".esmPeriodInDays", default: 0, range: 0...2)
@@ -220,6 +223,9 @@ enum PACOExperimentImport {
       let id = json.text(input["name"]) ?? "input\(i)"
       let title = json.text(input["text"]) ?? ""
       let options = try json.list(input["listChoices"], k + ".listChoices").compactMap { json.text($0) }
+      if json.flag(input["conditional"]) || !(json.text(input["conditionExpression"]) ?? "").isEmpty {
+        json.warn(k + ".conditional", "shown by a condition in PACO (conditionExpression); esmsim asks it every time")
+      }
       switch json.text(input["responseType"]) ?? "likert" {
       case "likert", "likert_smileys":
         let steps = Int(try json.number(input["likertSteps"], k + ".likertSteps", default: likertSteps, range: 2...100))

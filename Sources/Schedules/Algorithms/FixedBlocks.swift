@@ -76,6 +76,8 @@ public struct FixedBlocks: SignalScheduler, Hashable {
     guard minGap >= 0, minGap.isFinite else {
       throw ScheduleError(.minGap, "the minimum gap must be 0 or more minutes, not \(minGap)")
     }
+    // PACO's whole-minute blocks, with a gap or without.
+    if method == .sequentialRejection { try method.validate(self, in: window) }
     guard method != .none, minGap > 0, perDay > 1 else { return }
     let span = window.length
     guard minGap * Double(perDay - 1) < span else {

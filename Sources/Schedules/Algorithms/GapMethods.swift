@@ -33,8 +33,21 @@ public enum GapMethod: String, Sendable, CaseIterable {
   func validate(_ s: FixedBlocks, in window: Window) throws(ScheduleError) {
     let blocks = s.blocks(in: window)
     switch self {
-    case .none, .sortAndSpace, .sequentialRejection:
+    case .none, .sortAndSpace:
       return
+    case .sequentialRejection:
+      // PACO draws in whole-minute blocks (`rand.nextInt(block)`): a block under a minute has
+      // no minute to draw (PACO's nextInt(0) throws; the day would have no signal).
+      if case .equal = s.layout {
+        if Int(window.length) / Swift.max(blocks.count, 1) < 1 {
+          throw ScheduleError(
+            .perDay, "\(blocks.count) signals leave less than a whole minute a block in a \(Int(window.length))-minute window (PACO draws whole minutes)")
+        }
+      } else {
+        for b in blocks where Int(b.end.rounded(.down)) - Int(b.start.rounded(.up)) < 1 {
+          throw ScheduleError(.blocks, "a block holds no whole minute to draw a signal in (PACO draws whole minutes)")
+        }
+      }
     case .truncation:
       // ESMira's isFaulty(): a block shorter than the gap; with custom blocks, the next
       // block must still have room when the previous draw falls at its very end.
