@@ -98,6 +98,24 @@ struct RunCommandTests {
     #expect(report.contains("samples collected per participant-hour (5 participants × 24 hours)"))
   }
 
+  @Test("validate's estimate counts a weekly schedule's prompts on its weekdays only (it counted every day: 7 times too many)")
+  func estimateOnWeekdays() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let scenario = try tmp.write(
+      "weekly.yaml",
+      """
+      name: weekly
+      start_date: "2026-01-05"
+      duration: 14d
+      population: {size: 50}
+      protocol: {window: "09:00-10:00", expiry: 7d, schedule: {algorithm: fixed-times, times: ["09:00"], weekdays: [mon]}}
+      """)
+    let r = try ESMSimBinary.run(["validate", scenario])
+    // Two Mondays × 50 participants.
+    #expect(r.status == 0 && r.stdout.contains("700 participant-days, 100 prompts"), "\(r.stdout)")
+  }
+
   @Test("the quickstart writes every file with its documented header")
   func quickstartFiles() throws {
     let tmp = try Scratch()

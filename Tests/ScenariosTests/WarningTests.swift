@@ -33,6 +33,21 @@ struct WarningTests {
     #expect(try resolve(Self.scenario(pushes: "5m", os: "{android: 1}")).warnings.isEmpty)
   }
 
+  @Test("a schedule whose weekdays miss every study day is said (the study ran without prompts, silently)")
+  func noStudyDay() throws {
+    func text(_ weekdays: String) -> String {
+      """
+      name: wd
+      start_date: "2026-01-05"
+      duration: 5d
+      protocol: {window: "09:00-10:00", schedule: {algorithm: fixed-times, times: ["09:00"], weekdays: \(weekdays)}}
+      """
+    }
+    // Monday 5 January to Friday 9 January: no Saturday or Sunday.
+    #expect(try resolve(text("[sat, sun]")).warnings.map(\.key) == ["protocol.schedule"])
+    #expect(try resolve(text("[fri, sat]")).warnings.isEmpty)
+  }
+
   @Test("a window crossing midnight for most of the day is said (08:00-07:00 is 23 hours); a night window is not")
   func windowAcrossMidnight() throws {
     func scenario(_ window: String) -> String {

@@ -37,6 +37,18 @@ public struct ScenarioWarning: Sendable, Equatable, CustomStringConvertible {
           file: file, key: prefix + "protocol.distribution",
           message: "\(plan.protocolPlan.distribution.rawValue) serves at most \(most) devices; about \(Int(iPhones.rounded())) iPhones are simulated as if it served them all"))
     }
+    // Drawn schedules, none of which signals on any of the study's days: a study without prompts.
+    let drawn = plan.protocolPlan.schedules.filter { $0.choice != nil }
+    let triggered = plan.protocolPlan.schedules.contains { $0.trigger != nil }
+    // (With rolling enrolment each participant's days fall on weekdays of their own: not checked.)
+    if !drawn.isEmpty && !triggered && plan.enrolmentDays == 1
+      && !drawn.contains(where: { part in (0..<plan.days).contains { part.isActive(day: $0, weekday: (plan.startWeekday + $0) % 7) } })
+    {
+      out.append(
+        ScenarioWarning(
+          file: file, key: prefix + "protocol.schedule",
+          message: "signals on none of the study's \(plan.days) days (its weekdays, every-n-days or dates): the study has no prompts"))
+    }
     if ios, let every = plan.protocolPlan.silentPushEvery, Double(every) < PushBudget.refill {
       out.append(
         ScenarioWarning(

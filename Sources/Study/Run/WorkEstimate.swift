@@ -100,8 +100,8 @@ public struct PlanWork {
   public let plan: StudyPlan
   /// Participants × days.
   public let participantDays: Double
-  /// Prompts due a day (a schedule's `per_day`, its times, or a trigger's most a day; a
-  /// follow-up's most a day, but no more than the prompts drawn a day unless follow-ups
+  /// Prompts due a day (a schedule's `per_day` or its times, times the share of the study's
+  /// days it signals on; a trigger's most a day; a follow-up's most a day, but no more than the prompts drawn a day unless follow-ups
   /// cue follow-ups).
   public let promptsPerDay: Double
   /// The items an export writes a prompt's answers for: the survey's, and the scenario's own
@@ -112,11 +112,18 @@ public struct PlanWork {
     self.plan = plan
     participantDays = Double(plan.participants) * Double(plan.days)
     let schedules = plan.protocolPlan.schedules
+    // The share of the study's days a drawn schedule signals on (its weekdays, every n days,
+    // its dates), from the study's first weekday.
+    let days = max(plan.days, 1)
+    func activeShare(_ part: SchedulePart) -> Double {
+      let active = (0..<days).filter { part.isActive(day: $0, weekday: (plan.startWeekday + $0) % 7) }.count
+      return Double(active) / Double(days)
+    }
     let drawn = schedules.reduce(0.0) { total, part in
       guard let p = part.choice?.parameters else {
         return total + (part.trigger?.isFollowUp == true ? 0 : Double(part.trigger?.maxPerDay ?? 0))
       }
-      return total + (p.perDay ?? Double(p.times?.count ?? 6))
+      return total + (p.perDay ?? Double(p.times?.count ?? 6)) * activeShare(part)
     }
     // A follow-up: at most one per prompt drawn; when follow-ups cue follow-ups (a chain),
     // each at its most a day.
