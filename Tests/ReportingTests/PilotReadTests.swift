@@ -78,7 +78,9 @@ struct PilotReadTests {
   func beiweRoundTrip() throws {
     let (plan, outcomes) = try Self.simulated()
     for o in outcomes.prefix(5) {
-      let rows = o.prompts.flatMap { BeiweSurveys.timings($0, survey: plan.protocolPlan.survey, os: .ios, time: Self.time) }
+      let rows = o.prompts.flatMap {
+        BeiweSurveys.timings($0, survey: plan.protocolPlan.survey, os: .ios, time: Self.time, expiry: plan.protocolPlan.expiry(ofSchedule: $0.schedule))
+      }
       let pilot = try PilotReaders.beiweTimings(
         try Self.csv(header: BeiweSurveys.timingsHeader(.ios), rows: rows), file: "esm.csv", participant: "p\(o.participant)")
       let delivered = o.prompts.filter { $0.delivered >= 0 }
