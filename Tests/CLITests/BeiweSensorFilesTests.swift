@@ -82,9 +82,26 @@ struct BeiweSensorFilesTests {
         }
       }
     }
-    let written = coverage.filter { $0.value > 0 }
+    // Each participant's system (participants.csv): Android has no device motion stream.
+    let people = try String(contentsOf: out.appendingPathComponent("participants.csv"), encoding: .utf8).split(separator: "\n")
+    let columns = people[0].split(separator: ",").map(String.init)
+    let (who, os) = (columns.firstIndex(of: "participant")!, columns.firstIndex(of: "os")!)
+    let android = Set(people.dropFirst().map { $0.split(separator: ",").map(String.init) }.filter { $0[os] == "android" }.map { $0[who] })
+    #expect(!android.isEmpty && android.count < 20)
+    let written = coverage.filter { $0.value > 0 && !(android.contains(String($0.key.prefix { $0 != "/" })) && $0.key.contains("/devicemotion/")) }
     #expect(written.count > 500)
     #expect(fromFiles == written)
+    // Android's gyro and magnetometer keep their accuracy column; iOS's do not.
+    for participant in try FileManager.default.contentsOfDirectory(atPath: root.path) {
+      let isAndroid = android.contains(String(participant.dropFirst()))
+      for stream in ["gyro", "magnetometer"] {
+        let folder = root.appendingPathComponent(participant).appendingPathComponent(stream)
+        guard let first = try? FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().first else { continue }
+        let header = try String(contentsOf: folder.appendingPathComponent(first), encoding: .utf8).prefix { $0 != "\n" }
+        #expect(header == (isAndroid ? "timestamp,accuracy,x,y,z" : "timestamp,x,y,z"), "\(participant) \(stream)")
+      }
+      #expect(!isAndroid || !FileManager.default.fileExists(atPath: root.appendingPathComponent(participant).appendingPathComponent("devicemotion").path))
+    }
     // The phones move: a participant's fixes span more than a kilometre north to south for
     // most of them (work is 2-15 km from home in a direction of its own; 0.009° ≈ 1 km).
     let moving = latitudes.values.filter { ($0.max()! - $0.min()!) > 0.009 }

@@ -91,6 +91,10 @@ struct PresetTests {
     let w = written.warnings.filter { $0.key == "outputs.beiwe_sensors" }
     #expect(w.count == 1 && w[0].message.contains("weather") && !w[0].message.contains("location,"))
     #expect(try resolve(base, file: "b.yaml").warnings.allSatisfy { $0.key != "outputs.beiwe_sensors" })
+    // Device motion is an iPhone stream: Android participants have none, said.
+    let motion = "name: m\nduration: 2d\npopulation: {os: {ios: 0.5, android: 0.5}}\nprotocol: {sensors: {devicemotion: {every: 1s}}}\noutputs: {beiwe_sensors: true}\n"
+    #expect(try resolve(motion).warnings.contains { $0.key == "outputs.beiwe_sensors" && $0.message.contains("Android participants have no devicemotion") })
+    #expect(try resolve(motion.replacingOccurrences(of: "ios: 0.5, android: 0.5", with: "ios: 1")).warnings.isEmpty)
     #expect(throws: ScenarioError.self) { try resolve("name: f\npopulation: {phones: {focus: {hours: \"25:00-07:00\"}}}\n") }
     do {
       _ = try resolve("name: f\npopulation: {phones: {focus: {hours: \"07:00-07:00\"}}}\n")

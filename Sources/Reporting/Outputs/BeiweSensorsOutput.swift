@@ -46,7 +46,7 @@ final class BeiweSensorsOutput: RunOutput {
     let plan = folder.variant(v).plan
     let time = folder.clock(o, plan: plan)
     for sensor in plan.protocolPlan.sensors {
-      guard let stream = BeiweSensors.stream(of: sensor) else { continue }
+      guard let stream = BeiweSensors.stream(of: sensor, os: o.os) else { continue }
       let directory = try BeiweFolder.directory(folder, o, variant: v, replication: r, stream.name)
       var file: CSVFile?
       var name = ""

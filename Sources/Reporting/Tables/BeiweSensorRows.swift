@@ -17,6 +17,10 @@ public enum BeiweSensors {
   static let accel = Stream(name: "accel", header: ["timestamp", "accuracy", "x", "y", "z"])
   static let gyro = Stream(name: "gyro", header: ["timestamp", "x", "y", "z"])
   static let magnetometer = Stream(name: "magnetometer", header: ["timestamp", "x", "y", "z"])
+  /// Android's gyro and magnetometer keep the accuracy column iOS removed (seed 003: "Gyro:
+  /// accuracy removed", from the format documented before, Android's), as its accel does.
+  static let gyroAndroid = Stream(name: "gyro", header: ["timestamp", "accuracy", "x", "y", "z"])
+  static let magnetometerAndroid = Stream(name: "magnetometer", header: ["timestamp", "accuracy", "x", "y", "z"])
   static let deviceMotion = Stream(
     name: "devicemotion",
     header: [
@@ -25,9 +29,12 @@ public enum BeiweSensors {
       "magnetic_field_x", "magnetic_field_y", "magnetic_field_z",
     ])
 
-  /// The Beiwe stream of a sensor (``SensorPlan/beiweStream``; nil: Beiwe has none).
-  public static func stream(of sensor: SensorPlan) -> Stream? {
-    [gps, accel, gyro, magnetometer, deviceMotion].first { $0.name == sensor.beiweStream }
+  /// The Beiwe stream of a sensor (``SensorPlan/beiweStream``; nil: Beiwe has none) on a
+  /// phone of `os`: Android's gyro and magnetometer with their accuracy, and no device motion
+  /// (an iOS stream: Core Motion's).
+  public static func stream(of sensor: SensorPlan, os: OperatingSystem = .ios) -> Stream? {
+    let streams = os == .ios ? [gps, accel, gyro, magnetometer, deviceMotion] : [gps, accel, gyroAndroid, magnetometerAndroid]
+    return streams.first { $0.name == sensor.beiweStream }
   }
 
   /// The values after the timestamp of a sample at `t`.
@@ -42,10 +49,10 @@ public enum BeiweSensors {
       return [os == .ios ? "iOS" : "unknown", f(a.0), f(a.1), f(a.2)]
     case "gyro":
       let r = m.rotation(at: t)
-      return [f(r.0), f(r.1), f(r.2)]
+      return (stream.header.count == 5 ? ["unknown"] : []) + [f(r.0), f(r.1), f(r.2)]
     case "magnetometer":
       let b = m.field(at: t)
-      return [f(b.0, 2), f(b.1, 2), f(b.2, 2)]
+      return (stream.header.count == 5 ? ["unknown"] : []) + [f(b.0, 2), f(b.1, 2), f(b.2, 2)]
     default:
       // Device motion: attitude 0, the rotation rate, gravity on z, the user's acceleration
       // (the accelerometer's without gravity), the field uncalibrated.

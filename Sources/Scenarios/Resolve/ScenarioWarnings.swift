@@ -82,6 +82,15 @@ public struct ScenarioWarning: Sendable, Equatable, CustomStringConvertible {
             file: file, key: "outputs.beiwe_sensors",
             message: "Beiwe has no stream for \(unwritten.joined(separator: ", ")): not written (gps, accel, gyro, magnetometer and devicemotion are)"))
       }
+      let android = variants.contains { v in
+        v.plan.systems.contains { $0.os == .android && $0.share > 0 } && v.plan.protocolPlan.sensors.contains { $0.beiweStream == "devicemotion" }
+      }
+      if android {
+        out.append(
+          ScenarioWarning(
+            file: file, key: "outputs.beiwe_sensors",
+            message: "devicemotion is an iPhone stream (Core Motion): Android participants have no devicemotion files"))
+      }
     }
     // The Beiwe preset, in the base or in a variant.
     var trees: [(String, ScenarioValue?)] = [("protocol.preset", root["protocol"])]
