@@ -107,6 +107,11 @@ struct ImportTests {
     #expect(scale.scale == 0...10 && scale.step == 5)
     let likert = try load("", esm: #"{"esm_type": 4}"#).survey.items[0]
     #expect(likert.scale == 1...5 && likert.step == 1)
+    // An hour given twice: one notification without randomize (the second replaced it).
+    let twice = try AWAREScheduleImport.load(
+      data: Data(#"[{"schedule_id": "s", "hours": [9, 9, 13], "start_date": "01-01-2026", "end_date": "12-31-2026", "expiration": 0, "randomize": 0, "notification_title": "t", "notification_body": "b", "esms": [{"esm": {"esm_type": 1}}]}]"#.utf8),
+      file: "a.json", startDate: start, days: 14)
+    #expect(twice.parts[0].choice?.parameters.times?.count == 2 && twice.warnings.map(\.key) == ["[0].hours"])
     // A misspelt item field is said (the plugin ignores it); a reversed scale is refused.
     let typo = try load("", esm: #"{"esm_type": 6, "esm_scale_maximum": 10}"#)
     #expect(typo.warnings.map(\.key) == ["[0].esms[0].esm.esm_scale_maximum"] && typo.survey.items[0].scale == 0...100)

@@ -114,12 +114,22 @@ enum AWAREScheduleImport {
     }
     guard pick < schedules.count else { throw ScenarioError(file: path, key: "", at: rootAt, "has no schedule number \(pick)") }
     let f = try AWAREScheduleFields(schedules[pick], base: "[\(pick)]", file: path)
-    let (hours, hoursAt) = try f.hours()
+    var (hours, hoursAt) = try f.hours()
     let randomize = try f.int("randomize", default: 0, range: 0...720)
+    // An hour given twice fires once without randomize: the plugin's notification id is the
+    // schedule's id and the fire time, so the second replaces the first.
+    var fireWarnings: [ScenarioWarning] = []
+    if randomize == 0 && Set(hours).count < hours.count {
+      hours = Array(Set(hours)).sorted()
+      fireWarnings.append(
+        ScenarioWarning(
+          file: path, key: "\(f.base).hours",
+          message: "an hour given twice fires once (the plugin's second notification at the same time replaces the first)"))
+    }
     let expiration = try f.int("expiration", default: 0, range: 0...(60 * 24 * 30))
     let active = try f.activeDays(startDate: startDate, days: days)
     let (weekdays, weekdayWarnings) = try f.weekdays()
-    var warnings = weekdayWarnings + f.missingRequired()
+    var warnings = fireWarnings + weekdayWarnings + f.missingRequired()
     if active == nil {
       warnings.append(
         ScenarioWarning(
