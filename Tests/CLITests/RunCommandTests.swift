@@ -33,21 +33,26 @@ func fateShares(_ report: String, caption: String) -> [(String, Double)] {
   }
 }
 
+/// Writes `yaml` as a scenario into `tmp` and runs esmsim with `arguments` (the scenario's
+/// path first).
+func runScenario(_ tmp: Scratch, _ yaml: String, _ arguments: [String]) throws -> CommandResult {
+  try ESMSimBinary.run([arguments[0], try tmp.write("scenario.yaml", yaml)] + arguments.dropFirst())
+}
+
 @Suite("esmsim run")
 struct RunCommandTests {
   @Test("the report's fates of the prompts add up to 100 % of those scheduled; prompts after a dropout are counted apart")
   func fatesAddUp() throws {
     let tmp = try Scratch()
     defer { tmp.remove() }
-    let scenario = try tmp.write(
-      "drop.yaml",
+    let r = try runScenario(
+      tmp,
       """
       name: leavers
       duration: 10d
       population: {size: 40, compliance: {dropout_per_day: 0.15}}
       protocol: {window: "09:00-21:00", expiry: 30m, schedule: {algorithm: fixed-blocks, per_day: 4}}
-      """)
-    let r = try ESMSimBinary.run(["run", scenario, "--output", tmp.path("o")])
+      """, ["run", "--output", tmp.path("o")])
     #expect(r.status == 0, "\(r.stderr)")
     let report = try String(contentsOfFile: tmp.path("o/report.html"), encoding: .utf8)
     let shares = fateShares(report, caption: "this study: ")
@@ -84,15 +89,14 @@ struct RunCommandTests {
   func heatMapOfOneDay() throws {
     let tmp = try Scratch()
     defer { tmp.remove() }
-    let scenario = try tmp.write(
-      "one.yaml",
+    let r = try runScenario(
+      tmp,
       """
       name: one day
       duration: 1d
       population: {size: 5}
       protocol: {window: "09:00-21:00", schedule: {algorithm: fixed-blocks, per_day: 4}, sensors: {location: {every: 3m}}}
-      """)
-    let r = try ESMSimBinary.run(["run", scenario, "--output", tmp.path("o")])
+      """, ["run", "--output", tmp.path("o")])
     #expect(r.status == 0, "\(r.stderr)")
     let report = try String(contentsOfFile: tmp.path("o/report.html"), encoding: .utf8)
     #expect(report.contains("samples collected per participant-hour (5 participants × 24 hours)"))
@@ -102,16 +106,15 @@ struct RunCommandTests {
   func estimateOnWeekdays() throws {
     let tmp = try Scratch()
     defer { tmp.remove() }
-    let scenario = try tmp.write(
-      "weekly.yaml",
+    let r = try runScenario(
+      tmp,
       """
       name: weekly
       start_date: "2026-01-05"
       duration: 14d
       population: {size: 50}
       protocol: {window: "09:00-10:00", expiry: 7d, schedule: {algorithm: fixed-times, times: ["09:00"], weekdays: [mon]}}
-      """)
-    let r = try ESMSimBinary.run(["validate", scenario])
+      """, ["validate"])
     // Two Mondays × 50 participants.
     #expect(r.status == 0 && r.stdout.contains("700 participant-days, 100 prompts"), "\(r.stdout)")
   }
