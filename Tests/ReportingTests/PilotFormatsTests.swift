@@ -267,6 +267,15 @@ struct PilotFormatsTests {
     #expect(deduplicated.leftOut == ["rows repeating an earlier row exactly (one kept)": 2])
   }
 
+  @Test("a proposal from records with nothing opened or answered says its expiry is assumed (it read like a measured 30.0 minutes)")
+  func proposalWithoutWaits() throws {
+    let rows = (0..<4).flatMap { d in ["a", "b"].map { "\($0),2026-01-0\(5 + d)T09:00:00" } }
+    let pilot = try PilotReaders.generic(Data((["participant,scheduled"] + rows).joined(separator: "\n").utf8), file: "p.csv", columns: PilotColumns(names: [:]))
+    let notes = PilotProtocol(pilot).notes.joined(separator: "\n")
+    #expect(notes.contains("answerable for 30 minutes (an assumption: no prompt was answered"), "\(notes)")
+    #expect(!notes.contains("the longest time to"))
+  }
+
   @Test("generic CSV: bad times, a missing time column, a blank participant and impossible orders are refused with the line and column")
   func genericMalformed() {
     let columns = PilotColumns(names: ["participant": "pid", "scheduled": "planned", "opened": "start"])

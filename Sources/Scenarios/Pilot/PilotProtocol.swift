@@ -148,7 +148,9 @@ public struct PilotProtocol: Sendable {
     let longest = Double(waits.max() ?? 30 * 60_000) / 60_000
     let expiry = Int(min(max(Self.ceil5(longest), 5), 24 * 60))
     notes.append(
-      "\(label): answerable for \(expiry) minutes (the longest time to \(recording.openings ? "open" : "submit"): \(String(format: "%.1f", longest)) minutes)"
+      waits.isEmpty
+        ? "\(label): answerable for \(expiry) minutes (an assumption: no prompt was \(recording.openings ? "opened" : "answered"), so the records show no time to \(recording.openings ? "open" : "submit"))"
+        : "\(label): answerable for \(expiry) minutes (the longest time to \(recording.openings ? "open" : "submit"): \(String(format: "%.1f", longest)) minutes)"
     )
     // The survey's length from its answering time (opened to submitted), at the defaults'
     // seconds: the first item's and each further one's.
