@@ -276,6 +276,22 @@ struct PilotFormatsTests {
     #expect(!notes.contains("the longest time to"))
   }
 
+  @Test("prompts outside the proposed window are counted in the proposal's notes (they fed the fit unsaid)")
+  func promptsOutsideTheWindow() throws {
+    // Four a day at 09, 12, 15 and 18 for 6 participants over 5 days; one also at 23:00.
+    var rows: [String] = []
+    for who in ["a", "b", "c", "d", "e", "f"] {
+      for d in 0..<5 {
+        for h in [9, 12, 15, 18] { rows.append("\(who),2026-01-0\(5 + d)T\(h < 10 ? "0" : "")\(h):00:00") }
+        if who == "a" { rows.append("a,2026-01-0\(5 + d)T23:00:00") }
+      }
+    }
+    let pilot = try PilotReaders.generic(
+      Data((["participant,scheduled"] + rows).joined(separator: "\n").utf8), file: "p.csv", columns: PilotColumns(names: [:]))
+    let notes = PilotProtocol(pilot).notes.joined(separator: "\n")
+    #expect(notes.contains("5 of 125 prompts (4.0 %) fall outside 09:00-18:05"), "\(notes)")
+  }
+
   @Test("generic CSV: bad times, a missing time column, a blank participant and impossible orders are refused with the line and column")
   func genericMalformed() {
     let columns = PilotColumns(names: ["participant": "pid", "scheduled": "planned", "opened": "start"])

@@ -70,6 +70,13 @@ public struct PilotProtocol: Sendable {
       let (expiry, survey, answerNotes) = Self.expiryAndLength(mine, recording: pilot.recording, label: label)
       notes += answerNotes
       let window = "\(Self.clock(from))-\(Self.clock(to))"
+      // Prompts at times of day the proposed window leaves out (on any day, full or not): the
+      // fit's figures count them, the simulated protocol cannot prompt then.
+      let outside = dayList.reduce(0) { n, day in n + day.filter { $0 < from - 1 || $0 > to + 1 }.count }
+      if outside > 0 {
+        notes.append(
+          "\(label): \(outside) of \(mine.count) prompts (\(String(format: "%.1f", 100 * Double(outside) / Double(max(mine.count, 1)))) %) fall outside \(window): the fit counts them, though the simulated protocol cannot prompt then (another time zone, or extra prompts: check --time-zone, or give --scenario)")
+      }
       windowFrom = min(windowFrom, from)
       windowTo = max(windowTo, to)
       entries.append(
