@@ -49,8 +49,6 @@ public struct Timestamps: Sendable {
   /// `YYYY-MM-DDTHH:MM:SS.mmm`, or "" for a time that did not happen (negative).
   public func iso(_ t: SimTime) -> String {
     guard t >= 0 else { return "" }
-    // A time in the hour skipped in spring as the clock shows it then.
-    let t = zone.isUTC ? t : zone.shown(t)
     let day = Int(t / Tick.day)
     var ms = Int(t % Tick.day)
     let (y, m, d) = Self.civil(originDays + day)

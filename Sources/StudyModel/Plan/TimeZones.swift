@@ -50,17 +50,6 @@ public struct ZoneOffsets: Sendable, Equatable {
   /// The wall-clock time of instant `u`.
   public func wall(ofInstant u: SimTime) -> SimTime { u + offset(atInstant: u) }
 
-  /// What the clock shows at wall-clock time `w`: `w` itself, but a time in the hour skipped
-  /// in spring (never shown) as the clock shows it when it fires, an hour late
-  /// (``instant(ofWall:)``): 01:18 on the night London's clocks go forward reads 02:18.
-  public func shown(_ w: SimTime) -> SimTime {
-    for k in changes.indices where offsets[k + 1] > offsets[k] {
-      let from = changes[k] + offsets[k]
-      if w >= from && w < from + offsets[k + 1] - offsets[k] { return w + offsets[k + 1] - offsets[k] }
-    }
-    return w
-  }
-
   /// The instant a wall-clock time `w` names: the earlier one when the hour repeats (autumn);
   /// in the hour skipped in spring, the instant the clock would show had it not changed
   /// (`w` under the offset before the change), as calendar alarms fire an hour late then.
