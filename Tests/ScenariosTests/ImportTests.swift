@@ -118,6 +118,15 @@ struct ImportTests {
     #expect(throws: ScenarioError.self) { try load("", esm: #"{"esm_type": 6, "esm_scale_min": 10, "esm_scale_max": 1}"#) }
   }
 
+  @Test("a truncated JSON file's error says JSON, a YAML file's YAML")
+  func jsonSyntax() {
+    for (file, says) in [("a.json", "JSON syntax (read as YAML): "), ("a.yaml", "YAML syntax: ")] {
+      #expect {
+        try ScenarioLoader.parse(Data(#"[{"hours": [9, 17]"#.utf8), file: file)
+      } throws: { "\($0)".contains(says) }
+    }
+  }
+
   @Test("AWARE files with bad fields name the file and the field")
   func awareBad() throws {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("esmsim-aware-\(UUID().uuidString)")

@@ -72,7 +72,11 @@ public enum ScenarioLoader {
       // regular expressions, 9 M instructions to compile once a process) is never needed.
       node = try Yams.compose(yaml: text, .basic)
     } catch let error as YamlError {
-      let (location, message) = Self.describe(error)
+      var (location, message) = Self.describe(error)
+      // A JSON file (a platform's protocol) is read as YAML, JSON's superset: its syntax said as JSON's.
+      if file.lowercased().hasSuffix(".json"), message.hasPrefix("YAML syntax: ") {
+        message = "JSON syntax (read as YAML): " + message.dropFirst("YAML syntax: ".count)
+      }
       throw ScenarioError(file: file, at: location, message)
     } catch {
       throw ScenarioError(file: file, "\(error)")
