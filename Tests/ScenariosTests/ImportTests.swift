@@ -313,6 +313,19 @@ struct ImportTests {
         "questionnaires[0].pages[0].randomized",
       ])
     #expect(q.warnings.first { $0.key == "questionnaires[0].pages" }!.message.contains("likert, text_input"))
+    // A word where ESMira has true or false, a fraction where it has a whole number, a start at
+    // 24:00: refused by key (they ran as a fixed time, as 1, and blamed a missing end).
+    for (from, to, key) in [
+      (#"{"startTimeOfDay": 32400000}"#, #"{"startTimeOfDay": 32400000, "random": "yes"}"#, ".signalTimes[0].random"),
+      (#"{"userEditable": false,"#, #"{"userEditable": false, "dailyRepeatRate": 1.5,"#, ".schedules[0].dailyRepeatRate"),
+      (#"{"startTimeOfDay": 32400000}"#, #"{"startTimeOfDay": 86400000}"#, ".signalTimes[0].startTimeOfDay"),
+    ] {
+      let bad = study.replacingOccurrences(of: from, with: to)
+      #expect(bad != study)
+      #expect {
+        try ESMiraStudyImport.load(data: Data(bad.utf8), file: "study.json", days: 7)
+      } throws: { ($0 as? ScenarioError)?.key.hasSuffix(key) == true }
+    }
   }
 
   @Test("two ESMira questionnaires keep their own timeouts, reminders, items and active days; what is not simulated is warned")

@@ -120,9 +120,9 @@ enum BeiweStudyImport {
       let ak = "\(k).absolute_timings[\(ai)]"
       let fields = try json.list(a, ak)
       guard fields.count == 4 else { throw json.fail(ak, a.location, "expected [year, month, day, seconds after midnight]") }
-      let y = Int(try json.number(fields[0], ak + "[0]", default: 0, range: 1970...2200))
-      let m = Int(try json.number(fields[1], ak + "[1]", default: 0, range: 1...12))
-      let d = Int(try json.number(fields[2], ak + "[2]", default: 0, range: 1...31))
+      let y = try json.whole(fields[0], ak + "[0]", default: 0, range: 1970...2200)
+      let m = try json.whole(fields[1], ak + "[1]", default: 0, range: 1...12)
+      let d = try json.whole(fields[2], ak + "[2]", default: 0, range: 1...31)
       let seconds = try json.number(fields[3], ak + "[3]", default: 0, range: 0...86_399)
       guard let date = CalendarDate(year: y, month: m, day: d) else { throw json.fail(ak, a.location, "not a calendar date") }
       let studyDay = date.daysSinceEpoch - startDate.daysSinceEpoch
@@ -157,8 +157,8 @@ enum BeiweStudyImport {
       switch json.text(q["question_type"]) ?? "" {
       case "info_text_box": continue
       case "slider":
-        let lo = Int(try json.number(q["min"], qk + ".min", default: 0, range: -1_000_000...1_000_000))
-        let hi = Int(try json.number(q["max"], qk + ".max", default: 100, range: -1_000_000...1_000_000))
+        let lo = try json.whole(q["min"], qk + ".min", default: 0, range: -1_000_000...1_000_000)
+        let hi = try json.whole(q["max"], qk + ".max", default: 100, range: -1_000_000...1_000_000)
         guard lo < hi else { throw json.fail(qk + ".max", q["max"]?.location, "the slider's max must be above its min") }
         out.append(SurveyItem(id: id, type: 6, title: title, instructions: "", scale: lo...hi))
       case "radio_button": out.append(SurveyItem(id: id, type: 2, title: title, instructions: "", options: options))

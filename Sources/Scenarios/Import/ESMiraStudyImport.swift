@@ -101,8 +101,8 @@ enum ESMiraStudyImport {
       Self.warnQuestionnaire(q, qk, &json)
       let survey = try Self.survey(q, index: qi, key: qk, studyTitle: title, &json)
       // The study days it is active on, counted from joining (the study's first day).
-      let after = Int(try json.number(q["durationStartingAfterDays"], qk + ".durationStartingAfterDays", default: 0, range: 0...3650))
-      let period = Int(try json.number(q["durationPeriodDays"], qk + ".durationPeriodDays", default: 0, range: 0...3650))
+      let after = try json.whole(q["durationStartingAfterDays"], qk + ".durationStartingAfterDays", default: 0, range: 0...3650)
+      let period = try json.whole(q["durationPeriodDays"], qk + ".durationPeriodDays", default: 0, range: 0...3650)
       for (ti, trigger) in try json.list(q["actionTriggers"], "\(qk).actionTriggers").enumerated() {
         let tk = "\(qk).actionTriggers[\(ti)]"
         Self.warnUnread(trigger, tk, read: ["schedules", "actions", "eventTriggers"], timesMoved: timesMoved, &json)
@@ -239,13 +239,13 @@ enum ESMiraStudyImport {
     Self.warnUnread(
       schedule, sk, read: ["dailyRepeatRate", "weekdays", "signalTimes", "dayOfMonth", "skipFirstInLoop", "startDayOne"],
       timesMoved: timesMoved, &json)
-    let mask = Int(try json.number(schedule["weekdays"], sk + ".weekdays", default: 0, range: 0...127))
+    let mask = try json.whole(schedule["weekdays"], sk + ".weekdays", default: 0, range: 0...127)
     let rule = ESMiraDays(
-      repeatRate: Int(try json.number(schedule["dailyRepeatRate"], sk + ".dailyRepeatRate", default: 1, range: 0...365)),
+      repeatRate: try json.whole(schedule["dailyRepeatRate"], sk + ".dailyRepeatRate", default: 1, range: 0...365),
       skipFirstInLoop: json.flag(schedule["skipFirstInLoop"]),
       startDayOne: schedule["startDayOne"].map { json.flag($0) } ?? true,
       weekdays: mask == 0 ? nil : Weekdays.fromSundayFirstMask(mask),
-      dayOfMonth: Int(try json.number(schedule["dayOfMonth"], sk + ".dayOfMonth", default: 0, range: 0...31)),
+      dayOfMonth: try json.whole(schedule["dayOfMonth"], sk + ".dayOfMonth", default: 0, range: 0...31),
       startingAfterDays: after, periodDays: period, legacy: legacy)
     let studyDays = Set(rule.days(start: startDate, count: days))
     if studyDays.isEmpty {
@@ -256,13 +256,13 @@ enum ESMiraStudyImport {
 
   /// One signal time: a fixed time, or random ones in a window (ESMira's truncation of the gap).
   static func signalPart(_ signal: ScenarioValue, _ k: String, _ json: inout JSONFields) throws(ScenarioError) -> SchedulePart {
-    if json.flag(signal["randomFixed"]) {
+    if try json.boolean(signal["randomFixed"], k + ".randomFixed") {
       throw json.fail(k + ".randomFixed", signal["randomFixed"]?.location, "randomFixed (a time drawn once and kept) is not simulated; esmsim draws a new time every day")
     }
-    let startMs = try json.number(signal["startTimeOfDay"], k + ".startTimeOfDay", default: 0, range: 0...86_400_000)
-    let endMs = try json.number(signal["endTimeOfDay"], k + ".endTimeOfDay", default: startMs + 60_000, range: 0...86_400_000)
+    let startMs = try json.number(signal["startTimeOfDay"], k + ".startTimeOfDay", default: 0, range: 0...86_399_999)
+    let endMs = try json.number(signal["endTimeOfDay"], k + ".endTimeOfDay", default: min(startMs + 60_000, 86_400_000), range: 0...86_400_000)
     let start = ClockTime(minutes: startMs / 60_000)
-    guard json.flag(signal["random"]) else {
+    guard try json.boolean(signal["random"], k + ".random") else {
       let window = try! Window(start: start, length: 1)
       return SchedulePart(ScheduleChoice(.fixedTimes, ScheduleParameters(times: [start])), window: .fixed(weekday: window, weekend: window))
     }

@@ -32,7 +32,7 @@ enum PACOExperimentImport {
   /// PACO's defaults ([@PACO], `Schedule`, `PacoNotificationAction`, `Input2`).
   static let esmTimeout = 59.0
   static let snoozeTime = 600_000.0
-  static let likertSteps = 5.0
+  static let likertSteps = 5
 
   /// Group fields esmsim reads, and those that do not change when or how prompts come.
   static let groupFields: Set<String> = [
@@ -101,7 +101,7 @@ enum PACOExperimentImport {
 
   /// One schedule of a schedule trigger.
   static func schedule(_ s: ScenarioValue, _ k: String, _ json: inout JSONFields) throws(ScenarioError) -> [SchedulePart] {
-    let type = Int(try json.number(s["scheduleType"], k + ".scheduleType", default: 0, range: 0...6))
+    let type = try json.whole(s["scheduleType"], k + ".scheduleType", default: 0, range: 0...6)
     if json.flag(s["userEditable"]) {
       json.warn(k + ".userEditable", "participants may change this schedule's times in PACO; esmsim keeps them (protocol.own_times simulates moved times)")
     }
@@ -140,7 +140,7 @@ enum PACOExperimentImport {
         times.append(ClockTime(minutes: (ms / 60_000).rounded(.down)))
       }
       guard !times.isEmpty else { throw json.fail(k + ".signalTimes", s.location, "a fixed schedule needs signal times") }
-      let repeatRate = Int(try json.number(s["repeatRate"], k + ".repeatRate", default: 1, range: 1...365))
+      let repeatRate = try json.whole(s["repeatRate"], k + ".repeatRate", default: 1, range: 1...365)
       var weekdays: Set<Int>?
       var every = 1
       switch type {
@@ -150,7 +150,7 @@ enum PACOExperimentImport {
         guard repeatRate == 1 else {
           throw json.fail(k + ".repeatRate", s["repeatRate"]?.location, "a weekly schedule repeating every \(repeatRate) weeks is not simulated")
         }
-        let mask = Int(try json.number(s["weekDaysScheduled"], k + ".weekDaysScheduled", default: 0, range: 1...127))
+        let mask = try json.whole(s["weekDaysScheduled"], k + ".weekDaysScheduled", default: 0, range: 1...127)
         weekdays = Weekdays.fromSundayFirstMask(mask)
       }
       let window = try! Window(start: ClockTime(minutes: 0), length: 1440)
@@ -228,7 +228,7 @@ enum PACOExperimentImport {
       }
       switch json.text(input["responseType"]) ?? "likert" {
       case "likert", "likert_smileys":
-        let steps = Int(try json.number(input["likertSteps"], k + ".likertSteps", default: likertSteps, range: 2...100))
+        let steps = try json.whole(input["likertSteps"], k + ".likertSteps", default: likertSteps, range: 2...100)
         out.append(SurveyItem(id: id, type: 4, title: title, instructions: "", scale: 1...steps))
       case "list":
         out.append(SurveyItem(id: id, type: json.flag(input["multiselect"]) ? 3 : 2, title: title, instructions: "", options: options))
@@ -296,6 +296,24 @@ struct JSONFields {
       throw fail(k, v.location, "expected a number from \(Units.format(range.lowerBound)) to \(Units.format(range.upperBound))")
     }
     return x
+  }
+
+  /// A whole number in `range` (`default` when absent): a fraction is refused, not truncated
+  /// (a `dailyRepeatRate` of 1.5 ran as 1).
+  func whole(_ v: ScenarioValue?, _ k: String, default d: Int, range: ClosedRange<Int>) throws(ScenarioError) -> Int {
+    let x = try number(v, k, default: Double(d), range: Double(range.lowerBound)...Double(range.upperBound))
+    guard x == x.rounded() else { throw fail(k, v?.location, "expected a whole number from \(range.lowerBound) to \(range.upperBound)") }
+    return Int(x)
+  }
+
+  /// A true/false field (absent: `default`); any other value is refused ("random": "yes" ran
+  /// as false).
+  func boolean(_ v: ScenarioValue?, _ k: String, default d: Bool = false) throws(ScenarioError) -> Bool {
+    guard let v else { return d }
+    guard case .scalar(let t, _) = v, ["true", "false", "1", "0"].contains(t) else {
+      throw fail(k, v.location, "expected true or false")
+    }
+    return t == "true" || t == "1"
   }
 
   /// A scalar's text (nil when absent or not a scalar).
