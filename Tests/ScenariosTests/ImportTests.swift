@@ -118,6 +118,13 @@ struct ImportTests {
     #expect(throws: ScenarioError.self) { try load("", esm: #"{"esm_type": 6, "esm_scale_min": 10, "esm_scale_max": 1}"#) }
   }
 
+  @Test("a survey beside an imported protocol is refused saying why (it said 'unknown key')")
+  func surveyBesideImport() {
+    #expect {
+      try scenario("{aware_schedule: aware-morning-evening.json, survey: {length: 5}}")
+    } throws: { ($0 as? ScenarioError)?.key == "protocol.survey" && "\($0)".contains("remove survey") }
+  }
+
   @Test("a truncated JSON file's error says JSON, a YAML file's YAML")
   func jsonSyntax() {
     for (file, says) in [("a.json", "JSON syntax (read as YAML): "), ("a.yaml", "YAML syntax: ")] {

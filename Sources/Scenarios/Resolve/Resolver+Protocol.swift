@@ -104,6 +104,9 @@ extension ScenarioResolver {
     if let key = importKeys.first, r.has("schedule") {
       throw r.error("schedule", nil, "the imported file (\(key)) is the schedule; remove schedule")
     }
+    if let key = importKeys.first, r.has("survey") {
+      throw r.error("survey", r.raw("survey")?.location, "the imported file (\(key)) gives the questionnaires and their items; remove survey")
+    }
     if r.has("questionnaires") {
       for key in ["schedule", "survey"] + importKeys where r.has(key) {
         throw r.error(key, r.raw(key)?.location, "with questionnaires, each questionnaire has its own schedule and survey; move \(key) into them")
