@@ -25,16 +25,25 @@ public enum Planner {
     public var files: Int
     /// The most variants (each is simulated, measured and drawn: the page shows two).
     public var variants: Int
+    /// The most replications: each has a cost of its own beyond its participant-days (its
+    /// measures), so 100,000 one-day replications took a minute within the participant-days.
+    public var replications: Int
+    /// The most bytes of the files a results archive holds (`esmsim validate`'s estimate): a
+    /// 267-byte request for a 1,000 Hz sensor's rows asked for 1.6 GB a participant-day.
+    public var resultsBytes: Double
 
     /// Room for 1,000 participants × 28 days × 2 protocols and a few replications.
     public init(
-      participantDays: Double = 200_000, prompts: Double? = nil, bytes: Int = 1_000_000, files: Int = 4, variants: Int = 8
+      participantDays: Double = 200_000, prompts: Double? = nil, bytes: Int = 1_000_000, files: Int = 4, variants: Int = 8,
+      replications: Int = 100, resultsBytes: Double = 2e9
     ) {
       self.participantDays = participantDays
       self.prompts = prompts ?? participantDays * 50
       self.bytes = bytes
       self.files = files
       self.variants = variants
+      self.replications = replications
+      self.resultsBytes = resultsBytes
     }
   }
 
@@ -61,6 +70,11 @@ public enum Planner {
     guard scenario.variants.count <= limits.variants else {
       throw Refusal(
         description: "scenario.yaml: variants: \(scenario.variants.count) variants; the planner runs at most \(limits.variants) per change (`esmsim run` takes up to \(ScenarioLimits.variants))",
+        kind: .tooLarge)
+    }
+    guard scenario.replications <= limits.replications else {
+      throw Refusal(
+        description: "scenario.yaml: replications: \(scenario.replications); the planner runs at most \(limits.replications) per change (`esmsim run` has no such limit)",
         kind: .tooLarge)
     }
     let estimate = WorkEstimate(scenario, threads: 1)

@@ -81,10 +81,30 @@ extension PlannerRequest {
         files[name] = text
       }
     }
-    let participant = (body["participant"] as? Int) ?? 0
     guard scenario.utf8.count <= maxBytes else {
       throw Refusal(description: "the scenario is \(scenario.utf8.count) bytes; at most \(maxBytes)", kind: .tooLarge)
     }
-    return PlannerRequest(scenario: scenario, files: files, participant: max(participant, 0), truth: (body["truth"] as? Bool) ?? false)
+    let known: Set<String> = ["scenario", "files", "participant", "truth"]
+    if let unknown = body.keys.sorted().first(where: { !known.contains($0) }) {
+      throw Refusal(
+        description: "\"\(unknown.prefix(40))\" is not a key of the request (scenario, files, participant, truth)", kind: .malformed)
+    }
+    // JSON's kinds as JSONSerialization keeps them: a boolean is "c", a whole number "i" or "q".
+    func kind(_ v: Any) -> String? { (v as? NSNumber).map { String(cString: $0.objCType) } }
+    var participant = 0
+    if let given = body["participant"] {
+      guard let k = kind(given), k != "c", k != "d", k != "f", let n = given as? Int, n >= 0 else {
+        throw Refusal(description: "\"participant\" is the number of a participant, a whole number from 0", kind: .malformed)
+      }
+      participant = n
+    }
+    var truth = false
+    if let given = body["truth"] {
+      guard kind(given) == "c", let b = given as? Bool else {
+        throw Refusal(description: "\"truth\" is true or false", kind: .malformed)
+      }
+      truth = b
+    }
+    return PlannerRequest(scenario: scenario, files: files, participant: participant, truth: truth)
   }
 }

@@ -62,6 +62,9 @@ public enum PlannerServer {
     return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { p in UInt8(p) != nil && p.allSatisfy(\.isASCII) }
   }
 
+  /// The request bodies read at once (each up to `maxBody`): 16 × 5 MB at most in memory.
+  static let bodiesAtOnce = 16
+
   /// The pages: path, content and type.
   static let pages: [(path: String, body: String, type: String)] = [
     ("/", PlannerPage.html, "text/html; charset=utf-8"), ("/teach", TeachPage.html, "text/html; charset=utf-8"),
@@ -71,8 +74,10 @@ public enum PlannerServer {
   /// Builds the router: the pages, the API, and the guards in front of them.
   static func router(_ options: Options, port: BoundPort) -> Router<PlannerContext> {
     let gate = Gate(waiting: options.queue)
+    let reads = BodyReads(limit: Self.bodiesAtOnce)
     let router = Router(context: PlannerContext.self)
-    if let log = options.log { router.middlewares.add(RequestLog(log: log)) }
+    // Also quiet (no log), the refusal's reason header is removed before sending.
+    router.middlewares.add(RequestLog(log: options.log ?? { _ in }))
     let served = Dictionary(uniqueKeysWithValues: pages.map { ($0.path, "GET, HEAD") } + [
       ("/api/run", "POST"), ("/api/results", "POST"), ("/api/choices", "GET"),
     ])
@@ -91,14 +96,21 @@ public enum PlannerServer {
     let choices = Planner.choices().text()
     router.get("/api/choices") { _, _ in Self.response(.ok, choices, type: "application/json") }
     router.post("/api/run") { request, context in
-      try await Self.api(request, context: context, options: options, gate: gate) { scenario, r in
+      try await Self.api(request, context: context, options: options, gate: gate, reads: reads) { scenario, r in
         let json = try Planner.run(
           scenario, participant: r.participant, truth: r.truth, threads: options.threads, shouldStop: options.shouldStop)
         return Self.response(.ok, json.text(), type: "application/json")
       }
     }
     router.post("/api/results") { request, context in
-      try await Self.api(request, context: context, options: options, gate: gate) { scenario, _ in
+      try await Self.api(request, context: context, options: options, gate: gate, reads: reads) { scenario, _ in
+        // The files' size bounded as the work is: a small request can ask for gigabytes.
+        let bytes = WorkEstimate.run(scenario, threads: 1).outputBytes
+        guard bytes <= options.limits.resultsBytes else {
+          return Self.refusal(
+            .contentTooLarge,
+            "scenario.yaml: the results would take about \(WorkEstimate.size(bytes)) of files; the planner writes at most \(WorkEstimate.size(options.limits.resultsBytes)) (fewer participants, days or per-row outputs, slower sensors; `esmsim run` writes more)")
+        }
         let zip = try ResultsArchive.zip(scenario, threads: options.threads, version: options.version, shouldStop: options.shouldStop)
         var r = Self.response(.ok, "", type: "application/zip")
         r.headers[.contentDisposition] = "attachment; filename=\"esmsim-results.zip\""
@@ -148,16 +160,25 @@ public enum PlannerServer {
   /// Reads the request, checks it, and runs `work` on a thread of its own, one at a time;
   /// a refused request gets its reason as JSON (`{"ok": false, "error": …}`).
   static func api(
-    _ request: Request, context: PlannerContext, options: Options, gate: Gate,
+    _ request: Request, context: PlannerContext, options: Options, gate: Gate, reads: BodyReads,
     work: @escaping @Sendable (Scenario, Planner.Request) throws -> Response
   ) async throws -> Response {
     guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true else {
       return refusal(.unsupportedMediaType, "send the request as application/json")
     }
+    // At most `bodiesAtOnce` bodies read at a time: many requests sending their bodies slowly
+    // held up to 5 MB each, without a bound.
+    guard await reads.take() else {
+      var busy = refusal(.serviceUnavailable, "the planner is reading too many requests at once; try again")
+      busy.headers[.retryAfter] = "2"
+      return busy
+    }
     let body: ByteBuffer
     do {
       body = try await request.body.collect(upTo: options.maxBody)
+      await reads.give()
     } catch {
+      await reads.give()
       return refusal(.contentTooLarge, "the request is larger than \(options.maxBody) bytes")
     }
     let scenario: Scenario
@@ -221,6 +242,21 @@ public struct PlannerContext: RequestContext {
 }
 
 /// One simulation at a time, at most `waiting` more queued.
+/// How many request bodies are being read at once, at most `limit`.
+actor BodyReads {
+  let limit: Int
+  var reading = 0
+  init(limit: Int) { self.limit = limit }
+
+  func take() -> Bool {
+    guard reading < limit else { return false }
+    reading += 1
+    return true
+  }
+
+  func give() { reading -= 1 }
+}
+
 actor Gate {
   let waiting: Int
   var busy = false

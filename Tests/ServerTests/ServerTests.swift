@@ -219,6 +219,13 @@ struct ServerTests {
         json: scenarioJSON(
           "name: x\npopulation: {size: 100}\nduration: 180d\nprotocol: {esmira_study: c.json}\n", files: ["c.json": chain]))
       #expect(chained.status == 413 && String(decoding: chained.body, as: UTF8.self).contains("prompts"), "\(String(decoding: chained.body, as: UTF8.self))")
+      // 100,000 one-day replications are within the participant-days but took a minute.
+      let replications = try post(port, json: scenarioJSON("name: x\nreplications: 101\npopulation: {size: 1}\nduration: 1d\n"))
+      #expect(replications.status == 413 && String(decoding: replications.body, as: UTF8.self).contains("replications: 101"))
+      // A results archive of a 1,000 Hz sensor's rows: gigabytes from one participant-day.
+      let rows = "name: x\npopulation: {size: 1}\nduration: 1d\nprotocol: {sensors: {accelerometer: {hz: 1000}}}\noutputs: {beiwe_sensors: true}\n"
+      let results = try post(port, path: "/api/results", json: scenarioJSON(rows))
+      #expect(results.status == 413 && String(decoding: results.body, as: UTF8.self).contains("of files"), "\(results.status)")
     }
   }
 
@@ -239,6 +246,55 @@ struct ServerTests {
       #expect(busy.status == 503 && busy.headers["retry-after"] == "2", "\(busy.headers)")
       done.wait()
       #expect(firstStatus == 200)
+    }
+  }
+
+  @Test("bodies sent slowly by many requests are read 16 at a time (their memory grew without bound); the server serves again after")
+  func slowBodies() async throws {
+    try await withServer { port in
+      // 16 requests that send their headers and part of a body, and wait.
+      var held: [Int32] = []
+      defer { for fd in held { close(fd) } }
+      for _ in 0..<PlannerServer.bodiesAtOnce {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+          $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(connected == 0)
+        let head = "POST /api/run HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{\"scenario\": \""
+        _ = Array(head.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        held.append(fd)
+      }
+      Thread.sleep(forTimeInterval: 0.5)
+      let refused = try post(port, json: scenarioJSON("name: y\npopulation: {size: 1}\nduration: 1d\n"))
+      #expect(refused.status == 503 && String(decoding: refused.body, as: UTF8.self).contains("reading too many requests"))
+      for fd in held { close(fd) }
+      held = []
+      Thread.sleep(forTimeInterval: 0.5)
+      #expect(try post(port, json: scenarioJSON("name: y\npopulation: {size: 1}\nduration: 1d\n")).status == 200)
+    }
+  }
+
+  @Test("a request's participant, truth and keys are checked: a wrong kind or an unknown key is 400 naming it; no refusal header when quiet")
+  func requestKeys() async throws {
+    try await withServer(log: nil) { port in
+      let scenario = "\"scenario\": \"name: y\\npopulation: {size: 2}\\nduration: 1d\\n\""
+      for (extra, names) in [
+        (#""participant": "1""#, "participant"), (#""participant": true"#, "participant"), (#""participant": 1.5"#, "participant"),
+        (#""participant": -7"#, "participant"), (#""participant": 1e300"#, "participant"), (#""truth": "yes""#, "truth"),
+        (#""truth": 1"#, "truth"), (#""scenari": 1"#, "scenari"),
+      ] {
+        let r = try post(port, json: "{\(scenario), \(extra)}")
+        #expect(r.status == 400 && String(decoding: r.body, as: UTF8.self).contains(names), "\(extra): \(r.status)")
+        #expect(r.headers["x-esmsim-refusal"] == nil)
+      }
+      for extra in [#""participant": 1"#, #""participant": 1000000000000000000"#, #""truth": true"#] {
+        #expect(try post(port, json: "{\(scenario), \(extra)}").status == 200, "\(extra)")
+      }
     }
   }
 

@@ -98,7 +98,7 @@ enum PlannerScript {
     }
 
     function body() {
-      return JSON.stringify({scenario: scenarioText(), files, participant: Math.max(0, (Number($("#who")?.value) || 1) - 1), truth: page === "teach"});
+      return JSON.stringify({scenario: scenarioText(), files, participant: Math.max(0, Math.floor(Number($("#who")?.value) || 1) - 1), truth: page === "teach"});
     }
 
     async function run() {
