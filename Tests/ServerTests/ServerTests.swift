@@ -13,10 +13,10 @@ enum RawHTTP {
     var body: Data
   }
 
-  static func send(port: Int, _ request: String, body: Data = Data()) throws -> Reply {
+  /// A socket connected to the server on 127.0.0.1 (the caller closes it).
+  static func connected(port: Int) -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #expect(fd >= 0)
-    defer { close(fd) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -25,6 +25,12 @@ enum RawHTTP {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
     #expect(connected == 0)
+    return fd
+  }
+
+  static func send(port: Int, _ request: String, body: Data = Data()) throws -> Reply {
+    let fd = connected(port: port)
+    defer { close(fd) }
     var timeout = timeval(tv_sec: 60, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     let bytes = Array(request.replacingOccurrences(of: "\n", with: "\r\n").utf8) + Array(body)
@@ -256,15 +262,7 @@ struct ServerTests {
       var held: [Int32] = []
       defer { for fd in held { close(fd) } }
       for _ in 0..<PlannerServer.bodiesAtOnce {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-          $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        #expect(connected == 0)
+        let fd = RawHTTP.connected(port: port)
         let head = "POST /api/run HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{\"scenario\": \""
         _ = Array(head.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         held.append(fd)
