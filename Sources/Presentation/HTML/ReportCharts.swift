@@ -152,7 +152,7 @@ extension Report {
     }.joined()
     let perReplication =
       v.replications > 1 ? " (\(NumberText.fixed(Double(v.scheduled) / Double(v.replications), 0)) a replication on average)" : ""
-    let apart = v.missed.filter { VariantResults.notCounted.contains($0.reason) && $0.count > 0 }
+    let apart = v.notScheduled.filter { $0.count > 0 }
     let note =
       apart.isEmpty
       ? "" : "<p class='note'>Not counted as scheduled: " + apart.map { "\($0.count) \(HTML.escape($0.reason.label))" }.joined(separator: ", ") + ".</p>"

@@ -302,9 +302,8 @@ public enum SweepRun {
       let db = try SQLiteDatabase(path: dbTemporary)
       // The point, its parameters' values (numbers where every point's value is one), then
       // summary.csv's own columns.
-      let parameterTypes = spec.parameters.indices.map { i in
-        parameterColumnType((0..<spec.pointCount).map { spec.values($0)[i] })
-      }
+      let values = (0..<spec.pointCount).map(spec.values)
+      let parameterTypes = spec.parameters.indices.map { i in parameterColumnType(values.map { $0[i] }) }
       let columns: [SQLiteDatabase.Column] =
         [("point", "INTEGER")] + zip(spec.parameters, parameterTypes).map { ($0, $1) }
         + TableSchema.summary.sqliteColumns

@@ -11,6 +11,8 @@ public enum BeiweSensors {
   public struct Stream: Sendable, Equatable {
     public let name: String
     public let header: [String]
+    /// Whether its rows carry the sensor's accuracy after the timestamp.
+    var hasAccuracy: Bool { header.count > 1 && header[1] == "accuracy" }
   }
 
   static let gps = Stream(name: "gps", header: ["timestamp", "latitude", "longitude", "altitude", "accuracy"])
@@ -40,19 +42,21 @@ public enum BeiweSensors {
   /// The values after the timestamp of a sample at `t`.
   public static func values(_ stream: Stream, at t: SimTime, movement m: Movement, os: OperatingSystem) -> [String] {
     func f(_ x: Double, _ digits: Int = 4) -> String { NumberText.fixed(x, digits) }
+    // The accuracy column where the stream has one: iOS writes its device type there.
+    let accuracy = stream.hasAccuracy ? [os == .ios ? "iOS" : "unknown"] : []
     switch stream.name {
     case "gps":
       let p = m.fix(at: t)
       return [f(p.latitude, 6), f(p.longitude, 6), "30", f(Movement.accuracy, 0)]
     case "accel":
       let a = m.acceleration(at: t)
-      return [os == .ios ? "iOS" : "unknown", f(a.0), f(a.1), f(a.2)]
+      return accuracy + [f(a.0), f(a.1), f(a.2)]
     case "gyro":
       let r = m.rotation(at: t)
-      return (stream.header.count == 5 ? ["unknown"] : []) + [f(r.0), f(r.1), f(r.2)]
+      return accuracy + [f(r.0), f(r.1), f(r.2)]
     case "magnetometer":
       let b = m.field(at: t)
-      return (stream.header.count == 5 ? ["unknown"] : []) + [f(b.0, 2), f(b.1, 2), f(b.2, 2)]
+      return accuracy + [f(b.0, 2), f(b.1, 2), f(b.2, 2)]
     default:
       // Device motion: attitude 0, the rotation rate, gravity on z, the user's acceleration
       // (the accelerometer's without gravity), the field uncalibrated.

@@ -42,7 +42,7 @@ public struct ScenarioWarning: Sendable, Equatable, CustomStringConvertible {
     let triggered = plan.protocolPlan.schedules.contains { $0.trigger != nil }
     // (With rolling enrolment each participant's days fall on weekdays of their own: not checked.)
     if !drawn.isEmpty && !triggered && plan.enrolmentDays == 1
-      && !drawn.contains(where: { part in (0..<plan.days).contains { part.isActive(day: $0, weekday: (plan.startWeekday + $0) % 7) } })
+      && drawn.allSatisfy({ plan.signallingDays($0) == 0 })
     {
       out.append(
         ScenarioWarning(

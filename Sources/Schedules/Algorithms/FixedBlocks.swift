@@ -76,16 +76,17 @@ public struct FixedBlocks: SignalScheduler, Hashable {
     guard minGap >= 0, minGap.isFinite else {
       throw ScheduleError(.minGap, "the minimum gap must be 0 or more minutes, not \(minGap)")
     }
-    // PACO's whole-minute blocks, with a gap or without.
-    if method == .sequentialRejection { try method.validate(self, in: window) }
-    guard method != .none, minGap > 0, perDay > 1 else { return }
-    let span = window.length
-    guard minGap * Double(perDay - 1) < span else {
-      throw ScheduleError(
-        .minGap,
-        "\(perDay) signals at least \(format(minGap)) minutes apart need more than \(format(minGap * Double(perDay - 1))) minutes; the window has \(format(span))")
+    let gapped = method != .none && minGap > 0 && perDay > 1
+    if gapped {
+      let span = window.length
+      guard minGap * Double(perDay - 1) < span else {
+        throw ScheduleError(
+          .minGap,
+          "\(perDay) signals at least \(format(minGap)) minutes apart need more than \(format(minGap * Double(perDay - 1))) minutes; the window has \(format(span))")
+      }
     }
-    try method.validate(self, in: window)
+    // The method's own checks; PACO's whole-minute blocks also without a gap.
+    if gapped || method == .sequentialRejection { try method.validate(self, in: window) }
   }
 
   public func schedule(in window: Window, into times: inout [Double], using stream: inout RandomStream) {

@@ -57,6 +57,10 @@ public struct VariantResults: Sendable {
   public var missedOfScheduled: [(reason: MissReason, count: Int)] {
     missed.filter { !Self.notCounted.contains($0.reason) }
   }
+  /// The prompts left out of `scheduled` (after a dropout, during another survey), by reason.
+  public var notScheduled: [(reason: MissReason, count: Int)] {
+    missed.filter { Self.notCounted.contains($0.reason) }
+  }
   /// The reasons of prompts left out of `scheduled`.
   public static let notCounted: [MissReason] = [.droppedOut, .busy]
   /// The first periodic sensor's name and its share of participant-hours complete, over

@@ -112,18 +112,12 @@ public struct PlanWork {
     self.plan = plan
     participantDays = Double(plan.participants) * Double(plan.days)
     let schedules = plan.protocolPlan.schedules
-    // The share of the study's days a drawn schedule signals on (its weekdays, every n days,
-    // its dates), from the study's first weekday.
-    let days = max(plan.days, 1)
-    func activeShare(_ part: SchedulePart) -> Double {
-      let active = (0..<days).filter { part.isActive(day: $0, weekday: (plan.startWeekday + $0) % 7) }.count
-      return Double(active) / Double(days)
-    }
     let drawn = schedules.reduce(0.0) { total, part in
       guard let p = part.choice?.parameters else {
         return total + (part.trigger?.isFollowUp == true ? 0 : Double(part.trigger?.maxPerDay ?? 0))
       }
-      return total + (p.perDay ?? Double(p.times?.count ?? 6)) * activeShare(part)
+      // Times the share of the study's days it signals on.
+      return total + (p.perDay ?? Double(p.times?.count ?? 6)) * Double(plan.signallingDays(part)) / Double(max(plan.days, 1))
     }
     // A follow-up: at most one per prompt drawn; when follow-ups cue follow-ups (a chain),
     // each at its most a day.

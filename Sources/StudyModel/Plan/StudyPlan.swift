@@ -93,8 +93,17 @@ public struct StudyPlan: Sendable, Equatable {
   /// The length of the window the uniformity slots cut (720 minutes without schedules).
   public var referenceSamplingMinutes: Double { typicalSamplingWindow()?.length ?? 720 }
 
+  /// The weekday of study day `day` (Monday 0).
+  public func weekday(ofDay day: Int) -> Int { (startWeekday + day) % 7 }
+
   /// Whether study day `day` is a weekend day.
-  public func isWeekend(_ day: Int) -> Bool { (startWeekday + day) % 7 >= 5 }
+  public func isWeekend(_ day: Int) -> Bool { weekday(ofDay: day) >= 5 }
+
+  /// Whether schedule part `part` signals on study day `day` (its weekdays, every n days, dates).
+  public func signals(_ part: SchedulePart, onDay day: Int) -> Bool { part.isActive(day: day, weekday: weekday(ofDay: day)) }
+
+  /// The study days schedule part `part` signals on, of the study's `days` (from its first weekday).
+  public func signallingDays(_ part: SchedulePart) -> Int { (0..<days).filter { signals(part, onDay: $0) }.count }
 }
 
 extension StudyPlan {

@@ -223,7 +223,7 @@ private struct ESMiraInvitations {
       // The opening, formDuration before the answer, not before the invitation (a form opened
       // from an earlier notification: counted).
       let opened = kept - form
-      if opened < pilot.prompts[k].shown && kept == submitted {
+      if opened < pilot.prompts[k].shown && submitted >= pilot.prompts[k].shown {
         pilot.adjusted["ESMira openings (responseTime − formDuration) before their invitation: taken as at the invitation", default: 0] += 1
       }
       pilot.prompts[k].opened = max(opened, pilot.prompts[k].shown)

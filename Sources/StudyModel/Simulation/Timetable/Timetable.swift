@@ -258,12 +258,12 @@ struct Timetable {
     for k in parts.indices where parts[k].trigger?.event == .joined {
       for t in events[k]!.prompts(from: 0, to: studyEnd, before: studyEnd, using: &streams[k]) {
         let d = Int(t / Tick.day)
-        if parts[k].isActive(day: d, weekday: (plan.startWeekday + d) % 7) { append(t, day: d, schedule: k, drawn: false) }
+        if plan.signals(parts[k], onDay: d) { append(t, day: d, schedule: k, drawn: false) }
       }
     }
     for d in 0..<plan.days {
       let weekend = plan.isWeekend(d)
-      let weekday = (plan.startWeekday + d) % 7
+      let weekday = plan.weekday(ofDay: d)
       let midnight = SimTime(d) * Tick.day
       for k in parts.indices where parts[k].isActive(day: d, weekday: weekday) && parts[k].isDrawnDaily {
         let w = weekend ? 1 : 0
