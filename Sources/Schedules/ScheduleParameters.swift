@@ -41,6 +41,48 @@ public struct ScheduleParameters: Sendable, Hashable {
     self.buffer = buffer
   }
 
+  /// The parameters given (not nil) that the algorithm `name` does not read, in
+  /// ``ScheduleParameter`` order: a scenario file refuses them as unknown keys, the command
+  /// line by flag. (`per-day` is read by every algorithm.)
+  public func unread(by name: AnyScheduler.Name) -> [ScheduleParameter] {
+    let given: [(ScheduleParameter, Bool)] = [
+      (.endMargin, endMargin != nil), (.minGap, minGap != nil), (.gapMethod, gapMethod != nil),
+      (.blocks, blocks != nil), (.times, times != nil), (.jitter, jitter != nil), (.fixedLag, fixedLag != nil),
+      (.randomLag, randomLag != nil), (.buffer, buffer != nil),
+    ]
+    let reads: Set<ScheduleParameter> =
+      switch name {
+      case .mappiness: [.endMargin]
+      case .fixedBlocks: [.minGap, .gapMethod, .blocks]
+      case .bernoulli: []
+      case .fixedTimes: [.times, .jitter]
+      case .chain: [.fixedLag, .randomLag]
+      case .bufferedBlocks: [.buffer]
+      }
+    return given.filter { $0.1 && !reads.contains($0.0) }.map(\.0)
+  }
+
+  /// These parameters with those the algorithm `name` does not read left out (what
+  /// `esmsim schedule compare` gives each algorithm it runs).
+  public func keepingRead(by name: AnyScheduler.Name) -> ScheduleParameters {
+    var p = self
+    for parameter in unread(by: name) {
+      switch parameter {
+      case .endMargin: p.endMargin = nil
+      case .minGap: p.minGap = nil
+      case .gapMethod: p.gapMethod = nil
+      case .blocks: p.blocks = nil
+      case .times: p.times = nil
+      case .jitter: p.jitter = nil
+      case .fixedLag: p.fixedLag = nil
+      case .randomLag: p.randomLag = nil
+      case .buffer: p.buffer = nil
+      case .algorithm, .window, .perDay: break
+      }
+    }
+    return p
+  }
+
   /// A minimum gap given without a method that keeps it (fixed blocks keep one only with a
   /// ``gapMethod`` other than ``GapMethod/none``): said, since it changes nothing.
   public var unkeptMinGap: Double? {
@@ -59,8 +101,11 @@ extension AnyScheduler {
         if let d { return d }
         throw ScheduleError(.perDay, "\(name.rawValue) needs the number of signals per day")
       }
-      guard value.isFinite, value == value.rounded(), abs(value) < 1e6 else {
+      guard value.isFinite, value == value.rounded() else {
         throw ScheduleError(.perDay, "signals per day must be a whole number for \(name.rawValue), not \(value)")
+      }
+      guard abs(value) < 1e6 else {
+        throw ScheduleError(.perDay, "at most 999,999 signals a day, not \(Int(exactly: value).map(String.init) ?? "\(value)")")
       }
       return Int(value)
     }

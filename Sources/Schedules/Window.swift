@@ -13,6 +13,7 @@ public struct ClockTime: Sendable, Hashable, Comparable, CustomStringConvertible
   public init?(_ text: some StringProtocol) {
     let parts = text.split(separator: ":", omittingEmptySubsequences: false)
     guard parts.count == 2, parts[0].count == 2, parts[1].count == 2,
+      parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
       let h = Int(parts[0]), let m = Int(parts[1]), (0...24).contains(h), (0..<60).contains(m),
       h < 24 || m == 0
     else { return nil }
@@ -62,13 +63,17 @@ public struct Window: Sendable, Hashable, CustomStringConvertible {
     self.length = length
   }
 
-  /// Parses `HH:MM-HH:MM`.
+  /// Parses `HH:MM-HH:MM`; `00:00-24:00` is the whole day.
   public init(parsing text: String) throws(ScheduleError) {
     let parts = text.split(separator: "-")
     guard parts.count == 2, let a = ClockTime(parts[0]), let b = ClockTime(parts[1]) else {
       throw ScheduleError(.window, "expected HH:MM-HH:MM (for example 08:00-20:00), got '\(text)'")
     }
-    try self.init(start: a, end: b)
+    if a.minutes == 0 && parts[1] == "24:00" {
+      try self.init(start: a, length: 1440)
+    } else {
+      try self.init(start: a, end: b)
+    }
   }
 
   /// The window's end as a clock time.

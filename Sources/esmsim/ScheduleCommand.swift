@@ -51,7 +51,7 @@ struct ScheduleOptions: ParsableArguments {
       fixedLag: fixedLag, randomLag: randomLag, buffer: buffer)
     if let blocks {
       p.blocks = try blocks.split(separator: ",").map {
-        guard let r = ClockRange($0) else {
+        guard let r = ClockRange($0.trimmingCharacters(in: .whitespaces)) else {
           throw ValidationError("--blocks: expected HH:MM-HH:MM,HH:MM-HH:MM…, got '\($0)'")
         }
         return r
@@ -59,21 +59,41 @@ struct ScheduleOptions: ParsableArguments {
     }
     if let times {
       p.times = try times.split(separator: ",").map {
-        guard let t = ClockTime($0) else { throw ValidationError("--times: expected HH:MM,HH:MM…, got '\($0)'") }
+        guard let t = ClockTime($0.trimmingCharacters(in: .whitespaces)) else { throw ValidationError("--times: expected HH:MM,HH:MM…, got '\($0)'") }
         return t
       }
     }
     return p
   }
 
-  /// Builds and checks a scheduler; an impossible parameter is a usage error naming its flag.
-  func scheduler(_ name: AnyScheduler.Name) throws -> AnyScheduler {
+  /// Builds and checks a scheduler; an impossible parameter, or one the algorithm does not
+  /// read (`onlyRead`: left out instead, as `compare` gives each algorithm what it reads), is
+  /// a usage error naming its flag.
+  func scheduler(_ name: AnyScheduler.Name, onlyRead: Bool = false) throws -> AnyScheduler {
     let window = try parsedWindow()
+    var p = try parameters()
+    if onlyRead {
+      p = p.keepingRead(by: name)
+    } else if let unread = p.unread(by: name).first {
+      throw ValidationError("--\(unread.rawValue): does not apply to \(name.rawValue) (\(name.rawValue) reads \(Self.flags(of: name)))")
+    }
     do {
-      return try AnyScheduler(name, parameters(), window: window)
-    } catch let error as ScheduleError {
+      return try AnyScheduler(name, p, window: window)
+    } catch {
       throw ValidationError("--\(error.parameter.rawValue): \(error.message)")
     }
+  }
+
+  /// The flags an algorithm reads, for the message refusing one it does not.
+  static func flags(of name: AnyScheduler.Name) -> String {
+    let all = ScheduleParameters(
+      endMargin: 0, minGap: 0, gapMethod: GapMethod.none, blocks: [], times: [], jitter: 0, fixedLag: 0, randomLag: 0,
+      buffer: 0)
+    let unread = Set(all.unread(by: name))
+    let read = [ScheduleParameter.perDay] + ScheduleParameter.allCases.filter {
+      ![.algorithm, .window, .perDay].contains($0) && !unread.contains($0)
+    }
+    return read.map { "--" + $0.rawValue }.joined(separator: ", ")
   }
 
   /// Whether the schedule runs on day `d` (weekdays and every N days, as in a scenario's
@@ -88,7 +108,20 @@ struct ScheduleOptions: ParsableArguments {
     let first = try weekday(Substring(firstWeekday), "--first-weekday")
     guard everyDays >= 1 && everyDays <= 365 else { throw ValidationError("--every-days: 1 to 365") }
     let weekdays = try weekdays.map { Set(try $0.split(separator: ",").map { try weekday($0, "--weekdays") }) }
+    if weekdays?.isEmpty == true { throw ValidationError("--weekdays: name at least one weekday (mon … sun)") }
     return { [everyDays] d in SchedulePart.runs(onDay: d, weekday: (first + d) % 7, everyDays: everyDays, weekdays: weekdays) }
+  }
+
+  /// The fewest `--days` that hold `count` days the schedule runs on (nil: more than the
+  /// largest --days allowed).
+  func daysHolding(_ count: Int) throws -> Int? {
+    let active = try activeDays()
+    var held = 0
+    for d in 0..<10_000_000 {
+      if active(d) { held += 1 }
+      if held >= count { return d + 1 }
+    }
+    return nil
   }
 
   func validate() throws {
@@ -97,6 +130,9 @@ struct ScheduleOptions: ParsableArguments {
     guard days <= 10_000_000 else { throw ValidationError("--days: at most 10,000,000 days") }
     _ = try parsedWindow()
     _ = try parameters()
+    if try daysHolding(1).map({ $0 > days }) ?? true {
+      throw ValidationError("--weekdays/--every-days: no day of the \(days) --days is one the schedule runs on")
+    }
   }
 }
 
@@ -169,13 +205,21 @@ extension ScheduleCommand {
     @Option(help: "Write to this file (atomically) instead of standard output.") var output: String?
 
     func validate() throws {
-      guard slot > 0, slot.isFinite else { throw ValidationError("--slot: must be more than 0 minutes") }
+      // The predictability table grows with the square of the slots in the window.
+      guard slot >= 1, slot.isFinite else { throw ValidationError("--slot: at least 1 minute") }
+      if let n = options.perDay, !(n > 0 && n.isFinite) {
+        throw ValidationError("--per-day: more than 0 signals a day, not \(n)")
+      }
+      if let gap = options.minGap, !(gap >= 0 && gap.isFinite) {
+        throw ValidationError("--min-gap: 0 or more minutes, not \(gap)")
+      }
     }
 
     func run() throws {
       let window = try options.parsedWindow()
       let active = try options.activeDays()
       var rows: [(AnyScheduler, ScheduleSummary)] = []
+      var skipped: [(label: String, message: String)] = []
       for (name, method) in AnyScheduler.comparisonLineUp {
         var opts = options
         if let method { opts.gapMethod = method }
@@ -186,18 +230,25 @@ extension ScheduleCommand {
           }.joined(separator: ",")
         }
         do {
-          let s = try opts.scheduler(name)
+          let s = try opts.scheduler(name, onlyRead: true)
           let measured = ScheduleRun.measure(
             s, window: window, days: options.days, seed: options.seed, slotMinutes: slot, active: active)
           rows.append((s, measured))
         } catch let error as ValidationError {
           let label = name.rawValue + (method.map { " (\($0.rawValue))" } ?? "")
-          FileHandle.standardError.write(Data("esmsim: \(label) skipped: \(error.message)\n".utf8))
+          skipped.append((label, error.message))
         }
+      }
+      // Nothing to compare: one usage error (the first algorithm's reason), not an empty table.
+      if rows.isEmpty, let (label, message) = skipped.first { throw ValidationError("\(label): \(message)") }
+      for (label, message) in skipped {
+        FileHandle.standardError.write(Data("esmsim: \(label) skipped: \(message)\n".utf8))
       }
       let text =
         format == .table
-        ? ScheduleComparisonText.table(rows) : ScheduleComparisonText.json(rows).text(indent: 2) + "\n"
+        ? ScheduleComparisonText.table(
+          rows, stableDays: try options.daysHolding(2 * ScheduleSummary.stableHeldOutDays))
+        : ScheduleComparisonText.json(rows).text(indent: 2) + "\n"
       try emit(text, to: output)
     }
   }

@@ -165,6 +165,11 @@ struct Predictability: Sendable {
     return table
   }
 
+  /// The largest hazard's support: a state visited at least this many times in fitting, and
+  /// on at least this share of the fitting days.
+  static let hazardMinVisits = 100
+  static let hazardMinShare = 0.01
+
   /// The fitted probability of a signal in a state: add-½ smoothing.
   static func probability(_ c: Count) -> Double {
     (Double(c.signalSlots) + 0.5) / (Double(c.visits) + 1)
@@ -200,9 +205,15 @@ struct Predictability: Sendable {
       if h.visits > h.signalSlots { bits -= Double(h.visits - h.signalSlots) * log2(1 - p) }
       signals += Int(h.signals)
       signalSlots += Int(h.signalSlots)
-      if p >= 0.5 { forced += Int(h.signals) }
+      // Forced: a state where most of its fitting visits had a signal (a state never visited
+      // in fitting has the prior's one half, and is not forced).
+      if f.visits > 0 && p > 0.5 { forced += Int(h.signals) }
     }
-    let hazard = fitted.lazy.filter { $0.visits >= 100 }.map(Self.probability).max() ?? .nan
+    // The largest hazard among states of the day reached often: at least 100 times and on at
+    // least 1 % of the fitting days, so that it does not grow with the days drawn (rare states'
+    // chances, fitted on a few visits, reach 1 as more days reach them).
+    let support = max(Int32(Self.hazardMinVisits), Int32(min((Double(fitDays.count) * Self.hazardMinShare).rounded(.up), 1e9)))
+    let hazard = fitted.lazy.filter { $0.visits >= support }.map(Self.probability).max() ?? .nan
     // Per signal as the model sees signals: a slot holding a signal is one outcome, so two
     // signals in one slot (a per-minute coin does it; 2 % of Bernoulli's) count once, as
     // they do in the log-loss. The slots after a day's last signal, to the window's end, and

@@ -13,7 +13,7 @@ public enum Captions {
     "Intensity by time of day across the signalling window: 1 means the schedule samples that moment as often as any other. The variants share the vertical axis."
   public static let compliance = "Answered share of delivered prompts."
   public static func predictability(stableDays: Int) -> String {
-    "Predictability of each schedule, in bits per signal: how surprised, on average, someone who knows the schedule's rules and every earlier prompt is by each prompt's time (the information it carries); fewer bits means easier to anticipate. The forced share counts prompts that fell where that model gave them 50 % or more. "
+    "Predictability of each schedule, in bits per signal: how surprised, on average, someone who knows the schedule's rules and every earlier prompt is by each prompt's time (the information it carries); fewer bits means easier to anticipate. The forced share counts prompts that fell where that model, from the days it had seen, gave them more than 50 %. "
       + "The model is scored on held-out days; "
       + "with fewer than \(stableDays) of them it overfits and overstates the bits (marked *; docs/schedules.md)."
   }

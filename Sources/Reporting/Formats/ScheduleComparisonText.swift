@@ -7,7 +7,7 @@ import Schedules
 public enum ScheduleComparisonText {
   /// The JSON keys, in order (documented in `docs/schedules.md`).
   public static let keys = [
-    "algorithm", "gap_method", "intensity_min", "intensity_max", "ks_d", "ks_p", "min_gap",
+    "algorithm", "gap_method", "signals_per_day", "intensity_min", "intensity_max", "ks_d", "ks_p", "min_gap",
     "share_gaps_under_60", "max_gap", "zero_signal_day_share", "bits_per_signal", "bits_per_day",
     "forced_share", "max_hazard", "held_out_days", "predictability_stable",
   ]
@@ -19,6 +19,7 @@ public enum ScheduleComparisonText {
         .object([
           ("algorithm", .string(scheduler.name.rawValue)),
           ("gap_method", scheduler.gapMethod.map { .string($0.rawValue) } ?? .null),
+          ("signals_per_day", .finite(s.signalsPerDay)),
           ("intensity_min", .finite(s.intensityMin)), ("intensity_max", .finite(s.intensityMax)),
           ("ks_d", .finite(s.ksD)), ("ks_p", .finite(s.ksP)), ("min_gap", .finite(s.minGap)),
           ("share_gaps_under_60", .finite(s.shareGapsUnder60)), ("max_gap", .finite(s.maxGap)),
@@ -30,16 +31,20 @@ public enum ScheduleComparisonText {
       })
   }
 
-  /// A fixed-width table.
-  public static func table(_ rows: [(AnyScheduler, ScheduleSummary)]) -> String {
+  /// A fixed-width table. `stableDays`: the days to draw for stable predictability (twice
+  /// ``ScheduleSummary/stableHeldOutDays`` days the schedule runs on; nil: more than can be
+  /// drawn).
+  public static func table(
+    _ rows: [(AnyScheduler, ScheduleSummary)], stableDays: Int? = 2 * ScheduleSummary.stableHeldOutDays
+  ) -> String {
     let header = [
-      "algorithm", "gap method", "int min", "int max", "KS D", "KS p", "min gap", "<60 min",
+      "algorithm", "gap method", "sig/day", "int min", "int max", "KS D", "KS p", "min gap", "<60 min",
       "max gap", "0-days", "bits/sig", "bits/day", "forced", "max haz",
     ]
     var cells = [header]
     for (scheduler, s) in rows {
       cells.append([
-        scheduler.name.rawValue, scheduler.gapMethod?.rawValue ?? "-",
+        scheduler.name.rawValue, scheduler.gapMethod?.rawValue ?? "-", NumberText.fixed(s.signalsPerDay, 2),
         NumberText.fixed(s.intensityMin, 2), NumberText.fixed(s.intensityMax, 2), NumberText.fixed(s.ksD, 4),
         pValue(s.ksP), NumberText.fixed(s.minGap, 1), NumberText.fixed(s.shareGapsUnder60, 3),
         NumberText.fixed(s.maxGap, 1), NumberText.fixed(s.zeroSignalDayShare, 3),
@@ -50,7 +55,7 @@ public enum ScheduleComparisonText {
     var out = TextTable.render(cells, leftAligned: 2)
     if let s = rows.first?.1, !s.predictabilityIsStable {
       out += "* predictability from \(s.heldOutDays) held-out days, fewer than \(ScheduleSummary.stableHeldOutDays): overstated; "
-        + "--days \(2 * ScheduleSummary.stableHeldOutDays) or more for stable figures\n"
+        + (stableDays.map { "--days \($0) or more for stable figures\n" } ?? "more days for stable figures\n")
     }
     return out
   }

@@ -32,6 +32,13 @@ public struct Chain: SignalScheduler, Hashable {
     guard randomLag >= 0, randomLag.isFinite, fixedLag + randomLag > 0 else {
       throw ScheduleError(.randomLag, "the random lag must be 0 or more minutes, and the lags together more than 0")
     }
+    // The random lag is drawn in whole minutes: under half a minute it is always 0.
+    guard fixedLag > 0 || randomLag >= 0.5 else {
+      throw ScheduleError(.randomLag, "with no fixed lag the random lag must be at least half a minute (it is rounded to whole minutes), not \(randomLag): every signal would fall at the window's start")
+    }
+    guard fixedLag < window.length else {
+      throw ScheduleError(.fixedLag, "the fixed lag (\(fixedLag) minutes) must be shorter than the window (\(window.length) minutes): no signal would fall in it")
+    }
   }
 
   public func schedule(in window: Window, into times: inout [Double], using stream: inout RandomStream) {
