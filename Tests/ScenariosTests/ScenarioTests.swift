@@ -100,6 +100,24 @@ struct ScenarioTests {
     #expect(jitter?.key == "protocol.schedule.jitter" && jitter?.location?.line == 6, "\(String(describing: jitter))")
     let day = problem("name: x\npopulation:\n  daily_life:\n    weekday_wake: \"09:00\"\n    weekday_bed: \"18:00\"\n")
     #expect(day?.key == "population.daily_life.weekday_bed" && day?.location?.line == 5, "\(String(describing: day))")
+    // Sleep the simulated days would not keep (each day's wake is held to 03:00-14:00, its
+    // waking day to 10-21 hours).
+    let night = problem("name: x\npopulation:\n  daily_life:\n    weekday_wake: \"16:00\"\n    weekday_bed: \"08:00\"\n")
+    #expect(night?.key == "population.daily_life.weekday_wake", "\(String(describing: night))")
+    let long = problem("name: x\npopulation:\n  daily_life:\n    weekday_wake: \"07:00\"\n    weekday_bed: \"06:30\"\n")
+    #expect(long?.key == "population.daily_life.weekday_bed" && long?.message.contains("21 hours") == true)
+    // Context keys that change nothing there.
+    let asleep = problem("name: x\npopulation:\n  daily_life:\n    contexts:\n      asleep: {hearing: 1}\n")
+    #expect(asleep?.key == "population.daily_life.contexts.asleep.hearing", "\(String(describing: asleep))")
+    let underground = problem("name: x\npopulation:\n  daily_life:\n    contexts:\n      underground: {wifi: 1}\n")
+    #expect(underground?.key == "population.daily_life.contexts.underground.wifi")
+    #expect(problem("name: x\npopulation:\n  daily_life:\n    contexts:\n      asleep: {wifi: 0.5, state_mean: 40}\n      underground: {hearing: 0.5}\n") == nil)
+    // Classes: one name, one class.
+    let classes = "name: x\npopulation:\n  compliance:\n    classes:\n      - {name: a, share: 0.5}\n      - {name: NAME, share: 0.5}\n"
+    let twice = problem(classes.replacingOccurrences(of: "NAME", with: "a"))
+    #expect(twice?.key == "population.compliance.classes[1].name", "\(String(describing: twice))")
+    #expect(problem(classes.replacingOccurrences(of: "NAME", with: "\"\"")) != nil)
+    #expect(problem(classes.replacingOccurrences(of: "NAME", with: "b")) == nil)
     // A key the file lacks: at the mapping.
     let shares = problem("name: x\npopulation:\n  variables:\n    - {name: a, kind: ordinal}\n")
     #expect(shares?.key == "population.variables[0].shares" && shares?.location?.line == 4, "\(String(describing: shares))")

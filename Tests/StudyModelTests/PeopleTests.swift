@@ -137,6 +137,17 @@ struct PeopleTests {
     // A willing person (0.999) stays above 0.99 at the morning's and a social context's odds.
     #expect(p(.init(), hour: 8, context: 0.55, logit: log(999)) > 0.99)
     #expect(p(.init(), context: 0) == 0)
+    // An hour closed by odds of 0 stays closed after an answered prompt (the clustering chain
+    // gave it κ), and one whose odds make it certain stays certain after a refusal.
+    c.hourOdds[14] = 0
+    c.hourOdds[15] = .infinity
+    func after(answered: Bool, hour: Int) -> Double {
+      Compliance.probability(c, logit: logit, previousMissed: !answered, hour: hour, contextOdds: 1, stateZ: 0, burden: .init())
+    }
+    #expect(after(answered: true, hour: 14) == 0)
+    #expect(after(answered: false, hour: 15) == 1)
+    // Elsewhere the chain still moves p by κ.
+    #expect(abs(after(answered: true, hour: 12) - after(answered: false, hour: 12) - c.missPersistence) < 1e-12)
   }
 
   @Test("the density load: one per prompt noticed, decaying over the window")

@@ -134,19 +134,42 @@ extension ScenarioResolver {
     life.deadZoneShare = try r.share("dead_zone_share", default: d.deadZoneShare)
     life.commute = try r.duration("commute", default: d.commute, range: Tick.minute...(4 * Tick.hour))
     life.callsPerDay = try r.number("calls_per_day", default: d.callsPerDay, range: 0...100)
+    // Each day's wake is held to 03:00–14:00 and its waking day to 10–21 hours
+    // (``DailyLife``): a setting outside them would not be simulated as written.
+    if life.weekdayWake < 3 * Tick.hour || life.weekdayWake > 14 * Tick.hour {
+      throw r.error("weekday_wake", nil, "a wake between 03:00 and 14:00 (each simulated day's wake is held to these hours)")
+    }
     if life.weekdayBed - life.weekdayWake < 10 * Tick.hour {
       throw r.error("weekday_bed", nil, "the waking day from weekday_wake to weekday_bed must last at least 10 hours")
+    }
+    if life.weekdayBed - life.weekdayWake > 21 * Tick.hour {
+      throw r.error("weekday_bed", nil, "the waking day from weekday_wake to weekday_bed must last at most 21 hours")
     }
     let contexts = try r.section("contexts")
     for c in Context.allCases {
       let cr = try contexts.section(c.description)
       let base = d.conditions[c.rawValue]
       var v = base
-      v.phoneWithParticipant = try cr.share("phone_at_hand", default: base.phoneWithParticipant)
-      v.hearing = try cr.share("hearing", default: base.hearing)
-      v.canAnswer = try cr.bool("can_answer", default: base.canAnswer)
-      v.willingness = try cr.number("willingness", default: base.willingness, range: 0...100)
-      v.wifi = try cr.share("wifi", default: base.wifi)
+      // Asleep, nothing is noticed or answered (the first look comes after waking:
+      // ``Noticing``); underground, no network reaches the phone (``DailyLife``). Keys that
+      // would change nothing there are refused by name, and `esmsim show` leaves them out.
+      if c == .asleep {
+        for key in ["phone_at_hand", "hearing", "can_answer", "willingness"] where cr.has(key) {
+          throw cr.error(key, cr.raw(key)?.location, "does not apply asleep: a sleeper notices and answers nothing (the first look at the phone comes after waking); asleep takes wifi and state_mean")
+        }
+      } else {
+        v.phoneWithParticipant = try cr.share("phone_at_hand", default: base.phoneWithParticipant)
+        v.hearing = try cr.share("hearing", default: base.hearing)
+        v.canAnswer = try cr.bool("can_answer", default: base.canAnswer)
+        v.willingness = try cr.number("willingness", default: base.willingness, range: 0...100)
+      }
+      if c == .underground {
+        if cr.has("wifi") {
+          throw cr.error("wifi", cr.raw("wifi")?.location, "does not apply underground: no network reaches the phone there")
+        }
+      } else {
+        v.wifi = try cr.share("wifi", default: base.wifi)
+      }
       v.stateMean = try cr.number("state_mean", default: base.stateMean, range: -1000...1000)
       try cr.finish()
       contexts.attach(c.description, cr)
@@ -277,6 +300,13 @@ extension ScenarioResolver {
         throw q.error(old, q.raw(old)?.location, "replaced in esmsim 0.2 by \(new) (on the log-odds scale; docs/scenario-reference.md)")
       }
       let name = try q.string("name", default: "class\(i + 1)", maxLength: 60)
+      // participants.csv names each participant's class: one name, one class.
+      if name.trimmingCharacters(in: .whitespaces).isEmpty {
+        throw q.error("name", q.raw("name")?.location, "a class needs a name (participants.csv names each participant's class)")
+      }
+      if out.contains(where: { $0.name == name }) {
+        throw q.error("name", q.raw("name")?.location, "another class is named '\(name)': participants.csv would not tell them apart")
+      }
       let c = ComplianceClass(
         name: name, share: try q.share("share", default: 1), level: try q.number("level", default: 0.9, range: 0.0001...0.9999),
         spread: try q.number("spread", default: 1, range: 0...10),

@@ -84,8 +84,9 @@ public enum Compliance {
     if plan.stateDependence != 0 { p = plan.stateShift.probability(p, z: stateZ) }
     // Refusals cluster: a two-state chain on the probability p of this moment with
     // P(answer | answered) − P(answer | missed) = κ and the same stationary mean p: after a
-    // miss p(1 − κ), after an answer p(1 − κ) + κ.
-    if let missed = previousMissed {
+    // miss p(1 − κ), after an answer p(1 − κ) + κ. A moment that cannot be answered (p 0: an
+    // hour's or a burden's odds of 0) or must be (p 1) stays so.
+    if let missed = previousMissed, p > 0, p < 1 {
       let k = plan.missPersistence
       p = missed ? p * (1 - k) : p * (1 - k) + k
     }

@@ -210,9 +210,10 @@ public struct CompliancePlan: Sendable, Equatable {
     firstDaysSD = 0
   }
 
-  /// The default population: the shares and spreads are the medians of the people fitted to
-  /// the five training studies of the real-study corpus (`docs/validation.md`, real studies;
-  /// `validation/real/`); the levels give the typical study's 79 % (Wrzus & Neubauer 2023,
+  /// The default population: the shares and spreads were the medians of the people fitted to
+  /// the five training studies of the real-study corpus when the classes were introduced
+  /// (2026-11-26; the fits have moved since: `docs/model.md`, People, says how and why these
+  /// were kept; `docs/validation.md`, real studies; `validation/real/`); the levels give the typical study's 79 % (Wrzus & Neubauer 2023,
   /// esmsim 79.5 %, `docs/validation.md` §4); the weekly changes keep nine weeks' decline under 2 points a week (Tonkin
   /// et al. 2023), inside the training fits' intervals. The weekly changes' sds are
   /// assumptions (D). `docs/model.md`, People.

@@ -6,6 +6,7 @@ import SimKernel
 extension ParticipantSimulation {
   /// The app starts running on its anchor (and nothing is set to wake it any more).
   mutating func startRunning(_ t: SimTime, _ sim: inout Simulator) {
+    if delivery.plansOnPhone && proto.channel.refillInBackground { refillPlan(at: t) }
     app.runs.begin(at: t)
     app.set(.anchored, at: t)
     sim.cancel(slot: Slot.wake)

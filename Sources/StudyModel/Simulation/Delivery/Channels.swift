@@ -15,6 +15,9 @@ extension ParticipantSimulation {
     if now >= phone.notificationsOffAt { return promptLife.settle(i, .undelivered, .notificationsOff, at: now) }
     switch proto.channel.kind {
     case .local:
+      // An app running in the background (on its anchor, or woken) tops up its plan as it
+      // runs (`refill_in_background`): here, as each prompt falls due, the prompts after it.
+      if app.isRunning && proto.channel.refillInBackground { refillPlan(at: now) }
       // A follow-up's notification is planned by the app as it is cued (the app runs then).
       guard timetable.isFollowUp(i) || delivery.planner.isPlanned(i) else {
         return promptLife.settle(i, .undelivered, delivery.planner.cutByCap ? .cap : .notRefilled, at: now)
