@@ -171,6 +171,29 @@ struct PhoneTests {
     }
   }
 
+  @Test("an app running in the background on its anchor tops up its plan as it runs (refill_in_background): never opened, it loses nothing; without background top-ups it runs out after its 7 days")
+  func keepAliveRefills() {
+    for refill in [true, false] {
+      var channel = ChannelPlan.iosLocal
+      channel.refillInBackground = refill
+      // 6 a day for 14 days on a phone that never stops the app; no one ever opens it.
+      let plan = testPlan(days: 14, participants: 5, devices: [(quietProfile(), 1)], channel: channel) {
+        $0.compliance.setOneClass(level: 0)
+        $0.compliance.dropoutPerDay = 0
+      }
+      for o in outcomes(plan) {
+        #expect(o.prompts.count == 84)
+        let lost = o.prompts.filter { $0.reason == .cap || $0.reason == .notRefilled }
+        if refill {
+          #expect(lost.isEmpty, "\(lost.count) lost")
+        } else {
+          // Planned at the start for 7 days ahead (day 0 to day 7), then never again.
+          #expect(lost.count == 36 && lost.allSatisfy { $0.reason == .notRefilled }, "\(lost.count) lost")
+        }
+      }
+    }
+  }
+
   @Test("AWARE's plugin plans 56 per schedule and iOS the soonest 64 of all: a schedule past its 56 leaves its later prompts out while the other's are planned")
   func awarePerScheduleCap() {
     // Schedule 0: 8 a day (09:00-16:00); schedule 1: one a day at 20:00; 14 days.
