@@ -24,8 +24,9 @@ struct RunCommand: ParsableCommand {
   @Option(help: "Replications (overrides the scenario).") var replications: Int?
   @Option(help: "Master seed (overrides the scenario).") var seed: UInt64?
   @OptionGroup var execution: ExecutionOptions
-  @Option(help: "Participants per variant (overrides population.size, for a quick try).") var participants: Int?
-  @Option(help: "Study length, for example 7d (overrides duration).") var duration: String?
+  @Option(help: "Participants per variant (overrides population.size, a variant's own too; for a quick try).")
+  var participants: Int?
+  @Option(help: "Study length, for example 7d (overrides duration, a variant's own too).") var duration: String?
   @Option(help: "Use this AWARE ESM schedule file as the protocol.") var awareSchedule: String?
   @Flag(help: "Replace DIR if it exists.") var force = false
 

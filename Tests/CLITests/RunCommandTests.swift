@@ -295,6 +295,45 @@ struct RunCommandTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: tmp.url.path).filter { $0.hasPrefix(".") }.isEmpty)
   }
 
+  @Test("--force replaces a folder with esmira/ and mpath/ exports it wrote; the report names the scenario file, not the path typed; --duration reaches a variant's own duration; a seed up to 2^63 - 1 is read exactly")
+  func rerunsAsWritten() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let file = try tmp.write(
+      "s.yaml",
+      """
+      name: exports
+      seed: 9007199254740993
+      duration: 2d
+      population: {size: 3}
+      protocol:
+        window: "09:00-21:00"
+        schedule: {algorithm: fixed-blocks, per_day: 3}
+      variants:
+        - name: base
+        - name: long
+          duration: 4d
+      outputs: {esmira: true, mpath: true, prompts: true, sqlite: false}
+
+      """)
+    let out = tmp.path("out")
+    let args = ["run", file, "--output", out, "--force"]
+    #expect(try ESMSimBinary.run(args).status == 0)
+    let again = try ESMSimBinary.run(args)
+    #expect(again.status == 0, "\(again.stderr)")
+    // The report: the file's name, however the path was typed.
+    let report = try String(contentsOfFile: out + "/report.html", encoding: .utf8)
+    #expect(report.contains("s.yaml") && !report.contains(tmp.url.path))
+    // The seed as written (through a double, 2^53 + 1 was refused).
+    let shown = try ESMSimBinary.run(["show", file])
+    #expect(shown.status == 0 && shown.stdout.contains("seed: 9007199254740993"), "\(shown.stderr)")
+    // --duration 1d: the variant's own 4 days too.
+    let short = tmp.path("short")
+    #expect(try ESMSimBinary.run(["run", file, "--output", short, "--duration", "1d"]).status == 0)
+    let dates = Set(try lines(short + "/prompts.csv").dropFirst().filter { !$0.isEmpty }.map { String($0.split(separator: ",")[4]) })
+    #expect(dates.count == 1, "\(dates)")
+  }
+
   @Test("show prints every default; validate says what the scenario describes")
   func showAndValidate() throws {
     let show = try ESMSimBinary.run(["show", "scenarios/quickstart.yaml"])

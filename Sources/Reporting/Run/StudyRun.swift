@@ -139,7 +139,9 @@ public enum StudyRun {
       }
       let first = scenario.variants.first?.plan
       let facts: [(String, String)] = [
-        ("Scenario", scenario.file), ("Participants", String(first?.participants ?? 0)),
+        // The file's name, as the manifest records it: the folder is the same however the
+        // path was typed.
+        ("Scenario", (scenario.file as NSString).lastPathComponent), ("Participants", String(first?.participants ?? 0)),
         ("Study days", String(first?.days ?? 0)), ("Replications", String(scenario.replications)),
         ("Seed", String(scenario.seed)), ("Variants", scenario.variants.map(\.name).joined(separator: ", ")),
       ]
@@ -149,8 +151,15 @@ public enum StudyRun {
       try AtomicFile.write(html, to: folder.path("report.html"))
     }
     let files = (folder.files + ["manifest.json"]).sorted()
-    let beiwe = (dir as NSString).appendingPathComponent(BeiweFolder.name)
-    let folders = out.beiwe || out.beiweSensors ? Manifest.FolderDigest.of(beiwe, name: BeiweFolder.name).map { [$0] } ?? [] : []
+    // Every folder of files the run wrote (beiwe/, esmira/, mpath/) is counted, so that
+    // --force can tell it from one a user put there.
+    let folders = [BeiweFolder.name, ESMiraExportOutput.folderName, MPathExportOutput.folderName].compactMap {
+      name -> Manifest.FolderDigest? in
+      let path = (dir as NSString).appendingPathComponent(name)
+      var isDir: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue else { return nil }
+      return Manifest.FolderDigest.of(path, name: name)
+    }
     let manifest = Manifest.json(scenario: scenario, version: version, files: files, tables: folder.schemas, folders: folders)
     try AtomicFile.write(manifest.text(indent: 2) + "\n", to: (dir as NSString).appendingPathComponent("manifest.json"))
     return Outcome(variants: reports, files: files, participantDays: sim.participantDays, events: sim.events)

@@ -93,14 +93,22 @@ final class Reader {
       record(key, .scalar(String(d), nil))
       return d
     }
-    guard let x = Units.number(s), x == x.rounded(), abs(x) < 1e15 else {
-      throw error(key, l, "expected a whole number, found '\(s)'")
+    // Digits are read exactly (a seed up to 2^63 - 1); other forms (1e3) as numbers, which
+    // are exact below 10^15.
+    let x: Int
+    if let exact = Int(s.trimmingCharacters(in: .whitespaces)) {
+      x = exact
+    } else {
+      guard let d = Units.number(s), d == d.rounded(), abs(d) < 1e15 else {
+        throw error(key, l, "expected a whole number, found '\(s)'")
+      }
+      x = Int(d)
     }
-    guard range.contains(Int(x)) else {
+    guard range.contains(x) else {
       throw error(key, l, "must be between \(range.lowerBound) and \(range.upperBound), not \(s)")
     }
-    record(key, .scalar(String(Int(x)), l))
-    return Int(x)
+    record(key, .scalar(String(x), l))
+    return x
   }
 
   func share(_ key: String, default d: Double) throws(ScenarioError) -> Double {

@@ -30,7 +30,17 @@ public struct ScenarioOverrides: Sendable {
     let here = ScenarioValue.Location.commandLine
     if let r = replications { overlay.append(("replications", .scalar(String(r), here), here)) }
     if let s = seed { overlay.append(("seed", .scalar(String(s), here), here)) }
-    if let d = duration { overlay.append(("duration", .scalar(d, here), here)) }
+    if let d = duration {
+      overlay.append(("duration", .scalar(d, here), here))
+      // Variants that set their own duration get it too (as they get --participants).
+      if case .mapping(var pairs, let at) = tree, let i = pairs.firstIndex(where: { $0.key == "variants" }),
+        case .sequence(let list, let lat) = pairs[i].value
+      {
+        let length: ScenarioValue = .mapping([("duration", .scalar(d, here), here)], nil)
+        pairs[i].value = .sequence(list.map { v in v["duration"] == nil ? v : v.overlaid(with: length) }, lat)
+        tree = .mapping(pairs, at)
+      }
+    }
     if let n = participants {
       let population: ScenarioValue = .mapping([("size", .scalar(String(n), here), here)], nil)
       overlay.append(("population", population, nil))
