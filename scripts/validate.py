@@ -717,7 +717,7 @@ say(f"\nLonger answers less at every frequency ({verdict(all(s6 < s3 for s3, s6 
     f"{100 * (statistics.mean(thirty) - statistics.mean(sixty)):.1f} points); prompts a day move it by at most "
     f"{100 * spread_freq:.1f} points (target within 3: {verdict(spread_freq <= 0.03)}).")
 say("The length effect (`length_effect` 0.07: the odds fall 7 % per minute of answering beyond the first) is an")
-say("assumption between Hasselhorn et al. 2022 (33 against 82 items: no difference), Businelle et al. 2024 (25")
+say("assumption between Hasselhorn et al. 2022 (33 against 82 items: no difference, as cited; not read, unverified), Businelle et al. 2024 (25")
 say("against 15 items: −2.0 points, not significant) and Williams et al. 2021 (more than 26 items: 63 % against")
 say("about 80 %, 4 samples).\n")
 burst = """name: bursts

@@ -75,15 +75,16 @@ public struct CompliancePlan: Sendable, Equatable {
   /// four training studies; `docs/validation.md`): default 0.5 (C). 0: the same odds whatever
   /// the window.
   public var alertWindowExponent = 0.5
-  /// The share of willing decisions opened at once (the phone in hand), the population's
-  /// mean, and the sd of its log-odds between people.
+  /// The share of willing decisions opened at once (the phone in hand): the population's
+  /// median (on the log-odds scale; the mean share over people is about 0.43), and the sd of
+  /// its log-odds between people.
   public var atOnce = 0.42
   public var atOnceSD = 1.0
   /// The change per study week of the log-odds of opening at once: people come to answer
   /// "when convenient" more often as a study goes on, so their waits lengthen. Default 0 (D):
   /// a pilot sets it. The corpus's long-window studies' median waits lengthen by 10–80 % from
-  /// the first half of their days to the second, and the training studies fit −0.45 to +0.06
-  /// (median −0.1; [@corpus-bosley2020_gad], [@corpus-fisher2017_mood]); the 5- and 30-minute
+  /// the first half of their days to the second, and the training studies fit −0.41 to +0.11
+  /// (median −0.09, `docs/validation.md`, real studies; [@corpus-bosley2020_gad], [@corpus-fisher2017_mood]); the 5- and 30-minute
   /// windows show no change, and a default decline cost their held-out answers (5–6 points
   /// under for Johannes et al.; `docs/validation.md`).
   public var atOnceWeeklyChange = 0.0

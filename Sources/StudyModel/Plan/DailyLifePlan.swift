@@ -9,9 +9,9 @@ public struct DailyLifePlan: Sendable, Equatable {
   /// secondary summary); a mid value of the working and non-working population (assumption).
   public var weekdayWake: SimTime = 7 * Tick.hour
   /// Mean bedtime on weekdays, after midnight (may pass 24:00). Default 23:00
-  /// (Fitbit: US mean bedtime 23:21; ATUS workday bedtime about 23:00; §4).
+  /// (Fitbit: US mean bedtime 23:21, [@Fitbit2018]; ATUS workday bedtime about 23:00, [@ATUS]).
   public var weekdayBed: SimTime = 23 * Tick.hour
-  /// Weekend shift of both times. Default 64 min (Fitbit: bedtime +64 min on weekends, §4).
+  /// Weekend shift of both times. Default 64 min (Fitbit: bedtime +64 min on weekends, [@Fitbit2018]; wake as much, [@ATUS]).
   public var weekendShift: SimTime = 64 * Tick.minute
   /// Person-to-person sd of the usual wake and bed times. Default 45 min (assumption).
   public var personSD: SimTime = 45 * Tick.minute
@@ -22,7 +22,7 @@ public struct DailyLifePlan: Sendable, Equatable {
   /// (assumption; ACS: most working adults commute).
   public var worksOutside: Double = 0.7
   /// Share of commuters who travel by public transport (the rest drive). Default 0.45
-  /// (assumption for an urban sample; AAA: 94.5 % of adults drive).
+  /// (assumption for an urban sample; most adults drive: 87.5 % of those 16 and over in 2014–2015, about 9 in 10 in 2019–2020, [@AAADrivingSurvey]).
   public var transitShare: Double = 0.45
   /// Share of a transit commuter's trips that go underground (no reception) for part of the
   /// way. Default 0.5 (assumption; MacKerron's thesis names underground rail as a cause of
@@ -46,7 +46,7 @@ public struct DailyLifePlan: Sendable, Equatable {
   public init() {}
 
   /// Defaults per context. Phone with participant: Dey et al. 2011, within arm's reach about
-  /// 50 % and in the same room about 90 % of the time (§4; "with the participant" read as
+  /// 50 % and in the same room about 90 % of the time ([@Dey2011]; "with the participant" read as
   /// near enough to hear or check, 0.9 at home); the other values are assumptions in the
   /// direction of the thesis' five conditions and of Rintala et al. 2020 (away from home,
   /// lower response), documented in `docs/model.md`. Willingness is an odds ratio: work 0.8,
