@@ -157,6 +157,14 @@ struct PhoneTests {
     var withReminders = LocalPlanner(channel: ChannelPlan(kind: .local, cap: 64), reminders: 2)
     withReminders.refill(at: 0, times: times, days: days, parts: [UInt16](repeating: 0, count: times.count), schedules: 1, today: 0)
     #expect(withReminders.end == 21)
+    // With a 7-day horizon (iOS's local plan), 10 a day: the cap cuts the 80 wanted at 64;
+    // those are lost to the cap, the prompts past the horizon to a plan never topped up.
+    var horizon = LocalPlanner(channel: .iosLocal, reminders: 0)
+    let ten = (0..<140).map { SimTime($0 / 10) * Tick.day + 8 * Tick.hour + SimTime($0 % 10) * Tick.hour }
+    horizon.refill(at: 0, times: ten, days: (0..<140).map { Int32($0 / 10) }, parts: [UInt16](repeating: 0, count: 140), schedules: 1, today: 0)
+    #expect(horizon.end == 64 && horizon.cutByCap)
+    #expect(horizon.lossReason(70) == .cap && horizon.lossReason(79) == .cap)
+    #expect(horizon.lossReason(80) == .notRefilled && horizon.lossReason(139) == .notRefilled)
     // End to end: a participant who never opens the app loses the prompts past the cap.
     var p = quietProfile()
     p.forceQuitPerDay = 500  // the app never runs code again after the first morning

@@ -20,7 +20,7 @@ extension ParticipantSimulation {
       if app.isRunning && proto.channel.refillInBackground { refillPlan(at: now) }
       // A follow-up's notification is planned by the app as it is cued (the app runs then).
       guard timetable.isFollowUp(i) || delivery.planner.isPlanned(i) else {
-        return promptLife.settle(i, .undelivered, delivery.planner.cutByCap ? .cap : .notRefilled, at: now)
+        return promptLife.settle(i, .undelivered, delivery.planner.lossReason(i), at: now)
       }
       guard power.phoneIsOn else { return promptLife.settle(i, .undelivered, .phoneOff, at: now) }
       deliver(i, at: now, &sim)

@@ -18,6 +18,10 @@ public struct LocalPlanner: Sendable {
   public private(set) var end = 0
   /// Whether the last top-up was cut short by the cap.
   public private(set) var cutByCap = false
+  /// The end of the prompts the last top-up wanted on the phone (its horizon or repetitions):
+  /// a prompt past it that was not planned was lost because the app did not run again, not
+  /// to the cap.
+  public private(set) var wantedEnd = 0
   /// Prompts planned beyond ``end`` (in time order): with a cap per schedule, a schedule that
   /// has used its share leaves its later prompts out while the others' are still planned.
   public private(set) var beyond: [Int] = []
@@ -51,6 +55,7 @@ public struct LocalPlanner: Sendable {
       while count > 1 && ends[count - 1] - first > perPromptCap { count -= 1 }
       wanted = min(wanted, ends[count - 1])
     }
+    wantedEnd = wanted
     if let each = channel.perScheduleCap {
       planEach(from: first, to: wanted, each: each, parts: parts, schedules: schedules)
       return
@@ -121,9 +126,14 @@ public struct LocalPlanner: Sendable {
   /// Everything planned at once (Android alarms: no practical cap, re-armed when each fires).
   public mutating func planAll(count: Int) {
     end = count
+    wantedEnd = count
     cutByCap = false
     beyond = []
   }
+
+  /// Why prompt `i`, not planned, is lost: to the cap if the last top-up wanted it but the cap
+  /// cut the plan short; otherwise because the plan ran out (the app did not run in time).
+  public func lossReason(_ i: Int) -> MissReason { cutByCap && i < wantedEnd ? .cap : .notRefilled }
 
   /// Whether prompt `i` is on the phone when its time comes.
   public func isPlanned(_ i: Int) -> Bool { i < end || (!beyond.isEmpty && Self.sortedContains(beyond, i)) }
