@@ -17,6 +17,16 @@ struct Scratch {
   func remove() { try? FileManager.default.removeItem(at: url) }
 }
 
+extension ISO8601DateFormatter {
+  /// Reads prompts.csv's local times (no zone), as UTC: differences come out right.
+  static var esmsimLocal: ISO8601DateFormatter {
+    let f = ISO8601DateFormatter()
+    f.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withDashSeparatorInDate]
+    f.timeZone = TimeZone(identifier: "UTC")
+    return f
+  }
+}
+
 func lines(_ path: String) throws -> [String] {
   try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
 }
@@ -332,6 +342,52 @@ struct RunCommandTests {
     #expect(try ESMSimBinary.run(["run", file, "--output", short, "--duration", "1d"]).status == 0)
     let dates = Set(try lines(short + "/prompts.csv").dropFirst().filter { !$0.isEmpty }.map { String($0.split(separator: ",")[4]) })
     #expect(dates.count == 1, "\(dates)")
+  }
+
+  @Test("a push held while the phone is off arrives only within the channel's store time; past it, it is lost to the phone being off")
+  func heldPushStore() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let file = try tmp.write(
+      "s.yaml",
+      """
+      name: store
+      seed: 5
+      duration: 10d
+      population:
+        size: 40
+        devices: {non_controlled: 1}
+        os: {ios: 1}
+        device_profiles:
+          non_controlled: {charge_nightly: 0.3, charge_when_low: 0, battery_drain_awake: 10}
+      protocol:
+        window: "08:00-10:00"
+        schedule: {algorithm: fixed-blocks, per_day: 1}
+        expiry: 30m
+        channel: {preset: push, store: 1h}
+      outputs: {prompts: true, sqlite: false, report: false}
+
+      """)
+    let out = tmp.path("out")
+    let r = try ESMSimBinary.run(["run", file, "--output", out])
+    #expect(r.status == 0, "\(r.stderr)")
+    let rows = try lines(out + "/prompts.csv")
+    let header = rows[0].split(separator: ",").map(String.init)
+    let (s, d, reason) = (header.firstIndex(of: "scheduled")!, header.firstIndex(of: "delivered")!, header.firstIndex(of: "reason")!)
+    func minutes(_ t: Substring) -> Double {
+      let date = ISO8601DateFormatter.esmsimLocal.date(from: String(t.prefix(19)))!
+      return date.timeIntervalSince1970 / 60
+    }
+    var late = 0
+    var phoneOff = 0
+    for line in rows.dropFirst() where !line.isEmpty {
+      let c = line.split(separator: ",", omittingEmptySubsequences: false)
+      if !c[d].isEmpty && minutes(c[d]) - minutes(c[s]) > 60 { late += 1 }
+      if c[reason] == "phone_off" { phoneOff += 1 }
+    }
+    // Before, 90 pushes arrived 1 to 16.5 hours late (most at bedtime, then called asleep).
+    #expect(late == 0)
+    #expect(phoneOff > 20)
   }
 
   @Test("show prints every default; validate says what the scenario describes")

@@ -133,8 +133,17 @@ extension ParticipantSimulation {
       updateBattery(&sim)
       armWake(&sim)
     }
-    if delivery.heldPush >= 0, let back = nextReachable(after: sim.now) {
-      sim.schedule(at: back, kind: EventKind.promptArrives.rawValue, payload: Int32(delivery.heldPush))
+    // A push APNs held while the phone was off arrives if the phone is reachable before APNs
+    // gives it up (`protocol.channel.store`, from when it was sent); otherwise it is lost to
+    // the phone having been off.
+    if delivery.heldPush >= 0 {
+      let held = delivery.heldPush
+      if let back = nextReachable(after: sim.now), back - timetable.times[held] <= proto.channel.storeFor {
+        sim.schedule(at: back, kind: EventKind.promptArrives.rawValue, payload: Int32(held))
+      } else if promptLife.states[held].stage == .waiting, !promptLife.isDelivered(held) {
+        delivery.heldPush = -1
+        promptLife.settle(held, .undelivered, .phoneOff, at: sim.now)
+      }
     }
   }
 }
