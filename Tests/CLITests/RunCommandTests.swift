@@ -390,6 +390,42 @@ struct RunCommandTests {
     #expect(phoneOff > 20)
   }
 
+  @Test("the manifest's scenario hash covers the bytes of an imported protocol file, and a sweep's shards run against different files do not merge")
+  func importedFilesHashed() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    func schedule(_ hours: String) throws {
+      _ = try tmp.write(
+        "sched.json",
+        """
+        [{"schedule_id": "s", "hours": [\(hours)], "start_date": "01-01-2026", "end_date": "12-31-2026", "expiration": 30,
+          "randomize": 0, "notification_title": "t", "notification_body": "b", "esms": [{"esm": {"esm_type": 1}}]}]
+        """)
+    }
+    try schedule("9, 15")
+    let file = try tmp.write(
+      "s.yaml", "name: imports\nstart_date: \"2026-01-05\"\nduration: 2d\npopulation: {size: 3}\nprotocol: {aware_schedule: sched.json}\noutputs: {sqlite: false, report: false}\n")
+    func hash(_ out: String) throws -> (String, [String: Any]) {
+      #expect(try ESMSimBinary.run(["run", file, "--output", tmp.path(out)]).status == 0)
+      let data = try Data(contentsOf: URL(fileURLWithPath: tmp.path(out) + "/manifest.json"))
+      let scenario = try #require((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["scenario"] as? [String: Any])
+      return (scenario["sha256"] as! String, scenario["imports"] as? [String: Any] ?? [:])
+    }
+    let (a, importsA) = try hash("a")
+    #expect(importsA.keys.sorted() == ["sched.json"])
+    try schedule("9, 15, 21")
+    let (b, _) = try hash("b")
+    #expect(a != b)
+    // A sweep: shard 0 against one file, shard 1 against another.
+    try schedule("9, 15")
+    let sweep = try tmp.write("sweep.yaml", "scenario: s.yaml\ngrid:\n  protocol.expiry: [15m, 60m]\n")
+    let out = tmp.path("sv")
+    #expect(try ESMSimBinary.run(["sweep", "run", sweep, "--output", out, "--shard", "0", "--num-shards", "2"]).status == 0)
+    try schedule("9, 15, 21")
+    let second = try ESMSimBinary.run(["sweep", "run", sweep, "--output", out, "--shard", "1", "--num-shards", "2"])
+    #expect(second.status != 0 && second.stderr.contains("different sweep"), "\(second.stderr)")
+  }
+
   @Test("show prints every default; validate says what the scenario describes")
   func showAndValidate() throws {
     let show = try ESMSimBinary.run(["show", "scenarios/quickstart.yaml"])

@@ -16,7 +16,9 @@ public enum Manifest {
   ) -> JSONValue {
     var pairs: [(String, JSONValue)] = [
       ("esmsim_version", .string(version)),
-      ("scenario", .object([("name", .string(scenario.name)), ("file", .string((scenario.file as NSString).lastPathComponent)), ("sha256", .string(scenario.hash))])),
+      ("scenario", .object([("name", .string(scenario.name)), ("file", .string((scenario.file as NSString).lastPathComponent)), ("sha256", .string(scenario.hash))]
+        // The protocol files it imports: the scenario's hash covers their bytes.
+        + (scenario.imports.isEmpty ? [] : [("imports", .object(scenario.imports.map { ($0.name, .string($0.sha256)) }))]))),
       ("seed", .int(Int(scenario.seed))),
       ("replications", .int(scenario.replications)),
       ("start_date", .string(scenario.startDate.description)),

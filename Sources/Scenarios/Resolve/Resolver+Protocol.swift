@@ -115,6 +115,7 @@ extension ScenarioResolver {
     guard let key = importKeys.first, let (file, at) = try r.scalar(key) else { return nil }
     r.record(key, .scalar(file, at))
     let (data, path) = try importedFile(file, key: r.keyPath(key), at: at)
+    imports.note(file, data)
     let imported = try Self.read(key, data: data, path: path, file: file, reader: r, startDate: startDate, days: plan.days)
     guard imported.parts.count <= ScenarioLimits.schedules else {
       throw r.error(

@@ -1,3 +1,4 @@
+import Foundation
 import SimKernel
 import StudyModel
 
@@ -24,8 +25,28 @@ public struct Scenario: Sendable {
   /// What the file asks for that esmsim simulates otherwise or not at all (``ScenarioWarning``).
   public var warnings: [ScenarioWarning] = []
 
-  /// A stable hash of the resolved scenario (SHA-256 of its text), for manifests.
-  public var hash: String { SHA256.hex(Array(resolved.yaml().utf8)) }
+  /// The protocol files the scenario imports (`aware_schedule`, `esmira_study`,
+  /// `paco_experiment`, `beiwe_study`), as named, with the SHA-256 of their bytes, by name.
+  public var imports: [(name: String, sha256: String)] = []
+
+  /// A stable hash of the resolved scenario (SHA-256 of its text and of the files it imports,
+  /// whose contents the text only names), for manifests.
+  public var hash: String { SHA256.hex(Array(hashedText.utf8)) }
+
+  /// What ``hash`` hashes: the resolved scenario, then a line for each imported file.
+  public var hashedText: String {
+    resolved.yaml() + imports.map { "import \($0.name) \($0.sha256)\n" }.joined()
+  }
+}
+
+/// The imported files a resolution read (a reference, so that the readers note them as they
+/// read, wherever they are called from).
+final class ImportLog: @unchecked Sendable {
+  private var files: [String: String] = [:]
+  /// Notes file `name`'s bytes.
+  func note(_ name: String, _ data: Data) { files[name] = SHA256.hex(Array(data)) }
+  /// The files noted, by name.
+  var sorted: [(name: String, sha256: String)] { files.keys.sorted().map { ($0, files[$0]!) } }
 }
 
 /// Which files a run writes besides the summaries and the manifest.

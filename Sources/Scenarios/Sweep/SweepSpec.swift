@@ -188,7 +188,7 @@ public struct SweepSpec: Sendable {
     // is one), or a list's first points. `checkPoints()` checks them all.
     for p in spec.axisPoints() where p != 0 { _ = try spec.point(p) }
     var hashText = "esmsim sweep 2\nreplications \(replications)\nparameters \(parameters.joined(separator: " "))\n"
-    hashText += "base\n\(tree.yaml())first point\n\(first.scenario.resolved.yaml())"
+    hashText += "base\n\(tree.yaml())first point\n\(first.scenario.hashedText)"
     for combo in combos { hashText += "point " + combo.map(\.value.flowText).joined(separator: "\u{1F}") + "\n" }
     spec.hash = SHA256.hex(Array(hashText.utf8))
     return spec
