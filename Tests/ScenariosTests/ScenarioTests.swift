@@ -123,6 +123,20 @@ struct ScenarioTests {
     #expect(shares?.key == "population.variables[0].shares" && shares?.location?.line == 4, "\(String(describing: shares))")
   }
 
+  @Test("share tables come back in one order whatever the file's, so that the same people are drawn")
+  func sharesInOneOrder() throws {
+    func plan(_ devices: String, _ os: String, _ zones: String) throws -> StudyPlan {
+      try resolve("name: x\npopulation:\n  devices: \(devices)\n  os: \(os)\n  time_zones: \(zones)\n").variants[0].plan
+    }
+    let a = try plan("{ideal: 0.3, heavy: 0.7}", "{ios: 0.5, android: 0.5}", "{UTC: 0.3, Europe/Brussels: 0.7}")
+    let b = try plan("{heavy: 0.7, ideal: 0.3}", "{android: 0.5, ios: 0.5}", "{Europe/Brussels: 0.7, UTC: 0.3}")
+    #expect(a.devices.map(\.profile.name) == b.devices.map(\.profile.name))
+    #expect(a.systems.map(\.os) == b.systems.map(\.os))
+    #expect(a.timeZones.map(\.share) == b.timeZones.map(\.share))
+    #expect(try resolve("name: x\npopulation:\n  devices: {heavy: 0.7, ideal: 0.3}\n").resolved.yaml()
+      == (try resolve("name: x\npopulation:\n  devices: {ideal: 0.3, heavy: 0.7}\n").resolved.yaml()))
+  }
+
   @Test("durations, clock times, shares and dates are read with their units")
   func units() {
     #expect(Units.duration("30s") == 30 * Tick.second)

@@ -32,7 +32,7 @@ extension ScenarioResolver {
   /// (default: everyone in UTC).
   func timeZones(_ r: Reader, days: Int) throws(ScenarioError) -> [(zone: ZoneOffsets, share: Double)] {
     let names = try r.shares(
-      "time_zones", default: [("UTC", 1)], example: "Europe/London", accepts: Self.knows,
+      "time_zones", default: [("UTC", 1)], example: "Europe/London", accepts: Self.knows, inOrder: <,
       unknown: { "not a time zone of the IANA database (for example Europe/London, America/New_York, UTC)" })
     return names.map { (Self.zone($0.0, start: startDate, days: days)!, $0.1) }
   }
