@@ -95,12 +95,15 @@ struct TimeZoneTests {
       protocol: {schedule: {algorithm: fixed-times, times: ["15:00"]}, channel: push}
       """)
     var newYork = 0
+    // Zones keep the file's order (the first is the push server's by default).
+    let ny = try #require(two.variants[0].plan.timeZones.firstIndex { $0.zone.name == "America/New_York" })
+    #expect(ny == 1)
     for k in 0..<400 {
       let a = ParticipantSimulation(plan: two.variants[0].plan, seed: 1, replication: 0, participant: UInt32(k))
       let b = ParticipantSimulation(plan: one.variants[0].plan, seed: 1, replication: 0, participant: UInt32(k))
       // Every other trait is the same person's.
       #expect(a.person.answerLevel == b.person.answerLevel && a.person.sleepOffset == b.person.sleepOffset)
-      if a.person.zone == 1 {
+      if a.person.zone == ny {
         newYork += 1
         let o = ParticipantSimulation.outcome(plan: two.variants[0].plan, seed: 1, replication: 0, participant: UInt32(k))
         #expect(o.prompts.map { ($0.scheduled % Tick.day) / Tick.minute }.allSatisfy { $0 == 10 * 60 })

@@ -206,7 +206,8 @@ final class Reader {
       }
       out.append((name, x))
     }
-    out.sort { inOrder($0.0, $1.0) }
+    // A stable sort: names `inOrder` does not tell apart keep the file's order.
+    out = out.enumerated().sorted { inOrder($0.element.0, $1.element.0) || (!inOrder($1.element.0, $0.element.0) && $0.offset < $1.offset) }.map(\.element)
     let total = out.reduce(0) { $0 + $1.1 }
     guard abs(total - 1) < 1e-9 else {
       throw error(key, l, "shares must sum to 1, they sum to \(Units.format(total))")
