@@ -90,19 +90,23 @@ test_that("schedule comparison: one row per algorithm, measures as numbers", {
   expect_gte(min(s$min_gap[s$algorithm == "fixed-blocks" & s$gap_method == "truncation"]), 60)
   e <- expect_error(esm_compare_schedules(per_day = 5, window = "25:00-26:00"), class = "esmsim_run_error")
   expect_match(conditionMessage(e), "window")
-  # What esmsim skips is said: a warning with its reason, an error when it skips everything
-  # (they were dropped without a word: a 0-row tibble, or the fixed blocks missing).
+  # What esmsim skips is said: a warning with its reason (Mappiness sends at most 5 a day),
+  # an error when it can run none (they were dropped without a word: a 0-row tibble).
   said <- character()
-  g <- withCallingHandlers(esm_compare_schedules(per_day = 5, window = "08:00-22:00", days = 7, min_gap = -5),
+  g <- withCallingHandlers(esm_compare_schedules(per_day = 6, window = "08:00-22:00", days = 7),
                            warning = function(w) {
                              said <<- c(said, conditionMessage(w))
                              invokeRestart("muffleWarning")
                            })
-  expect_gte(length(said), 1)
-  expect_true(all(grepl("^fixed-blocks .* skipped: --min-gap", said)))
-  expect_false("fixed-blocks" %in% g$algorithm)
+  expect_equal(length(said), 1)
+  expect_match(said, "^mappiness skipped: --per-day")
+  expect_false("mappiness" %in% g$algorithm)
+  expect_true("fixed-blocks" %in% g$algorithm)
+  expect_true(all(g$signals_per_day > 0))
+  e <- expect_error(esm_compare_schedules(per_day = 2.5, window = "08:00-08:02"), class = "esmsim_run_error")
+  expect_match(conditionMessage(e), "mappiness: --per-day")
   e <- expect_error(esm_compare_schedules(per_day = -1, window = "08:00-22:00"), class = "esmsim_run_error")
-  expect_match(conditionMessage(e), "every schedule was skipped")
+  expect_match(conditionMessage(e), "--per-day")
 })
 
 test_that("esm_read refuses a folder that is not a results folder; a column subset of power prints as a table", {
