@@ -41,24 +41,29 @@ public struct ScheduleParameters: Sendable, Hashable {
     self.buffer = buffer
   }
 
+  /// The parameters the algorithm `name` reads besides `per-day` (which every one reads), in
+  /// ``ScheduleParameter`` order.
+  public static func read(by name: AnyScheduler.Name) -> [ScheduleParameter] {
+    switch name {
+    case .mappiness: [.endMargin]
+    case .fixedBlocks: [.minGap, .gapMethod, .blocks]
+    case .bernoulli: []
+    case .fixedTimes: [.times, .jitter]
+    case .chain: [.fixedLag, .randomLag]
+    case .bufferedBlocks: [.buffer]
+    }
+  }
+
   /// The parameters given (not nil) that the algorithm `name` does not read, in
   /// ``ScheduleParameter`` order: a scenario file refuses them as unknown keys, the command
-  /// line by flag. (`per-day` is read by every algorithm.)
+  /// line by flag.
   public func unread(by name: AnyScheduler.Name) -> [ScheduleParameter] {
     let given: [(ScheduleParameter, Bool)] = [
       (.endMargin, endMargin != nil), (.minGap, minGap != nil), (.gapMethod, gapMethod != nil),
       (.blocks, blocks != nil), (.times, times != nil), (.jitter, jitter != nil), (.fixedLag, fixedLag != nil),
       (.randomLag, randomLag != nil), (.buffer, buffer != nil),
     ]
-    let reads: Set<ScheduleParameter> =
-      switch name {
-      case .mappiness: [.endMargin]
-      case .fixedBlocks: [.minGap, .gapMethod, .blocks]
-      case .bernoulli: []
-      case .fixedTimes: [.times, .jitter]
-      case .chain: [.fixedLag, .randomLag]
-      case .bufferedBlocks: [.buffer]
-      }
+    let reads = Self.read(by: name)
     return given.filter { $0.1 && !reads.contains($0.0) }.map(\.0)
   }
 

@@ -86,14 +86,7 @@ struct ScheduleOptions: ParsableArguments {
 
   /// The flags an algorithm reads, for the message refusing one it does not.
   static func flags(of name: AnyScheduler.Name) -> String {
-    let all = ScheduleParameters(
-      endMargin: 0, minGap: 0, gapMethod: GapMethod.none, blocks: [], times: [], jitter: 0, fixedLag: 0, randomLag: 0,
-      buffer: 0)
-    let unread = Set(all.unread(by: name))
-    let read = [ScheduleParameter.perDay] + ScheduleParameter.allCases.filter {
-      ![.algorithm, .window, .perDay].contains($0) && !unread.contains($0)
-    }
-    return read.map { "--" + $0.rawValue }.joined(separator: ", ")
+    ([.perDay] + ScheduleParameters.read(by: name)).map { "--" + $0.rawValue }.joined(separator: ", ")
   }
 
   /// Whether the schedule runs on day `d` (weekdays and every N days, as in a scenario's

@@ -212,8 +212,8 @@ struct Predictability: Sendable {
     // The largest hazard among states of the day reached often: at least 100 times and on at
     // least 1 % of the fitting days, so that it does not grow with the days drawn (rare states'
     // chances, fitted on a few visits, reach 1 as more days reach them).
-    let support = max(Int32(Self.hazardMinVisits), Int32(min((Double(fitDays.count) * Self.hazardMinShare).rounded(.up), 1e9)))
-    let hazard = fitted.lazy.filter { $0.visits >= support }.map(Self.probability).max() ?? .nan
+    let support = max(Self.hazardMinVisits, Int((Double(fitDays.count) * Self.hazardMinShare).rounded(.up)))
+    let hazard = fitted.lazy.filter { Int($0.visits) >= support }.map(Self.probability).max() ?? .nan
     // Per signal as the model sees signals: a slot holding a signal is one outcome, so two
     // signals in one slot (a per-minute coin does it; 2 % of Bernoulli's) count once, as
     // they do in the log-loss. The slots after a day's last signal, to the window's end, and

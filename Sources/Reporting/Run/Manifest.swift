@@ -49,10 +49,14 @@ public enum Manifest {
     public var files: Int
     public var digest: String
 
-    /// The digest of `folder`'s files as they are on disk now (nil when it cannot be read).
+    /// The digest of `folder`'s files as they are on disk now (nil when it is not a folder or
+    /// cannot be read).
     public static func of(_ folder: String, name: String) -> FolderDigest? {
       let fm = FileManager.default
-      guard let walker = fm.enumerator(atPath: folder) else { return nil }
+      var isFolder: ObjCBool = false
+      guard fm.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue,
+        let walker = fm.enumerator(atPath: folder)
+      else { return nil }
       var paths: [String] = []
       while let p = walker.nextObject() as? String {
         var isDir: ObjCBool = false

@@ -154,11 +154,7 @@ public enum StudyRun {
     // Every folder of files the run wrote (beiwe/, esmira/, mpath/) is counted, so that
     // --force can tell it from one a user put there.
     let folders = [BeiweFolder.name, ESMiraExportOutput.folderName, MPathExportOutput.folderName].compactMap {
-      name -> Manifest.FolderDigest? in
-      let path = (dir as NSString).appendingPathComponent(name)
-      var isDir: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue else { return nil }
-      return Manifest.FolderDigest.of(path, name: name)
+      Manifest.FolderDigest.of((dir as NSString).appendingPathComponent($0), name: $0)
     }
     let manifest = Manifest.json(scenario: scenario, version: version, files: files, tables: folder.schemas, folders: folders)
     try AtomicFile.write(manifest.text(indent: 2) + "\n", to: (dir as NSString).appendingPathComponent("manifest.json"))

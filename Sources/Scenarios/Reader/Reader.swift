@@ -171,22 +171,19 @@ final class Reader {
   /// A mapping of names to shares that sum to 1; names must be among `names`, and come back
   /// in their order.
   func shares(_ key: String, names: [String], default d: [(String, Double)]) throws(ScenarioError) -> [(String, Double)] {
-    try shares(
-      key, default: d, example: names[0], accepts: names.contains,
-      inOrder: { names.firstIndex(of: $0)! < names.firstIndex(of: $1)! }
-    ) {
+    try shares(key, default: d, example: names[0], accepts: names.contains, rank: { names.firstIndex(of: $0)! }) {
       "unknown name; expected one of \(names.joined(separator: ", "))"
     }
   }
 
   /// A mapping of names to shares that sum to 1; `accepts` says which names are valid,
-  /// `unknown` what to say of another. The shares come back (and are recorded) in the order
-  /// `inOrder` gives the names, whatever the file's order: participants are drawn over them in
-  /// that order, so a file that lists them otherwise, or a variant that repeats them in
-  /// another order, draws the same people.
+  /// `unknown` what to say of another. With a `rank`, the shares come back (and are recorded)
+  /// in its order, whatever the file's: participants are drawn over them in that order, so a
+  /// file that lists them otherwise, or a variant that repeats them in another order, draws
+  /// the same people; without one, in the file's order.
   func shares(
     _ key: String, default d: [(String, Double)], example: String, accepts: (String) -> Bool,
-    inOrder: (String, String) -> Bool, unknown: () -> String
+    rank: ((String) -> Int)? = nil, unknown: () -> String
   ) throws(ScenarioError) -> [(String, Double)] {
     guard let v = raw(key) else {
       record(key, .mapping(d.map { ($0.0, .scalar(Units.format($0.1), nil), nil) }, nil))
@@ -206,8 +203,7 @@ final class Reader {
       }
       out.append((name, x))
     }
-    // A stable sort: names `inOrder` does not tell apart keep the file's order.
-    out = out.enumerated().sorted { inOrder($0.element.0, $1.element.0) || (!inOrder($1.element.0, $0.element.0) && $0.offset < $1.offset) }.map(\.element)
+    if let rank { out.sort { rank($0.0) < rank($1.0) } }
     let total = out.reduce(0) { $0 + $1.1 }
     guard abs(total - 1) < 1e-9 else {
       throw error(key, l, "shares must sum to 1, they sum to \(Units.format(total))")

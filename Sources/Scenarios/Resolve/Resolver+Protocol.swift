@@ -94,7 +94,7 @@ extension ScenarioResolver {
   /// The protocol of the file an import key names (`aware_schedule`, with `aware_schedule_id`
   /// to pick one of its schedules; `esmira_study`; `paco_experiment`; `beiwe_study`), or nil
   /// without one; two import keys, or one beside a schedule or questionnaires, are refused.
-  func importedProtocol(_ r: Reader, plan: StudyPlan) throws(ScenarioError) -> ImportedProtocol? {
+  mutating func importedProtocol(_ r: Reader, plan: StudyPlan) throws(ScenarioError) -> ImportedProtocol? {
     let importKeys = ["aware_schedule", "esmira_study", "paco_experiment", "beiwe_study"].filter { r.has($0) }
     if importKeys.count > 1 {
       throw r.error(
@@ -115,7 +115,7 @@ extension ScenarioResolver {
     guard let key = importKeys.first, let (file, at) = try r.scalar(key) else { return nil }
     r.record(key, .scalar(file, at))
     let (data, path) = try importedFile(file, key: r.keyPath(key), at: at)
-    imports.note(file, data)
+    imports[file] = SHA256.hex(Array(data))
     let imported = try Self.read(key, data: data, path: path, file: file, reader: r, startDate: startDate, days: plan.days)
     guard imported.parts.count <= ScenarioLimits.schedules else {
       throw r.error(

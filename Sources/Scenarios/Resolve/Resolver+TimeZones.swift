@@ -33,8 +33,7 @@ extension ScenarioResolver {
   func timeZones(_ r: Reader, days: Int) throws(ScenarioError) -> [(zone: ZoneOffsets, share: Double)] {
     let names = try r.shares(
       "time_zones", default: [("UTC", 1)], example: "Europe/London", accepts: Self.knows,
-      // In the file's order: the first is the push server's zone by default.
-      inOrder: { _, _ in false },
+      // In the file's order (no rank): the first is the push server's zone by default.
       unknown: { "not a time zone of the IANA database (for example Europe/London, America/New_York, UTC)" })
     return names.map { (Self.zone($0.0, start: startDate, days: days)!, $0.1) }
   }

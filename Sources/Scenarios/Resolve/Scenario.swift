@@ -1,4 +1,3 @@
-import Foundation
 import SimKernel
 import StudyModel
 
@@ -37,16 +36,6 @@ public struct Scenario: Sendable {
   public var hashedText: String {
     resolved.yaml() + imports.map { "import \($0.name) \($0.sha256)\n" }.joined()
   }
-}
-
-/// The imported files a resolution read (a reference, so that the readers note them as they
-/// read, wherever they are called from).
-final class ImportLog: @unchecked Sendable {
-  private var files: [String: String] = [:]
-  /// Notes file `name`'s bytes.
-  func note(_ name: String, _ data: Data) { files[name] = SHA256.hex(Array(data)) }
-  /// The files noted, by name.
-  var sorted: [(name: String, sha256: String)] { files.keys.sorted().map { ($0, files[$0]!) } }
 }
 
 /// Which files a run writes besides the summaries and the manifest.

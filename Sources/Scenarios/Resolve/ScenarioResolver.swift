@@ -17,8 +17,9 @@ public struct ScenarioResolver {
   /// The names of `protocol.questionnaires`, in order, while they are read (a follow-up's
   /// `after` names them).
   var questionnaireNames: [String] = []
-  /// The imported files read, as named, with the SHA-256 of their bytes (``Scenario/imports``).
-  let imports = ImportLog()
+  /// The imported files read, by name as given, with the SHA-256 of their bytes
+  /// (``Scenario/imports``).
+  var imports: [String: String] = [:]
 
   /// Keys a variant may change: everything that describes the study, nothing about the run.
   static let variantKeys = ["duration", "population", "protocol"]
@@ -75,7 +76,7 @@ public struct ScenarioResolver {
     var scenario = Scenario(
       file: file, name: name, description: description, seed: UInt64(seed), replications: replications,
       startDate: startDate, variants: variants, outputs: outputs, resolved: resolved)
-    scenario.imports = resolver.imports.sorted
+    scenario.imports = resolver.imports.keys.sorted().map { ($0, resolver.imports[$0]!) }
     let named = variants.count > 1 || variants.first?.name != "base"
     scenario.warnings =
       resolver.warnings

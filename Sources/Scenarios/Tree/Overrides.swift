@@ -22,6 +22,20 @@ public struct ScenarioOverrides: Sendable {
     self.awareSchedule = awareSchedule
   }
 
+  /// `tree` with each variant that `sets` the key overlaid with `pairs` (an override reaches a
+  /// variant's own value of it too).
+  static func overlayingVariants(
+    of tree: ScenarioValue, setting sets: (ScenarioValue) -> Bool,
+    with pairs: [(key: String, value: ScenarioValue, at: ScenarioValue.Location?)]
+  ) -> ScenarioValue {
+    guard case .mapping(var top, let at) = tree, let i = top.firstIndex(where: { $0.key == "variants" }),
+      case .sequence(let list, let lat) = top[i].value
+    else { return tree }
+    let overlay: ScenarioValue = .mapping(pairs, nil)
+    top[i].value = .sequence(list.map { sets($0) ? $0.overlaid(with: overlay) : $0 }, lat)
+    return .mapping(top, at)
+  }
+
   /// `tree` with these overrides laid over it.
   public func applied(to tree: ScenarioValue) -> ScenarioValue {
     var tree = tree
@@ -32,26 +46,14 @@ public struct ScenarioOverrides: Sendable {
     if let s = seed { overlay.append(("seed", .scalar(String(s), here), here)) }
     if let d = duration {
       overlay.append(("duration", .scalar(d, here), here))
-      // Variants that set their own duration get it too (as they get --participants).
-      if case .mapping(var pairs, let at) = tree, let i = pairs.firstIndex(where: { $0.key == "variants" }),
-        case .sequence(let list, let lat) = pairs[i].value
-      {
-        let length: ScenarioValue = .mapping([("duration", .scalar(d, here), here)], nil)
-        pairs[i].value = .sequence(list.map { v in v["duration"] == nil ? v : v.overlaid(with: length) }, lat)
-        tree = .mapping(pairs, at)
-      }
+      // Variants that set their own duration get it too.
+      tree = Self.overlayingVariants(of: tree, setting: { $0["duration"] != nil }, with: [("duration", .scalar(d, here), here)])
     }
     if let n = participants {
       let population: ScenarioValue = .mapping([("size", .scalar(String(n), here), here)], nil)
       overlay.append(("population", population, nil))
       // Variants that set their own size get it too.
-      if case .mapping(var pairs, let at) = tree, let i = pairs.firstIndex(where: { $0.key == "variants" }),
-        case .sequence(let list, let lat) = pairs[i].value
-      {
-        let size: ScenarioValue = .mapping([("population", population, nil)], nil)
-        pairs[i].value = .sequence(list.map { v in v["population"]?["size"] == nil ? v : v.overlaid(with: size) }, lat)
-        tree = .mapping(pairs, at)
-      }
+      tree = Self.overlayingVariants(of: tree, setting: { $0["population"]?["size"] != nil }, with: [("population", population, nil)])
     }
     if let a = awareSchedule {
       // The schedule replaces the scenario's own.

@@ -6,7 +6,7 @@ import SimKernel
 extension ParticipantSimulation {
   /// The app starts running on its anchor (and nothing is set to wake it any more).
   mutating func startRunning(_ t: SimTime, _ sim: inout Simulator) {
-    if delivery.plansOnPhone && proto.channel.refillInBackground { refillPlan(at: t) }
+    if proto.channel.refillInBackground { refillPlan(at: t) }
     app.runs.begin(at: t)
     app.set(.anchored, at: t)
     sim.cancel(slot: Slot.wake)
@@ -76,7 +76,7 @@ extension ParticipantSimulation {
     app.forceQuit = false
     app.forceStopped = false
     app.foreground.begin(at: now)
-    if delivery.plansOnPhone { refillPlan(at: now) }
+    refillPlan(at: now)
     updateBattery(&sim)
   }
 
@@ -168,8 +168,10 @@ extension ParticipantSimulation {
     let now = sim.now
     if source == .locationChange { app.lastLocationWake = now }
     app.attended(at: now, awake: awake)
-    if delivery.plansOnPhone && proto.channel.refillInBackground { refillPlan(at: now) }
+    // Running on its anchor again tops up the plan (``startRunning(_:_:)``); a bounded run
+    // does here.
     if profile.wakeRestoresAnchor && canAnchor(fromForeground: false) { return startRunning(now, &sim) }
+    if proto.channel.refillInBackground { refillPlan(at: now) }
     runBriefly(exempt: false, &sim)
   }
 

@@ -32,11 +32,18 @@ extension ParticipantSimulation {
       } else {
         if delivery.heldPush >= 0 { promptLife.settle(delivery.heldPush, .undelivered, .replaced, at: now) }
         delivery.heldPush = i
-        if power.phoneIsOn, let back = nextReachable(after: now), back - now <= proto.channel.storeFor {
+        if power.phoneIsOn, let back = heldPushArrival(sent: now, after: now) {
           sim.schedule(at: back, kind: EventKind.promptArrives.rawValue, payload: Int32(i))
         }
       }
     }
+  }
+
+  /// When a push APNs holds, sent at `sent`, reaches the phone on from `t`: as the phone is
+  /// next reachable, if APNs still keeps it then (``ChannelPlan/storeFor``); nil: it does not.
+  func heldPushArrival(sent: SimTime, after t: SimTime) -> SimTime? {
+    guard let back = nextReachable(after: t), back - sent <= proto.channel.storeFor else { return nil }
+    return back
   }
 
   /// A push reaches the phone.
@@ -58,8 +65,10 @@ extension ParticipantSimulation {
     deliver(i, at: sim.now, &sim)
   }
 
-  /// Tops up the app's plan of local notifications at `t` (the app runs code).
+  /// Tops up the app's plan of local notifications at `t` (the app runs code); nothing on a
+  /// phone that does not plan them (Android plans every prompt at the start).
   mutating func refillPlan(at t: SimTime) {
+    guard delivery.plansOnPhone else { return }
     delivery.planner.refill(
       at: t, times: timetable.times, days: timetable.days, parts: timetable.scheduleOf,
       schedules: plan.protocolPlan.schedules.count, today: life.day(at: t))

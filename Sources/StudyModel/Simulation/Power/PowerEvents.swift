@@ -138,7 +138,7 @@ extension ParticipantSimulation {
     // the phone having been off.
     if delivery.heldPush >= 0 {
       let held = delivery.heldPush
-      if let back = nextReachable(after: sim.now), back - timetable.times[held] <= proto.channel.storeFor {
+      if let back = heldPushArrival(sent: timetable.times[held], after: sim.now) {
         sim.schedule(at: back, kind: EventKind.promptArrives.rawValue, payload: Int32(held))
       } else if promptLife.states[held].stage == .waiting, !promptLife.isDelivered(held) {
         delivery.heldPush = -1
