@@ -129,10 +129,6 @@ enum ScenarioInput {
         tree = try ScenarioLoader.parse(Data(awareDefault.utf8), file: "(built-in AWARE study)")
         file = "(built-in AWARE study)"
       }
-      var overrides = overrides
-      if let a = overrides.awareSchedule {
-        overrides.awareSchedule = a.hasPrefix("/") ? a : FileManager.default.currentDirectoryPath + "/" + a
-      }
       tree = overrides.applied(to: tree)
       return try ScenarioResolver.resolve(tree, file: file)
     } catch {

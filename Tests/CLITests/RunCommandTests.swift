@@ -259,6 +259,32 @@ struct RunCommandTests {
     #expect(prompts.count == 5 * 2 * 2)
   }
 
+  @Test("--aware-schedule with a relative path: read from the working directory, named as typed, so the scenario's hash does not depend on where esmsim runs (it held the absolute path)")
+  func awareScheduleRelative() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let schedule = #"[{"schedule_id": "s", "hours": [10, 16], "randomize": 5, "expiration": 30, "esms": [{"esm": {"esm_type": 6, "esm_title": "Mood", "esm_trigger": "mood"}}]}]"#
+    let scenario = "name: relative\nduration: 2d\npopulation: {size: 3}\noutputs: {sqlite: false, report: false}\n"
+    var hashes: [String] = []
+    for dir in ["one", "two"] {
+      try FileManager.default.createDirectory(atPath: tmp.path("\(dir)/scenario"), withIntermediateDirectories: true)
+      _ = try tmp.write("\(dir)/s.json", schedule)
+      // The scenario lives elsewhere: the option's path is not read from the scenario's folder.
+      _ = try tmp.write("\(dir)/scenario/s.yaml", scenario)
+      let r = try ESMSimBinary.run(
+        ["run", "scenario/s.yaml", "--aware-schedule", "s.json", "--output", "out"], in: URL(fileURLWithPath: tmp.path(dir)))
+      #expect(r.status == 0, "\(r.stderr)")
+      let data = try Data(contentsOf: URL(fileURLWithPath: tmp.path("\(dir)/out/manifest.json")))
+      let manifest = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+      let sc = try #require(manifest["scenario"] as? [String: Any])
+      #expect((sc["imports"] as? [String: Any])?.keys.sorted() == ["s.json"])
+      hashes.append(try #require(sc["sha256"] as? String))
+    }
+    #expect(hashes[0] == hashes[1])
+    let missing = try ESMSimBinary.run(["run", "--aware-schedule", "nope.json", "--output", tmp.path("m")], in: URL(fileURLWithPath: tmp.path("one")))
+    #expect(missing.status == 1 && missing.stderr.contains("nope.json") && !FileManager.default.fileExists(atPath: tmp.path("m")), "\(missing.stderr)")
+  }
+
   @Test("bad input: one clear message naming the file and key, exit code 1, no results folder")
   func badInput() throws {
     let tmp = try Scratch()

@@ -191,9 +191,9 @@ extension ScenarioResolver {
     guard let uploads else {
       // A file that cannot be read is located at the key that names it, in the scenario.
       do {
-        return (try ScenarioLoader.contents(path: relative(name)), relative(name))
+        return (try ScenarioLoader.contents(path: relative(name, at: at)), relative(name, at: at))
       } catch {
-        throw ScenarioError(file: file, key: key, at: at, "\(relative(name)): \(error.message)")
+        throw ScenarioError(file: file, key: key, at: at, "\(relative(name, at: at)): \(error.message)")
       }
     }
     guard let data = uploads[name] else {
@@ -205,9 +205,10 @@ extension ScenarioResolver {
     return (data, name)
   }
 
-  /// A path in the scenario relative to the scenario file's folder.
-  func relative(_ path: String) -> String {
-    if path.hasPrefix("/") { return path }
+  /// A path in the scenario relative to the scenario file's folder; one given on the command
+  /// line (`at` is ``ScenarioValue/Location/commandLine``) as typed, from the working directory.
+  func relative(_ path: String, at: ScenarioValue.Location? = nil) -> String {
+    if path.hasPrefix("/") || at == .commandLine { return path }
     let dir = (file as NSString).deletingLastPathComponent
     return dir.isEmpty ? path : (dir as NSString).appendingPathComponent(path)
   }

@@ -64,7 +64,9 @@ public struct ScenarioOverrides: Sendable {
         pairs[i].value = .mapping(proto, pat)
         tree = .mapping(pairs, at)
       }
-      overlay.append(("protocol", .mapping([("aware_schedule", .scalar(a, nil), nil)], nil), nil))
+      // Located on the command line: read from the working directory, not the scenario's
+      // folder, and named as typed (the scenario's hash does not depend on where it runs).
+      overlay.append(("protocol", .mapping([("aware_schedule", .scalar(a, here), here)], nil), nil))
     }
     return overlay.isEmpty ? tree : tree.overlaid(with: .mapping(overlay, nil))
   }
