@@ -63,7 +63,8 @@ extension Planner {
     if let w = text(p["window"]), let dash = w.firstIndex(of: "-") {
       form += [("start", .string(String(w[..<dash]))), ("end", .string(String(w[w.index(after: dash)...])))]
     }
-    if let e = text(p["expiry"]) {
+    // `imported`: each imported schedule's own, which the form cannot show.
+    if let e = text(p["expiry"]), e != "imported" {
       form.append(e == "until_next" ? ("until_next", .bool(true)) : ("expiry", minutes(p["expiry"]) ?? .null))
     }
     return form

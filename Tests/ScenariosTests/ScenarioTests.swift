@@ -85,12 +85,63 @@ struct ScenarioTests {
     #expect(again.variants[0].plan == s.variants[0].plan)
   }
 
+  @Test("show's output reads back to the same study when a variant changes the phones preset (it took the scenario's device profiles), gives questionnaires or imports a file (it was refused)")
+  func showRoundTripVariants() throws {
+    let file = fixtures.appendingPathComponent("s.yaml").path
+    let yaml = """
+      name: rt
+      duration: 2d
+      population: {size: 20, preset: own_phones}
+      variants:
+        - name: own
+        - name: study
+          population: {preset: study_phones}
+        - name: two
+          protocol:
+            questionnaires:
+              - {name: a, schedule: {algorithm: fixed-times, times: ["09:00"]}}
+              - {name: b, schedule: {algorithm: mappiness}}
+        - name: aware
+          protocol: {aware_schedule: aware-morning-evening.json}
+        - name: back
+          protocol: {schedule: {algorithm: mappiness}}
+
+      """
+    let original = try ScenarioResolver.resolve(ScenarioLoader.parse(Data(yaml.utf8), file: file), file: file)
+    let text = original.resolved.yaml()
+    let again = try ScenarioResolver.resolve(ScenarioLoader.parse(Data(text.utf8), file: file), file: file)
+    #expect(again.variants.map(\.name) == original.variants.map(\.name))
+    for (x, y) in zip(again.variants, original.variants) { #expect(x.plan == y.plan, "\(x.name)") }
+    #expect(again.resolved.yaml() == text)
+    // The variants' phones differ (the test would pass trivially otherwise).
+    #expect(original.variants[0].plan.devices.map(\.0) != original.variants[1].plan.devices.map(\.0))
+  }
+
+  @Test("outputs.esmira_missed without outputs.esmira, and background_task_success on a channel without a background task, are refused by key (they changed nothing)")
+  func keysThatChangeNothing() {
+    let missed = problem("name: x\noutputs: {esmira_missed: true}\n")
+    #expect(missed?.key == "outputs.esmira_missed" && missed?.message.contains("esmira: true") == true, "\(String(describing: missed))")
+    #expect(problem("name: x\noutputs: {esmira: true, esmira_missed: true}\n") == nil)
+    let task = problem("name: x\nprotocol: {channel: {preset: ios_local, background_task_success: 0.9}}\n")
+    #expect(task?.key == "protocol.channel.background_task_success", "\(String(describing: task))")
+    #expect(problem("name: x\nprotocol: {channel: {preset: ios_local, background_task: 6h, background_task_success: 0.9}}\n") == nil)
+  }
+
   @Test("show writes a negative number plain (a YAML reader gets a number), and text that starts with a dash quoted")
   func negativeNumbersPlain() {
     #expect(ScenarioValue.yamlScalar("-0.8") == "-0.8")
     #expect(ScenarioValue.yamlScalar("-12") == "-12")
     for text in ["-", "- x", "-inf", "-.nan", "-3d", "-x"] {
       #expect(ScenarioValue.yamlScalar(text).hasPrefix("\""), "\(text)")
+    }
+  }
+
+  @Test("show escapes control characters with two hex digits, so a name or description reads back unchanged (\\x1 swallowed the next character, \\xd was refused, DEL was written raw)")
+  func controlCharactersRoundTrip() throws {
+    for text in ["a\u{01}b", "line1\rline2", "x\u{7f}y", "t\u{9f}u", "tab\there", "é\u{85}"] {
+      let shown = ScenarioValue.yamlScalar(text)
+      let again = try ScenarioLoader.parse(Data("v: \(shown)\n".utf8), file: "t.yaml")
+      #expect(again["v"] == .scalar(text, nil), "\(text.debugDescription) shown as \(shown)")
     }
   }
 

@@ -10,13 +10,15 @@ extension ScenarioResolver {
     plan.participants = try r.integer("size", default: 100, range: 1...10_000_000)
     var profiles = DeviceProfile.builtIn
     let custom = try r.section("device_profiles")
-    for (i, base) in profiles.enumerated() where custom.has(base.name) {
+    // Every profile is shown, defaults included: a variant read back from `esmsim show` then
+    // has its own profiles and does not take the scenario's (a phones preset's) in their place.
+    for (i, base) in profiles.enumerated() {
       let section = try custom.section(base.name)
       profiles[i] = try deviceProfile(section, base: base)
       custom.attach(base.name, section)
     }
     try custom.finish()
-    if custom.has(Self.deviceNames[0]) || !custom.resolved.isEmpty { r.attach("device_profiles", custom) }
+    r.attach("device_profiles", custom)
     let devices = try r.shares("devices", names: Self.deviceNames, default: [("non_controlled", 1)])
     plan.devices = devices.map { name, share in (profiles.first { $0.name == name }!, share) }
     let systems = try r.shares("os", names: OperatingSystem.allCases.map(\.rawValue), default: [("ios", 1)])

@@ -44,13 +44,21 @@ extension ScenarioResolver {
           file: file, key: r.keyPath("server_time_zone"),
           message: r.context + "local notifications fire by the phone's clock: the server's time zone changes nothing"))
     }
-    // An expiry given in the scenario applies to every schedule, imported ones too.
-    let ownExpiry = r.has("expiry")
-    p.expiry = try expiry(r, default: imported?.expiry ?? .standard)
-    if ownExpiry && imported != nil { for k in p.schedules.indices { p.schedules[k].expiry = nil } }
-    let ownReminders = r.has("reminders")
-    p.reminders = try reminders(r, default: imported?.reminders ?? Reminders())
-    if ownReminders && imported != nil { for k in p.schedules.indices { p.schedules[k].reminders = nil } }
+    // An expiry or reminders given in the scenario apply to every schedule, imported ones too;
+    // otherwise each imported schedule keeps the file's, which `esmsim show` writes as
+    // `imported` (so that its output, and a variant's, reads back to the file's own).
+    let ownExpiry = try given("expiry", r, imported: imported != nil)
+    p.expiry = ownExpiry || imported == nil ? try expiry(r, default: .standard) : imported!.expiry
+    let ownReminders = try given("reminders", r, imported: imported != nil)
+    p.reminders = ownReminders || imported == nil ? try reminders(r, default: Reminders()) : imported!.reminders
+    if imported != nil {
+      for k in p.schedules.indices {
+        if ownExpiry { p.schedules[k].expiry = nil }
+        if ownReminders { p.schedules[k].reminders = nil }
+      }
+      if !ownExpiry { r.record("expiry", .scalar("imported", nil)) }
+      if !ownReminders { r.record("reminders", .scalar("imported", nil)) }
+    }
     try appAndStudyKeys(r, into: &p)
     p.settingsChange = try settingsChange(r, parts: p.schedules, days: plan.days)
     p.ownSettingsChanges = try ownSettings(r, parts: p.schedules)
@@ -249,8 +257,12 @@ extension ScenarioResolver {
       if cr.has("background_task") || c.backgroundTaskEvery != nil {
         c.backgroundTaskEvery = try cr.duration("background_task", default: c.backgroundTaskEvery ?? 12 * Tick.hour, range: Tick.minute...(30 * Tick.day))
       }
-      if cr.has("background_task_success") || c.backgroundTaskEvery != nil {
+      if c.backgroundTaskEvery != nil {
         c.backgroundTaskSuccess = try cr.share("background_task_success", default: c.backgroundTaskSuccess)
+      } else if cr.has("background_task_success") {
+        throw cr.error(
+          "background_task_success", v["background_task_success"]?.location,
+          "the \(presetName) channel runs no background task; give background_task too, or leave this out")
       }
     } else {
       c.serverTick = try cr.duration("server_tick", default: c.serverTick, range: 0...(Tick.hour))
@@ -261,6 +273,17 @@ extension ScenarioResolver {
     try cr.finish()
     r.record("channel", cr.resolvedValue)
     return c
+  }
+
+  /// Whether the scenario gives `key` (`expiry`, `reminders`) of its own: not when it is
+  /// `imported` (the imported file's own, as `esmsim show` writes it), which needs an import key.
+  func given(_ key: String, _ r: Reader, imported: Bool) throws(ScenarioError) -> Bool {
+    guard let v = r.raw(key) else { return false }
+    guard case .scalar("imported", let l) = v else { return true }
+    guard imported else {
+      throw r.error(key, l, "'imported' (each schedule's own) needs an imported protocol file (aware_schedule, esmira_study, paco_experiment or beiwe_study)")
+    }
+    return false
   }
 
   func expiry(_ r: Reader, default d: ExpiryPolicy) throws(ScenarioError) -> ExpiryPolicy {

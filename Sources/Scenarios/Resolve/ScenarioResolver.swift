@@ -31,6 +31,31 @@ public struct ScenarioResolver {
     "population.phones.manufacturers",
   ]
 
+  /// The protocol's forms exclude one another: a schedule (with its survey), questionnaires,
+  /// or an imported file. A variant that gives one leaves out the scenario's others, so a
+  /// variant may change the form (and `esmsim show`'s output, which writes the scenario's
+  /// default schedule and survey, reads back with such variants).
+  static func yieldingProtocolForm(of base: ScenarioValue, to overlay: ScenarioValue) -> ScenarioValue {
+    let importKeys = ["aware_schedule", "esmira_study", "paco_experiment", "beiwe_study"]
+    guard let own = overlay["protocol"], case .mapping(var pairs, let at) = base,
+      let i = pairs.firstIndex(where: { $0.key == "protocol" }), case .mapping(var proto, let pat) = pairs[i].value
+    else { return base }
+    var dropped = Set(importKeys + ["aware_schedule_id"])
+    if own["questionnaires"] != nil {
+      dropped.formUnion(["schedule", "survey"])
+    } else if importKeys.contains(where: { own[$0] != nil }) {
+      // The file's schedules keep their own hours: the window is not used.
+      dropped.formUnion(["schedule", "survey", "questionnaires", "window"])
+    } else if own["schedule"] != nil {
+      dropped.insert("questionnaires")
+    } else {
+      return base
+    }
+    proto.removeAll { dropped.contains($0.key) }
+    pairs[i].value = .mapping(proto, pat)
+    return .mapping(pairs, at)
+  }
+
   /// Reads and resolves a scenario file.
   public static func resolve(path: String) throws(ScenarioError) -> Scenario {
     let root = try ScenarioLoader.load(path: path)
@@ -121,7 +146,8 @@ public struct ScenarioResolver {
         // A variant that names people (a preset) replaces the scenario's people whole.
         let people = overlay["population"]?["compliance"]?["preset"] != nil
         let wholes = people ? Self.replacedWhole.union([PeoplePresets.section]) : Self.replacedWhole
-        let (plan, resolved) = try resolver.plan(base.overlaid(with: overlay, wholes: wholes), context: "in variant '\(vname)': ")
+        let (plan, resolved) = try resolver.plan(
+          Self.yieldingProtocolForm(of: base, to: overlay).overlaid(with: overlay, wholes: wholes), context: "in variant '\(vname)': ")
         variants.append((vname, plan))
         resolvedVariants.append(.mapping([("name", .scalar(vname, nil), nil)] + resolved.pairs, nil))
       }
@@ -149,6 +175,9 @@ public struct ScenarioResolver {
     outputs.awareESM = try o.bool("aware_esm", default: outputs.awareESM)
     outputs.esmira = try o.bool("esmira", default: outputs.esmira)
     outputs.esmiraMissed = try o.bool("esmira_missed", default: outputs.esmiraMissed)
+    if outputs.esmiraMissed && !outputs.esmira {
+      throw o.error("esmira_missed", o.raw("esmira_missed")?.location, "adds invitation_missed events to ESMira's export; it needs esmira: true")
+    }
     outputs.mpath = try o.bool("mpath", default: outputs.mpath)
     outputs.beiwe = try o.bool("beiwe", default: outputs.beiwe)
     outputs.beiweSensors = try o.bool("beiwe_sensors", default: outputs.beiweSensors)

@@ -158,7 +158,12 @@ public indirect enum ScenarioValue: Sendable, Equatable {
       case "\n": q += "\\n"
       case "\t": q += "\\t"
       default:
-        if u.value < 0x20 { q += "\\x" + String(u.value, radix: 16) } else { q.unicodeScalars.append(u) }
+        // Control characters (C0, DEL, C1: YAML reads a raw NEL as a line break), as two hex digits.
+        if u.value < 0x20 || (u.value >= 0x7F && u.value <= 0x9F) {
+          q += "\\x" + (u.value < 0x10 ? "0" : "") + String(u.value, radix: 16)
+        } else {
+          q.unicodeScalars.append(u)
+        }
       }
     }
     return q + "\""
