@@ -44,6 +44,34 @@ struct DesignSearchTests {
     }
   }
 
+  @Test("the tenth percentile's interval covers at least 95 % for every n (it covered 33 % at 5 participants, 58 % at 10), open below when no rank holds the lower tail")
+  func tenthPercentileInterval() {
+    // The exact binomial, summed here independently of GSL.
+    func cdf(_ k: Int, _ n: Int) -> Double {
+      guard k >= 0 else { return 0 }
+      var (term, sum) = (pow(0.9, Double(n)), 0.0)
+      for i in 0...min(k, n) {
+        sum += term
+        term *= Double(n - i) / Double(i + 1) * (0.1 / 0.9)
+      }
+      return sum
+    }
+    for n in [1, 2, 5, 10, 20, 30, 35, 36, 50, 100, 400] {
+      let target = DesignTarget.tenthPercentile(answers: 10)
+      let (r, s) = DesignTarget.quantileRanks(n: n, q: 0.1)
+      // Coverage P(r ≤ B ≤ s − 1), B ~ Binomial(n, 0.1): at least 95 %, each tail at most 2.5 %.
+      #expect(cdf(r - 1, n) <= 0.025 + 1e-12 && 1 - cdf(s - 1, n) <= 0.025 + 1e-12, "n \(n): ranks \(r), \(s)")
+      #expect(cdf(s - 1, n) - cdf(r - 1, n) >= 0.95 - 1e-12, "n \(n)")
+      // The tightest such ranks: one rank narrower breaks a tail.
+      if r >= 1 { #expect(cdf(r, n) > 0.025, "n \(n): r could be \(r + 1)") }
+      if s <= n { #expect(1 - cdf(s - 2, n) > 0.025, "n \(n): s could be \(s - 1)") }
+      let answers = (0..<n).map { 20 + $0 }
+      let e = target.estimate(answers)
+      #expect((n <= 35) == (e.low == 0), "n \(n): low \(e.low)")
+      #expect((n == 1) == e.high.isInfinite, "n \(n): high \(e.high)")
+    }
+  }
+
   @Test("a variant's design: its own schedule, the scenario's size, days and prompts a day")
   func variantSpace() throws {
     let (space, tmp) = try Self.space(variant: "mappiness")

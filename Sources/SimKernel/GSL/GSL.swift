@@ -41,6 +41,14 @@ public enum GSL {
     return gsl_cdf_tdist_Pinv(p, degrees)
   }
 
+  /// P(B ≤ k) for B ~ Binomial(n, p) (`gsl_cdf_binomial_P`); n up to 2^32 − 1.
+  public static func binomialCDF(_ k: Int, p: Double, n: Int) -> Double {
+    start()
+    if k < 0 { return 0 }
+    if k >= n { return 1 }
+    return gsl_cdf_binomial_P(UInt32(k), p, UInt32(n))
+  }
+
   /// The standard normal distribution function Φ(x).
   public static func normalCDF(_ x: Double) -> Double {
     gsl_cdf_ugaussian_P(x)

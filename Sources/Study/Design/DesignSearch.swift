@@ -1,6 +1,7 @@
 import Foundation
 import Measures
 import Scenarios
+import SimKernel
 import StudyModel
 
 /// What a design must reach (`esmsim design --target`).
@@ -49,9 +50,10 @@ public enum DesignTarget: Sendable, Equatable, CustomStringConvertible {
 
   /// The figure over the participants' answer counts, with its 95 % interval from the
   /// simulation (participants pooled over replications): for a share, Wilson's; for the
-  /// tenth percentile, the order statistics at ranks n·0.1 ± 1.96·√(n·0.1·0.9)
-  /// (distribution-free).
-  func estimate(_ answers: [Int]) -> (value: Double, low: Double, high: Double) {
+  /// tenth percentile, the distribution-free interval of order statistics whose ranks the
+  /// binomial gives (``quantileRanks(n:q:)``), open below (0 answers) when too few
+  /// participants for a lower rank (35 or fewer), open above (infinite) for one participant.
+  public func estimate(_ answers: [Int]) -> (value: Double, low: Double, high: Double) {
     let n = Double(answers.count)
     guard n > 0 else { return (.nan, .nan, .nan) }
     switch self {
@@ -62,11 +64,36 @@ public enum DesignTarget: Sendable, Equatable, CustomStringConvertible {
     case .tenthPercentile:
       let sorted = answers.sorted().map(Double.init)
       let value = Estimate.quantile(sorted, 0.1)
-      let spread = 1.96 * (n * 0.1 * 0.9).squareRoot()
-      let lo = max(Int((n * 0.1 - spread).rounded(.down)) - 1, 0)
-      let hi = min(Int((n * 0.1 + spread).rounded(.up)) - 1, sorted.count - 1)
-      return (value, sorted[lo], sorted[max(hi, lo)])
+      let (r, s) = Self.quantileRanks(n: sorted.count, q: 0.1)
+      return (value, r >= 1 ? sorted[r - 1] : 0, s <= sorted.count ? sorted[s - 1] : .infinity)
     }
+  }
+
+  /// The ranks r < s (from 1) of the order statistics whose interval [x₍ᵣ₎, x₍ₛ₎] holds the
+  /// q-quantile of n draws with probability at least 95 %, each tail at most 2.5 %:
+  /// P(B < r) ≤ 0.025 and P(B ≥ s) ≤ 0.025 for B ~ Binomial(n, q). r is 0 where no rank
+  /// does (the interval is open below), s is n + 1 where none does above.
+  public static func quantileRanks(n: Int, q: Double) -> (Int, Int) {
+    guard n < Int(UInt32.max) else {
+      // Beyond GSL's counts the normal approximation is exact enough.
+      let spread = 1.96 * (Double(n) * q * (1 - q)).squareRoot()
+      return (Int((Double(n) * q - spread).rounded(.down)), Int((Double(n) * q + spread).rounded(.up)) + 1)
+    }
+    // The smallest k in 0...n with P(B ≤ k) ≥ level (the CDF is nondecreasing in k).
+    func smallest(reaching level: Double) -> Int {
+      var (lo, hi) = (0, n)
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if GSL.binomialCDF(mid, p: q, n: n) >= level { hi = mid } else { lo = mid + 1 }
+      }
+      return lo
+    }
+    // r − 1 is the largest k with P(B ≤ k) ≤ 0.025: one below the first k past it.
+    // r is the first k with P(B ≤ k) > 0.025, so that P(B ≤ r − 1) ≤ 0.025.
+    let r = smallest(reaching: 0.025.nextUp)
+    // s − 1 is the first k with P(B ≤ k) ≥ 0.975, so that P(B ≥ s) ≤ 0.025.
+    let s = smallest(reaching: 0.975) + 1
+    return (r, s)
   }
 }
 
