@@ -452,6 +452,26 @@ struct RunCommandTests {
     #expect(second.status != 0 && second.stderr.contains("different sweep"), "\(second.stderr)")
   }
 
+  @Test("a sweep over imported files: editing the file of a point other than the first changes the spec's hash, so shards run against both do not merge")
+  func sweepImportsEveryPoint() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    func schedule(_ name: String, _ hours: String) throws {
+      _ = try tmp.write(
+        name, #"[{"schedule_id": "s", "hours": [\#(hours)], "randomize": 0, "expiration": 30, "esms": [{"esm": {"esm_type": 1}}]}]"#)
+    }
+    try schedule("a.json", "9, 15")
+    try schedule("b.json", "8, 20")
+    _ = try tmp.write("s.yaml", "name: imports\nduration: 2d\npopulation: {size: 3}\noutputs: {sqlite: false, report: false}\n")
+    let sweep = try tmp.write("sweep.yaml", "scenario: s.yaml\ngrid:\n  protocol.aware_schedule: [a.json, b.json]\n")
+    let out = tmp.path("sv")
+    let first = try ESMSimBinary.run(["sweep", "run", sweep, "--output", out, "--shard", "0", "--num-shards", "2"])
+    #expect(first.status == 0, "\(first.stderr)")
+    try schedule("b.json", "8, 12, 16, 20")
+    let second = try ESMSimBinary.run(["sweep", "run", sweep, "--output", out, "--shard", "1", "--num-shards", "2"])
+    #expect(second.status != 0 && second.stderr.contains("different sweep"), "\(second.stderr)")
+  }
+
   @Test("show prints every default; validate says what the scenario describes")
   func showAndValidate() throws {
     let show = try ESMSimBinary.run(["show", "scenarios/quickstart.yaml"])

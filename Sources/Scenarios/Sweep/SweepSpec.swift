@@ -186,9 +186,15 @@ public struct SweepSpec: Sendable {
     // Checked before anything runs, without resolving the whole grid: every value of each
     // parameter with the first values of the others (points of the grid: every combination
     // is one), or a list's first points. `checkPoints()` checks them all.
-    for p in spec.axisPoints() where p != 0 { _ = try spec.point(p) }
+    // The files they import are hashed too, so that a shard run against an edited file of any
+    // point (not only the first's) is refused.
+    var imports = Set(first.scenario.imports.map { "import \($0.name) \($0.sha256)\n" })
+    for p in spec.axisPoints() where p != 0 {
+      imports.formUnion(try spec.point(p).scenario.imports.map { "import \($0.name) \($0.sha256)\n" })
+    }
     var hashText = "esmsim sweep 2\nreplications \(replications)\nparameters \(parameters.joined(separator: " "))\n"
     hashText += "base\n\(tree.yaml())first point\n\(first.scenario.hashedText)"
+    hashText += imports.subtracting(first.scenario.imports.map { "import \($0.name) \($0.sha256)\n" }).sorted().joined()
     for combo in combos { hashText += "point " + combo.map(\.value.flowText).joined(separator: "\u{1F}") + "\n" }
     spec.hash = SHA256.hex(Array(hashText.utf8))
     return spec
