@@ -315,6 +315,41 @@ struct SweepTests {
     #expect(error?.message.contains("more than 100000 points") == true, "\(String(describing: error))")
   }
 
+  @Test("a variant that sets the swept key itself (its own schedule) gets the point's value over its own (it kept its own, labelled with the point's)")
+  func variantsGetThePoint() throws {
+    let f = try SweepFixture()
+    defer { f.remove() }
+    try f.write(
+      "variants.yaml",
+      """
+      name: own schedules
+      duration: 2d
+      population: {size: 3}
+      protocol: {schedule: {algorithm: mappiness, per_day: 3}}
+      variants:
+        - name: shared
+        - name: blocks
+          protocol: {schedule: {algorithm: fixed-blocks, per_day: 6}}
+        - name: per-day
+          protocol: {schedule: {per_day: 4}}
+      """)
+    let spec = try SweepSpec.load(path: f.write("s.yaml", "scenario: variants.yaml\nreplications: 1\ngrid: {protocol.schedule.per_day: [2, 5]}\n"))
+    for (p, perDay) in [(0, 2), (1, 5)] {
+      let variants = try spec.point(p).scenario.variants
+      #expect(variants.count == 3)
+      for v in variants {
+        guard case .signals(let choice) = v.plan.protocolPlan.schedules[0].rule else {
+          Issue.record("\(v.name): not signals")
+          continue
+        }
+        #expect(choice.parameters.perDay == Double(perDay), "\(v.name) at \(perDay): \(String(describing: choice.parameters.perDay))")
+      }
+      // The blocks variant keeps its own algorithm.
+      guard case .signals(let blocks) = variants[1].plan.protocolPlan.schedules[0].rule else { continue }
+      #expect(blocks.algorithm == .fixedBlocks)
+    }
+  }
+
   @Test("bad sweep files: one error naming the key", arguments: [
     ("scenario: base.yaml\ngrid: {protocol.schedule.per_dya: [2]}\n", "protocol.schedule.per_dya"),
     ("scenario: base.yaml\ngrid: {}\n", "the grid is empty"),
@@ -328,6 +363,12 @@ struct SweepTests {
     ("scenario: base.yaml\ngrid: {outputs.report: [true]}\n", "grid.outputs.report"),
     ("scenario: base.yaml\ngrid: {protocol.expiry: [15m]}\npoints: [{protocol.expiry: 15m}]\n", "not both"),
     ("scenario: base.yaml\ngrid: {protocol.expiry: [15m]}\nreplicates: 3\n", "replicates"),
+    // A key before the mapping above it, or set under a varied key, would change nothing.
+    (
+      "scenario: base.yaml\ngrid:\n  protocol.schedule.per_day: [2, 6]\n  protocol.schedule: [{algorithm: bernoulli}]\n",
+      "grid.protocol.schedule.per_day"
+    ),
+    ("scenario: base.yaml\nset: {protocol.schedule.per_day: 2}\ngrid:\n  protocol.schedule: [{algorithm: bernoulli}]\n", "set.protocol.schedule.per_day"),
   ])
   func badSpecs(text: String, expected: String) throws {
     let f = try SweepFixture()

@@ -87,6 +87,7 @@ public struct SweepSpec: Sendable {
     var t = tree
     for s in combo {
       t = try Self.overlay(t, key: s.key, value: s.value, sweepFile: file, sweepKey: "grid.\(s.key)", at: s.at)
+      t = try Self.overlayingVariants(t, s, sweepFile: file)
     }
     let scenario: Scenario
     do {
@@ -167,6 +168,19 @@ public struct SweepSpec: Sendable {
     }
     // The points: a grid or a list.
     let (parameters, combos, valueCounts) = try points(r)
+    // A parameter's value replaces what is below it: a key set, or varied before it, under it
+    // would change nothing while the points are labelled with it.
+    let setKeys: [String] = { if case .mapping(let pairs, _)? = root["set"] { return pairs.map(\.key) } else { return [] } }()
+    let pointsKey = valueCounts == nil ? "points" : "grid"
+    for (i, key) in parameters.enumerated() {
+      if let parent = parameters[(i + 1)...].first(where: { key.hasPrefix($0 + ".") }) {
+        throw r.error(
+          "\(pointsKey).\(key)", root[pointsKey]?.location, "comes before \(parent), whose values replace it: list it after \(parent)")
+      }
+      if let inner = setKeys.first(where: { $0.hasPrefix(key + ".") }) {
+        throw r.error("set.\(inner)", root["set"]?.location, "\(key) is varied and its values replace it: put it into \(key)'s values")
+      }
+    }
     guard combos.count * replications <= maxUnits else {
       throw r.error(
         "replications", nil,
@@ -252,6 +266,33 @@ public struct SweepSpec: Sendable {
       throw r.error("grid", nil, "give a grid (key paths with lists of values) or a list of points")
     }
     return (parameters, combos, valueCounts)
+  }
+
+  /// The tree whose variants that set the point's key themselves (it, a key under it, or a
+  /// mapping above it that a variant replaces whole, such as `protocol.schedule`) get the
+  /// point's value over their own: every variant runs at every point.
+  static func overlayingVariants(_ tree: ScenarioValue, _ s: Setting, sweepFile: String) throws(ScenarioError) -> ScenarioValue {
+    guard case .mapping(var top, let at) = tree, let i = top.firstIndex(where: { $0.key == "variants" }),
+      case .sequence(var list, let lat) = top[i].value
+    else { return tree }
+    let parts = s.key.split(separator: ".").map(String.init)
+    func setsIt(_ variant: ScenarioValue) -> Bool {
+      var node: ScenarioValue? = variant
+      for (k, part) in parts.enumerated() {
+        node = node?[part]
+        guard let n = node else { return false }
+        let path = parts[...k].joined(separator: ".")
+        if k == parts.count - 1 || ScenarioResolver.replacedWhole.contains(path) { return true }
+        if case .mapping = n { continue }
+        return true
+      }
+      return false
+    }
+    for (v, variant) in list.enumerated() where setsIt(variant) {
+      list[v] = try overlay(variant, key: s.key, value: s.value, sweepFile: sweepFile, sweepKey: "grid.\(s.key)", at: s.at)
+    }
+    top[i].value = .sequence(list, lat)
+    return .mapping(top, at)
   }
 
   /// The tree with `value` at the key path `key` (dots separate keys): mappings on the way
