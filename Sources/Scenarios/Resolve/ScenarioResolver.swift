@@ -151,6 +151,21 @@ public struct ScenarioResolver {
         variants.append((vname, plan))
         resolvedVariants.append(.mapping([("name", .scalar(vname, nil), nil)] + resolved.pairs, nil))
       }
+      // answers.csv has one column a name: a name is one thing (predictor, variable or item) in
+      // every variant that has it.
+      var roles: [String: String] = [:]
+      for (i, (vname, plan)) in variants.enumerated() {
+        let a = plan.answers
+        let named = a.predictors.map { ($0.name, "predictor") } + a.variables.map { ($0.name, "variable") } + a.items.map { ($0.name, "item") }
+        for (name, role) in named {
+          if let other = roles[name], other != role {
+            throw top.error(
+              "variants[\(i)]", list[i].location,
+              "in variant '\(vname)': '\(name)' is a \(role), but a \(other) in another variant; answers.csv has one column a name, so give it another name")
+          }
+          roles[name] = role
+        }
+      }
       top.record("variants", .sequence(resolvedVariants, v.location))
     } else {
       variants = [("base", basePlan)]
