@@ -46,6 +46,15 @@ struct AnswersScenarioTests {
     #expect(la.variables[0].effects == [EffectPlan(source: EffectPlan.state, slope: 2)])
     let sds = ParticipantAnswers.withinSD(la)
     #expect(abs(sds[0]! - (0.25 + 4.0).squareRoot()) < 1e-9 && sds[1]! > sds[0]!, "\(sds)")
+    // With company on, the state deviation varies more (p(1 − p)·(slope/sd)²), and an item's
+    // reliability counts it (the item was too reliable: 0.66 where 0.5 was asked).
+    let company = try resolve(
+      "name: t\npopulation:\n  state: {sd: 12, company: {share: 0.5, slope: 24}}\n  variables: [{name: tension, sd: 0.3, effects: {state: -1}}]\n"
+        + "protocol:\n  items: [{name: t1, measures: tension, reliability: 0.5}]\n")
+    let ca = company.variants[0].plan.answers
+    let withCompany = (0.09 + 1.0 * (1 + 0.25 * 4)).squareRoot()
+    #expect(abs(ParticipantAnswers.withinSD(ca, stateVariance: 2)[0]! - withCompany) < 1e-9)
+    #expect(abs(ca.items[0].errorSD - withCompany) < 1e-9, "\(ca.items[0].errorSD) against \(withCompany)")
     let plain = try resolve("name: t\n")
     #expect(!plain.variants[0].plan.answers.isOn && !plain.outputs.answers)
     #expect(!plain.resolved.yaml().contains("variables"), "absent keys are not added to the resolved scenario")

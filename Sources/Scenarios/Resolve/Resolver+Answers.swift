@@ -51,7 +51,8 @@ extension ScenarioResolver {
     guard list.isEmpty || plan.answers.isOn else {
       throw r.error("items", r.raw("items")?.location, "items measure variables: declare them in population.variables")
     }
-    let within = ParticipantAnswers.withinSD(plan.answers)
+    let within = ParticipantAnswers.withinSD(
+      plan.answers, stateVariance: ParticipantAnswers.stateDeviationVariance(plan.dailyLife.state))
     for q in list {
       let name = try answerName(q, taken: &names)
       let measured = try q.string("measures")

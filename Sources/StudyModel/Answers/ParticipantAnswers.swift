@@ -167,10 +167,11 @@ public struct ParticipantAnswers: Sendable {
 
   /// The within-person sd of each variable at the average person's parameters (person
   /// spreads at 0): √(diag(M·S·Mᵀ) + m²), M the contemporaneous effects' total and m each
-  /// variable's total slope on the engine's state deviation (variance 1, independent of the
-  /// variables' fluctuations; company's part left out); nil for a variable a binary or ordinal
-  /// variable acts on (not linear) and for binary and ordinal variables.
-  public static func withinSD(_ plan: AnswersPlan) -> [Double?] {
+  /// variable's total slope on the engine's state deviation (variance `stateVariance`: 1, and
+  /// company's part where it is on, ``stateDeviationVariance(_:)``; independent of the
+  /// variables' fluctuations); nil for a variable a binary or ordinal variable acts on (not
+  /// linear) and for binary and ordinal variables.
+  public static func withinSD(_ plan: AnswersPlan, stateVariance: Double = 1) -> [Double?] {
     let k = plan.variables.count
     guard k > 0 else { return [] }
     var drift = SquareMatrix(n: k)
@@ -194,6 +195,15 @@ public struct ParticipantAnswers: Sendable {
       return Array(repeating: nil, count: k)
     }
     let cov = total * s * total.transposed
-    return (0..<k).map { linear[$0] ? (cov[$0, $0] + onState[$0] * onState[$0]).squareRoot() : nil }
+    return (0..<k).map { linear[$0] ? (cov[$0, $0] + onState[$0] * onState[$0] * stateVariance).squareRoot() : nil }
+  }
+
+  /// The within-person variance of the state deviation (in sds) at the average person: 1 for
+  /// its own fluctuation, plus company's p(1 − p)·(slope / sd)² where company is on (with
+  /// others a share p of the episodes, the state then `slope` higher).
+  public static func stateDeviationVariance(_ state: StatePlan) -> Double {
+    let c = state.company
+    guard c.isOn else { return 1 }
+    return 1 + c.share * (1 - c.share) * pow(c.slope / state.sd, 2)
   }
 }
