@@ -55,6 +55,10 @@ struct AnswersScenarioTests {
     let withCompany = (0.09 + 1.0 * (1 + 0.25 * 4)).squareRoot()
     #expect(abs(ParticipantAnswers.withinSD(ca, stateVariance: 2)[0]! - withCompany) < 1e-9)
     #expect(abs(ca.items[0].errorSD - withCompany) < 1e-9, "\(ca.items[0].errorSD) against \(withCompany)")
+    // More items than the survey is long: warned about by key (their answering time was a one-item survey's).
+    let long = "name: t\npopulation: {variables: [{name: m}]}\nprotocol:\n  items: [{name: i1, measures: m}, {name: i2, measures: m}, {name: i3, measures: m}]\n"
+    #expect(try resolve(long).warnings.contains { $0.key == "protocol.items" && $0.message.contains("3 items") })
+    #expect(try !resolve(long + "  survey: {length: 3}\n").warnings.contains { $0.key == "protocol.items" })
     let plain = try resolve("name: t\n")
     #expect(!plain.variants[0].plan.answers.isOn && !plain.outputs.answers)
     #expect(!plain.resolved.yaml().contains("variables"), "absent keys are not added to the resolved scenario")

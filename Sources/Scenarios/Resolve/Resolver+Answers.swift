@@ -85,6 +85,20 @@ extension ScenarioResolver {
     record(r, "items", list)
   }
 
+  /// Warns when `protocol.items` lists more items than a prompt's survey is long: the answers
+  /// get every item, but the answering time and its burden (break-offs, careless responding's
+  /// time) are the survey's (`protocol.survey.length`), which the items do not lengthen.
+  mutating func warnItemsBeyondSurvey(_ r: Reader, _ plan: StudyPlan) {
+    let n = plan.answers.items.count
+    let surveys = [plan.protocolPlan.survey] + plan.protocolPlan.schedules.compactMap(\.survey)
+    guard n > 0, let shortest = surveys.map(\.length).min(), shortest < n else { return }
+    warn(
+      ScenarioWarning(
+        file: file, key: r.keyPath("items"),
+        message: r.context
+          + "\(n) items, but a prompt's survey is \(shortest) long: answering time and its burden are those of \(shortest) (the items do not lengthen the survey); set protocol.survey.length to the questionnaire's length"))
+  }
+
   /// One variable: its kind, mean (or a binary's share), spreads, time constant and effects.
   func variable(_ q: Reader, plan a: AnswersPlan, names: inout [String]) throws(ScenarioError) -> VariablePlan {
     let name = try answerName(q, taken: &names)

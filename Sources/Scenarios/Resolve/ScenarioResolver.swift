@@ -225,6 +225,7 @@ public struct ScenarioResolver {
     let proto = try r.section("protocol")
     try protocolSection(proto, into: &plan)
     try items(proto, into: &plan)
+    warnItemsBeyondSurvey(proto, plan)
     warnCarelessWithoutScale(pop, plan.answers)
     try proto.finish()
     r.attach("protocol", proto)
