@@ -6,7 +6,7 @@ import Foundation
 struct ExecutionOptions: ParsableArguments {
   @Option(help: "Worker threads (default: all cores; for sweep run, per unit). Results do not depend on it.")
   var threads: Int?
-  @Flag(help: "Run even when the estimated work or output is very large (over 4e9 participant-days, 50 GB or a million files of output).")
+  @Flag(help: "Run even when the estimated work or output is very large (over 4e9 participant-days, 50 GB or a million files of output; for esmsim design, over 2e9 participant-days searched).")
   var allowLarge = false
 
   func validate() throws {

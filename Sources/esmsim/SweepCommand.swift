@@ -74,7 +74,7 @@ struct SweepCommand: ParsableCommand {
     @Option(help: "This shard's index, from 0.") var shard: Int?
     @Option(help: "The number of shards.") var numShards: Int?
     @OptionGroup var execution: ExecutionOptions
-    @Flag(help: "Merge after running (when this run covers every unit).") var merge = false
+    @Flag(help: "Merge after running; only without shards (one run of every unit).") var merge = false
 
     func run() throws {
       let env = ProcessInfo.processInfo.environment
@@ -88,6 +88,11 @@ struct SweepCommand: ParsableCommand {
       let i = try shard ?? fromSlurm("SLURM_ARRAY_TASK_ID") ?? 0
       guard k >= 1 else { throw ValidationError("--num-shards must be at least 1 (found \(k))") }
       guard i >= 0 && i < k else { throw ValidationError("--shard must be between 0 and \(k - 1) (found \(i))") }
+      // Refused before any unit runs: a shard's merge would find the others' units missing
+      // and fail after the shard itself had succeeded.
+      guard !merge || k == 1 else {
+        throw ValidationError("--merge needs the whole sweep in this run; with \(k) shards, run esmsim sweep merge once every shard is done (slurm-script's merge job does)")
+      }
       let spec = try SweepCommand.load(sweep)
       let cores = execution.threadCount
       let block = spec.units(shard: i, of: k)
@@ -167,7 +172,7 @@ extension SweepCommand {
     @Argument(help: "The sweep file.") var sweep: String
     @Option(name: .shortAndLong, help: "The sweep folder the jobs write into.") var output: String
     @Option(help: "The number of shards (array tasks).") var shards: Int
-    @Option(help: "At most this many tasks at once (the array's %limit).") var maxConcurrent: Int?
+    @Option(help: "At most this many tasks of each job array at once (its %limit; a sweep of over 1,000 shards has several arrays, submitted together).") var maxConcurrent: Int?
     @Option(help: "Wall time per task, HH:MM:SS.") var time = "00:30:00"
     @Option(help: "The partition.") var partition: String?
     @Option(help: "CPUs per task (threads per unit).") var cpus = 2

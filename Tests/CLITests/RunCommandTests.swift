@@ -452,7 +452,7 @@ struct RunCommandTests {
     #expect(second.status != 0 && second.stderr.contains("different sweep"), "\(second.stderr)")
   }
 
-  @Test("a sweep over imported files: editing the file of a point other than the first changes the spec's hash, so shards run against both do not merge")
+  @Test("a sweep over imported files: editing the file of a point other than the first changes the spec's hash, so shards run against both do not merge; --merge with shards is refused up front")
   func sweepImportsEveryPoint() throws {
     let tmp = try Scratch()
     defer { tmp.remove() }
@@ -465,6 +465,9 @@ struct RunCommandTests {
     _ = try tmp.write("s.yaml", "name: imports\nduration: 2d\npopulation: {size: 3}\noutputs: {sqlite: false, report: false}\n")
     let sweep = try tmp.write("sweep.yaml", "scenario: s.yaml\ngrid:\n  protocol.aware_schedule: [a.json, b.json]\n")
     let out = tmp.path("sv")
+    // --merge with shards: refused before any unit runs (it failed after the shard had succeeded).
+    let merged = try ESMSimBinary.run(["sweep", "run", sweep, "--output", out, "--shard", "0", "--num-shards", "2", "--merge"])
+    #expect(merged.status != 0 && merged.stderr.contains("--merge") && !FileManager.default.fileExists(atPath: out), "\(merged.stderr)")
     let first = try ESMSimBinary.run(["sweep", "run", sweep, "--output", out, "--shard", "0", "--num-shards", "2"])
     #expect(first.status == 0, "\(first.stderr)")
     try schedule("b.json", "8, 12, 16, 20")
