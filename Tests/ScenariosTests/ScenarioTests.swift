@@ -137,6 +137,13 @@ struct ScenarioTests {
       .replacingOccurrences(of: "{name: mood, measures: happy}", with: "{name: happy, measures: mood}")) == nil)
   }
 
+  @Test("a sensor's hz reaches down to one an hour, as every reaches up to 1h (the documented 0.001 was refused for its period)")
+  func sensorHz() {
+    #expect(problem("name: x\nprotocol: {sensors: {accelerometer: {hz: 0.000277777777777778}}}\n") == nil)
+    #expect(problem("name: x\nprotocol: {sensors: {accelerometer: {hz: 0.0002}}}\n")?.key == "protocol.sensors.accelerometer.hz")
+    #expect(problem("name: x\nprotocol: {sensors: {accelerometer: {hz: 0.001}}}\n")?.message.contains("divide an hour") == true)
+  }
+
   @Test("outputs.esmira_missed without outputs.esmira, and background_task_success on a channel without a background task, are refused by key (they changed nothing)")
   func keysThatChangeNothing() {
     let missed = problem("name: x\noutputs: {esmira_missed: true}\n")

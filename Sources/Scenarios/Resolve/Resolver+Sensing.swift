@@ -23,7 +23,7 @@ extension ScenarioResolver {
         default: throw one.error("events", value["events"]?.location, "expected screen or battery, found '\(kind)'")
         }
       } else if one.has("hz") {
-        let hz = try one.number("hz", default: 1, range: 0.001...1000)
+        let hz = try one.number("hz", default: 1, range: (1.0 / 3600)...1000)
         s.kind = .periodic(period: max(SimTime((1000 / hz).rounded()), 1))
       } else if case .periodic(let p) = base.kind {
         let t = try one.duration("every", default: p, range: Tick.millisecond...(Tick.hour))
