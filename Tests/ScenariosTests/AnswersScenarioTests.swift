@@ -59,6 +59,10 @@ struct AnswersScenarioTests {
     let long = "name: t\npopulation: {variables: [{name: m}]}\nprotocol:\n  items: [{name: i1, measures: m}, {name: i2, measures: m}, {name: i3, measures: m}]\n"
     #expect(try resolve(long).warnings.contains { $0.key == "protocol.items" && $0.message.contains("3 items") })
     #expect(try !resolve(long + "  survey: {length: 3}\n").warnings.contains { $0.key == "protocol.items" })
+    // An ordinal variable's mean changed nothing (its cuts moved with it): refused but its 0.
+    let ordinal = "name: t\npopulation: {variables: [{name: o, kind: ordinal, shares: [0.2, 0.5, 0.3], mean: MEAN}]}\n"
+    #expect(throws: ScenarioError.self) { try resolve(ordinal.replacingOccurrences(of: "MEAN", with: "5")) }
+    #expect(try resolve(ordinal.replacingOccurrences(of: "MEAN", with: "0")).variants[0].plan.answers.variables.count == 1)
     let plain = try resolve("name: t\n")
     #expect(!plain.variants[0].plan.answers.isOn && !plain.outputs.answers)
     #expect(!plain.resolved.yaml().contains("variables"), "absent keys are not added to the resolved scenario")

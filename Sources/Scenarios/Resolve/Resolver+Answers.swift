@@ -148,7 +148,12 @@ extension ScenarioResolver {
     guard (2...10).contains(shares.count) else { throw q.error("shares", q.raw("shares")?.location, "2 to 10 categories, not \(shares.count)") }
     let total = shares.reduce(0, +)
     guard abs(total - 1) < 1e-6 else { throw q.error("shares", q.raw("shares")?.location, "shares must sum to 1, they sum to \(total)") }
+    // The shares place the categories; a latent mean would move the cuts with it and change
+    // nothing, so only its 0 (as `esmsim show` writes it) is taken.
     let mean = try q.number("mean", default: 0, range: -1e6...1e6)
+    guard mean == 0 else {
+      throw q.error("mean", q.raw("mean")?.location, "an ordinal variable's categories are set by its shares (a mean would change nothing): move them with shares")
+    }
     var running = 0.0
     return (mean, shares.dropLast().map { s in
       running += s
