@@ -47,7 +47,7 @@ esm_design <- function(scenario, target, days = NULL, per_day = NULL, participan
             "--output", output)
   vary <- function(name, values) {
     if (is.null(values)) return()
-    if (!is.numeric(values) || any(values != round(values))) {
+    if (!is.numeric(values) || anyNA(values) || any(!is.finite(values)) || any(values != round(values))) {
       esm_abort(sprintf("esmsim: %s is a vector of whole numbers", name), "esmsim_run_error")
     }
     args <<- c(args, "--vary", paste0(name, "=", paste(as.integer(values), collapse = ",")))
