@@ -73,7 +73,7 @@ struct BeiweImportTests {
         "timings": [[], [32400], [], [], [], [], []]}],
        "device_settings": {"gps": true, "accelerometer": true, "calls": false}}
       """
-    let p = try BeiweStudyImport.read(ScenarioLoader.parse(Data(json.utf8), file: "b.json"), file: "b.json", startDate: .defaultStart, days: 14)
+    let p = try BeiweStudyImport.read(ScenarioLoader.parse(Data(json.utf8), file: "b.json", nullAsText: true), file: "b.json", startDate: .defaultStart, days: 14)
     #expect(
       p.warnings.map(\.key) == [
         "surveys[0].content[1].display_if", "surveys[0].settings.randomize", "surveys[0].settings.always_available", "device_settings",

@@ -113,7 +113,7 @@ struct FollowUpTests {
           "eventTriggers": [{"cueCode": "questionnaire"}, {"cueCode": "invitation"},
             {"cueCode": "questionnaire", "specificQuestionnaireInternalId": 99}, {"cueCode": "quit", "delaySec": 60}]}]}]}
       """
-    let imported = try ESMiraStudyImport.read(ScenarioLoader.parse(Data(study.utf8), file: "c.json"), file: "c.json", days: 14)
+    let imported = try ESMiraStudyImport.read(ScenarioLoader.parse(Data(study.utf8), file: "c.json", nullAsText: true), file: "c.json", days: 14)
     // Parts: daily's follow-up 0 and signal 1, evening's follow-up 2 and signal 3, after's
     // follow-ups 4 (any) and 5 (invitation); the one of internalId 99 left out.
     #expect(imported.parts.count == 6)

@@ -232,7 +232,7 @@ struct ImportTests {
           "schedules": [{\(schedule) "signalTimes": [{"startTimeOfDay": 36000000, "random": false}]}]}]}]}
       """
     let file = fixtures.appendingPathComponent("esmira-fields.json").path
-    let imported = try ESMiraStudyImport.read(ScenarioLoader.parse(Data(study.utf8), file: file), file: file, days: 60)
+    let imported = try ESMiraStudyImport.read(ScenarioLoader.parse(Data(study.utf8), file: file, nullAsText: true), file: file, days: 60)
     #expect(imported.warnings.map { String($0.key.split(separator: ".").last!) } == (key.isEmpty ? [] : [key]))
     if !key.isEmpty { #expect(imported.warnings[0].file == file && !imported.warnings[0].message.isEmpty) }
     #expect(imported.parts.allSatisfy { $0.studyDays != nil && !$0.studyDays!.isEmpty })
@@ -252,7 +252,7 @@ struct ImportTests {
           "actionTriggers": [{"actions": [{"type": 1, "timeout": 120}],
             "eventTriggers": [{"cueCode": "joined", "delaySec": 90000}, {"cueCode": "joined", "randomDelay": true, "delaySec": 7200, "delayMinimumSec": 3600}]}]}]}
       """
-    let imported = try ESMiraStudyImport.read(ScenarioLoader.parse(Data(study.utf8), file: "j.json"), file: "j.json", days: 14)
+    let imported = try ESMiraStudyImport.read(ScenarioLoader.parse(Data(study.utf8), file: "j.json", nullAsText: true), file: "j.json", days: 14)
     #expect(imported.warnings.isEmpty, "\(imported.warnings)")
     #expect(imported.parts.count == 3)
     let joined = imported.parts.filter { $0.trigger?.event == .joined }
@@ -284,7 +284,7 @@ struct ImportTests {
           "schedules": [{\(schedule), "userEditable": false, "signalTimes": [{"startTimeOfDay": 32400000}]}]}]}]}
       """
     let start = CalendarDate(year: 2026, month: 3, day: 2)!
-    let imported = try ESMiraStudyImport.read(ScenarioLoader.parse(Data(study.utf8), file: "e.json"), file: "e.json", startDate: start, days: 3650)
+    let imported = try ESMiraStudyImport.read(ScenarioLoader.parse(Data(study.utf8), file: "e.json", nullAsText: true), file: "e.json", startDate: start, days: 3650)
     let days = try #require(imported.parts.first?.studyDays).sorted()
     #expect(Array(days.prefix(20)) == expected, "case \(id)")
     // Every other day on Monday, Wednesday and Friday: the repeat count runs on (Wed, Fri, Mon, Wed).

@@ -16,7 +16,7 @@ struct PACOImportTests {
   /// A PACO experiment with `groups` as JSON text, read for a 14-day study.
   static func read(_ groups: String) throws(ScenarioError) -> ImportedProtocol {
     try PACOExperimentImport.read(
-      ScenarioLoader.parse(Data("{\"groups\": \(groups)}".utf8), file: "x.json"), file: "x.json",
+      ScenarioLoader.parse(Data("{\"groups\": \(groups)}".utf8), file: "x.json", nullAsText: true), file: "x.json",
       startDate: CalendarDate(iso: "2026-01-05")!, days: 14)
   }
 

@@ -216,7 +216,7 @@ struct ScenarioTests {
       == (try resolve("name: x\npopulation:\n  devices: {ideal: 0.3, heavy: 0.7}\n").resolved.yaml()))
   }
 
-  @Test("durations, clock times, shares and dates are read with their units")
+  @Test("durations, clock times, shares and dates are read with their units; numbers are decimal (0x10 is refused)")
   func units() {
     #expect(Units.duration("30s") == 30 * Tick.second)
     #expect(Units.duration("10m") == 10 * Tick.minute)
@@ -227,6 +227,10 @@ struct ScenarioTests {
     #expect(Units.duration("-5m") == nil)
     #expect(Units.duration("nanm") == nil)
     #expect(Units.number(".nan") == nil && Units.number("inf") == nil && Units.number("1e400") == nil)
+    // Decimal only, as JSON: Swift's Double read "0x10" as 16 and "0x1p3" as 8.
+    #expect(Units.number("0x10") == nil && Units.number("0x1p3") == nil && Units.number("1_000") == nil)
+    #expect(Units.number("1e3") == 1000 && Units.number("-2.5") == -2.5 && Units.number("+.5") == 0.5)
+    #expect(problem("name: t\npopulation: {size: 0x10}\n")?.key == "population.size")
     #expect(Units.formatDuration(90 * Tick.minute) == "90m")
     #expect(CalendarDate(iso: "2026-02-30") == nil)
     #expect(CalendarDate(iso: "2024-02-29")?.weekday == 3)  // a Thursday
@@ -293,6 +297,27 @@ struct BadScenarioTests {
     #expect(e.description.contains("line"))
     let duplicate = try #require(problem("name: t\nname: u\n"))
     #expect(duplicate.description.lowercased().contains("duplicate"))
+  }
+
+  @Test("YAML's null (~, null, nothing after the colon) is refused by its key path (the name '~' and the description 'null' were read as text, an empty section as 'found a single value'); quoted it is text; a platform's JSON null is kept")
+  func nullRefusedByKey() throws {
+    for (yaml, key) in [
+      ("name: ~\n", "name"),
+      ("name: t\ndescription: null\n", "description"),
+      ("name: t\nprotocol:\npopulation: {size: 3}\n", "protocol"),
+      ("name: t\nprotocol: {expiry: Null}\n", "protocol.expiry"),
+      ("name: t\nvariants:\n  - name: a\n    protocol: {times: [\"09:00\", ~]}\n", "variants[0].protocol.times[1]"),
+    ] {
+      let e = try #require(problem(yaml), "\(yaml)")
+      #expect(e.key == key, "\(e)")
+      #expect(e.message.hasPrefix("no value ("), "\(e)")
+    }
+    #expect(try resolve("name: \"~\"\n").name == "~")
+    // A platform's file keeps JSON's null as its readers expect: this ESMira file's null title.
+    let esmira = #"{"id": 1, "title": null, "questionnaires": [{"title": "Mood", "pages": [{"inputs": [{"name": "m", "text": "How?", "responseType": "likert"}]}], "actionTriggers": [{"actions": [{"type": 1, "msgText": "Now", "timeout": 30}], "schedules": [{"dailyRepeatRate": 1, "weekdays": 0, "startDayOne": false, "signalTimes": [{"startTimeOfDay": 36000000, "random": false}]}]}]}]}"#
+    let s = try Readers.scenario(
+      Data("name: n\nduration: 2d\nprotocol: {esmira_study: s.json}\n".utf8), file: "n.yaml", uploads: ["s.json": Data(esmira.utf8)])
+    #expect(s.variants[0].plan.protocolPlan.schedules.count == 1)
   }
 
   @Test("a missing file, a folder, an empty file and a non-UTF-8 file are refused with the file's name")

@@ -23,7 +23,7 @@ enum AWAREScheduleImport {
   static func load(data: Data, file path: String, startDate: CalendarDate, days: Int, pick: Int? = nil) throws(ScenarioError)
     -> ImportedProtocol
   {
-    let root = try ScenarioLoader.parse(data, file: path)
+    let root = try ScenarioLoader.parse(data, file: path, nullAsText: true)
     try checkTypes(data, file: path)
     return try read(root, file: path, startDate: startDate, days: days, pick: pick)
   }

@@ -18,7 +18,7 @@ import StudyModel
 /// sets `protocol.expiry`).
 enum BeiweStudyImport {
   static func load(data: Data, file path: String, startDate: CalendarDate, days: Int) throws(ScenarioError) -> ImportedProtocol {
-    try read(ScenarioLoader.parse(data, file: path), file: path, startDate: startDate, days: days)
+    try read(ScenarioLoader.parse(data, file: path, nullAsText: true), file: path, startDate: startDate, days: days)
   }
 
   /// Reads a study's tree (`file` names it in errors) for a study of `days` days from

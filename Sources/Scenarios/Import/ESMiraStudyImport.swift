@@ -28,7 +28,7 @@ enum ESMiraStudyImport {
   static func load(
     data: Data, file path: String, startDate: CalendarDate = .defaultStart, days: Int = 3650, timesMoved: Bool = false
   ) throws(ScenarioError) -> ImportedProtocol {
-    try read(ScenarioLoader.parse(data, file: path), file: path, startDate: startDate, days: days, timesMoved: timesMoved)
+    try read(ScenarioLoader.parse(data, file: path, nullAsText: true), file: path, startDate: startDate, days: days, timesMoved: timesMoved)
   }
 
   /// A questionnaire's fields esmsim reads.

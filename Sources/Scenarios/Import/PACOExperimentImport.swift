@@ -26,7 +26,7 @@ import StudyModel
 /// a notification delay on a schedule) is warned about by key.
 enum PACOExperimentImport {
   static func load(data: Data, file path: String, startDate: CalendarDate, days: Int) throws(ScenarioError) -> ImportedProtocol {
-    try read(ScenarioLoader.parse(data, file: path), file: path, startDate: startDate, days: days)
+    try read(ScenarioLoader.parse(data, file: path, nullAsText: true), file: path, startDate: startDate, days: days)
   }
 
   /// PACO's defaults ([@PACO], `Schedule`, `PacoNotificationAction`, `Input2`).

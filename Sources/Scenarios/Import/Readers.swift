@@ -20,7 +20,7 @@ public enum Readers {
   /// the number of schedule parts it becomes.
   @discardableResult
   public static func awareSchedule(_ data: Data, file: String = "schedule.json") throws(ScenarioError) -> Int {
-    let root = try ScenarioLoader.parse(data, file: file)
+    let root = try ScenarioLoader.parse(data, file: file, nullAsText: true)
     try AWAREScheduleImport.checkTypes(data, file: file)
     return try AWAREScheduleImport.read(root, file: file, startDate: CalendarDate.defaultStart, days: 14).parts.count
   }
@@ -28,7 +28,7 @@ public enum Readers {
   /// Reads the schedules of an ESMira study file and returns the number of schedule parts.
   @discardableResult
   public static func esmiraStudy(_ data: Data, file: String = "study.json") throws(ScenarioError) -> Int {
-    try ESMiraStudyImport.read(ScenarioLoader.parse(data, file: file), file: file).parts.count
+    try ESMiraStudyImport.read(ScenarioLoader.parse(data, file: file, nullAsText: true), file: file).parts.count
   }
 
   /// Reads a PACO experiment for a 14-day study from the default start date (2026-01-05) and returns the number of
@@ -36,7 +36,7 @@ public enum Readers {
   @discardableResult
   public static func pacoExperiment(_ data: Data, file: String = "experiment.json") throws(ScenarioError) -> Int {
     try PACOExperimentImport.read(
-      ScenarioLoader.parse(data, file: file), file: file, startDate: CalendarDate.defaultStart, days: 14
+      ScenarioLoader.parse(data, file: file, nullAsText: true), file: file, startDate: CalendarDate.defaultStart, days: 14
     ).parts.count
   }
 
@@ -45,7 +45,7 @@ public enum Readers {
   @discardableResult
   public static func beiweStudy(_ data: Data, file: String = "study.json") throws(ScenarioError) -> Int {
     try BeiweStudyImport.read(
-      ScenarioLoader.parse(data, file: file), file: file, startDate: CalendarDate.defaultStart, days: 14
+      ScenarioLoader.parse(data, file: file, nullAsText: true), file: file, startDate: CalendarDate.defaultStart, days: 14
     ).parts.count
   }
 

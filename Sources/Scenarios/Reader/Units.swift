@@ -2,10 +2,12 @@ import SimKernel
 
 /// Numbers, durations and their text in scenario files.
 enum Units {
-  /// A finite number ("1", "0.5", "1e-3"); NaN and infinities are refused.
+  /// A finite decimal number ("1", "0.5", "1e-3"), as JSON writes numbers; NaN, infinities
+  /// and Swift's hexadecimal forms ("0x10", read as 16 before) are refused.
   static func number(_ s: String) -> Double? {
     let t = s.trimmingCharacters(in: .whitespaces)
-    guard !t.isEmpty, let x = Double(t), x.isFinite else { return nil }
+    guard !t.isEmpty, t.utf8.allSatisfy({ (48...57).contains($0) || "+-.eE".utf8.contains($0) }), let x = Double(t), x.isFinite
+    else { return nil }
     return x
   }
 

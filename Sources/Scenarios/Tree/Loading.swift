@@ -54,7 +54,13 @@ public enum ScenarioLoader {
   }
 
   /// Reads text.
-  public static func parse(_ data: Data, file: String, limits: Limits = Limits()) throws(ScenarioError) -> ScenarioValue {
+  ///
+  /// - Parameter nullAsText: a platform's file (JSON's `null` read as the text `null`, as its
+  ///   readers expect); otherwise YAML's null (`~`, `null` or nothing after a key's colon) is
+  ///   refused by key, since esmsim has no value for "none given" but leaving the key out.
+  public static func parse(_ data: Data, file: String, limits: Limits = Limits(), nullAsText: Bool = false)
+    throws(ScenarioError) -> ScenarioValue
+  {
     guard data.count <= limits.bytes else {
       throw ScenarioError(file: file, "the text is \(data.count) bytes; scenario files are at most \(limits.bytes)")
     }
@@ -84,7 +90,7 @@ public enum ScenarioLoader {
     guard let node else { throw ScenarioError(file: file, "is empty") }
     var budget = limits.nodes
     do {
-      return try convert(node, file: file, depth: 0, limits: limits, budget: &budget)
+      return try convert(node, file: file, depth: 0, limits: limits, budget: &budget, nullAsText: nullAsText)
     } catch where budget < 0 {
       // Over the count: say whether aliases multiplied the values or the file simply has that many.
       let aliases = text.range(of: #"(^|[\s,\[{:-])\*[^\s,\]}]"#, options: .regularExpression) != nil
@@ -96,11 +102,11 @@ public enum ScenarioLoader {
     }
   }
 
-  static func convert(_ node: Node, file: String, depth: Int, limits: Limits, budget: inout Int) throws(ScenarioError)
-    -> ScenarioValue
+  static func convert(_ node: Node, file: String, depth: Int, limits: Limits, budget: inout Int, nullAsText: Bool)
+    throws(ScenarioError) -> ScenarioValue
   {
     budget -= 1
-    let at = node.mark.map { ScenarioValue.Location(line: $0.line, column: $0.column) }
+    let at = location(node)
     guard budget >= 0 else { throw ScenarioError(file: file, at: at, "more than \(limits.nodes) values") }
     guard depth <= limits.depth else {
       throw ScenarioError(file: file, at: at, "nesting deeper than \(limits.depth) levels")
@@ -113,7 +119,15 @@ public enum ScenarioLoader {
       return .scalar(s.string, at)
     case .sequence(let seq):
       var items: [ScenarioValue] = []
-      for n in seq { items.append(try convert(n, file: file, depth: depth + 1, limits: limits, budget: &budget)) }
+      for (i, n) in seq.enumerated() {
+        let item = "[\(i)]"
+        if !nullAsText, let null = nullWord(n) { throw nullError(null, file: file, key: item, at: location(n)) }
+        do {
+          items.append(try convert(n, file: file, depth: depth + 1, limits: limits, budget: &budget, nullAsText: nullAsText))
+        } catch where !error.key.isEmpty {
+          throw error.under(item)
+        }
+      }
       return .sequence(items, at)
     case .mapping(let map):
       var pairs: [(key: String, value: ScenarioValue, at: ScenarioValue.Location?)] = []
@@ -125,12 +139,38 @@ public enum ScenarioLoader {
         guard key.string.count <= limits.scalarLength else {
           throw ScenarioError(file: file, at: keyAt, "a key of \(key.string.count) characters; at most \(limits.scalarLength)")
         }
-        pairs.append((key.string, try convert(v, file: file, depth: depth + 1, limits: limits, budget: &budget), keyAt))
+        if !nullAsText, let null = nullWord(v) { throw nullError(null, file: file, key: key.string, at: keyAt) }
+        do {
+          pairs.append(
+            (key.string, try convert(v, file: file, depth: depth + 1, limits: limits, budget: &budget, nullAsText: nullAsText), keyAt))
+        } catch where !error.key.isEmpty {
+          throw error.under(key.string)
+        }
       }
       return .mapping(pairs, at)
     case .alias:
       throw ScenarioError(file: file, at: at, "an unresolved alias")
     }
+  }
+
+  static func location(_ node: Node) -> ScenarioValue.Location? {
+    node.mark.map { ScenarioValue.Location(line: $0.line, column: $0.column) }
+  }
+
+  /// YAML's null written plainly (`~`, `null`, nothing after the colon; quoted, it is text),
+  /// as written, or nil for any other value.
+  static func nullWord(_ node: Node) -> String? {
+    guard case .scalar(let s) = node, s.style == .plain, ["", "~", "null", "Null", "NULL"].contains(s.string) else {
+      return nil
+    }
+    return s.string
+  }
+
+  static func nullError(_ word: String, file: String, key: String, at: ScenarioValue.Location?) -> ScenarioError {
+    let written = word.isEmpty ? "nothing is written after the colon" : "'\(word)' is YAML's null"
+    return ScenarioError(
+      file: file, key: key, at: at,
+      "no value (\(written)); give one, write {} for an empty section, or leave the key out for its default")
   }
 
   /// The first line at which brackets or indentation nest deeper than `limit`, if any.

@@ -26,6 +26,14 @@ public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible
     self.message = message
   }
 
+  /// The same error one level down the tree: under the mapping key `parent`, or the list
+  /// entry `parent` (`[2]`).
+  func under(_ parent: String) -> ScenarioError {
+    var e = self
+    e.key = key.hasPrefix("[") ? parent + key : parent + "." + key
+    return e
+  }
+
   public var description: String {
     var out = file
     if !key.isEmpty { out += ": " + key }
