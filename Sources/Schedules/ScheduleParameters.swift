@@ -124,7 +124,7 @@ extension AnyScheduler {
       let layout: FixedBlocks.Layout
       if let blocks = p.blocks {
         if let n = p.perDay, Int(exactly: n) != blocks.count {
-          throw ScheduleError(.perDay, "\(blocks.count) blocks give \(blocks.count) signals a day, not \(n)")
+          throw Self.countGiven(blocks.count, "block", perDay: n)
         }
         layout = .custom(blocks)
       } else {
@@ -137,7 +137,7 @@ extension AnyScheduler {
     case .fixedTimes:
       guard let times = p.times else { throw ScheduleError(.times, "fixed-times needs clock times, for example 09:00,17:00") }
       if let n = p.perDay, Int(exactly: n) != times.count {
-        throw ScheduleError(.perDay, "\(times.count) clock times give \(times.count) signals a day, not \(n)")
+        throw Self.countGiven(times.count, "clock time", perDay: n)
       }
       self = .fixedTimes(FixedTimes(times: times, jitter: p.jitter ?? 0))
     case .chain:
@@ -151,5 +151,16 @@ extension AnyScheduler {
         BufferedBlocks(perDay: try whole(p.perDay, default: nil), buffer: p.buffer ?? BufferedBlocks.defaultBuffer))
     }
     try validate(for: window)
+  }
+}
+
+extension AnyScheduler {
+  /// `per_day` against the count of blocks or clock times that set it: "1 clock time gives
+  /// 1 signal a day, not 3".
+  static func countGiven(_ count: Int, _ what: String, perDay n: Double) -> ScheduleError {
+    let one = count == 1
+    return ScheduleError(
+      .perDay,
+      "\(count) \(what)\(one ? " gives" : "s give") \(count) signal\(one ? "" : "s") a day, not \(Int(exactly: n).map(String.init) ?? "\(n)")")
   }
 }

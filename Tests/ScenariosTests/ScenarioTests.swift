@@ -144,6 +144,33 @@ struct ScenarioTests {
     #expect(problem("name: x\nprotocol: {sensors: {accelerometer: {hz: 0.001}}}\n")?.message.contains("divide an hour") == true)
   }
 
+  @Test("a key of another kind of schedule is named as such (min_gap under mappiness was an 'unknown key', though the reference lists it); per_day against fixed times or blocks in whole numbers and grammar")
+  func otherKindsKeys() throws {
+    for (schedule, key, owner) in [
+      ("{algorithm: mappiness, per_day: 3, min_gap: 30m}", "min_gap", "fixed-blocks and event"),
+      ("{algorithm: bernoulli, per_day: 3, delay: 5m}", "delay", "event"),
+      ("{algorithm: fixed-blocks, per_day: 3, end_margin: 30m}", "end_margin", "mappiness"),
+      ("{algorithm: chain, per_day: 3, times: [\"09:00\"]}", "times", "fixed-times"),
+      ("{algorithm: event, trigger: phone_unlock, fixed_lag: 10m}", "fixed_lag", "chain"),
+      ("{algorithm: none, buffer: 0.2}", "buffer", "buffered-blocks"),
+    ] {
+      let e = try #require(problem("name: t\nprotocol:\n  schedule: \(schedule)\n"), "\(schedule)")
+      #expect(e.key == "protocol.schedule.\(key)" && e.message.hasPrefix("a key of \(owner) schedules"), "\(e)")
+    }
+    let one = try #require(problem("name: t\nprotocol:\n  schedule: {algorithm: fixed-times, times: [\"09:00\"], per_day: 3}\n"))
+    #expect(one.message == "1 clock time gives 1 signal a day, not 3", "\(one)")
+    let two = try #require(problem("name: t\nprotocol:\n  schedule: {algorithm: fixed-blocks, blocks: [\"09:00-12:00\", \"13:00-17:00\"], per_day: 2.5}\n"))
+    #expect(two.message == "2 blocks give 2 signals a day, not 2.5", "\(two)")
+  }
+
+  @Test("a sweep file given as a scenario says what it is and which command runs it (it said only 'scenario: unknown key')")
+  func sweepFileAsScenario() throws {
+    let e = try #require(problem("name: s\nscenario: base.yaml\ngrid:\n  protocol.expiry: [15m, 30m]\n"))
+    #expect(e.key == "scenario" && e.message.contains("sweep file") && e.message.contains("esmsim sweep run test.yaml"), "\(e)")
+    // A scenario with a key named scenario and no grid or points: the usual unknown key.
+    #expect(problem("name: s\nscenario: base.yaml\n")?.message.hasPrefix("unknown key") == true)
+  }
+
   @Test("outputs.esmira_missed without outputs.esmira, and background_task_success on a channel without a background task, are refused by key (they changed nothing)")
   func keysThatChangeNothing() {
     let missed = problem("name: x\noutputs: {esmira_missed: true}\n")

@@ -72,9 +72,30 @@ extension ScenarioResolver {
     .randomLag: "random_lag", .buffer: "buffer",
   ]
 
+  /// Keys that one kind of schedule reads and the others do not, by the kind.
+  static let ownKeys: [(key: String, kinds: [String])] = [
+    ("end_margin", ["mappiness"]), ("min_gap", ["fixed-blocks", "event"]), ("gap_method", ["fixed-blocks"]),
+    ("blocks", ["fixed-blocks"]), ("times", ["fixed-times"]), ("jitter", ["fixed-times"]), ("fixed_lag", ["chain"]),
+    ("random_lag", ["chain"]), ("buffer", ["buffered-blocks"]), ("trigger", ["event"]), ("after", ["event"]),
+    ("delay", ["event"]), ("delay_max", ["event"]), ("probability", ["event"]), ("max_per_day", ["event"]),
+  ]
+
+  /// Refuses a key of another kind of schedule by name (it was an "unknown key", though the
+  /// reference lists it).
+  func refuseOtherKindsKeys(_ s: Reader, _ r: Reader, kind: String) throws(ScenarioError) {
+    for (key, kinds) in Self.ownKeys where !kinds.contains(kind) && s.has(key) {
+      throw s.error(
+        key, r.raw("schedule")?[key]?.location,
+        "a key of \(kinds.joined(separator: " and ")) schedules; algorithm \(kind) does not read it")
+    }
+  }
+
   mutating func scheduleParts(_ r: Reader, window: WindowPlan, plan: StudyPlan) throws(ScenarioError) -> [SchedulePart] {
     let s = try r.section("schedule")
     let name = try s.string("algorithm", default: "mappiness")
+    if name == "none" || name == "event" || AnyScheduler.Name(rawValue: name) != nil {
+      try refuseOtherKindsKeys(s, r, kind: name)
+    }
     if name == "none" {
       try s.finish()
       r.attach("schedule", s)

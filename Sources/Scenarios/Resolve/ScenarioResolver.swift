@@ -67,6 +67,12 @@ public struct ScenarioResolver {
   public static func resolve(_ root: ScenarioValue, file: String, uploads: [String: Data]? = nil) throws(ScenarioError)
     -> Scenario
   {
+    if let base = root["scenario"], root["grid"] != nil || root["points"] != nil {
+      // A sweep file (`scenario:` with `grid:` or `points:`) given where a scenario goes.
+      throw ScenarioError(
+        file: file, key: "scenario", at: base.location,
+        "this is a sweep file (a base scenario with grid or points), not a scenario: esmsim sweep plan \(file) shows its points, esmsim sweep run \(file) --output DIR runs them")
+    }
     let top = try Reader(file: file, path: "", node: root)
     let name = try top.string("name", maxLength: 200)
     guard !name.isEmpty else { throw top.error("name", root["name"]?.location, "must not be empty") }
