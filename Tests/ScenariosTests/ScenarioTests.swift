@@ -163,6 +163,15 @@ struct ScenarioTests {
     #expect(two.message == "2 blocks give 2 signals a day, not 2.5", "\(two)")
   }
 
+  @Test("a single value where a list goes is a list of one (R's JSON writes c(\"sat\") as \"sat\": 'expected a list, found a single value')")
+  func singleValueIsAListOfOne() throws {
+    let one = try resolve("name: t\nprotocol:\n  schedule: {algorithm: fixed-times, times: \"09:00\", weekdays: sat}\n")
+    let list = try resolve("name: t\nprotocol:\n  schedule: {algorithm: fixed-times, times: [\"09:00\"], weekdays: [sat]}\n")
+    #expect(one.variants[0].plan == list.variants[0].plan)
+    #expect(one.resolved.yaml() == list.resolved.yaml())
+    #expect(problem("name: t\nprotocol:\n  schedule: {algorithm: fixed-times, times: {a: 1}}\n")?.message == "expected a list, found a mapping of keys")
+  }
+
   @Test("a sweep file given as a scenario says what it is and which command runs it (it said only 'scenario: unknown key')")
   func sweepFileAsScenario() throws {
     let e = try #require(problem("name: s\nscenario: base.yaml\ngrid:\n  protocol.expiry: [15m, 30m]\n"))

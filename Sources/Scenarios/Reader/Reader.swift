@@ -212,9 +212,14 @@ final class Reader {
     return out
   }
 
-  /// A list of scalars.
+  /// A list of scalars; a single value is a list of one.
   func list(_ key: String) throws(ScenarioError) -> [(String, ScenarioValue.Location?)]? {
     guard let v = raw(key) else { return nil }
+    if case .scalar(let s, let l) = v {
+      // A single value is a list of one (R's JSON writes c("sat") as "sat"; `times: 09:00`).
+      record(key, .sequence([v], l))
+      return [(s, l)]
+    }
     guard case .sequence(let items, _) = v else { throw error(key, v.location, "expected a list, found \(v.kind)") }
     var out: [(String, ScenarioValue.Location?)] = []
     for item in items {
