@@ -49,6 +49,17 @@ def test_a_scenario_error_names_the_file_key_and_line(tmp_path):
     with pytest.raises(esmsim.ScenarioError) as e:
         esmsim.run(study(population={"size": -1}))
     assert e.value.key == "population.size"
+    # A variant's own key names the variant, as R's esm_run does (it was "protocol.expiry").
+    with pytest.raises(esmsim.ScenarioError) as e:
+        esmsim.run(study(variants=[{"name": "a"}, {"name": "b", "protocol": {"expiry": "abc"}}]))
+    assert e.value.key == "variants[b].protocol.expiry" and not e.value.message.startswith("in variant")
+
+
+@needs_esmsim
+def test_a_whole_float_is_passed_as_a_whole_number(tmp_path):
+    # seed=1e5 was sent as "100000.0", which esmsim refuses for a whole number.
+    r = esmsim.run(study(), tmp_path / "out", participants=10.0, seed=1e5)
+    assert r.manifest["seed"] == 100000 and r.prompts["participant"].max() == 10
 
 
 def test_read_refuses_a_folder_that_is_not_results(tmp_path):
@@ -366,6 +377,9 @@ def test_run_says_a_bad_value_or_scenario_plainly_and_leaves_no_folder(tmp_path)
     import numpy as np
     r = esmsim.run(study(seed=np.int64(3)), participants=np.int64(5))
     assert r.manifest is not None
+    # An existing folder: the argument to give is force=True, not the command line's --force.
+    with pytest.raises(esmsim.EsmsimError, match="give force=True to replace it"):
+        esmsim.run(study(), r.folder)
 
 
 @needs_esmsim
@@ -430,6 +444,12 @@ def test_bad_arguments_are_esmsim_errors_and_leave_nothing(tmp_path):
         esmsim.read(None)
     with pytest.raises(esmsim.EsmsimError, match="address"):
         esmsim.install(None, "0" * 64)
+    # 2.7 days ran 2 days without a word; checked before statsmodels is needed.
+    for kwargs, said in (({"participants": [20], "days": [2.7]}, "days are whole numbers of at least 1, not 2.7"),
+                         ({"participants": [float("nan")], "days": [3]}, "participants are whole numbers"),
+                         ({"participants": [20], "days": [3], "alpha": 5}, "alpha is the test's level")):
+        with pytest.raises(esmsim.EsmsimError, match=said):
+            esmsim.power({"name": "p"}, **kwargs)
 
 
 @needs_esmsim

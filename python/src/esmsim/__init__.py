@@ -205,9 +205,15 @@ def _error(stderr: str, status: int) -> EsmsimError:
         lines = [line for line in stderr.splitlines() if line.strip() and not line.startswith("esmsim: warning:")]
         return EsmsimError(lines[-1] if lines else f"esmsim exited with status {status}", status, stderr)
     e = json.loads(reports[-1])["esmsim_error"]
-    message = e.get("message", "")
+    # The command line's flag said as the function's argument (run's force).
+    message = e.get("message", "").replace("add --force to replace it", "give force=True to replace it")
     if e.get("kind") == "scenario":
-        return ScenarioError(message, e.get("file"), e.get("key"), e.get("line"), e.get("column"), status, stderr)
+        key = e.get("key")
+        # A variant's own key: esmsim says "in variant 'NAME': " before the message (as R's esm_fail reads it).
+        variant = re.match(r"^in variant '(.*?)': (.*)$", message, re.S)
+        if variant and key:
+            key, message = f"variants[{variant.group(1)}].{key}", variant.group(2)
+        return ScenarioError(message, e.get("file"), key, e.get("line"), e.get("column"), status, stderr)
     where = f"{e['file']}: " if e.get("file") else ""
     return EsmsimError(f"{where}{message}", status, stderr)
 
@@ -250,6 +256,14 @@ def _in_dict(e: "ScenarioError", scenario: Any, temporary: Path) -> "ScenarioErr
     return e
 
 
+def _arg(value: Any) -> str:
+    """A value as a command-line argument: a whole float as an integer (1e5 is "100000", which
+    esmsim reads; "100000.0" it refuses as a count), a path as its text."""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return os.fspath(value) if isinstance(value, os.PathLike) else str(value)
+
+
 def _scenario(scenario: Union[str, os.PathLike, Mapping[str, Any]], temporary: Path) -> str:
     """The scenario's file: a dict written as JSON into `temporary` (its import files' paths
     taken from the working folder), a path checked."""
@@ -288,7 +302,7 @@ def run(scenario: Union[str, os.PathLike, Mapping[str, Any]], output: Optional[U
                             ("--seed", seed), ("--threads", threads)):
             if value is not None:
                 # flag=value: a negative number is the option's value, not another option
-                args.append(f"{flag}={value}")
+                args.append(f"{flag}={_arg(value)}")
         if force:
             args.append("--force")
         _execute(args)
@@ -423,7 +437,7 @@ def design(scenario: Union[str, os.PathLike, Mapping[str, Any]], target: str, *,
     try:
         source = _scenario(scenario, temporary)
         output = temporary / "design.json"
-        args = ["design", source, "--target", target, "--cost", cost, "--replications", str(replications),
+        args = ["design", source, "--target", target, "--cost", cost, "--replications", _arg(replications),
                 "--output", str(output)]
         for name, values in (("days", days), ("per_day", per_day), ("participants", participants)):
             vary = _whole(name, values)
@@ -432,7 +446,7 @@ def design(scenario: Union[str, os.PathLike, Mapping[str, Any]], target: str, *,
         if variant is not None:
             args += ["--variant", variant]
         if threads is not None:
-            args += ["--threads", str(threads)]
+            args += ["--threads", _arg(threads)]
         try:
             _execute(args)
         except ScenarioError as e:
@@ -528,14 +542,14 @@ def calibrate(files: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]], 
     else:
         paths = [os.fspath(f) for f in files]
     block = os.fspath(output) if output is not None else str(work / "calibration.yaml")
-    args = ["calibrate", *paths, "--format", format, "--seed", str(seed), "--people", str(people),
-            "--bootstrap", str(bootstrap), "--output", block]
+    args = ["calibrate", *paths, "--format", format, "--seed", _arg(seed), "--people", _arg(people),
+            "--bootstrap", _arg(bootstrap), "--output", block]
     for flag, value in (("--scenario", scenario), ("--holdout", holdout), ("--time-zone", time_zone),
                         ("--utc-offset", utc_offset), ("--evaluations", evaluations), ("--threads", threads),
                         ("--kept-at-least", kept_at_least)):
         if value is not None:
             # flag=value: a negative UTC offset is not taken for an option.
-            args.append(f"{flag}={os.fspath(value) if isinstance(value, os.PathLike) else value}")
+            args.append(f"{flag}={_arg(value)}")
     for role, column in (columns or {}).items():
         args += ["--column", f"{role}={column}"]
     try:

@@ -159,16 +159,22 @@ def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], 
 
     from . import EsmsimError, _execute, _imports_from_here, run
 
+    # One design or several: a number is a list of one.
+    try:
+        given = {"participants": [float(n) for n in np.atleast_1d(participants)], "days": [float(d) for d in np.atleast_1d(days)]}
+    except (TypeError, ValueError):
+        raise EsmsimError("participants and days are whole numbers, or lists of them") from None
+    for name, values in given.items():
+        # 2.7 days ran 2 days without a word.
+        if not values or not all(np.isfinite(v) and v.is_integer() and v >= 1 for v in values):
+            raise EsmsimError(f"{name} are whole numbers of at least 1, not {', '.join(f'{v:g}' for v in values)}")
+    participants, days = ([int(v) for v in given[k]] for k in ("participants", "days"))
+    if not (isinstance(alpha, (int, float)) and 0 < alpha < 1):
+        raise EsmsimError(f"alpha is the test's level, a number above 0 and below 1, not {alpha!r}")
     try:
         import statsmodels  # noqa: F401
     except ImportError:
         raise EsmsimError("esmsim.power() needs statsmodels: pip install statsmodels") from None
-    # One design or several: a number is a list of one.
-    try:
-        participants = [int(n) for n in np.atleast_1d(participants)]
-        days = [int(d) for d in np.atleast_1d(days)]
-    except (TypeError, ValueError):
-        raise EsmsimError("participants and days are whole numbers, or lists of them") from None
     if isinstance(scenario, Mapping):
         base = dict(scenario)
     elif not isinstance(scenario, (str, os.PathLike)):

@@ -13,7 +13,7 @@
 #' @param format `"aware"` (AWARE esms rows), `"beiwe"` (Beiwe iOS survey
 #'   timings), `"mpath"` (m-Path's per-beep export), `"esmira"` (ESMira's
 #'   events.csv with its questionnaire files) or `"csv"` (any platform's
-#'   per-prompt table).
+#'   per-prompt table; the default, as in Python's `calibrate()`).
 #' @param scenario The pilot's scenario file (protocol, phones, population).
 #'   By default the protocol the records show, on phones in ordinary use.
 #' @param holdout `NULL`, `"days:N"` (fit on each participant's first N days,
@@ -55,7 +55,8 @@
 #'   `population.compliance` block to paste into a scenario) and `files` (the
 #'   block, JSON and page written).
 #' @section Errors: a malformed pilot file raises `esmsim_scenario_error` with
-#'   its `file`, `key` (the column), `line` and `column`.
+#'   its `file`, `key` (the column), `line` and `column`; a malformed data frame
+#'   with `row` (its row name), `key` (the column) and `file` NA.
 #' @examples
 #' \dontrun{
 #' cal <- esm_calibrate("basic.csv", format = "mpath", holdout = "days:7")
@@ -64,35 +65,46 @@
 #' browseURL(cal$files$page)
 #' }
 #' @export
-esm_calibrate <- function(files, format, scenario = NULL, holdout = NULL, columns = NULL, time_zone = NULL,
+esm_calibrate <- function(files, format = "csv", scenario = NULL, holdout = NULL, columns = NULL, time_zone = NULL,
                           utc_offset = NULL, seed = 1, people = 300, bootstrap = 200, evaluations = NULL, threads = NULL,
                           output = NULL, progress = interactive(), kept_at_least = NULL) {
+  frame <- NULL
   if (is.data.frame(files)) {
-    if (missing(format)) format <- "csv"
     if (!identical(format, "csv")) esm_abort("esmsim: a data frame is read as format = \"csv\"", "esmsim_run_error")
     pilot <- pilot_csv(files)
     on.exit(unlink(pilot$file), add = TRUE)
+    frame <- files
     files <- pilot$file
     if (is.null(time_zone) && is.null(utc_offset) && !is.null(pilot$time_zone)) time_zone <- pilot$time_zone
   }
   if (is.null(output)) output <- tempfile("esmsim-calibration-", fileext = ".yaml")
-  args <- c("calibrate", files, "--format", format, "--seed", seed, "--people", people, "--bootstrap", bootstrap,
+  args <- c("calibrate", files, "--format", format, "--seed", arg_text(seed), "--people", arg_text(people),
+            "--bootstrap", arg_text(bootstrap),
             "--output", output)
-  add <- function(flag, value) if (!is.null(value)) args <<- c(args, flag, as.character(value))
+  add <- function(flag, value) if (!is.null(value)) args <<- c(args, flag, arg_text(value))
   add("--scenario", scenario)
   add("--holdout", holdout)
   add("--time-zone", time_zone)
   add("--utc-offset", utc_offset)
   add("--threads", threads)
   add("--evaluations", evaluations)
-  if (!is.null(kept_at_least)) args <- c(args, paste0("--kept-at-least=", kept_at_least))
+  if (!is.null(kept_at_least)) args <- c(args, paste0("--kept-at-least=", arg_text(kept_at_least)))
   if (!is.null(columns)) {
     if (is.null(names(columns)) || any(names(columns) == "")) {
       esm_abort("esmsim: columns is a named vector, role = column", "esmsim_run_error")
     }
     for (role in names(columns)) args <- c(args, "--column", paste0(role, "=", columns[[role]]))
   }
-  esm_exec(args, call = sys.call(), progress = progress)
+  tryCatch(esm_exec(args, call = sys.call(), progress = progress), esmsim_scenario_error = function(e) {
+    if (is.null(frame) || !identical(e$file, pilot$file)) stop(e)
+    # Located in the data frame (its row, as row.names names it), not in the deleted temporary copy.
+    row <- if (!is.na(e$line) && e$line >= 2 && e$line - 1 <= nrow(frame)) row.names(frame)[[e$line - 1]] else NA
+    where <- if (is.na(row)) "the data frame" else sprintf("row %s of the data frame", row)
+    column <- if (!is.na(e$key) && nzchar(e$key)) sprintf(", column %s", e$key) else ""
+    esm_abort(sprintf("esmsim: %s%s: %s", where, column, e$problem), "esmsim_scenario_error",
+              file = NA_character_, key = e$key, line = NA_integer_, column = NA_integer_, row = row,
+              element = NA_character_, problem = e$problem, status = e$status, stderr = e$stderr, call = e$call)
+  })
   stem <- sub("\\.(yaml|yml)$", "", output)
   json <- jsonlite::fromJSON(paste0(stem, ".json"), simplifyDataFrame = TRUE)
   numeric_columns <- function(df, columns) {

@@ -43,7 +43,7 @@ esm_design <- function(scenario, target, days = NULL, per_day = NULL, participan
   source <- scenario_file(scenario)
   output <- tempfile("esmsim-design-", fileext = ".json")
   on.exit(unlink(output), add = TRUE)
-  args <- c("design", source$file, "--target", target, "--cost", cost, "--replications", replications,
+  args <- c("design", source$file, "--target", target, "--cost", cost, "--replications", arg_text(replications),
             "--output", output)
   vary <- function(name, values) {
     if (is.null(values)) return()
@@ -56,7 +56,7 @@ esm_design <- function(scenario, target, days = NULL, per_day = NULL, participan
   vary("per_day", per_day)
   vary("participants", participants)
   if (!is.null(variant)) args <- c(args, "--variant", variant)
-  if (!is.null(threads)) args <- c(args, "--threads", threads)
+  if (!is.null(threads)) args <- c(args, "--threads", arg_text(threads))
   esm_exec(args, scenario = source, call = sys.call())
   json <- jsonlite::fromJSON(output, simplifyDataFrame = TRUE)
   designs <- design_table(json$designs)

@@ -28,7 +28,8 @@ esm_fail <- function(stderr, status, scenario = NULL, call = NULL) {
   field <- function(x, na) if (is.null(x)) na else x
   file <- field(e$file, NA_character_)
   key <- field(e$key, NA_character_)
-  problem <- e$message
+  # The command line's flag said as the function's argument (esm_run's force).
+  problem <- sub("add --force to replace it", "give force = TRUE to replace it", e$message, fixed = TRUE)
   if (!identical(e$kind, "scenario")) {
     where <- if (!is.na(file)) paste0(file, ": ") else ""
     esm_abort(paste0("esmsim: ", where, problem), "esmsim_run_error", status = status, stderr = stderr, call = call)

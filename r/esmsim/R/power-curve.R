@@ -22,12 +22,15 @@ esm_power_curve <- function(scenario, along = c("participants", "days"), values,
   if (!is.numeric(target) || length(target) != 1 || !(target > 0 && target < 1)) {
     esm_abort("esmsim: target is a power above 0 and below 1", "esmsim_run_error")
   }
+  check_whole(values, "values")
   values <- sort(as.integer(values))
   held <- if (along == "participants") days else participants
   if (is.null(held) || length(held) != 1) {
     esm_abort(sprintf("esmsim: give one value of %s, held along the curve", if (along == "participants") "days" else "participants"),
               "esmsim_run_error")
   }
+  check_whole(held, if (along == "participants") "days" else "participants")
+  held <- as.integer(held)
   curve <- if (along == "participants") {
     esm_power(scenario, participants = values, days = held, replications = replications, seed = seed, ...)
   } else {

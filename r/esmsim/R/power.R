@@ -88,6 +88,8 @@ esm_power <- function(scenario, participants, days, per_day = NULL, schedule = N
   if (!is.null(model) && !inherits(model, "formula") && !is.function(model)) {
     esm_abort("esmsim: model is NULL, a formula for lmer or a function of the data", "esmsim_run_error")
   }
+  check_whole(participants, "participants")
+  check_whole(days, "days")
   if (!is.numeric(alpha) || length(alpha) != 1 || !(alpha > 0 && alpha < 1)) {
     esm_abort("esmsim: alpha is the test's level, a number above 0 and below 1", "esmsim_run_error")
   }
@@ -490,4 +492,13 @@ fit_answers <- function(p, cols, model, term, family = NULL) {
   take <- sort(sample.int(nrow(p), min(nrow(answered), nrow(p))))
   sets <- list(answered = answered, complete = p, mcar = p[take, ])
   do.call(rbind, lapply(names(sets), function(a) fit_model(answers_data(sets[[a]], cols), model, term, a, family)))
+}
+
+# Participants or days: whole numbers of at least 1, each said by its argument's name (2.7 days
+# ran 2 days without a word, NA was reported as the scenario's population.size).
+check_whole <- function(x, name) {
+  if (!is.numeric(x) || !length(x) || anyNA(x) || any(!is.finite(x)) || any(x != round(x)) || any(x < 1)) {
+    esm_abort(sprintf("esmsim: %s are whole numbers of at least 1, not %s", name,
+                      paste(format(x), collapse = ", ")), "esmsim_run_error")
+  }
 }

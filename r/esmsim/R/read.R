@@ -20,6 +20,9 @@
 #'   and plots ([summary.esm_results()]).
 #' @export
 esm_read <- function(folder) {
+  if (!is.character(folder) || length(folder) != 1 || is.na(folder)) {
+    esm_abort("esmsim: esm_read takes one results folder's name", "esmsim_run_error")
+  }
   if (!dir.exists(folder)) {
     esm_abort(sprintf("esmsim: no results folder %s", folder), "esmsim_run_error")
   }

@@ -45,6 +45,14 @@ esm_run <- function(scenario, output = NULL, participants = NULL, duration = NUL
   esm_read(output)
 }
 
+# A value as a command-line argument: a number in decimal, as esmsim reads it (as.character
+# writes 100000 as "1e+05", which esmsim refuses), anything else as text.
+arg_text <- function(x) {
+  if (!is.numeric(x)) return(as.character(x))
+  # Each on its own (format gives a vector one number of decimals: 2.5 made 100000 "100000.0").
+  vapply(x, function(v) format(v, scientific = FALSE, trim = TRUE, digits = 15), "")
+}
+
 # The arguments of `esmsim run` for a scenario file, an output folder and the overrides given.
 run_args <- function(file, output, participants = NULL, duration = NULL, replications = NULL, seed = NULL,
                      threads = NULL) {
@@ -56,7 +64,7 @@ run_args <- function(file, output, participants = NULL, duration = NULL, replica
       esm_abort(sprintf("esmsim: %s takes one value, not %d", sub("^--", "", flag), length(value)), "esmsim_run_error")
     }
     # flag=value: a negative number is the option's value, not another option.
-    args <<- c(args, paste0(flag, "=", as.character(value)))
+    args <<- c(args, paste0(flag, "=", arg_text(value)))
   }
   add("--participants", participants)
   add("--duration", duration)
@@ -93,15 +101,27 @@ scenario_file <- function(scenario) {
 #' @param min_gap Fixed blocks: the minimum gap between signals, minutes.
 #' @param seed Master seed.
 #' @param ... Further options of `esmsim schedule compare`, by their names with
-#'   `_` for `-` (for example `end_margin = 10`, `times = "09:00,17:00"`).
+#'   `_` for `-` (for example `end_margin = 10`, `times = c("09:00", "17:00")`: a
+#'   vector is passed as esmsim's comma-separated list); not `format` or `output`.
 #' @return A tibble, one row per algorithm (and gap method).
 #' @export
 esm_compare_schedules <- function(per_day, window, days = 7, min_gap = NULL, seed = 1, ...) {
-  options <- c(list(per_day = per_day, window = window, days = days, min_gap = min_gap, seed = seed), list(...))
+  extra <- list(...)
+  if (length(extra) && (is.null(names(extra)) || any(names(extra) == ""))) {
+    esm_abort("esmsim: every further option of esm_compare_schedules is named (for example times = c(\"09:00\", \"17:00\"))",
+              "esmsim_run_error")
+  }
+  taken <- intersect(names(extra), c("format", "output"))
+  if (length(taken)) {
+    esm_abort(sprintf("esmsim: esm_compare_schedules sets %s itself (it reads the comparison as JSON)",
+                      paste(taken, collapse = " and ")), "esmsim_run_error")
+  }
+  options <- c(list(per_day = per_day, window = window, days = days, min_gap = min_gap, seed = seed), extra)
   options <- options[!vapply(options, is.null, TRUE)]
   args <- c("schedule", "compare", "--format", "json")
   for (name in names(options)) {
-    args <- c(args, paste0("--", gsub("_", "-", name)), as.character(options[[name]]))
+    # A vector as esmsim's comma-separated list (times, weekdays); one value as it is.
+    args <- c(args, paste0("--", gsub("_", "-", name)), paste(arg_text(options[[name]]), collapse = ","))
   }
   out <- esm_exec(args, call = sys.call())
   rows <- jsonlite::fromJSON(out$stdout, simplifyDataFrame = TRUE)

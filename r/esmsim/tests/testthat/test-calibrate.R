@@ -55,6 +55,19 @@ test_that("a malformed pilot file is an esmsim_scenario_error naming the file, c
   expect_equal(e$file, file)
 })
 
+test_that("a malformed data frame's error names its row and column, not the deleted temporary file", {
+  skip_without_esmsim()
+  d <- data.frame(pid = c("p1", "p1", "p1"), planned = c("1740992400", "1740996000", "yesterday"))
+  row.names(d) <- c("a", "b", "c")
+  e <- expect_error(esm_calibrate(d, columns = c(participant = "pid", scheduled = "planned")),
+                    class = "esmsim_scenario_error")
+  expect_equal(e$row, "c")
+  expect_equal(e$key, "planned")
+  expect_true(is.na(e$file))
+  expect_match(conditionMessage(e), "^esmsim: row c of the data frame, column planned: ")
+  expect_false(grepl("esmsim-pilot-", conditionMessage(e), fixed = TRUE))
+})
+
 test_that("esm_calibrate takes a data frame: the same pilot as a file and as a data frame give the same estimates", {
   skip_without_esmsim()
   file <- pilot_file()

@@ -44,6 +44,16 @@ test_that("a scenario given as a list runs, with the overrides applied", {
   r2 <- esm_run(small_study(), participants = 10, seed = 99, quiet = TRUE)
   expect_equal(nrow(r2$participants), 10)
   expect_false(identical(r$folder, r2$folder))
+  # A round number is passed in decimal: as.character(1e5) is "1e+05", which esmsim refused.
+  r3 <- esm_run(small_study(), participants = 10, seed = 1e5, quiet = TRUE)
+  expect_equal(r3$manifest$seed, 100000)
+  expect_equal(arg_text(c(1e5, 2.5, 1e15)), c("100000", "2.5", "1000000000000000"))
+  # A vector of one is written as a single value (jsonlite's auto_unbox): a list of one to esmsim
+  # ("expected a list, found a single value" before).
+  one <- small_study(protocol = list(schedule = list(algorithm = "fixed-times", per_day = NULL, times = c("09:00"),
+                                                     weekdays = c("mon"))))
+  r4 <- esm_run(one, quiet = TRUE)
+  expect_equal(nrow(r4$prompts[!r4$prompts$volunteered, ]), 30)
 })
 
 test_that("a malformed list raises esmsim_scenario_error naming the key and the list element", {
@@ -75,7 +85,7 @@ test_that("an existing results folder is not replaced unless forced", {
   out <- tempfile("esmsim-kept-")
   esm_run(small_study(), output = out, quiet = TRUE)
   e <- expect_error(esm_run(small_study(), output = out, quiet = TRUE), class = "esmsim_run_error")
-  expect_match(conditionMessage(e), "already exists")
+  expect_match(conditionMessage(e), "already exists; choose another folder or give force = TRUE to replace it")
   expect_s3_class(esm_run(small_study(), output = out, force = TRUE, quiet = TRUE), "esm_results")
 })
 
@@ -105,11 +115,20 @@ test_that("schedule comparison: one row per algorithm, measures as numbers", {
   expect_true(all(g$signals_per_day > 0))
   e <- expect_error(esm_compare_schedules(per_day = 2.5, window = "08:00-08:02"), class = "esmsim_run_error")
   expect_match(conditionMessage(e), "mappiness: --per-day")
+  # A vector of times is esmsim's comma-separated list ("Unexpected argument '17:00'" before);
+  # format, output and unnamed extras are refused by name (a JSON parse error, or ignored).
+  t <- esm_compare_schedules(per_day = 2, window = "08:00-22:00", days = 3, times = c("09:00", "17:00"))
+  expect_true("fixed-times" %in% t$algorithm)
+  expect_error(esm_compare_schedules(2, "08:00-22:00", format = "table"), "sets format itself", class = "esmsim_run_error")
+  expect_error(esm_compare_schedules(5, "08:00-22:00", 3, NULL, 1, 10), "is named", class = "esmsim_run_error")
   e <- expect_error(esm_compare_schedules(per_day = -1, window = "08:00-22:00"), class = "esmsim_run_error")
   expect_match(conditionMessage(e), "--per-day")
 })
 
 test_that("esm_read refuses a folder that is not a results folder; a column subset of power prints as a table", {
+  # Not one name: said as such ("the condition has length > 1", "invalid filename argument" before).
+  expect_error(esm_read(c("a", "b")), "takes one results folder", class = "esmsim_run_error")
+  expect_error(esm_read(NULL), "takes one results folder", class = "esmsim_run_error")
   folder <- tempfile("not-results-")
   dir.create(folder)
   on.exit(unlink(folder, recursive = TRUE), add = TRUE)
@@ -247,6 +266,13 @@ test_that("arguments that cannot be run are said by name before anything runs", 
   expect_match(conditionMessage(e), "no scenario file no-such-study.yaml")
   e <- expect_error(esm_power(small_study(), participants = 10, days = 2, alpha = 2), class = "esmsim_run_error")
   expect_match(conditionMessage(e), "alpha")
+  # Fractional or missing participants and days are said by name (2.7 days ran 2 days; 2.5 days failed printing the curve).
+  e <- expect_error(esm_power(small_study(), participants = 10, days = 2.7), class = "esmsim_run_error")
+  expect_match(conditionMessage(e), "days are whole numbers of at least 1, not 2.7")
+  e <- expect_error(esm_power(small_study(), participants = NA, days = 2), class = "esmsim_run_error")
+  expect_match(conditionMessage(e), "^esmsim: participants are whole numbers")
+  e <- expect_error(esm_power_curve(small_study(), values = 10, days = 2.5), class = "esmsim_run_error")
+  expect_match(conditionMessage(e), "days are whole numbers")
   e <- expect_error(esm_power_curve(small_study(), values = c(10, 20), days = 2, target = -1), class = "esmsim_run_error")
   expect_match(conditionMessage(e), "target")
 })
