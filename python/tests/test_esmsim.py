@@ -369,6 +369,9 @@ def test_run_says_a_bad_value_or_scenario_plainly_and_leaves_no_folder(tmp_path)
     with pytest.raises(esmsim.EsmsimError) as e:
         esmsim.run(study(), participants=-5)
     assert "Missing value" not in str(e.value) and "participants" in str(e.value)
+    # Said by the function's argument, not as the scenario's key population.size.
+    with pytest.raises(esmsim.EsmsimError, match="^the argument duration: expected a duration"):
+        esmsim.run(study(), duration="2")
     with pytest.raises(esmsim.EsmsimError):
         esmsim.run(["not", "a", "scenario"])
     with pytest.raises(esmsim.EsmsimError):

@@ -207,6 +207,12 @@ def _error(stderr: str, status: int) -> EsmsimError:
     e = json.loads(reports[-1])["esmsim_error"]
     # The command line's flag said as the function's argument (run's force).
     message = e.get("message", "").replace("add --force to replace it", "give force=True to replace it")
+    if e.get("kind") == "scenario" and e.get("given_on_command_line"):
+        # A value of the function's own arguments, which esmsim took from its command line.
+        argument = {"population.size": "participants", "duration": "duration", "replications": "replications",
+                    "seed": "seed"}.get(e.get("key") or "")
+        if argument:
+            return EsmsimError(f"the argument {argument}: {message}", status, stderr)
     if e.get("kind") == "scenario":
         key = e.get("key")
         # A variant's own key: esmsim says "in variant 'NAME': " before the message (as R's esm_fail reads it).

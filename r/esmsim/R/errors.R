@@ -34,6 +34,16 @@ esm_fail <- function(stderr, status, scenario = NULL, call = NULL) {
     where <- if (!is.na(file)) paste0(file, ": ") else ""
     esm_abort(paste0("esmsim: ", where, problem), "esmsim_run_error", status = status, stderr = stderr, call = call)
   }
+  # A value of the function's own arguments (participants, duration, ...), which esmsim took from
+  # its command line: said by the argument, not as the scenario file's key.
+  if (isTRUE(e$given_on_command_line) && !is.na(key)) {
+    argument <- c(population.size = "participants", duration = "duration", replications = "replications",
+                  seed = "seed")[key]
+    if (!is.na(argument)) {
+      esm_abort(sprintf("esmsim: the argument %s: %s", argument, problem), "esmsim_run_error",
+                key = key, argument = unname(argument), problem = problem, status = status, stderr = stderr, call = call)
+    }
+  }
   # A variant's own key: esmsim says "in variant 'NAME': " before the message.
   variant <- regmatches(problem, regexec("^in variant '(.*?)': (.*)$", problem, perl = TRUE))[[1]]
   if (length(variant) && !is.na(key)) {

@@ -262,6 +262,10 @@ test_that("a scenario file's import paths stay its folder's when esm_power rewri
 test_that("arguments that cannot be run are said by name before anything runs", {
   e <- expect_error(esm_run(small_study(), participants = c(10, 20)), class = "esmsim_run_error")
   expect_match(conditionMessage(e), "participants takes one value")
+  # A bad value of an argument is said by the argument, not as the scenario file's key.
+  e <- expect_error(esm_run(small_study(), duration = 2, quiet = TRUE), class = "esmsim_run_error")
+  expect_match(conditionMessage(e), "^esmsim: the argument duration: expected a duration with a unit")
+  expect_equal(e$argument, "duration")
   e <- expect_error(esm_power("no-such-study.yaml", participants = 10, days = 2), class = "esmsim_run_error")
   expect_match(conditionMessage(e), "no scenario file no-such-study.yaml")
   e <- expect_error(esm_power(small_study(), participants = 10, days = 2, alpha = 2), class = "esmsim_run_error")
