@@ -201,7 +201,8 @@ struct ScenarioTests {
 
   @Test("show escapes control characters with two hex digits, so a name or description reads back unchanged (\\x1 swallowed the next character, \\xd was refused, DEL was written raw)")
   func controlCharactersRoundTrip() throws {
-    for text in ["a\u{01}b", "line1\rline2", "x\u{7f}y", "t\u{9f}u", "tab\there", "é\u{85}"] {
+    // and the texts YAML reads as null when plain (the description "null" was shown plain, then refused).
+    for text in ["a\u{01}b", "line1\rline2", "x\u{7f}y", "t\u{9f}u", "tab\there", "é\u{85}", "null", "Null", "NULL", "~", ""] {
       let shown = ScenarioValue.yamlScalar(text)
       let again = try ScenarioLoader.parse(Data("v: \(shown)\n".utf8), file: "t.yaml")
       #expect(again["v"] == .scalar(text, nil), "\(text.debugDescription) shown as \(shown)")

@@ -149,6 +149,8 @@ public indirect enum ScenarioValue: Sendable, Equatable {
       (c.value >= 0x30 && c.value <= 0x39) || (c.value >= 0x41 && c.value <= 0x5A) || (c.value >= 0x61 && c.value <= 0x7A)
         || "._-/ ".unicodeScalars.contains(c)
     } && s.first != " " && s.last != " " && (!s.hasPrefix("-") || Self.isNegativeNumber(s))
+      // YAML's null written plainly is refused on reading: the text "null" is quoted.
+      && !["null", "Null", "NULL"].contains(s)
     if plain { return s }
     var q = "\""
     for u in s.unicodeScalars {
