@@ -120,13 +120,7 @@ public enum ScenarioLoader {
     case .sequence(let seq):
       var items: [ScenarioValue] = []
       for (i, n) in seq.enumerated() {
-        let item = "[\(i)]"
-        if !nullAsText, let null = nullWord(n) { throw nullError(null, file: file, key: item, at: location(n)) }
-        do {
-          items.append(try convert(n, file: file, depth: depth + 1, limits: limits, budget: &budget, nullAsText: nullAsText))
-        } catch where !error.key.isEmpty {
-          throw error.under(item)
-        }
+        items.append(try child(n, "[\(i)]", at: location(n), file: file, depth: depth, limits: limits, budget: &budget, nullAsText: nullAsText))
       }
       return .sequence(items, at)
     case .mapping(let map):
@@ -139,17 +133,26 @@ public enum ScenarioLoader {
         guard key.string.count <= limits.scalarLength else {
           throw ScenarioError(file: file, at: keyAt, "a key of \(key.string.count) characters; at most \(limits.scalarLength)")
         }
-        if !nullAsText, let null = nullWord(v) { throw nullError(null, file: file, key: key.string, at: keyAt) }
-        do {
-          pairs.append(
-            (key.string, try convert(v, file: file, depth: depth + 1, limits: limits, budget: &budget, nullAsText: nullAsText), keyAt))
-        } catch where !error.key.isEmpty {
-          throw error.under(key.string)
-        }
+        let value = try child(v, key.string, at: keyAt, file: file, depth: depth, limits: limits, budget: &budget, nullAsText: nullAsText)
+        pairs.append((key.string, value, keyAt))
       }
       return .mapping(pairs, at)
     case .alias:
       throw ScenarioError(file: file, at: at, "an unresolved alias")
+    }
+  }
+
+  /// A mapping's value or a list's entry, named `name` (a key, or `[i]`): YAML's null refused
+  /// there, and an error about a key within it put under `name`.
+  static func child(
+    _ node: Node, _ name: String, at: ScenarioValue.Location?, file: String, depth: Int, limits: Limits, budget: inout Int,
+    nullAsText: Bool
+  ) throws(ScenarioError) -> ScenarioValue {
+    if !nullAsText, let null = nullWord(node) { throw nullError(null, file: file, key: name, at: at) }
+    do {
+      return try convert(node, file: file, depth: depth + 1, limits: limits, budget: &budget, nullAsText: nullAsText)
+    } catch where !error.key.isEmpty {
+      throw error.under(name)
     }
   }
 
