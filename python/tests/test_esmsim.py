@@ -210,8 +210,12 @@ def test_design_finds_the_fewest_days_and_skips_what_the_scheduler_cannot_run():
     before = d.designs[(d.designs.per_day == 5) & (d.designs.days == reached[5] - 1)]
     assert before.empty or not bool(before.iloc[0]["reaches"])
     assert d.cheapest is not None and d.cheapest["per_day"] in (4, 5)
+    # What was searched, as R's esm_design() gives it; a dict has no file to name.
+    assert d.searched["per_day"] == [4, 5, 6] and d.searched["participants"] == [40] and d.scenario is None
     with pytest.raises(esmsim.EsmsimError, match="whole numbers"):
         esmsim.design(s, "answers:10@0.8", days=[2.5])
+    with pytest.raises(esmsim.EsmsimError, match="target is text"):
+        esmsim.design(s, None)
 
 
 @needs_esmsim
@@ -453,6 +457,29 @@ def test_bad_arguments_are_esmsim_errors_and_leave_nothing(tmp_path):
                          ({"participants": [20], "days": [3], "alpha": 5}, "alpha is the test's level")):
         with pytest.raises(esmsim.EsmsimError, match=said):
             esmsim.power({"name": "p"}, **kwargs)
+
+
+@needs_esmsim
+def test_power_refuses_a_design_that_cannot_run_before_any_runs(monkeypatch):
+    pytest.importorskip("statsmodels")
+    ran = []
+    monkeypatch.setattr(esmsim, "run", lambda *a, **k: ran.append(a) or pytest.fail("a design ran"))
+    s = power_study()
+    s["protocol"]["schedule"] = {"algorithm": "fixed-times", "times": ["09:00", "13:00", "17:00"]}
+    with pytest.raises(esmsim.ScenarioError, match=r"design 2 of 2 \(10 participants, 2 days, 5 a day\) cannot run") as e:
+        esmsim.power(s, participants=[10], days=[2], per_day=[3, 5], replications=2)
+    assert e.value.key == "protocol.schedule.per_day" and e.value.file == "the scenario dict" and not ran
+
+
+@needs_esmsim
+def test_power_runs_each_prompts_a_day_and_schedule():
+    pytest.importorskip("statsmodels")
+    r = esmsim.power(power_study(), participants=[20], days=[3], per_day=[3, 6], schedule=["fixed-blocks", "buffered-blocks"],
+                     replications=3, random_slope=False)
+    assert len(r) == 12 and set(r["per_day"]) == {3, 6} and set(r["schedule"]) == {"fixed-blocks", "buffered-blocks"}
+    complete = r[r["analysis"] == "complete"].groupby("per_day")["answers"].mean()
+    # Twice the prompts a day: about twice the complete data (3 days, 20 people; a dropout aside).
+    assert 1.8 < complete[6] / complete[3] < 2.2, r
 
 
 @needs_esmsim

@@ -417,7 +417,9 @@ class Design:
     participant_days, prompts), `frontier` (the fewest days for each participants and per_day;
     days missing where none within the days given reaches the target), `cheapest` (a dict, or
     None), `skipped` (designs the scenario cannot run, with the reason), and the `target`,
-    `figure`, `level`, `cost` and `variant` searched."""
+    `figure`, `level`, `cost` and `variant` searched, the `scenario` (its file as esmsim read
+    it; None for a dict) and `searched` (a dict: the participants, days and prompts a day searched, the most
+    replications of a design and the seed), as R's `esm_design()` gives them."""
     designs: pd.DataFrame
     frontier: pd.DataFrame
     cheapest: Optional[Dict[str, Any]]
@@ -427,6 +429,8 @@ class Design:
     level: float
     cost: str
     variant: str
+    scenario: Optional[str] = None
+    searched: Optional[Dict[str, Any]] = None
 
 
 def design(scenario: Union[str, os.PathLike, Mapping[str, Any]], target: str, *,
@@ -439,6 +443,9 @@ def design(scenario: Union[str, os.PathLike, Mapping[str, Any]], target: str, *,
     per participant is at least N). `days`, `per_day` and `participants` are the values to try
     (None keeps the scenario's). Each figure comes with its 95 % interval from the simulation;
     a design the scheduler cannot run (6 a day for Mappiness) is skipped with its reason."""
+    for name, value in (("target", target), ("cost", cost)):
+        if not isinstance(value, str):
+            raise EsmsimError(f"{name} is text (such as \"answers:30@0.9\" or \"prompts\"), not {value!r}")
     temporary = Path(tempfile.mkdtemp(prefix="esmsim-design-"))
     try:
         source = _scenario(scenario, temporary)
@@ -468,7 +475,9 @@ def design(scenario: Union[str, os.PathLike, Mapping[str, Any]], target: str, *,
     return Design(designs=pd.DataFrame(found.get("designs") or []), frontier=frontier,
                   cheapest=found.get("cheapest"), skipped=pd.DataFrame(found.get("skipped") or []),
                   target=found["target"], figure=found["figure"], level=found["level"], cost=found["cost"],
-                  variant=found["variant"])
+                  variant=found["variant"],
+                  scenario=None if isinstance(scenario, Mapping) else found.get("scenario"),
+                  searched=found.get("searched"))
 
 
 @dataclass

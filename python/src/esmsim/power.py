@@ -137,12 +137,63 @@ def _yaml_loader(yaml: Any) -> Any:
     return Loader
 
 
+def _design(base: Mapping[str, Any], n: int, d: int, per: Optional[int], algorithm: Optional[str], seed: int,
+            replications: int, answers: bool) -> Dict[str, Any]:
+    """A design's scenario: the scenario with the design's size, days, prompts a day and schedule."""
+    s = dict(base)
+    s["seed"], s["replications"], s["duration"] = seed, replications, f"{int(d)}d"
+    s["population"] = dict(base.get("population") or {}, size=int(n))
+    if per is not None or algorithm is not None:
+        protocol = dict(base.get("protocol") or {})
+        protocol["schedule"] = dict(protocol.get("schedule") or {})
+        if per is not None:
+            protocol["schedule"]["per_day"] = per
+        if algorithm is not None:
+            protocol["schedule"]["algorithm"] = algorithm
+        s["protocol"] = protocol
+    s["outputs"] = {"prompts": not answers, "participants": False, "coverage": False, "sqlite": False,
+                    "report": False}
+    if answers:
+        s["outputs"]["answers"] = True
+    return s
+
+
+def _design_label(n: int, d: int, per: Optional[int], algorithm: Optional[str]) -> str:
+    parts = [f"{n} participants", f"{d} days"] + ([f"{per} a day"] if per is not None else []) + \
+        ([algorithm] if algorithm is not None else [])
+    return ", ".join(parts)
+
+
+def _check_design(s: Mapping[str, Any], label: str, scenario: Any) -> None:
+    """`esmsim validate` on a design's scenario; its error names the design (and the scenario
+    as the caller gave it: the file's name, or the dict)."""
+    import os
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from . import EsmsimError, ScenarioError, _execute, _scenario
+
+    temporary = Path(tempfile.mkdtemp(prefix="esmsim-power-"))
+    try:
+        _execute(["validate", _scenario(s, temporary)])
+    except ScenarioError as e:
+        where = os.fspath(scenario) if isinstance(scenario, (str, os.PathLike)) else "the scenario dict"
+        raise ScenarioError(f"{label} cannot run: {e.message}", where, e.key, None, None, e.exit, e.stderr) from None
+    except EsmsimError as e:
+        raise EsmsimError(f"{label} cannot run: {e.message}", e.exit, e.stderr) from None
+    finally:
+        shutil.rmtree(temporary, ignore_errors=True)
+
+
 def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], days: Sequence[int], *,
+          per_day: Optional[Sequence[int]] = None, schedule: Optional[Sequence[str]] = None,
           replications: int = 100, alpha: float = 0.05, seed: int = 1, random_slope: bool = True,
           threads: Optional[int] = None, formula: Optional[str] = None, term: Optional[str] = None,
           re_formula: str = "1") -> pd.DataFrame:
     """Power to detect the company slope (`population.state.company`) for each design of
-    `participants` x `days`: a row per design and analysis ("answered", "complete", "mcar")
+    `participants` x `days` x `per_day` x `schedule` (prompts a day and schedule algorithms,
+    `protocol.schedule`; None keeps the scenario's): a row per design and analysis ("answered", "complete", "mcar")
     with power and its Wilson 95 % interval (power_low, power_high), the mean estimate and its
     standard error over replications, the replications fitted, the fits that failed
     (`failed`, `first_error`) and the convergence warnings. Raises `EsmsimError` when every
@@ -152,7 +203,10 @@ def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], 
     (statsmodels' mixedlm, for example "mood ~ mood_lag_within") over the answers' columns and
     those `answers_data()` derives, `term` the coefficient tested, `re_formula` its random part
     ("1": a random intercept; "~stress_within": and a random slope); the three data sets are the
-    answered rows, every prompt (complete) and MCAR of the answered count."""
+    answered rows, every prompt (complete) and MCAR of the answered count.
+
+    Every design is checked (`esmsim validate`) before any runs: one the scenario cannot run
+    (a per_day its schedule refuses) raises at once, naming the design."""
     import os
     import shutil
     import tempfile
@@ -169,6 +223,18 @@ def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], 
         if not values or not all(np.isfinite(v) and v.is_integer() and v >= 1 for v in values):
             raise EsmsimError(f"{name} are whole numbers of at least 1, not {', '.join(f'{v:g}' for v in values)}")
     participants, days = ([int(v) for v in given[k]] for k in ("participants", "days"))
+    if per_day is not None:
+        try:
+            counts = [float(v) for v in np.atleast_1d(per_day)]
+        except (TypeError, ValueError):
+            counts = []
+        if not counts or not all(np.isfinite(v) and v.is_integer() and v >= 1 for v in counts):
+            raise EsmsimError(f"per_day are whole numbers of at least 1, not {per_day!r}")
+        per_day = [int(v) for v in counts]
+    if schedule is not None:
+        schedule = [schedule] if isinstance(schedule, str) else list(schedule)
+        if not schedule or not all(isinstance(a, str) and a for a in schedule):
+            raise EsmsimError(f"schedule names schedule algorithms (text), not {schedule!r}")
     if not (isinstance(alpha, (int, float)) and 0 < alpha < 1):
         raise EsmsimError(f"alpha is the test's level, a number above 0 and below 1, not {alpha!r}")
     try:
@@ -222,62 +288,59 @@ def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], 
     if base.get("variants"):
         raise EsmsimError("esmsim.power() runs one protocol: give a scenario without variants")
     noise = float(state.get("report_noise", 5))
+    grid = [(n, d, k, a) for n in participants for d in days for k in (per_day or [None]) for a in (schedule or [None])]
+    designs = [_design(base, n, d, k, a, seed, replications, names is not None) for n, d, k, a in grid]
+    # Every design checked before any runs, so that one that cannot run is said at once.
+    for g, s in enumerate(designs):
+        _check_design(s, f"design {g + 1} of {len(grid)} ({_design_label(*grid[g])})", scenario)
     rng = np.random.default_rng(seed)
     rows: List[Dict[str, Any]] = []
-    for n in participants:
-        for d in days:
-            s = dict(base)
-            s["seed"], s["replications"], s["duration"] = seed, replications, f"{int(d)}d"
-            s["population"] = dict(base.get("population") or {}, size=int(n))
-            s["outputs"] = {"prompts": names is None, "participants": False, "coverage": False, "sqlite": False,
-                            "report": False}
+    for (n, d, per, algorithm), s in zip(grid, designs):
+        # Each design's results read, then removed (they were left in the temporary folder).
+        folder = tempfile.mkdtemp(prefix="esmsim-power-")
+        try:
+            result = run(s, os.path.join(folder, "results"), threads=threads)
+            p = result.prompts if names is None else result.answers
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+        fits: Dict[str, List[Dict[str, Any]]] = {"answered": [], "complete": [], "mcar": []}
+        for _, rep in p.groupby("replication", observed=True):
             if names is not None:
-                s["outputs"]["answers"] = True
-            # Each design's results read, then removed (they were left in the temporary folder).
-            folder = tempfile.mkdtemp(prefix="esmsim-power-")
-            try:
-                result = run(s, os.path.join(folder, "results"), threads=threads)
-                p = result.prompts if names is None else result.answers
-            finally:
-                shutil.rmtree(folder, ignore_errors=True)
-            fits: Dict[str, List[Dict[str, Any]]] = {"answered": [], "complete": [], "mcar": []}
-            for _, rep in p.groupby("replication", observed=True):
-                if names is not None:
-                    rep = rep.sort_values(["participant", "prompt"])
-                    answered = rep[rep["answered"].astype(bool)]
-                    take = np.sort(rng.choice(len(rep), size=min(len(answered), len(rep)), replace=False))
-                    derived = names["variables"] + names["items"]
-                    for a, part in (("answered", answered), ("complete", rep), ("mcar", rep.iloc[take])):
-                        data = answers_data(part, derived)
-                        fits[a].append(dict(_fit(data, False, formula, term, re_formula), rows=len(data)))
-                    continue
-                answered = rep[(rep["status"] == "answered") & ~rep["volunteered"].astype(bool) & rep["with_others"].notna()]
-                complete = rep[rep["due_state"].notna() & rep["due_with_others"].notna()]
-                y = complete["due_state"].to_numpy(dtype=float) + rng.normal(0, noise, len(complete))
-                take = rng.choice(len(complete), size=min(len(answered), len(complete)), replace=False)
-                sets = {
-                    "answered": _analysis_data(answered, answered["reported_state"], answered["with_others"]),
-                    "complete": _analysis_data(complete, y, complete["due_with_others"]),
-                    "mcar": _analysis_data(complete.iloc[take], y[take], complete["due_with_others"].iloc[take]),
-                }
-                for a, data in sets.items():
-                    fits[a].append(dict(_fit(data, random_slope), rows=len(data)))
-            for a, fs in fits.items():
-                ok = [f for f in fs if "error" not in f]
-                errors = [f["error"] for f in fs if "error" in f]
-                k = sum(f["p"] < alpha for f in ok)
-                low, high = _wilson(k, len(ok))
-                estimates = [f["estimate"] for f in ok]
-                rows.append({
-                    "participants": int(n), "days": int(d), "analysis": a, "replications": len(ok),
-                    "power": k / len(ok) if ok else math.nan, "power_low": low, "power_high": high,
-                    "estimate": float(np.mean(estimates)) if ok else math.nan,
-                    "estimate_se": float(np.std(estimates, ddof=1) / math.sqrt(len(ok))) if len(ok) > 1 else math.nan,
-                    "answers": float(np.mean([f["rows"] for f in fs])) if fs else math.nan,
-                    "failed": len(errors), "first_error": errors[0] if errors else "",
-                    "convergence_warnings": sum(f.get("warnings", 0) for f in ok),
-                })
-            if all(r["replications"] == 0 for r in rows[-3:]):
-                first = next((r["first_error"] for r in rows[-3:] if r["first_error"]), "")
-                raise EsmsimError(f"every fit failed for {n} participants x {d} days; the first error: {first}")
+                rep = rep.sort_values(["participant", "prompt"])
+                answered = rep[rep["answered"].astype(bool)]
+                take = np.sort(rng.choice(len(rep), size=min(len(answered), len(rep)), replace=False))
+                derived = names["variables"] + names["items"]
+                for a, part in (("answered", answered), ("complete", rep), ("mcar", rep.iloc[take])):
+                    data = answers_data(part, derived)
+                    fits[a].append(dict(_fit(data, False, formula, term, re_formula), rows=len(data)))
+                continue
+            answered = rep[(rep["status"] == "answered") & ~rep["volunteered"].astype(bool) & rep["with_others"].notna()]
+            complete = rep[rep["due_state"].notna() & rep["due_with_others"].notna()]
+            y = complete["due_state"].to_numpy(dtype=float) + rng.normal(0, noise, len(complete))
+            take = rng.choice(len(complete), size=min(len(answered), len(complete)), replace=False)
+            sets = {
+                "answered": _analysis_data(answered, answered["reported_state"], answered["with_others"]),
+                "complete": _analysis_data(complete, y, complete["due_with_others"]),
+                "mcar": _analysis_data(complete.iloc[take], y[take], complete["due_with_others"].iloc[take]),
+            }
+            for a, data in sets.items():
+                fits[a].append(dict(_fit(data, random_slope), rows=len(data)))
+        for a, fs in fits.items():
+            ok = [f for f in fs if "error" not in f]
+            errors = [f["error"] for f in fs if "error" in f]
+            k = sum(f["p"] < alpha for f in ok)
+            low, high = _wilson(k, len(ok))
+            estimates = [f["estimate"] for f in ok]
+            rows.append({
+                "participants": int(n), "days": int(d), "per_day": per, "schedule": algorithm, "analysis": a, "replications": len(ok),
+                "power": k / len(ok) if ok else math.nan, "power_low": low, "power_high": high,
+                "estimate": float(np.mean(estimates)) if ok else math.nan,
+                "estimate_se": float(np.std(estimates, ddof=1) / math.sqrt(len(ok))) if len(ok) > 1 else math.nan,
+                "answers": float(np.mean([f["rows"] for f in fs])) if fs else math.nan,
+                "failed": len(errors), "first_error": errors[0] if errors else "",
+                "convergence_warnings": sum(f.get("warnings", 0) for f in ok),
+            })
+        if all(r["replications"] == 0 for r in rows[-3:]):
+            first = next((r["first_error"] for r in rows[-3:] if r["first_error"]), "")
+            raise EsmsimError(f"every fit failed for {_design_label(n, d, per, algorithm)}; the first error: {first}")
     return pd.DataFrame(rows)

@@ -20,7 +20,9 @@
 #' @param participants,days,per_day Vectors of the designs' sizes; every
 #'   combination is run.
 #' @param schedule Schedule algorithms (`protocol.schedule.algorithm`); `NULL`
-#'   keeps the scenario's.
+#'   keeps the scenario's. Every design is checked (`esmsim validate`) before
+#'   any runs: one the scenario cannot run (a `per_day` its schedule refuses)
+#'   stops the call at once, naming the design.
 #' @param replications Simulated studies per design.
 #' @param alpha The test's level (two-sided).
 #' @param model `NULL` (the default analysis above, a Wald z test), a formula
@@ -127,21 +129,19 @@ esm_power <- function(scenario, participants, days, per_day = NULL, schedule = N
     schedule = if (is.null(schedule)) NA_character_ else schedule,
     stringsAsFactors = FALSE
   )
+  designs <- lapply(seq_len(nrow(grid)), function(g) {
+    power_design(base, grid[g, ], seed, replications, answers)
+  })
+  # Every design is checked before any runs: one that cannot run (a per_day its schedule
+  # refuses) is said at once, naming it, not after the designs before it have run.
+  for (g in seq_along(designs)) check_design(designs[[g]], grid[g, ], g, nrow(grid))
   fit_all <- fitter(cores)
   on.exit(fit_all(NULL), add = TRUE)
   rows <- list()
   for (g in seq_len(nrow(grid))) {
     d <- grid[g, ]
     started <- Sys.time()
-    s <- base
-    s$seed <- seed
-    s$replications <- replications
-    s$population$size <- d$participants
-    s$duration <- paste0(d$days, "d")
-    if (!is.na(d$per_day)) s$protocol$schedule$per_day <- d$per_day
-    if (!is.na(d$schedule)) s$protocol$schedule$algorithm <- d$schedule
-    s$outputs <- list(prompts = is.null(answers), participants = FALSE, coverage = FALSE, sqlite = FALSE, report = FALSE)
-    if (!is.null(answers)) s$outputs$answers <- TRUE
+    s <- designs[[g]]
     if (!quiet) message(sprintf("esm_power: design %d of %d (%s)", g, nrow(grid), design_label(d)))
     result <- if (is.null(answers)) esm_run_prompts(s, progress = !quiet && interactive()) else
       esm_run_answers(s, progress = !quiet && interactive())
@@ -170,6 +170,35 @@ esm_power <- function(scenario, participants, days, per_day = NULL, schedule = N
   attr(out, "alpha") <- alpha
   class(out) <- c("esm_power", class(out))
   out
+}
+
+# A design's scenario: the scenario with the design's size, days, prompts a day and schedule.
+power_design <- function(base, d, seed, replications, answers) {
+  s <- base
+  s$seed <- seed
+  s$replications <- replications
+  s$population$size <- d$participants
+  s$duration <- paste0(d$days, "d")
+  if (!is.na(d$per_day)) s$protocol$schedule$per_day <- d$per_day
+  if (!is.na(d$schedule)) s$protocol$schedule$algorithm <- d$schedule
+  s$outputs <- list(prompts = is.null(answers), participants = FALSE, coverage = FALSE, sqlite = FALSE, report = FALSE)
+  if (!is.null(answers)) s$outputs$answers <- TRUE
+  s
+}
+
+# `esmsim validate` on a design's scenario; its error names the design.
+check_design <- function(s, d, g, n) {
+  source <- scenario_file(s)
+  on.exit(unlink(source$file), add = TRUE)
+  tryCatch(
+    esm_exec(c("validate", source$file), scenario = source),
+    error = function(e) {
+      e$message <- sprintf("esm_power: design %d of %d (%s) cannot run: %s", g, n, design_label(d),
+                           sub("^esmsim: ", "", conditionMessage(e)))
+      stop(e)
+    }
+  )
+  invisible()
 }
 
 design_label <- function(d) {

@@ -15,6 +15,25 @@ test_that("esm_power needs company and one protocol: otherwise a classed error n
   expect_equal(e$key, "variants")
 })
 
+test_that("a design that cannot run is refused before any design runs, naming it", {
+  skip_without_esmsim()
+  skip_if_not_installed("lme4")
+  study <- plan_study(4)
+  study$protocol$schedule <- list(algorithm = "fixed-times", times = c("09:00", "13:00", "17:00"))
+  said <- character()
+  e <- withCallingHandlers(
+    expect_error(esm_power(study, participants = 10, days = 2, per_day = c(3, 5), replications = 2),
+                 "design 2 of 2 \\(10 participants, 2 days, 5 a day\\) cannot run"),
+    message = function(m) {
+      said <<- c(said, conditionMessage(m))
+      invokeRestart("muffleMessage")
+    }
+  )
+  # Design 1 (3 a day) can run, but did not: nothing was simulated before the refusal.
+  expect_false(any(grepl("design 1 of 2", said)))
+  expect_match(conditionMessage(e), "not 5")
+})
+
 test_that("power rises with participants; complete data have more answers; MCAR has the answered count", {
   skip_without_esmsim()
   skip_if_not_installed("lme4")
