@@ -502,6 +502,26 @@ class Benchmark(unittest.TestCase):
         self.assertIn('the benchmark for 2', text)                  # b (5) and d (6.7) within 8
 
 
+class DesignGap(unittest.TestCase):
+    def test_the_two_misses_and_the_design_difference_the_same_people_give(self):
+        def res(name, observed, loo, each):
+            return {'study': {'name': name}, 'observed': {'answered': observed}, 'loo': {'answered': loo},
+                    'loo_each': each}
+        results = [res('high', 90.0, 78.0, {'a': 80.0, 'b': 76.0, 'own': 70.0}),
+                   res('low', 60.0, 72.0, {'a': 75.0, 'b': 72.0}),
+                   res('lower', 58.0, 67.0, {'a': 66.0, 'b': 68.0}),   # misses less (+9): not the pair's
+                   res('fine', 80.0, 81.0, {'a': 80.0, 'b': 82.0})]
+        high, low, observed, gaps = vr.design_gap(results)
+        self.assertEqual((high['study']['name'], low['study']['name'], observed), ('high', 'low', 30.0))
+        self.assertEqual(gaps, [('a', 5.0), ('b', 4.0)])   # 'own' ran on one of the two only
+        text = ' '.join(vr.design_gap_text(results))
+        self.assertIn("high's protocol answers +4.0 to +5.0 points against low's", text)
+        self.assertIn('would need at least +14.0', text)   # 30 - 2 x 8
+        # Misses on one side only: nothing to say.
+        self.assertIsNone(vr.design_gap(results[1:]))
+        self.assertEqual(vr.design_gap_text(results[1:]), [])
+
+
 class CrossPrediction(unittest.TestCase):
     def test_differences_and_closest(self):
         results = [{'study': {'name': 'x'}, 'observed': {'answered': 80.0},

@@ -944,6 +944,50 @@ def benchmark_text(results):
             f"every study only as far as the studies' designs explain their levels.", '']
 
 
+def design_gap(results):
+    """Whether the model's design differences could close the leave-one-out misses: the study the
+    LOO people under-predict most (beyond the bound) and the one they over-predict most, each
+    simulated with every training study's fitted people that ran on both (`loo_each`). Returns
+    None unless both exist, else (high, low, observed gap, [(people, simulated gap)]): with the
+    same people, how far esmsim puts the first study's protocol above the second's."""
+    def miss(r):
+        loo = (r.get('loo') or {}).get('answered')
+        obs = (r.get('observed') or {}).get('answered')
+        return None if loo is None or obs is None else loo - obs
+    failing = [(miss(r), r) for r in results if miss(r) is not None and abs(miss(r)) > LOO_POINTS]
+    under = [x for x in failing if x[0] < 0]
+    over = [x for x in failing if x[0] > 0]
+    if not under or not over:
+        return None
+    high = min(under, key=lambda x: x[0])[1]
+    low = max(over, key=lambda x: x[0])[1]
+    people = sorted(set(high.get('loo_each') or {}) & set(low.get('loo_each') or {}))
+    if not people:
+        return None
+    gaps = [(k, high['loo_each'][k] - low['loo_each'][k]) for k in people]
+    return high, low, high['observed']['answered'] - low['observed']['answered'], gaps
+
+
+def design_gap_text(results):
+    """A paragraph saying what no single population can do: the LOO people miss one study low and
+    another high, and esmsim's design difference between the two (the same people simulated in
+    both) is what one population within the bound of both would need at least."""
+    found = design_gap(results)
+    if found is None:
+        return []
+    high, low, observed, gaps = found
+    values = [g for _, g in gaps]
+    need = observed - 2 * LOO_POINTS
+    h, l = high['study']['name'], low['study']['name']
+    return [f"*What the designs explain*: {h} answered {observed:.1f} points more than {l}, the two "
+            f"leave-one-out misses of opposite sign. Simulated with the same people (each training study's "
+            f"fitted people in turn, the {len(gaps)} that ran on both), {h}'s protocol answers "
+            f"{min(values):+.1f} to {max(values):+.1f} points against {l}'s; one population within "
+            f"{LOO_POINTS:g} points of both studies would need at least {need:+.1f}. The rest of the gap "
+            f"lies in who took part, which no key of the protocol carries: a planner sets it with "
+            f"`population.compliance` (a preset or a pilot's fit).", '']
+
+
 def records_kept_text(results):
     """A paragraph on the studies whose records hold only the participants who reached an answered
     share (`records_kept`): the threshold, the evidence, the simulated share kept against the
@@ -1076,6 +1120,7 @@ def markdown(results, meta):
     L.extend(records_kept_text(results))
     L.extend(cross_prediction_text(results))
     L.extend(benchmark_text(results))
+    L.extend(design_gap_text(results))
     L.append('The other figures, observed / default prediction: the between-person sd of answered '
              'shares and their 10th percentile, the weekly trend (least-squares slope of person-day '
              'shares on the day, points a week), P(answered | previous answered) and P(answered | '
