@@ -297,8 +297,16 @@ def test_power_fits_the_answers_the_complete_data_and_mcar():
     # A slope of 4 (sd 1) with 20 people a week: found, and estimated near 4 (6 standard errors).
     for a in ("answered", "complete"):
         assert by.loc[a, "power"] > 0.5, r
-        assert abs(by.loc[a, "estimate"] - 4) < 6 * by.loc[a, "estimate_se"] + 0.5, r
+        assert abs(by.loc[a, "estimate"] - 4) < 6 * by.loc[a, "bias_se"] + 0.5, r
+        assert by.loc[a, "bias"] == pytest.approx(by.loc[a, "estimate"] - 4)
+    # The complete data's 95 % Wald intervals hold the planned slope of 4 in most replications
+    # (a wrong standard error or slope gave none).
+    assert by.loc["complete", "coverage"] >= 0.5, r
     assert ((r["power_low"] <= r["power"]) & (r["power"] <= r["power_high"])).all()
+    assert ((r["coverage_low"] <= r["coverage"]) & (r["coverage"] <= r["coverage_high"])).all()
+    assert "warnings" in r.columns
+    with pytest.raises(esmsim.EsmsimError, match="truth is the tested coefficient"):
+        esmsim.power(power_study(), participants=[20], days=[7], truth=4)
 
 
 def ar_study():
@@ -324,7 +332,7 @@ def test_power_of_answers_needs_a_formula_naming_known_columns():
 def test_power_of_an_ar1_model_on_the_answers():
     pytest.importorskip("statsmodels")
     r = esmsim.power(ar_study(), participants=[20], days=[4], replications=30, formula="mood ~ mood_lag_within",
-                     term="mood_lag_within")
+                     term="mood_lag_within", truth=0.150)
     by = r.set_index("analysis")
     assert by.loc["complete", "answers"] == 20 * 4 * 5
     assert by.loc["mcar", "answers"] == by.loc["answered", "answers"] < by.loc["complete", "answers"]
@@ -334,6 +342,9 @@ def test_power_of_an_ar1_model_on_the_answers():
     assert abs(by.loc["complete", "estimate"] - 0.099) < 4 * 0.058 / 30 ** 0.5, r
     assert (r["failed"] == 0).all(), r
     assert by.loc["answered", "estimate"] < by.loc["complete", "estimate"], r
+    # Bias and coverage against the truth given (0.150): the centring's bias is what they show.
+    assert (r["bias"] == r["estimate"] - 0.150).all() and by.loc["complete", "bias"] < 0
+    assert ((0 <= r["coverage_low"]) & (r["coverage_low"] <= r["coverage"]) & (r["coverage"] <= r["coverage_high"])).all()
 
 
 @needs_esmsim

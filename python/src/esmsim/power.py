@@ -190,20 +190,23 @@ def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], 
           per_day: Optional[Sequence[int]] = None, schedule: Optional[Sequence[str]] = None,
           replications: int = 100, alpha: float = 0.05, seed: int = 1, random_slope: bool = True,
           threads: Optional[int] = None, formula: Optional[str] = None, term: Optional[str] = None,
-          re_formula: str = "1") -> pd.DataFrame:
+          re_formula: str = "1", truth: Optional[float] = None) -> pd.DataFrame:
     """Power to detect the company slope (`population.state.company`) for each design of
     `participants` x `days` x `per_day` x `schedule` (prompts a day and schedule algorithms,
     `protocol.schedule`; None keeps the scenario's): a row per design and analysis ("answered", "complete", "mcar")
-    with power and its Wilson 95 % interval (power_low, power_high), the mean estimate and its
-    standard error over replications, the replications fitted, the fits that failed
-    (`failed`, `first_error`) and the convergence warnings. Raises `EsmsimError` when every
+    with power and its Wilson 95 % interval (power_low, power_high), the mean estimate, its
+    `bias` against the planned slope (`population.state.company.slope`) with the Monte Carlo
+    standard error `bias_se`, the `coverage` of the 95 % Wald intervals (with coverage_low,
+    coverage_high), the replications fitted, the fits that failed (`failed`, `first_error`) and
+    the convergence `warnings`: R's `esm_power()` columns. Raises `EsmsimError` when every
     fit of a design fails. Needs statsmodels (`pip install esmsim[power]`).
 
     With `population.variables` (the answers researchers analyse, `answers.csv`): `formula`
     (statsmodels' mixedlm, for example "mood ~ mood_lag_within") over the answers' columns and
     those `answers_data()` derives, `term` the coefficient tested, `re_formula` its random part
     ("1": a random intercept; "~stress_within": and a random slope); the three data sets are the
-    answered rows, every prompt (complete) and MCAR of the answered count.
+    answered rows, every prompt (complete) and MCAR of the answered count; `truth`, the tested
+    coefficient's true value, gives bias and coverage (None: not reported).
 
     Every design is checked (`esmsim validate`) before any runs: one the scenario cannot run
     (a per_day its schedule refuses) raises at once, naming the design."""
@@ -282,6 +285,11 @@ def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], 
                               "declare population.variables to fit a model of your own")
     state = (base.get("population") or {}).get("state") or {}
     company = state.get("company") or {}
+    if truth is not None and (names is None or isinstance(truth, bool) or not isinstance(truth, (int, float))
+                              or not math.isfinite(truth)):
+        raise EsmsimError("truth is the tested coefficient's true value (a number) with population.variables; "
+                          "without them the planned slope is population.state.company.slope")
+    slope = (float(truth) if truth is not None else None) if names is not None else float(company.get("slope") or 0)
     share = company.get("share")
     if names is None and (not isinstance(share, (int, float)) or not 0 < share < 1):
         raise EsmsimError("esmsim.power() needs population.state.company with a share between 0 and 1 (and a slope)")
@@ -331,14 +339,20 @@ def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], 
             k = sum(f["p"] < alpha for f in ok)
             low, high = _wilson(k, len(ok))
             estimates = [f["estimate"] for f in ok]
+            known = slope is not None
+            covered = sum(abs(f["estimate"] - slope) <= 1.959964 * f["se"] for f in ok) if known else 0
+            c_low, c_high = _wilson(covered, len(ok)) if known else (math.nan, math.nan)
             rows.append({
                 "participants": int(n), "days": int(d), "per_day": per, "schedule": algorithm, "analysis": a, "replications": len(ok),
                 "power": k / len(ok) if ok else math.nan, "power_low": low, "power_high": high,
                 "estimate": float(np.mean(estimates)) if ok else math.nan,
-                "estimate_se": float(np.std(estimates, ddof=1) / math.sqrt(len(ok))) if len(ok) > 1 else math.nan,
+                "bias": float(np.mean(estimates)) - slope if ok and known else math.nan,
+                "bias_se": float(np.std(estimates, ddof=1) / math.sqrt(len(ok))) if len(ok) > 1 else math.nan,
+                "coverage": covered / len(ok) if ok and known else math.nan,
+                "coverage_low": c_low, "coverage_high": c_high,
                 "answers": float(np.mean([f["rows"] for f in fs])) if fs else math.nan,
                 "failed": len(errors), "first_error": errors[0] if errors else "",
-                "convergence_warnings": sum(f.get("warnings", 0) for f in ok),
+                "warnings": sum(f.get("warnings", 0) for f in ok),
             })
         if all(r["replications"] == 0 for r in rows[-3:]):
             first = next((r["first_error"] for r in rows[-3:] if r["first_error"]), "")
