@@ -50,34 +50,77 @@ struct AnswersRunTests {
     #expect(!FileManager.default.fileExists(atPath: tmp.path("b") + "/answers.csv"))
     let rows = try lines(tmp.path("a") + "/answers.csv").filter { !$0.isEmpty }
     #expect(rows == (try lines(tmp.path("c") + "/answers.csv")).filter { !$0.isEmpty }, "same seed, same answers")
-    #expect(rows[0] == "variant,replication,participant,prompt,day,scheduled,status,answered,careless,trait,stress,mood,happy,tense")
+    #expect(rows[0] == "variant,replication,participant,prompt,day,questionnaire,scheduled,status,answered,careless,trait,stress,mood,happy,tense")
     #expect(rows.count - 1 == prompts.filter { !$0.isEmpty }.count - 1, "a row per prompt")
     let p = prompts[0].split(separator: ",").map(String.init)
     let (status, scheduled) = (p.firstIndex(of: "status")!, p.firstIndex(of: "scheduled")!)
+    let questionnaire = p.firstIndex(of: "questionnaire")!
     var hidden = 0
     var traits: [String: String] = [:]
     for (a, q) in zip(rows.dropFirst(), prompts.dropFirst()) {
       let c = a.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
       let pc = q.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-      #expect(c[2...3] == pc[2...3] && c[5] == pc[scheduled] && c[6] == pc[status], "\(a)")
-      #expect(c[7] == (pc[status] == "answered" ? "1" : "0"))
+      #expect(c[2...3] == pc[2...3] && c[5] == pc[questionnaire] && c[6] == pc[scheduled] && c[7] == pc[status], "\(a)")
+      #expect(c[8] == (pc[status] == "answered" ? "1" : "0"))
       // One trait per participant; a slider 0–100 in whole points; a hidden Likert item empty.
-      #expect(traits[c[2], default: c[9]] == c[9])
-      traits[c[2]] = c[9]
-      let happy = try #require(Int(c[12]))
+      #expect(traits[c[2], default: c[10]] == c[10])
+      traits[c[2]] = c[10]
+      let happy = try #require(Int(c[13]))
       #expect((0...100).contains(happy))
-      if c[13].isEmpty { hidden += 1 } else { #expect((1...5).contains(Int(c[13])!)) }
+      if c[14].isEmpty { hidden += 1 } else { #expect((1...5).contains(Int(c[14])!)) }
     }
     #expect(traits.count == 30)
     #expect(hidden > 0 && hidden < rows.count - 1)
   }
+  /// Two questionnaires: each answers.csv row names the questionnaire its prompt opens, as
+  /// prompts.csv does (there was no such column, so a morning and an evening form's answers
+  /// could not be told apart without joining the two files).
+  @Test("answers.csv names each prompt's questionnaire, as prompts.csv does")
+  func questionnaires() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let file = try tmp.write(
+      "two.yaml",
+      """
+      name: two forms
+      seed: 3
+      duration: 3d
+      population:
+        size: 10
+        variables: [{name: mood, mean: 50, sd: 12}]
+      protocol:
+        window: "09:00-21:00"
+        items: [{name: happy, measures: mood, scale: slider}]
+        questionnaires:
+          - {name: day, schedule: {algorithm: fixed-blocks, per_day: 4}, window: "09:00-20:00", expiry: 30m}
+          - {name: evening, schedule: {algorithm: fixed-times, times: ["20:30"]}, window: "20:30-21:00", expiry: 30m}
+      outputs: {prompts: true, report: false, sqlite: false}
+
+      """)
+    let r = try ESMSimBinary.run(["run", file, "--output", tmp.path("out")])
+    #expect(r.status == 0, "\(r.stderr)")
+    func column(_ file: String, _ name: String) throws -> [String] {
+      let rows = try lines(tmp.path("out") + "/" + file).filter { !$0.isEmpty }.map {
+        $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      }
+      let k = try #require(rows[0].firstIndex(of: name))
+      let volunteered = rows[0].firstIndex(of: "volunteered")
+      return rows.dropFirst().filter { v in volunteered.map { v[$0] != "1" } ?? true }.map { $0[k] }
+    }
+    let answers = try column("answers.csv", "questionnaire")
+    #expect(answers == (try column("prompts.csv", "questionnaire")))
+    #expect(answers.filter { $0 == "evening" }.count == 30 && answers.filter { $0 == "day" }.count == 120)
+  }
+
   /// The seconds from opening to submitting of each answered prompt in a run's folder (of
   /// `questionnaire` only, when given), by whether answers.csv marks it careless.
   static func answeringSeconds(_ folder: String, questionnaire: String? = nil) throws -> [Bool: [Double]] {
     var flagged: [String: Bool] = [:]
-    for row in try lines(folder + "/answers.csv").dropFirst() where !row.isEmpty {
+    let answers = try lines(folder + "/answers.csv")
+    let careless = try #require(answers[0].split(separator: ",").firstIndex(of: "careless"))
+    for row in answers.dropFirst() where !row.isEmpty {
       let c = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-      flagged[c[2] + " " + c[3]] = c[8] == "1"
+      flagged[c[2] + " " + c[3]] = c[careless] == "1"
     }
     let prompts = try lines(folder + "/prompts.csv")
     let header = prompts[0].split(separator: ",").map(String.init)
@@ -195,8 +238,8 @@ struct AnswersRunTests {
       var groups: [[Double]] = [[], []]
       for row in try lines(tmp.path(out) + "/answers.csv").dropFirst() where !row.isEmpty {
         let c = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        if c[6] == "dropped_out" { continue }
-        groups[c[7] == "1" ? 1 : 0].append(try #require(Double(c[9]), "\(row)"))
+        if c[7] == "dropped_out" { continue }
+        groups[c[8] == "1" ? 1 : 0].append(try #require(Double(c[10]), "\(row)"))
       }
       let stats = groups.map { g -> (mean: Double, variance: Double, n: Double) in
         let n = Double(g.count)
@@ -234,8 +277,8 @@ struct AnswersRunTests {
     var dropped = 0
     for row in try lines(tmp.path("drop") + "/answers.csv").dropFirst() where !row.isEmpty {
       let c = row.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-      if c[6] == "dropped_out" { dropped += 1 }
-      #expect(Double(c[9]) != nil && Double(c[10]) != nil, "\(row)")
+      if c[7] == "dropped_out" { dropped += 1 }
+      #expect(Double(c[10]) != nil && Double(c[11]) != nil, "\(row)")
     }
     #expect(dropped > 20, "dropped_out rows: \(dropped)")
   }
@@ -274,7 +317,7 @@ struct AnswersExportTests {
     var want: [String: [String]] = [:]
     for line in try lines(out + "/answers.csv").dropFirst() where !line.isEmpty {
       let c = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-      if c[7] == "1" { want[c[2] + " " + c[5].prefix(16)] = [c[11], c[12]] }
+      if c[8] == "1" { want[c[2] + " " + c[6].prefix(16)] = [c[12], c[13]] }
     }
     #expect(want.count > 20)
     // ESMira: the survey's item "mood" is answered by protocol.items' mood; tense is added.

@@ -71,7 +71,7 @@ public struct TableSchema: Sendable {
       "answers", file: "answers.csv",
       [
         ("variant", .text), ("replication", .integer), ("participant", .integer), ("prompt", .integer), ("day", .integer),
-        ("scheduled", .time), ("status", .text), ("answered", .flag), ("careless", .flag),
+        ("questionnaire", .text), ("scheduled", .time), ("status", .text), ("answered", .flag), ("careless", .flag),
       ] + (predictors + variables + items).map { ($0, ColumnType.real) })
   }
 

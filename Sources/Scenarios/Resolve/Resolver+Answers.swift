@@ -7,7 +7,7 @@ import StudyModel
 extension ScenarioResolver {
   /// Columns of `answers.csv` a name may not take.
   static let answerColumns: Set<String> = [
-    "variant", "replication", "participant", "prompt", "day", "scheduled", "status", "answered", "careless",
+    "variant", "replication", "participant", "prompt", "day", "questionnaire", "scheduled", "status", "answered", "careless",
   ]
 
   /// `population.person_predictors`, `population.variables` and `population.careless`.

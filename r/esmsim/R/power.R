@@ -506,7 +506,7 @@ answers_data <- function(rows, cols) {
 
 # The answers' columns as a few rows to try a formula on.
 answers_template <- function(cols) {
-  rows <- data.frame(replication = 1L, participant = rep(1:3, each = 2), prompt = 1:6, day = 1L,
+  rows <- data.frame(replication = 1L, participant = rep(1:3, each = 2), prompt = 1:6, day = 1L, questionnaire = "esm",
                      scheduled = "2026-01-05T09:00:00.000", status = "answered", answered = 1L, careless = 0L)
   for (n in c(cols$predictors, cols$variables, cols$items)) rows[[n]] <- c(1, 2, 3, 2, 1, 3)
   answers_data(rows, cols)

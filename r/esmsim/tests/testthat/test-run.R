@@ -227,6 +227,8 @@ test_that("answers.csv is read typed: a row per prompt, the variables and items 
   expect_type(r$answers$mood, "double")
   expect_type(r$answers$answered, "logical")
   expect_equal(sum(r$answers$answered), sum(r$prompts$status == "answered"))
+  # Each row names its prompt's questionnaire, as prompts.csv does (volunteered answers aside).
+  expect_equal(r$answers$questionnaire, r$prompts$questionnaire[!r$prompts$volunteered])
   # Planned missingness: about half the items hidden (NA), the rest whole slider points.
   shown <- r$answers$happy[!is.na(r$answers$happy)]
   expect_true(length(shown) > 0.3 * nrow(r$answers) && length(shown) < 0.7 * nrow(r$answers))
