@@ -387,6 +387,11 @@ def test_run_says_a_bad_value_or_scenario_plainly_and_leaves_no_folder(tmp_path)
     # Said by the function's argument, not as the scenario's key population.size.
     with pytest.raises(esmsim.EsmsimError, match="^the argument duration: expected a duration"):
         esmsim.run(study(), duration="2")
+    # An argument esmsim reads as a command-line flag is said as the argument, not as the flag.
+    with pytest.raises(esmsim.EsmsimError, match="for the argument seed$"):
+        esmsim.run(study(), seed=-1)
+    with pytest.raises(esmsim.EsmsimError, match="^the argument replications must be between 1 and"):
+        esmsim.run(study(), replications=0)
     with pytest.raises(esmsim.EsmsimError):
         esmsim.run(["not", "a", "scenario"])
     with pytest.raises(esmsim.EsmsimError):

@@ -220,8 +220,21 @@ def _error(stderr: str, status: int) -> EsmsimError:
         if variant and key:
             key, message = f"variants[{variant.group(1)}].{key}", variant.group(2)
         return ScenarioError(message, e.get("file"), key, e.get("line"), e.get("column"), status, stderr)
+    if e.get("kind") == "usage":
+        message = _as_argument(message)
     where = f"{e['file']}: " if e.get("file") else ""
     return EsmsimError(f"{where}{message}", status, stderr)
+
+
+# The flags the functions pass from arguments of the same name (run's seed, calibrate's people).
+_ARGUMENT_FLAGS = "participants|replications|seed|threads|people|bootstrap|evaluations|duration"
+
+
+def _as_argument(message: str) -> str:
+    """A usage error about a flag the function passed from its own argument, said of the
+    argument: seed=-1 gave "The value '-1' is invalid for '--seed <seed>'"."""
+    message = re.sub(rf"'--({_ARGUMENT_FLAGS}) <[a-z-]+>'", r"the argument \1", message)
+    return re.sub(rf"^--({_ARGUMENT_FLAGS}) ", r"the argument \1 ", message)
 
 
 # The scenario keys that name a file: read relative to the scenario file's folder.

@@ -31,6 +31,7 @@ esm_fail <- function(stderr, status, scenario = NULL, call = NULL) {
   # The command line's flag said as the function's argument (esm_run's force).
   problem <- sub("add --force to replace it", "give force = TRUE to replace it", e$message, fixed = TRUE)
   if (!identical(e$kind, "scenario")) {
+    if (identical(e$kind, "usage")) problem <- as_argument(problem)
     where <- if (!is.na(file)) paste0(file, ": ") else ""
     esm_abort(paste0("esmsim: ", where, problem), "esmsim_run_error", status = status, stderr = stderr, call = call)
   }
@@ -101,4 +102,13 @@ key_to_element <- function(key, scenario) {
     }
   }
   out
+}
+
+# A usage error about a flag the function passed from its own argument of the same name (run's
+# seed, calibrate's people), said of the argument: seed = -1 gave "The value '-1' is invalid
+# for '--seed <seed>'".
+as_argument <- function(problem) {
+  flags <- "participants|replications|seed|threads|people|bootstrap|evaluations|duration"
+  problem <- gsub(sprintf("'--(%s) <[a-z-]+>'", flags), "the argument \\1", problem)
+  sub(sprintf("^--(%s) ", flags), "the argument \\1 ", problem)
 }

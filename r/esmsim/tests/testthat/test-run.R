@@ -268,6 +268,11 @@ test_that("arguments that cannot be run are said by name before anything runs", 
   e <- expect_error(esm_run(small_study(), duration = 2, quiet = TRUE), class = "esmsim_run_error")
   expect_match(conditionMessage(e), "^esmsim: the argument duration: expected a duration with a unit")
   expect_equal(e$argument, "duration")
+  # An argument esmsim reads as a command-line flag is said as the argument, not as the flag.
+  e <- expect_error(esm_run(small_study(), seed = -1, quiet = TRUE), class = "esmsim_run_error")
+  expect_match(conditionMessage(e), "for the argument seed$")
+  e <- expect_error(esm_run(small_study(), replications = 0, quiet = TRUE), class = "esmsim_run_error")
+  expect_match(conditionMessage(e), "^esmsim: the argument replications must be between 1 and")
   e <- expect_error(esm_power("no-such-study.yaml", participants = 10, days = 2), class = "esmsim_run_error")
   expect_match(conditionMessage(e), "no scenario file no-such-study.yaml")
   e <- expect_error(esm_power(small_study(), participants = 10, days = 2, alpha = 2), class = "esmsim_run_error")
