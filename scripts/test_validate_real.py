@@ -517,6 +517,12 @@ class DesignGap(unittest.TestCase):
         text = ' '.join(vr.design_gap_text(results))
         self.assertIn("high's protocol answers +4.0 to +5.0 points against low's", text)
         self.assertIn('would need at least +14.0', text)   # 30 - 2 x 8
+        self.assertIn('lies in who took part', text)
+        # A protocol difference that already covers what is needed: not blamed on who took part.
+        results[0]['loo_each']['a'] = 80.0 + 12.0
+        text = ' '.join(vr.design_gap_text(results))
+        self.assertNotIn('who took part', text)
+        self.assertIn('enough for some of these people', text)
         # Misses on one side only: nothing to say.
         self.assertIsNone(vr.design_gap(results[1:]))
         self.assertEqual(vr.design_gap_text(results[1:]), [])

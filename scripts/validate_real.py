@@ -983,9 +983,11 @@ def design_gap_text(results):
             f"leave-one-out misses of opposite sign. Simulated with the same people (each training study's "
             f"fitted people in turn, the {len(gaps)} that ran on both), {h}'s protocol answers "
             f"{min(values):+.1f} to {max(values):+.1f} points against {l}'s; one population within "
-            f"{LOO_POINTS:g} points of both studies would need at least {need:+.1f}. The rest of the gap "
-            f"lies in who took part, which no key of the protocol carries: a planner sets it with "
-            f"`population.compliance` (a preset or a pilot's fit).", '']
+            f"{LOO_POINTS:g} points of both studies would need at least {need:+.1f}. "
+            + (f"The rest of the gap lies in who took part, which no key of the protocol carries: a planner "
+               f"sets it with `population.compliance` (a preset or a pilot's fit)." if max(values) < need else
+               f"The protocols' difference is enough for some of these people: the misses lie in the level "
+               f"the pooled people set, not in the designs."), '']
 
 
 def records_kept_text(results):

@@ -322,6 +322,13 @@ def ar_study():
 
 def test_power_of_answers_needs_a_formula_naming_known_columns():
     pytest.importorskip("statsmodels")
+    from esmsim.power import _answer_names, _check_formula
+    # answers.csv's questionnaire is a column a model can use, its levels the questionnaires' names.
+    two = {"population": {"variables": [{"name": "mood"}]},
+           "protocol": {"questionnaires": [{"name": "day"}, {"name": "evening"}]}}
+    assert _answer_names(two)["questionnaires"] == ["day", "evening"]
+    _check_formula("mood ~ questionnaire", "questionnaire[T.evening]", _answer_names(two))
+    assert _answer_names(ar_study())["questionnaires"] == ["esm"]
     with pytest.raises(esmsim.EsmsimError, match="give formula and term"):
         esmsim.power(ar_study(), participants=[5], days=[2])
     with pytest.raises(esmsim.EsmsimError, match="stress_within"):
@@ -392,6 +399,8 @@ def test_run_says_a_bad_value_or_scenario_plainly_and_leaves_no_folder(tmp_path)
         esmsim.run(study(), seed=-1)
     with pytest.raises(esmsim.EsmsimError, match="^the argument replications must be between 1 and"):
         esmsim.run(study(), replications=0)
+    with pytest.raises(esmsim.EsmsimError, match="^the argument people: expected"):
+        esmsim.calibrate(esmsim.example("pilot.csv"), people=0)
     with pytest.raises(esmsim.EsmsimError):
         esmsim.run(["not", "a", "scenario"])
     with pytest.raises(esmsim.EsmsimError):
@@ -487,12 +496,43 @@ def test_power_refuses_a_design_that_cannot_run_before_any_runs(monkeypatch):
     assert e.value.key == "protocol.schedule.per_day" and e.value.file == "the scenario dict" and not ran
 
 
+def test_power_says_its_own_arguments_and_what_per_day_varies():
+    pytest.importorskip("statsmodels")
+    for kwargs, said in ((dict(seed=-1), "the argument seed is a whole number"),
+                         (dict(replications=0), "the argument replications is a whole number"),
+                         (dict(replications=2.5), "the argument replications is a whole number")):
+        with pytest.raises(esmsim.EsmsimError, match=said):
+            esmsim.power(power_study(), participants=[10], days=[2], **kwargs)
+    # per_day varies protocol.schedule: a scenario of questionnaires does not use it.
+    s = power_study()
+    s["protocol"] = {"window": "09:00-21:00", "questionnaires": [
+        {"name": "a", "expiry": "30m", "schedule": {"algorithm": "fixed-blocks", "per_day": 4}}]}
+    with pytest.raises(esmsim.EsmsimError, match="which this scenario does not use \\(it has protocol.questionnaires\\)"):
+        esmsim.power(s, participants=[10], days=[2], per_day=[3, 5])
+
+
+@needs_esmsim
+def test_power_says_an_error_in_an_imported_file_there(tmp_path, monkeypatch):
+    pytest.importorskip("statsmodels")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "broken.json").write_text("[{\"expiration\": -5}]")
+    s = power_study()
+    s["protocol"] = {"aware_schedule": "broken.json"}
+    with pytest.raises(esmsim.ScenarioError) as e:
+        esmsim.power(s, participants=[10], days=[2])
+    assert e.value.file == str(tmp_path / "broken.json"), (e.value.file, e.value.message)
+
+
 @needs_esmsim
 def test_power_runs_each_prompts_a_day_and_schedule():
     pytest.importorskip("statsmodels")
     r = esmsim.power(power_study(), participants=[20], days=[3], per_day=[3, 6], schedule=["fixed-blocks", "buffered-blocks"],
                      replications=3, random_slope=False)
     assert len(r) == 12 and set(r["per_day"]) == {3, 6} and set(r["schedule"]) == {"fixed-blocks", "buffered-blocks"}
+    # The designs in R's order (expand.grid): per_day before schedule, each design's three analyses.
+    designs = r[["per_day", "schedule"]].drop_duplicates().apply(tuple, axis=1).tolist()
+    assert designs == [(3, "fixed-blocks"), (6, "fixed-blocks"), (3, "buffered-blocks"), (6, "buffered-blocks")]
+    assert (r["test"] == "Wald z").all() and (r["seconds"] > 0).all()
     complete = r[r["analysis"] == "complete"].groupby("per_day")["answers"].mean()
     # Twice the prompts a day: about twice the complete data (3 days, 20 people; a dropout aside).
     assert 1.8 < complete[6] / complete[3] < 2.2, r

@@ -234,7 +234,7 @@ def _as_argument(message: str) -> str:
     """A usage error about a flag the function passed from its own argument, said of the
     argument: seed=-1 gave "The value '-1' is invalid for '--seed <seed>'"."""
     message = re.sub(rf"'--({_ARGUMENT_FLAGS}) <[a-z-]+>'", r"the argument \1", message)
-    return re.sub(rf"^--({_ARGUMENT_FLAGS}) ", r"the argument \1 ", message)
+    return re.sub(rf"^--({_ARGUMENT_FLAGS})([: ])", r"the argument \1\2", message)
 
 
 # The scenario keys that name a file: read relative to the scenario file's folder.

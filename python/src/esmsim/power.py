@@ -6,6 +6,8 @@ answered, drawn at random (MCAR at the same count)."""
 from __future__ import annotations
 
 import math
+import numbers
+import time
 import warnings
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
@@ -92,8 +94,11 @@ def _answer_names(base: Mapping[str, Any]) -> Optional[Dict[str, List[str]]]:
     if not variables:
         return None
     names = lambda xs: [str(x["name"]) for x in (xs or [])]  # noqa: E731
+    protocol = base.get("protocol") or {}
+    # answers.csv's questionnaire column: the questionnaires' names, or the one survey's id.
+    questionnaires = names(protocol.get("questionnaires")) or [str((protocol.get("survey") or {}).get("id", "esm"))]
     return {"variables": names(variables), "predictors": names((base.get("population") or {}).get("person_predictors")),
-            "items": names((base.get("protocol") or {}).get("items"))}
+            "items": names(protocol.get("items")), "questionnaires": questionnaires}
 
 
 def _check_formula(formula: str, term: str, names: Dict[str, List[str]]) -> None:
@@ -103,6 +108,7 @@ def _check_formula(formula: str, term: str, names: Dict[str, List[str]]) -> None
     from . import EsmsimError
 
     rows = pd.DataFrame({"participant": [1, 1, 2, 2, 3, 3], "prompt": range(1, 7), "day": 1,
+                         "questionnaire": [names["questionnaires"][i % len(names["questionnaires"])] for i in range(6)],
                          "scheduled": "2026-01-05T09:00:00.000", "answered": True})
     for n in names["predictors"] + names["variables"] + names["items"]:
         rows[n] = [1.0, 2.0, 3.0, 2.0, 1.0, 3.0]
@@ -158,6 +164,19 @@ def _design(base: Mapping[str, Any], n: int, d: int, per: Optional[int], algorit
     return s
 
 
+def _check_varied_schedule(base: Mapping[str, Any]) -> None:
+    """`per_day` and `schedule` vary `protocol.schedule`: a scenario that does not use it (its
+    questionnaires' own schedules, an imported protocol) is refused as such."""
+    from . import EsmsimError, _IMPORT_KEYS
+
+    protocol = base.get("protocol") or {}
+    other = ("protocol.questionnaires" if protocol.get("questionnaires") else
+             next((f"protocol.{k}" for k in _IMPORT_KEYS if protocol.get(k)), None))
+    if other:
+        raise EsmsimError(f"per_day and schedule vary protocol.schedule, which this scenario does not use (it has "
+                          f"{other}): give per_day and schedule in the scenario, one call per design")
+
+
 def _design_label(n: int, d: int, per: Optional[int], algorithm: Optional[str]) -> str:
     parts = [f"{n} participants", f"{d} days"] + ([f"{per} a day"] if per is not None else []) + \
         ([algorithm] if algorithm is not None else [])
@@ -172,16 +191,20 @@ def _check_design(s: Mapping[str, Any], label: str, scenario: Any) -> None:
     import tempfile
     from pathlib import Path
 
-    from . import EsmsimError, ScenarioError, _execute, _scenario
+    from . import ScenarioError, _execute, _scenario
 
     temporary = Path(tempfile.mkdtemp(prefix="esmsim-power-"))
     try:
-        _execute(["validate", _scenario(s, temporary)])
+        file = _scenario(s, temporary)
+        _execute(["validate", file])
     except ScenarioError as e:
+        # Located in the design's own temporary file: said of the scenario as given. An error in
+        # an imported file keeps its file and line.
+        if e.file != file:
+            raise ScenarioError(f"{label} cannot run: {e.message}", e.file, e.key, e.line, e.column, e.exit,
+                                e.stderr) from None
         where = os.fspath(scenario) if isinstance(scenario, (str, os.PathLike)) else "the scenario dict"
         raise ScenarioError(f"{label} cannot run: {e.message}", where, e.key, None, None, e.exit, e.stderr) from None
-    except EsmsimError as e:
-        raise EsmsimError(f"{label} cannot run: {e.message}", e.exit, e.stderr) from None
     finally:
         shutil.rmtree(temporary, ignore_errors=True)
 
@@ -240,6 +263,10 @@ def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], 
             raise EsmsimError(f"schedule names schedule algorithms (text), not {schedule!r}")
     if not (isinstance(alpha, (int, float)) and 0 < alpha < 1):
         raise EsmsimError(f"alpha is the test's level, a number above 0 and below 1, not {alpha!r}")
+    # The arguments every design is run with, said as arguments (not as the scenario's keys).
+    for name, value, low, high in (("seed", seed, 0, 2 ** 64 - 1), ("replications", replications, 1, 100_000)):
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not low <= value <= high:
+            raise EsmsimError(f"the argument {name} is a whole number from {low} to {high}, not {value!r}")
     try:
         import statsmodels  # noqa: F401
     except ImportError:
@@ -285,7 +312,7 @@ def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], 
                               "declare population.variables to fit a model of your own")
     state = (base.get("population") or {}).get("state") or {}
     company = state.get("company") or {}
-    if truth is not None and (names is None or isinstance(truth, bool) or not isinstance(truth, (int, float))
+    if truth is not None and (names is None or isinstance(truth, bool) or not isinstance(truth, numbers.Real)
                               or not math.isfinite(truth)):
         raise EsmsimError("truth is the tested coefficient's true value (a number) with population.variables; "
                           "without them the planned slope is population.state.company.slope")
@@ -295,8 +322,12 @@ def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], 
         raise EsmsimError("esmsim.power() needs population.state.company with a share between 0 and 1 (and a slope)")
     if base.get("variants"):
         raise EsmsimError("esmsim.power() runs one protocol: give a scenario without variants")
+    if per_day is not None or schedule is not None:
+        _check_varied_schedule(base)
     noise = float(state.get("report_noise", 5))
-    grid = [(n, d, k, a) for n in participants for d in days for k in (per_day or [None]) for a in (schedule or [None])]
+    # The designs in R's order (expand.grid: participants change fastest, then days, per_day,
+    # schedule), so that "design 2 of 8" and the rows are the same designs in both packages.
+    grid = [(n, d, k, a) for a in (schedule or [None]) for k in (per_day or [None]) for d in days for n in participants]
     designs = [_design(base, n, d, k, a, seed, replications, names is not None) for n, d, k, a in grid]
     # Every design checked before any runs, so that one that cannot run is said at once.
     for g, s in enumerate(designs):
@@ -304,6 +335,7 @@ def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], 
     rng = np.random.default_rng(seed)
     rows: List[Dict[str, Any]] = []
     for (n, d, per, algorithm), s in zip(grid, designs):
+        started = time.monotonic()
         # Each design's results read, then removed (they were left in the temporary folder).
         folder = tempfile.mkdtemp(prefix="esmsim-power-")
         try:
@@ -351,6 +383,7 @@ def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], 
                 "coverage": covered / len(ok) if ok and known else math.nan,
                 "coverage_low": c_low, "coverage_high": c_high,
                 "answers": float(np.mean([f["rows"] for f in fs])) if fs else math.nan,
+                "seconds": time.monotonic() - started, "test": "Wald z" if ok else None,
                 "failed": len(errors), "first_error": errors[0] if errors else "",
                 "warnings": sum(f.get("warnings", 0) for f in ok),
             })

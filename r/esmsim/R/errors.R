@@ -110,5 +110,5 @@ key_to_element <- function(key, scenario) {
 as_argument <- function(problem) {
   flags <- "participants|replications|seed|threads|people|bootstrap|evaluations|duration"
   problem <- gsub(sprintf("'--(%s) <[a-z-]+>'", flags), "the argument \\1", problem)
-  sub(sprintf("^--(%s) ", flags), "the argument \\1 ", problem)
+  sub(sprintf("^--(%s)([: ])", flags), "the argument \\1\\2", problem)
 }

@@ -103,8 +103,8 @@ print.esm_power <- function(x, ...) {
     cat(sprintf("(%d warnings, %d errors)%s\n", sum(d$warnings), sum(d$failed),
                 if (sum(d$failed)) paste0(": the first error: ", d$first_error[!is.na(d$first_error)][[1]]) else ""))
   }
-  columns <- intersect(c("participants", "days", "analysis", "power", "power_low", "power_high", "estimate", "answers",
-                         "failed"), names(d))
+  columns <- intersect(c("participants", "days", varied_columns(d), "analysis", "power", "power_low", "power_high", "estimate",
+                         "answers", "failed"), names(d))
   print(tibble::as_tibble(d[, columns, drop = FALSE]), ...)
   invisible(x)
 }
@@ -113,7 +113,7 @@ print.esm_power <- function(x, ...) {
 summary.esm_power <- function(object, ...) {
   a <- as.data.frame(object)[object$analysis == "answered", ]
   structure(list(designs = nrow(a), power = range(a$power), bias = mean(a$bias), test = a$test[[1]],
-                 reaching_80 = a[a$power >= 0.8, c("participants", "days")]),
+                 reaching_80 = a[a$power >= 0.8, c("participants", "days", varied_columns(a))]),
             class = "summary.esm_power")
 }
 
@@ -126,6 +126,9 @@ print.summary.esm_power <- function(x, ...) {
   print(x$reaching_80)
   invisible(x)
 }
+
+# per_day and schedule where the call varied them (two designs of 12 x 3 were told apart by neither).
+varied_columns <- function(d) Filter(function(n) n %in% names(d) && any(!is.na(d[[n]])), c("per_day", "schedule"))
 
 # "1 design", "3 designs".
 designs_text <- function(n) sprintf("%d design%s", n, if (n == 1) "" else "s")

@@ -92,14 +92,37 @@ esm_power <- function(scenario, participants, days, per_day = NULL, schedule = N
   }
   check_whole(participants, "participants")
   check_whole(days, "days")
+  if (!is.null(per_day)) check_whole(per_day, "per_day")
+  if (!is.null(schedule) && (!is.character(schedule) || !length(schedule) || anyNA(schedule) || !all(nzchar(schedule)))) {
+    esm_abort("esmsim: schedule names schedule algorithms (text), such as c(\"fixed-blocks\", \"mappiness\")",
+              "esmsim_run_error")
+  }
   if (!is.numeric(alpha) || length(alpha) != 1 || !(alpha > 0 && alpha < 1)) {
     esm_abort("esmsim: alpha is the test's level, a number above 0 and below 1", "esmsim_run_error")
+  }
+  # The arguments every design runs with, said as arguments (not as the scenario's keys).
+  for (a in list(list("seed", seed, 0, 2^53), list("replications", replications, 1, 100000))) {
+    v <- a[[2]]
+    if (!is.numeric(v) || length(v) != 1 || is.na(v) || v != round(v) || v < a[[3]] || v > a[[4]]) {
+      esm_abort(sprintf("esmsim: the argument %s is a whole number from %s to %s, not %s", a[[1]],
+                        format(a[[3]], scientific = FALSE), format(a[[4]], big.mark = "", scientific = FALSE),
+                        paste(format(v), collapse = ", ")), "esmsim_run_error", argument = a[[1]])
+    }
   }
   if (!requireNamespace("lme4", quietly = TRUE)) {
     esm_abort("esmsim: esm_power() needs the lme4 package", "esmsim_run_error")
   }
+  # A file is checked as it stands first, so that a problem is said with its file and line.
+  if (is.character(scenario) && length(scenario) == 1 && file.exists(scenario)) {
+    esm_exec(c("validate", scenario), scenario = list(file = scenario, list = NULL))
+  }
   base <- scenario_list(scenario)
   answers <- answer_names(base)
+  if (is.null(answers) && !is.na(truth)) {
+    esm_abort("esmsim: truth is the tested coefficient's true value with population.variables; without them the planned slope is population.state.company$slope",
+              "esmsim_run_error", argument = "truth")
+  }
+  if (!is.null(per_day) || !is.null(schedule)) check_varied_schedule(base)
   if (!is.null(answers)) {
     if (is.null(model)) {
       esm_abort("esmsim: with population.variables, give model: a formula over your variables and items (or a function)",
@@ -170,6 +193,20 @@ esm_power <- function(scenario, participants, days, per_day = NULL, schedule = N
   attr(out, "alpha") <- alpha
   class(out) <- c("esm_power", class(out))
   out
+}
+
+# `per_day` and `schedule` vary `protocol.schedule`: a scenario that does not use it (its
+# questionnaires' own schedules, an imported protocol) is refused as such.
+check_varied_schedule <- function(base) {
+  protocol <- base$protocol
+  other <- if (length(protocol$questionnaires)) "protocol.questionnaires" else {
+    used <- import_keys[vapply(import_keys, function(k) !is.null(protocol[[k]]), TRUE)]
+    if (length(used)) paste0("protocol.", used[[1]]) else NULL
+  }
+  if (!is.null(other)) {
+    esm_abort(sprintf("esmsim: per_day and schedule vary protocol.schedule, which this scenario does not use (it has %s): give per_day and schedule in the scenario, one call per design",
+                      other), "esmsim_run_error")
+  }
 }
 
 # A design's scenario: the scenario with the design's size, days, prompts a day and schedule.
@@ -459,8 +496,13 @@ answer_names <- function(scenario) {
   variables <- scenario$population$variables
   if (is.null(variables)) return(NULL)
   names_of <- function(list) vapply(list, function(x) as.character(x$name), "")
+  # answers.csv's questionnaire column: the questionnaires' names, or the one survey's id.
+  questionnaires <- names_of(scenario$protocol$questionnaires)
+  if (!length(questionnaires)) {
+    questionnaires <- if (is.null(scenario$protocol$survey$id)) "esm" else as.character(scenario$protocol$survey$id)
+  }
   list(variables = names_of(variables), predictors = names_of(scenario$population$person_predictors),
-       items = names_of(scenario$protocol$items))
+       items = names_of(scenario$protocol$items), questionnaires = questionnaires)
 }
 
 # Runs a scenario and reads answers.csv.
@@ -506,7 +548,8 @@ answers_data <- function(rows, cols) {
 
 # The answers' columns as a few rows to try a formula on.
 answers_template <- function(cols) {
-  rows <- data.frame(replication = 1L, participant = rep(1:3, each = 2), prompt = 1:6, day = 1L, questionnaire = "esm",
+  rows <- data.frame(replication = 1L, participant = rep(1:3, each = 2), prompt = 1:6, day = 1L,
+                     questionnaire = rep_len(cols$questionnaires, 6),
                      scheduled = "2026-01-05T09:00:00.000", status = "answered", answered = 1L, careless = 0L)
   for (n in c(cols$predictors, cols$variables, cols$items)) rows[[n]] <- c(1, 2, 3, 2, 1, 3)
   answers_data(rows, cols)

@@ -86,7 +86,9 @@ scenario_file <- function(scenario) {
     esm_abort("esmsim: a scenario is a file name or a list", "esmsim_run_error")
   }
   file <- tempfile("esmsim-scenario-", fileext = ".json")
-  jsonlite::write_json(scenario, file, auto_unbox = TRUE, digits = NA, null = "null")
+  # A list has no folder of its own: its import files' relative paths are the working folder's
+  # (they were read from the temporary file's folder, where they are not), as in Python.
+  jsonlite::write_json(imports_from(scenario, getwd()), file, auto_unbox = TRUE, digits = NA, null = "null")
   list(file = file, list = scenario)
 }
 

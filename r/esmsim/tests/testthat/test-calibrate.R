@@ -15,6 +15,12 @@ pilot_file <- function() {
   file
 }
 
+test_that("a bad value of a calibration argument is said as the argument, not as esmsim's flag", {
+  skip_without_esmsim()
+  e <- expect_error(esm_calibrate(pilot_file(), format = "csv", people = 0), class = "esmsim_run_error")
+  expect_match(conditionMessage(e), "^esmsim: the argument people: expected")
+})
+
 test_that("esm_calibrate reads a generic pilot, returns the estimates and the predictive check as tibbles", {
   skip_without_esmsim()
   cal <- esm_calibrate(pilot_file(), format = "csv",

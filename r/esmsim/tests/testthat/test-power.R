@@ -34,6 +34,50 @@ test_that("a design that cannot run is refused before any design runs, naming it
   expect_match(conditionMessage(e), "not 5")
 })
 
+test_that("esm_power says its own arguments; per_day and schedule vary protocol.schedule only", {
+  for (a in list(list(seed = -1), list(replications = 0), list(replications = 2.5))) {
+    e <- expect_error(do.call(esm_power, c(list(plan_study(4), participants = 10, days = 2), a)),
+                      class = "esmsim_run_error")
+    expect_match(conditionMessage(e), sprintf("the argument %s is a whole number", names(a)))
+    expect_equal(e$argument, names(a))
+  }
+  expect_error(esm_power(plan_study(4), participants = 10, days = 2, per_day = integer(0)), "per_day are whole numbers")
+  expect_error(esm_power(plan_study(4), participants = 10, days = 2, per_day = 2.5), "per_day are whole numbers")
+  expect_error(esm_power(plan_study(4), participants = 10, days = 2, schedule = 3), "schedule names schedule algorithms")
+  skip_if_not_installed("lme4")
+  study <- plan_study(4)
+  study$protocol <- list(window = "09:00-21:00", questionnaires = list(
+    list(name = "a", expiry = "30m", schedule = list(algorithm = "fixed-blocks", per_day = 4))))
+  expect_error(esm_power(study, participants = 10, days = 2, per_day = c(3, 5)),
+               "which this scenario does not use \\(it has protocol.questionnaires\\)")
+  # truth is for a model of one's own variables: without them it was ignored.
+  expect_error(esm_power(plan_study(4), participants = 10, days = 2, truth = 4), "truth is the tested coefficient")
+})
+
+test_that("a questionnaire is a column a model of the answers can use", {
+  skip_if_not_installed("lme4")
+  cols <- list(variables = "mood", predictors = character(), items = character(), questionnaires = c("day", "evening"))
+  d <- answers_template(cols)
+  expect_setequal(unique(d$questionnaire), c("day", "evening"))
+  expect_silent(check_model(mood ~ questionnaire + (1 | participant), "questionnaireevening", d))
+  study <- list(population = list(variables = list(list(name = "mood"))),
+                protocol = list(questionnaires = list(list(name = "day"), list(name = "evening"))))
+  expect_equal(answer_names(study)$questionnaires, c("day", "evening"))
+  expect_equal(answer_names(list(population = study$population))$questionnaires, "esm")
+})
+
+test_that("designs run in expand.grid's order and print with the prompts a day they vary", {
+  skip_without_esmsim()
+  skip_if_not_installed("lme4")
+  r <- esm_power(plan_study(4), participants = c(10, 12), days = 2, per_day = c(3, 4), replications = 3, quiet = TRUE,
+                 cores = 1)
+  designs <- unique(r[, c("participants", "per_day")])
+  expect_equal(designs$participants, c(10, 12, 10, 12))
+  expect_equal(designs$per_day, c(3, 3, 4, 4))
+  printed <- paste(utils::capture.output(print(r)), collapse = "\n")
+  expect_match(printed, "per_day")
+})
+
 test_that("power rises with participants; complete data have more answers; MCAR has the answered count", {
   skip_without_esmsim()
   skip_if_not_installed("lme4")
