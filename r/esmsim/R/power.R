@@ -20,7 +20,8 @@
 #' @param participants,days,per_day Vectors of the designs' sizes; every
 #'   combination is run.
 #' @param schedule Schedule algorithms (`protocol.schedule.algorithm`); `NULL`
-#'   keeps the scenario's. Every design is checked (`esmsim validate`) before
+#'   keeps the scenario's. Both vary `protocol.schedule`: a scenario of
+#'   `protocol.questionnaires` or an imported protocol is refused. Every design is checked (`esmsim validate`) before
 #'   any runs: one the scenario cannot run (a `per_day` its schedule refuses)
 #'   stops the call at once, naming the design.
 #' @param replications Simulated studies per design.
@@ -40,7 +41,8 @@
 #'   example `binomial`) to fit the formula with `lme4::glmer` (a binary variable
 #'   or a yes/no item as outcome), tested with a Wald z test; `NULL`: `lmer`.
 #' @param truth With `population.variables`: the tested coefficient's true value,
-#'   for `bias` and `coverage` (`NA`: not reported).
+#'   for `bias` and `coverage` (`NA`: not reported); refused without variables
+#'   (the planned slope is then `population.state.company$slope`).
 #' @section Answers (`population.variables`): when the scenario declares
 #'   variables and items (`docs/power.md`), the model is a formula or function
 #'   over `answers.csv`'s columns, and the three data sets are its answered rows
