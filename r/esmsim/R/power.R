@@ -49,7 +49,8 @@
 #'   (`answered`), every prompt (`complete`: the variables' true values and the
 #'   items' answers at each) and as many prompts as were answered drawn at
 #'   random (`mcar`). Besides each variable's, item's and predictor's column the
-#'   data have `participant` (a factor), `day`, `prompt`, `hour`, and for each
+#'   data have `participant` (a factor), `day`, `prompt`, `hour`, `questionnaire`
+#'   (the questionnaire's name: a factor a model can use where there are two), and for each
 #'   variable and item `<name>_within` (centred within person), `<name>_lag` and
 #'   `<name>_lag_within` (the previous analysed row of the same participant and
 #'   day, NA at a day's first) and `gap_hours` (the hours since it): lags are
