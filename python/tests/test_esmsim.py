@@ -496,6 +496,17 @@ def test_power_refuses_a_design_that_cannot_run_before_any_runs(monkeypatch):
     assert e.value.key == "protocol.schedule.per_day" and e.value.file == "the scenario dict" and not ran
 
 
+def test_a_singular_fit_is_what_lme4_calls_singular():
+    from types import SimpleNamespace
+    from esmsim.power import _singular
+    # A random intercept's variance at 0, a slope perfectly correlated with it: singular.
+    assert _singular(SimpleNamespace(cov_re=pd.DataFrame([[1e-12]]), scale=2.0))
+    assert _singular(SimpleNamespace(cov_re=pd.DataFrame([[4.0, 2.0], [2.0, 1.0]]), scale=1.0))
+    # Variances well above 0 and a correlation of 0.5: not.
+    assert not _singular(SimpleNamespace(cov_re=pd.DataFrame([[4.0]]), scale=2.0))
+    assert not _singular(SimpleNamespace(cov_re=pd.DataFrame([[4.0, 1.0], [1.0, 1.0]]), scale=1.0))
+
+
 def test_power_says_its_own_arguments_and_what_per_day_varies():
     pytest.importorskip("statsmodels")
     for kwargs, said in ((dict(seed=-1), "the argument seed is a whole number"),
@@ -533,6 +544,7 @@ def test_power_runs_each_prompts_a_day_and_schedule():
     designs = r[["per_day", "schedule"]].drop_duplicates().apply(tuple, axis=1).tolist()
     assert designs == [(3, "fixed-blocks"), (6, "fixed-blocks"), (3, "buffered-blocks"), (6, "buffered-blocks")]
     assert (r["test"] == "Wald z").all() and (r["seconds"] > 0).all()
+    assert r["singular"].between(0, 1).all()
     complete = r[r["analysis"] == "complete"].groupby("per_day")["answers"].mean()
     # Twice the prompts a day: about twice the complete data (3 days, 20 people; a dropout aside).
     assert 1.8 < complete[6] / complete[3] < 2.2, r

@@ -51,7 +51,19 @@ def _fit(data: pd.DataFrame, random_slope: bool, formula: str = "state ~ company
     if not (math.isfinite(estimate) and math.isfinite(se) and se > 0):
         return {"error": f"no standard error for {term}"}
     return {"estimate": estimate, "se": se, "p": 2 * (1 - _normal_cdf(abs(estimate / se))),
-            "warnings": sum(issubclass(w.category, ConvergenceWarning) for w in caught)}
+            "warnings": sum(issubclass(w.category, ConvergenceWarning) for w in caught), "singular": _singular(fit)}
+
+
+def _singular(fit: Any) -> bool:
+    """Whether the random effects' fit is singular as lme4's `isSingular()` says it: a diagonal
+    element of the Cholesky factor of their covariance relative to the residual variance below
+    1e-4 (a variance at 0, or a correlation at ±1), or no such factor."""
+    try:
+        relative = np.atleast_2d(np.asarray(fit.cov_re, dtype=float)) / float(fit.scale)
+        factor = np.linalg.cholesky(relative)
+    except (np.linalg.LinAlgError, ValueError, ZeroDivisionError):
+        return True
+    return bool(np.any(~np.isfinite(factor)) or np.any(np.diag(factor) < 1e-4))
 
 
 def _normal_cdf(x: float) -> float:
@@ -383,6 +395,7 @@ def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], 
                 "coverage": covered / len(ok) if ok and known else math.nan,
                 "coverage_low": c_low, "coverage_high": c_high,
                 "answers": float(np.mean([f["rows"] for f in fs])) if fs else math.nan,
+                "singular": float(np.mean([f["singular"] for f in ok])) if ok else math.nan,
                 "seconds": time.monotonic() - started, "test": "Wald z" if ok else None,
                 "failed": len(errors), "first_error": errors[0] if errors else "",
                 "warnings": sum(f.get("warnings", 0) for f in ok),
