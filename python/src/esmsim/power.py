@@ -397,7 +397,7 @@ def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], 
                 "answers": float(np.mean([f["rows"] for f in fs])) if fs else math.nan,
                 "singular": float(np.mean([f["singular"] for f in ok])) if ok else math.nan,
                 "seconds": time.monotonic() - started, "test": "Wald z" if ok else None,
-                "failed": len(errors), "first_error": errors[0] if errors else "",
+                "failed": len(errors), "first_error": errors[0] if errors else None,
                 "warnings": sum(f.get("warnings", 0) for f in ok),
             })
         if all(r["replications"] == 0 for r in rows[-3:]):
