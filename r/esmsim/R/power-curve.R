@@ -30,6 +30,14 @@ esm_power_curve <- function(scenario, along = c("participants", "days"), values,
               "esmsim_run_error")
   }
   check_whole(held, if (along == "participants") "days" else "participants")
+  # One curve: prompts a day and the schedule held too (several gave each value's points mixed,
+  # and the smallest reaching the target at none of them in particular).
+  for (name in c("per_day", "schedule")) {
+    if (length(list(...)[[name]]) > 1) {
+      esm_abort(sprintf("esmsim: give one value of %s, held along the curve (one curve per value)", name),
+                "esmsim_run_error")
+    }
+  }
   held <- as.integer(held)
   curve <- if (along == "participants") {
     esm_power(scenario, participants = values, days = held, replications = replications, seed = seed, ...)

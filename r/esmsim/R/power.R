@@ -93,6 +93,10 @@ esm_power <- function(scenario, participants, days, per_day = NULL, schedule = N
   if (!is.null(model) && !inherits(model, "formula") && !is.function(model)) {
     esm_abort("esmsim: model is NULL, a formula for lmer or a function of the data", "esmsim_run_error")
   }
+  if (is.null(truth)) truth <- NA_real_
+  if (!is.numeric(truth) || length(truth) != 1) {
+    esm_abort("esmsim: truth is one number (or NA: not reported)", "esmsim_run_error", argument = "truth")
+  }
   check_whole(participants, "participants")
   check_whole(days, "days")
   if (!is.null(per_day)) check_whole(per_day, "per_day")
@@ -160,7 +164,8 @@ esm_power <- function(scenario, participants, days, per_day = NULL, schedule = N
   })
   # Every design is checked before any runs: one that cannot run (a per_day its schedule
   # refuses) is said at once, naming it, not after the designs before it have run.
-  for (g in seq_along(designs)) check_design(designs[[g]], grid[g, ], g, nrow(grid))
+  path <- if (is.character(scenario)) scenario else NULL
+  for (g in seq_along(designs)) check_design(designs[[g]], grid[g, ], g, nrow(grid), path)
   fit_all <- fitter(cores)
   on.exit(fit_all(NULL), add = TRUE)
   rows <- list()
@@ -173,7 +178,7 @@ esm_power <- function(scenario, participants, days, per_day = NULL, schedule = N
       esm_run_answers(s, progress = !quiet && interactive())
     by_replication <- split(result, result$replication)
     tasks <- lapply(seq_along(by_replication), function(r) {
-      list(prompts = by_replication[[r]], seed = seed * 1000003 + r, noise = noise, model = model, term = term,
+      list(prompts = by_replication[[r]], seed = task_seed(seed, r), noise = noise, model = model, term = term,
            answers = answers, family = family)
     })
     fits <- do.call(rbind, fit_all(tasks))
@@ -226,15 +231,28 @@ power_design <- function(base, d, seed, replications, answers) {
   s
 }
 
-# `esmsim validate` on a design's scenario; its error names the design.
-check_design <- function(s, d, g, n) {
+# Replication r's seed of the fits (MCAR draws, report noise): seed * 1000003 + r modulo
+# 2^31 - 1, which set.seed takes (seed * 1000003 + r itself overflowed R's integers from seed
+# 2148 on, after the first design had run); the same as before for smaller seeds.
+task_seed <- function(seed, r) ((seed %% 2147483647) * 1000003 + r) %% 2147483647
+
+# `esmsim validate` on a design's scenario; its error names the design, and the scenario file
+# `path` (NULL for a list) where the problem is in the design's own scenario.
+check_design <- function(s, d, g, n, path = NULL) {
   source <- scenario_file(s)
   on.exit(unlink(source$file), add = TRUE)
   tryCatch(
     esm_exec(c("validate", source$file), scenario = source),
     error = function(e) {
-      e$message <- sprintf("esm_power: design %d of %d (%s) cannot run: %s", g, n, design_label(d),
-                           sub("^esmsim: ", "", conditionMessage(e)))
+      body <- sub("^esmsim: ", "", conditionMessage(e))
+      if (!is.null(path) && inherits(e, "esmsim_scenario_error") && is.na(e$file)) {
+        e$file <- path
+        e$element <- NA_character_
+        e$line <- NA_integer_
+        e$column <- NA_integer_
+        body <- sprintf("%s: %s%s", path, if (!is.na(e$key)) paste0(e$key, ": ") else "", e$problem)
+      }
+      e$message <- sprintf("esm_power: design %d of %d (%s) cannot run: %s", g, n, design_label(d), body)
       stop(e)
     }
   )

@@ -5,8 +5,8 @@
 #' @param scenario A scenario file (YAML or JSON), or the scenario as an R list
 #'   (written to a temporary JSON file, which esmsim reads): for example
 #'   `list(name = "pilot", duration = "7d", population = list(size = 100))`.
-#'   Files a list names (a PACO experiment, an AWARE schedule) must be given
-#'   with absolute paths.
+#'   Files a list names (a PACO experiment, an AWARE schedule) are read from
+#'   the working folder where their paths are relative.
 #' @param output The results folder to create. By default a new folder in
 #'   [tempdir()]: nothing is written elsewhere unless asked.
 #' @param participants,duration,replications,seed Override the scenario's

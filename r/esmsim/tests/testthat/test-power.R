@@ -54,6 +54,28 @@ test_that("esm_power says its own arguments; per_day and schedule vary protocol.
   expect_error(esm_power(plan_study(4), participants = 10, days = 2, truth = 4), "truth is the tested coefficient")
 })
 
+test_that("large seeds run (the fits' seeds overflowed R's integers from 2148 on); a file's design error names the file", {
+  expect_equal(task_seed(1, 3), 1000006)   # as before for small seeds
+  expect_true(task_seed(2^53, 200) < 2^31 - 1 && task_seed(5000, 1) == (5000 * 1000003 + 1) %% 2147483647)
+  skip_without_esmsim()
+  skip_if_not_installed("lme4")
+  r <- esm_power(plan_study(4), participants = 10, days = 2, replications = 2, seed = 20260101, quiet = TRUE, cores = 1,
+                 truth = NULL)
+  expect_equal(nrow(r), 3)
+  expect_error(esm_power_curve(plan_study(4), along = "participants", values = c(10, 12), days = 2, per_day = c(3, 4)),
+               "give one value of per_day")
+  skip_if_not_installed("yaml")
+  study <- plan_study(4)
+  study$protocol$schedule <- list(algorithm = "fixed-times", times = c("09:00", "13:00", "17:00"))
+  file <- tempfile(fileext = ".yaml")
+  yaml::write_yaml(study, file)
+  e <- expect_error(esm_power(file, participants = 10, days = 2, per_day = c(3, 5), replications = 2),
+                    class = "esmsim_scenario_error")
+  expect_equal(e$file, file)
+  expect_true(is.na(e$element) && is.na(e$line))
+  expect_match(conditionMessage(e), "design 2 of 2 .* cannot run: .*protocol.schedule.per_day: 3 clock times")
+})
+
 test_that("a questionnaire is a column a model of the answers can use", {
   skip_if_not_installed("lme4")
   cols <- list(variables = "mood", predictors = character(), items = character(), questionnaires = c("day", "evening"))
