@@ -954,7 +954,7 @@ def design_gap(results):
         loo = (r.get('loo') or {}).get('answered')
         obs = (r.get('observed') or {}).get('answered')
         return None if loo is None or obs is None else loo - obs
-    failing = [(miss(r), r) for r in results if miss(r) is not None and abs(miss(r)) > LOO_POINTS]
+    failing = [(m, r) for r in results if (m := miss(r)) is not None and abs(m) > LOO_POINTS]
     under = [x for x in failing if x[0] < 0]
     over = [x for x in failing if x[0] > 0]
     if not under or not over:

@@ -4,8 +4,9 @@ import Study
 import StudyModel
 
 /// `answers.csv` (`outputs.answers`): a row per prompt (volunteered answers aside), named by
-/// its questionnaire as in `prompts.csv`, with the participant's person-level predictors, the variables' true values at the prompt and the
-/// items' answers they would give (``ParticipantAnswers``), whether or not they answered it:
+/// its questionnaire as in `prompts.csv`, with the participant's person-level predictors, the
+/// variables' true values at the prompt and the items' answers they would give
+/// (``ParticipantAnswers``), whether or not they answered it:
 /// `answered` says which the study got. Columns are the union of the variants' names, empty
 /// where a variant lacks one.
 final class AnswersOutput: RunOutput {
@@ -48,12 +49,11 @@ final class AnswersOutput: RunOutput {
     }
     let person = cells(predictors, a.predictors.map(\.name), drawn.predictors) { _ in 4 }
     let itemNames = a.items.map(\.name)
-    let questionnaires = plan.protocolPlan.surveyIDs
     for (i, p) in o.prompts.enumerated() {
       try sink.row(
         [
           name, String(r + 1), String(o.participant + 1), String(p.index + 1), String(p.day + 1),
-          p.schedule < questionnaires.count ? questionnaires[p.schedule] : plan.protocolPlan.survey.id, time.iso(p.scheduled),
+          plan.protocolPlan.survey(of: p).id, time.iso(p.scheduled),
           p.status.rawValue, p.status == .answered ? "1" : "0", drawn.careless[i] ? "1" : "0",
         ] + person + cells(variables, a.variables.map(\.name), drawn.values[i]) { a.variables[$0].kind == .continuous ? 4 : 0 }
           + items.map { n in itemNames.firstIndex(of: n).map { Self.text(drawn.items[i][$0], a.items[$0]) } ?? "" })

@@ -7,8 +7,12 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
+import shutil
+import tempfile
 import time
 import warnings
+from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
@@ -161,6 +165,20 @@ def _yaml_loader(yaml: Any) -> Any:
     return Loader
 
 
+def _whole_numbers(name: str, values: Any) -> List[int]:
+    """One design's value or several (a number is a list of one) as whole numbers of at least 1,
+    else an error naming `name` (2.7 days ran 2 days without a word)."""
+    from . import EsmsimError
+
+    try:
+        floats = [float(v) for v in np.atleast_1d(values)]
+    except (TypeError, ValueError):
+        raise EsmsimError(f"{name} are whole numbers of at least 1, or lists of them, not {values!r}") from None
+    if not floats or not all(np.isfinite(v) and v.is_integer() and v >= 1 for v in floats):
+        raise EsmsimError(f"{name} are whole numbers of at least 1, not {', '.join(f'{v:g}' for v in floats) or repr(values)}")
+    return [int(v) for v in floats]
+
+
 def _design(base: Mapping[str, Any], n: int, d: int, per: Optional[int], algorithm: Optional[str], seed: int,
             replications: int, answers: bool) -> Dict[str, Any]:
     """A design's scenario: the scenario with the design's size, days, prompts a day and schedule."""
@@ -204,25 +222,17 @@ def _design_label(n: int, d: int, per: Optional[int], algorithm: Optional[str]) 
 def _check_design(s: Mapping[str, Any], label: str, scenario: Any) -> None:
     """`esmsim validate` on a design's scenario; its error names the design (and the scenario
     as the caller gave it: the file's name, or the dict)."""
-    import os
-    import shutil
-    import tempfile
-    from pathlib import Path
-
-    from . import ScenarioError, _execute, _scenario
+    from . import ScenarioError, _execute, _in_dict, _scenario
 
     temporary = Path(tempfile.mkdtemp(prefix="esmsim-power-"))
     try:
-        file = _scenario(s, temporary)
-        _execute(["validate", file])
+        _execute(["validate", _scenario(s, temporary)])
     except ScenarioError as e:
-        # Located in the design's own temporary file: said of the scenario as given. An error in
-        # an imported file keeps its file and line.
-        if e.file != file:
-            raise ScenarioError(f"{label} cannot run: {e.message}", e.file, e.key, e.line, e.column, e.exit,
-                                e.stderr) from None
-        where = os.fspath(scenario) if isinstance(scenario, (str, os.PathLike)) else "the scenario dict"
-        raise ScenarioError(f"{label} cannot run: {e.message}", where, e.key, None, None, e.exit, e.stderr) from None
+        # Located in the design's own file: said of the dict (`_in_dict`), or of the file the
+        # caller gave; an error in an imported file keeps its file and line.
+        e = _in_dict(e, s, temporary)
+        file = os.fspath(scenario) if e.file == "the scenario dict" and isinstance(scenario, (str, os.PathLike)) else e.file
+        raise ScenarioError(f"{label} cannot run: {e.message}", file, e.key, e.line, e.column, e.exit, e.stderr) from None
     finally:
         shutil.rmtree(temporary, ignore_errors=True)
 
@@ -251,30 +261,11 @@ def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], 
 
     Every design is checked (`esmsim validate`) before any runs: one the scenario cannot run
     (a per_day its schedule refuses) raises at once, naming the design."""
-    import os
-    import shutil
-    import tempfile
-
     from . import EsmsimError, _execute, _imports_from_here, run
 
-    # One design or several: a number is a list of one.
-    try:
-        given = {"participants": [float(n) for n in np.atleast_1d(participants)], "days": [float(d) for d in np.atleast_1d(days)]}
-    except (TypeError, ValueError):
-        raise EsmsimError("participants and days are whole numbers, or lists of them") from None
-    for name, values in given.items():
-        # 2.7 days ran 2 days without a word.
-        if not values or not all(np.isfinite(v) and v.is_integer() and v >= 1 for v in values):
-            raise EsmsimError(f"{name} are whole numbers of at least 1, not {', '.join(f'{v:g}' for v in values)}")
-    participants, days = ([int(v) for v in given[k]] for k in ("participants", "days"))
+    participants, days = _whole_numbers("participants", participants), _whole_numbers("days", days)
     if per_day is not None:
-        try:
-            counts = [float(v) for v in np.atleast_1d(per_day)]
-        except (TypeError, ValueError):
-            counts = []
-        if not counts or not all(np.isfinite(v) and v.is_integer() and v >= 1 for v in counts):
-            raise EsmsimError(f"per_day are whole numbers of at least 1, not {per_day!r}")
-        per_day = [int(v) for v in counts]
+        per_day = _whole_numbers("per_day", per_day)
     if schedule is not None:
         schedule = [schedule] if isinstance(schedule, str) else list(schedule)
         if not schedule or not all(isinstance(a, str) and a for a in schedule):
@@ -350,6 +341,7 @@ def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], 
     # Every design checked before any runs, so that one that cannot run is said at once.
     for g, s in enumerate(designs):
         _check_design(s, f"design {g + 1} of {len(grid)} ({_design_label(*grid[g])})", scenario)
+    known = slope is not None
     rng = np.random.default_rng(seed)
     rows: List[Dict[str, Any]] = []
     for (n, d, per, algorithm), s in zip(grid, designs):
@@ -389,7 +381,6 @@ def power(scenario: Union[str, Mapping[str, Any]], participants: Sequence[int], 
             k = sum(f["p"] < alpha for f in ok)
             low, high = _wilson(k, len(ok))
             estimates = [f["estimate"] for f in ok]
-            known = slope is not None
             covered = sum(abs(f["estimate"] - slope) <= 1.959964 * f["se"] for f in ok) if known else 0
             c_low, c_high = _wilson(covered, len(ok)) if known else (math.nan, math.nan)
             rows.append({
