@@ -17,9 +17,10 @@
 /// (`charge_nightly`, fitted 0.94–0.97: the device profiles' 0.95 stays), which stay esmsim's
 /// defaults.
 ///
-/// Provenance: `make validate-real` on 2026-11-30, the fits matching the days with nothing
-/// answered and the phones' charging with them, the first days' change beginning after
-/// `first_days_onset` (`--seed 1`; `docs/validation.md`, its table of fitted compliance;
+/// Provenance: `make validate-real` on 2026-11-30 (m-Path's example refitted on 2026-12-02,
+/// once the simulated apps topped up their notification plans in the background), the fits
+/// matching the days with nothing answered and the phones' charging with them, the first
+/// days' change beginning after `first_days_onset` (`--seed 1`; `docs/validation.md`, its table of fitted compliance;
 /// Johannes et al.'s 5 days are too few to fit the first days' change, which stays esmsim's),
 /// each study's entry in `docs/sources.md` ([@corpus-bosley2020_gad],
 /// [@corpus-fisher2017_mood], [@corpus-johannes2021_vigilance], [@corpus-mpathr_example],
@@ -118,19 +119,19 @@ enum PeoplePresets {
     Entry(
       name: "mpathr_example", label: "like m-Path's example study's people (63 % in theirs, the most uneven)",
       keys: """
-        answer_probability: 0.8574
+        answer_probability: 0.852
         classes:
-          - {name: "engaged", share: 0.8387, level: 0.987, spread: 2.159, weekly_change: -0.1181, weekly_change_sd: 0.2}
-          - {name: "less engaged", share: 0.1613, level: 0.73, spread: 3.231, weekly_change: -0.3181, weekly_change_sd: 0.4}
-        first_days_change: -1.037
-        miss_persistence: 0.2647
-        looks_per_hour: 5.779
-        alert_odds: 1.273
-        at_once: 0.4932
-        at_once_weekly_change: 0.1123
-        at_once_seconds: 8.72
-        reaction_seconds: 10.23
-        busy: 0.08623
+          - {name: "engaged", share: 0.8373, level: 0.987, spread: 2.175, weekly_change: -0.1373, weekly_change_sd: 0.2}
+          - {name: "less engaged", share: 0.1627, level: 0.73, spread: 3.256, weekly_change: -0.3373, weekly_change_sd: 0.4}
+        first_days_change: -1.075
+        miss_persistence: 0.2779
+        looks_per_hour: 5.939
+        alert_odds: 1.208
+        at_once: 0.4997
+        at_once_weekly_change: 0.1007
+        at_once_seconds: 8.872
+        reaction_seconds: 10.03
+        busy: 0.08316
         deferral_shape: 1.994
         """),
     // Soyster et al. 2022: 33 adults who drink alcohol, 8 a day for 17 days, until the next;
