@@ -208,7 +208,7 @@ public enum Calibrator {
       compliance: current, estimates: estimates, moments: fits, hourCounts: hourCounts, hours: hourEstimates, draws: sampled,
       notIdentified: Self.notIdentified(pilot, recording: recording, fitted: parameters.map(\.key), unmoved: unmoved)
         + (unfittedHours.isEmpty
-          ? [] : ["hour_odds at \(unfittedHours.map(String.init).joined(separator: ", ")) h (their odds hardly move the answered share: prompts at fixed times, which the hour odds spare; kept)"])
+          ? [] : ["hour_odds at \(unfittedHours.map(String.init).joined(separator: ", ")) h (their odds hardly move the hour's answered share in the simulation: prompts at fixed times, which the hour odds spare, or too few prompts to tell; kept)"])
         + (boundHours.isEmpty
           ? [] : ["hour_odds at \(boundHours.map(String.init).joined(separator: ", ")) h (pushed to a bound of their odds, 0.02 or 50: the pilot's share at that hour is beyond what the hour's odds reach, a few participants' habits rather than the hour's; kept)"]),
       evaluations: evaluations,

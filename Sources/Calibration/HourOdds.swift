@@ -77,8 +77,9 @@ extension Calibrator {
     for h in hours {
       guard usable(simulated[h]?.share), usable(up[h]?.share) else { continue }
       // An hour whose odds hardly move its share (its prompts at fixed times, which the hour
-      // odds spare; what is left is the clustering of answers with other hours') is not
-      // fitted: left out, kept at the scenario's odds. Under half the pooled leverage (and
+      // odds spare; what is left is the clustering of answers with other hours'; or an hour of
+      // few prompts, whose measured leverage is noise) is not fitted: left out, kept at the
+      // scenario's odds. Under half the pooled leverage (and
       // under 0.05) counts as hardly (mpathr's evening questionnaire at 22:10: 0.37 of it; the
       // noisiest ordinary hour seen, 0.58).
       let l = (logit(up[h]!.share) - logit(simulated[h]!.share)) / bump

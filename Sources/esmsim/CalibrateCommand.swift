@@ -66,8 +66,15 @@ struct CalibrateCommand: ParsableCommand {
       throw ValidationError("--kept-at-least: expected a share above 0 and at most 1, or lowest, found '\(k.prefix(60))'")
     }
     if !columns.isEmpty && format != "csv" { throw ValidationError("--column maps a generic file's columns: give --format csv") }
+    if (utcOffset != nil || timeZone != nil) && format != "csv" && format != "beiwe" {
+      throw ValidationError(
+        "\(utcOffset != nil ? "--utc-offset" : "--time-zone") sets the clock of a generic file's or Beiwe's times; --format \(format)'s records carry their own offsets from UTC: leave it out")
+    }
     do { _ = try PilotColumns.mapping(columns) } catch { throw ValidationError("--column: \(error.message)") }
     if propose, holdout != nil { throw ValidationError("--propose prints the protocol and stops, so --holdout would check nothing: give one of them") }
+    if propose, keptAtLeast != nil {
+      throw ValidationError("--propose prints the protocol and stops, so --kept-at-least would keep no one: give one of them")
+    }
     if propose, scenario != nil {
       throw ValidationError("--propose proposes the protocol the records show, --scenario gives one: give one of them")
     }

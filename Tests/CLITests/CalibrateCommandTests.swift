@@ -114,6 +114,23 @@ struct CalibrateCommandTests {
     }
   }
 
+  @Test("options a format or --propose would silently ignore are refused: a clock for records that carry their own, --kept-at-least with --propose")
+  func ignoredOptions() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let file = try tmp.write("pilot.csv", Self.pilot())
+    for format in ["mpath", "aware", "esmira"] {
+      let r = try ESMSimBinary.run(["calibrate", file, "--format", format, "--propose", "--time-zone", "Europe/Brussels"])
+      #expect(r.status == 64 && r.stderr.contains("--time-zone") && r.stderr.contains("--format \(format)"), "\(format): \(r.stderr)")
+    }
+    let offset = try ESMSimBinary.run(["calibrate", file, "--format", "mpath", "--propose", "--utc-offset", "60"])
+    #expect(offset.status == 64 && offset.stderr.contains("--utc-offset"), "\(offset.stderr)")
+    let kept = try ESMSimBinary.run(["calibrate", file, "--format", "csv", "--propose", "--kept-at-least", "lowest"])
+    #expect(kept.status == 64 && kept.stderr.contains("--kept-at-least"), "\(kept.stderr)")
+    // The formats whose clock they set take them.
+    #expect(try ESMSimBinary.run(["calibrate", file, "--format", "csv", "--propose", "--time-zone", "Europe/Brussels"]).status == 0)
+  }
+
   @Test("a pilot with nothing answered (a csv whose answers' column has another name) is refused by name; --output is checked before the fit; a pilot of fewer than 5 participants is warned about")
   func refusedEarly() throws {
     let tmp = try Scratch()

@@ -296,14 +296,16 @@ struct PilotFormatsTests {
   func genericMalformed() {
     let columns = PilotColumns(names: ["participant": "pid", "scheduled": "planned", "opened": "start"])
     let cases: [(String, String, Int)] = [
-      ("pid,planned\na,yesterday\n", "planned", 2),
-      ("pid,planned\na,2025-02-30T09:00\n", "planned", 2),
-      ("pid,planned\na,1900-01-01T00:00Z\n", "planned", 2),
+      ("pid,planned,start\na,yesterday,\n", "planned", 2),
+      ("pid,planned,start\na,2025-02-30T09:00,\n", "planned", 2),
+      ("pid,planned,start\na,1900-01-01T00:00Z,\n", "planned", 2),
       ("pid,planned,start\na,2025-03-03T09:00Z,2025-03-03T08:50Z\n", "start", 2),
-      ("pid,when\na,2025-03-03T09:00Z\n", "delivered", 1),
-      ("pid,planned\na,\n", "planned", 2),
+      // A column mapped by name and missing: its role was read as never recorded.
+      ("pid,planned\na,2025-03-03T09:00Z\n", "--column opened=start", 1),
+      ("pid,when,start\na,2025-03-03T09:00Z,\n", "--column scheduled=planned", 1),
+      ("pid,planned,start\na,,\n", "planned", 2),
       // A blank participant was read as one more participant.
-      ("pid,planned\na,2025-03-03T09:00Z\n ,2025-03-03T10:00Z\n", "pid", 3),
+      ("pid,planned,start\na,2025-03-03T09:00Z,\n ,2025-03-03T10:00Z,\n", "pid", 3),
     ]
     for (text, key, line) in cases {
       #expect {

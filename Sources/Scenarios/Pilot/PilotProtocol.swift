@@ -271,7 +271,8 @@ public struct PilotProtocol: Sendable {
     guard minutes.count >= 2 else { return nil }
     let m = median(minutes)
     let near = minutes.filter { abs($0 - m) <= 2 }.count
-    return Double(near) >= 0.8 * Double(minutes.count) ? m.rounded() : nil
+    // 23:59:50 is 23:59, not 24:00 (a time of the next day, outside the day's window).
+    return Double(near) >= 0.8 * Double(minutes.count) ? min(m.rounded(), 1439) : nil
   }
 
   /// The `q` quantile of sorted values (linear between order statistics), 0 when empty.

@@ -115,11 +115,35 @@ public struct Pilot: Sendable {
     prompts.sort { ($0.participant, $0.shown) < ($1.participant, $1.shown) }
   }
 
-  /// Several files' prompts and what they left out, in order.
+  /// Several files' prompts and what they left out, in order. A prompt that repeats one of
+  /// an earlier file in everything but where it was read (the same export given twice, or
+  /// two exports that overlap) is one prompt: kept once, the repeats counted in ``leftOut``.
   public init(merging parts: [Pilot]) {
     if let first = parts.first { recording = first.recording }
+    struct Same: Hashable {
+      let participant, questionnaire: String
+      let shown: Int64, scheduled, opened, submitted: Int64?
+      let offset: Int, outcome: PilotPrompt.Outcome
+      init(_ p: PilotPrompt) {
+        (participant, questionnaire, shown, scheduled) = (p.participant, p.questionnaire, p.shown, p.scheduled)
+        (opened, submitted, offset, outcome) = (p.opened, p.submitted, p.utcOffsetMinutes, p.outcome)
+      }
+    }
+    // The most copies of a prompt any one earlier file held: a file's own copies beyond them
+    // are prompts of its own.
+    var earlier: [Same: Int] = [:]
     for p in parts {
-      prompts += p.prompts
+      var here: [Same: Int] = [:]
+      for prompt in p.prompts {
+        let key = Same(prompt)
+        here[key, default: 0] += 1
+        if here[key]! <= earlier[key, default: 0] {
+          leftOut["prompts repeating one read from an earlier file (one kept)", default: 0] += 1
+        } else {
+          prompts.append(prompt)
+        }
+      }
+      for (key, n) in here where n > earlier[key, default: 0] { earlier[key] = n }
       for (reason, n) in p.leftOut { leftOut[reason, default: 0] += n }
       for (reason, n) in p.adjusted { adjusted[reason, default: 0] += n }
     }
@@ -131,6 +155,11 @@ public struct Pilot: Sendable {
   public static let maxPrompts = 2_000_000
   public static let maxParticipants = 100_000
   public static let maxSpanDays = 366
+  /// How far a prompt's other times (when it was scheduled, opened and answered) may lie from
+  /// when it was shown, in days: a week covers a phone off for days and an answer "until the
+  /// next prompt"; beyond it a date is wrong (a year typed wrong silently made a 26,000-day
+  /// answer window).
+  public static let maxPromptDays: Int64 = 7
   /// How far an opening or answer may precede its prompt and still be kept (milliseconds):
   /// the phone's and the server's clocks differ by seconds to minutes. Such a time is taken
   /// as the prompt's own, counted and said; an earlier one is refused.
@@ -154,6 +183,15 @@ public struct Pilot: Sendable {
     if prompts.count > Self.maxPrompts {
       let p = prompts[Self.maxPrompts]
       throw ScenarioError(file: p.file, at: .init(line: p.line, column: 1), "more than \(Self.maxPrompts) prompts; a pilot has at most that many")
+    }
+    for p in prompts {
+      for (what, time) in [("scheduled", p.scheduled), ("opened", p.opened), ("answered", p.submitted)] {
+        guard let time, abs(time - p.shown) > Self.maxPromptDays * 86_400_000 else { continue }
+        let days = abs(time - p.shown) / 86_400_000
+        throw ScenarioError(
+          file: p.file, at: .init(line: p.line, column: 1),
+          "participant \(p.participant.prefix(40))'s prompt was \(what) \(days) days \(time < p.shown ? "before" : "after") it was shown; a prompt's times lie within \(Self.maxPromptDays) days of it: is a date wrong?")
+      }
     }
     var first = 0
     var people = 0

@@ -1,8 +1,9 @@
 import Foundation
 
 extension PilotReaders {
-  /// AWARE `esms` rows (a CSV export of the table): one prompt per device and notification
-  /// time, its outcome the rows' `esmStatus` (an answered item makes it answered).
+  /// AWARE `esms` rows (a CSV export of the table): one prompt per device, schedule
+  /// (`scheduleId`, the parent schedule: each schedule has its own notification) and
+  /// notification time, its outcome the rows' `esmStatus` (an answered item makes it answered).
   /// `timezone` is read as hours when within ±14, otherwise as seconds. Rows of status 0
   /// (new: never acted on) are left out and counted.
   public static func aware(_ data: Data, file: String) throws(ScenarioError) -> Pilot {
@@ -11,6 +12,7 @@ extension PilotReaders {
       try csv.column("deviceId"), try csv.column("timezone"), try csv.column("esmStatus"),
       try csv.column("esmNotificationTime"), try csv.column("esmAnswerTime")
     )
+    let schedule = csv.optionalColumn("scheduleId")
     var byPrompt: [String: Int] = [:]
     var pilot = Pilot()
     // iPhones' rows (the plugin writes a row when the participant acts or the prompt expires);
@@ -38,7 +40,7 @@ extension PilotReaders {
         }
         answered = kept
       }
-      let key = r[device].text + "\u{1F}" + String(shown)
+      let key = r[device].text + "\u{1F}" + (schedule.map { r[$0].text } ?? "") + "\u{1F}" + String(shown)
       if let k = byPrompt[key] {
         // Another item of the same prompt: answered wins over dismissed over expired (the
         // cases' order).

@@ -50,6 +50,12 @@ extension PilotReaders {
   public static func generic(_ data: Data, file: String, columns: PilotColumns) throws(ScenarioError) -> Pilot {
     let csv = try CSVText(data, file: file, separator: CSVText.separator(of: data))
     var pilot = Pilot()
+    // A column mapped by name must be there: a misspelt name would leave its role unread.
+    for role in PilotColumns.roles where columns.names[role] != nil && csv.optionalColumn(columns.name(role)) == nil {
+      do { _ = try csv.column(columns.name(role)) } catch {
+        throw ScenarioError(file: file, key: "--column \(role)=\(columns.name(role))", at: error.location, error.message)
+      }
+    }
     let who = try csv.column(columns.name("participant"))
     let scheduledAt = csv.optionalColumn(columns.name("scheduled"))
     let deliveredAt = csv.optionalColumn(columns.name("delivered"))
