@@ -11,7 +11,8 @@ import StudyModel
 ///
 /// The schedule becomes `fixed-times` at the hours with the jitter, active on the study days
 /// inside the date range, delivered through AWARE's iOS planner (56 pending), in a window from
-/// the earliest hour − jitter to the latest hour + jitter.
+/// the earliest hour − jitter to the latest hour + jitter (past midnight where it reaches it;
+/// a jitter reaching before the first hour's midnight is refused by name).
 enum AWAREScheduleImport {
   /// The weekday names the plugin's `ESMSchedule.allowedWeekdays` matches, exactly (Monday = 0).
   static let weekdayNames = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
@@ -136,10 +137,16 @@ enum AWAREScheduleImport {
           file: path, key: "\(f.base).start_date",
           message: "signals on none of the study's \(days) days (from \(startDate)): its start_date–end_date lies outside them; set the study's start_date inside its dates"))
     }
-    // The window: from the first hour − jitter to the last hour + jitter (and a minute).
-    let startMinute = max(hours.first! * 60 - randomize, 0)
-    let endMinute = min(hours.last! * 60 + randomize + 1, 24 * 60)
-    guard let window = try? Window(start: ClockTime(minutes: Double(startMinute)), length: Double(endMinute - startMinute)) else {
+    // The window: from the first hour − jitter to the last hour + jitter (and a minute), past
+    // midnight where the last hour's jitter reaches it (the plugin fires across midnight).
+    let startMinute = hours.first! * 60 - randomize
+    guard startMinute >= 0 else {
+      throw f.fail(
+        "randomize", f.s["randomize"]?.location,
+        "hour \(hours.first!) ± \(randomize) minutes fires before midnight, on the day before its own: not simulated (esmsim keeps a day's signals after its midnight); give a later first hour or a smaller randomize")
+    }
+    let length = (hours.last! - hours.first!) * 60 + 2 * randomize + 1
+    guard length <= 24 * 60, let window = try? Window(start: ClockTime(minutes: Double(startMinute)), length: Double(length)) else {
       throw f.fail("hours", hoursAt, "the hours and randomize do not fit in one day")
     }
     let choice = ScheduleChoice(

@@ -38,7 +38,8 @@ enum BeiweStudyImport {
         throw json.fail(k + ".survey_type", survey["survey_type"]?.location, "expected tracking_survey or audio_survey")
       }
       let name = [json.text(survey["name"]), json.text(survey["object_id"])].compactMap { $0 }.first { !$0.isEmpty } ?? "survey\(si)"
-      let plan = SurveyPlan(id: name, title: name, items: try items(survey["content"], k, &json))
+      let plan = SurveyPlan(
+        id: name, title: name, items: type == "audio_survey" ? try audioItems(survey["content"], k, &json) : try items(survey["content"], k, &json))
       if json.flag(survey["settings"]?["trigger_on_first_download"]) {
         json.warn(k + ".settings.trigger_on_first_download", "a survey shown when first downloaded is not simulated")
       }
@@ -116,7 +117,16 @@ enum BeiweStudyImport {
     _ survey: ScenarioValue, _ k: String, startDate: CalendarDate, days: Int, _ json: inout JSONFields
   ) throws(ScenarioError) -> [SchedulePart] {
     var own: [SchedulePart] = []
-    for (ai, a) in try json.list(survey["absolute_timings"], k + ".absolute_timings").enumerated() {
+    var outside = 0
+    let timings = try json.list(survey["absolute_timings"], k + ".absolute_timings")
+    defer {
+      if outside > 0 {
+        json.warn(
+          k + ".absolute_timings",
+          "\(outside) of \(timings.count) fall outside the study's \(days) days from \(startDate) and are not simulated")
+      }
+    }
+    for (ai, a) in timings.enumerated() {
       let ak = "\(k).absolute_timings[\(ai)]"
       let fields = try json.list(a, ak)
       guard fields.count == 4 else { throw json.fail(ak, a.location, "expected [year, month, day, seconds after midnight]") }
@@ -126,7 +136,10 @@ enum BeiweStudyImport {
       let seconds = try json.number(fields[3], ak + "[3]", default: 0, range: 0...86_399)
       guard let date = CalendarDate(year: y, month: m, day: d) else { throw json.fail(ak, a.location, "not a calendar date") }
       let studyDay = date.daysSinceEpoch - startDate.daysSinceEpoch
-      guard studyDay >= 0 && studyDay < days else { continue }
+      guard studyDay >= 0 && studyDay < days else {
+        outside += 1
+        continue
+      }
       own.append(
         SchedulePart(
           ScheduleChoice(.fixedTimes, ScheduleParameters(times: [ClockTime(minutes: (seconds / 60).rounded(.down))])),
@@ -140,6 +153,14 @@ enum BeiweStudyImport {
     "accelerometer", "gps", "calls", "texts", "wifi", "bluetooth", "power_state", "proximity", "gyro", "magnetometer",
     "devicemotion", "reachability", "ambient_audio",
   ]
+
+  /// An audio survey's one recording (Beiwe's `content` holds its `prompt`), simulated as one
+  /// free-text answer, and said so.
+  static func audioItems(_ v: ScenarioValue?, _ k: String, _ json: inout JSONFields) throws(ScenarioError) -> [SurveyItem] {
+    let prompt = try json.list(v, k + ".content").first.flatMap { json.text($0["prompt"]) } ?? ""
+    json.warn(k + ".content", "an audio survey's recording is simulated as one free-text answer")
+    return [SurveyItem(id: "recording", type: 1, title: prompt, instructions: "")]
+  }
 
   /// A survey's questions as items: sliders as scales in their range, radio buttons and
   /// checkboxes with their answers, free responses as text (numeric ones as numbers); info

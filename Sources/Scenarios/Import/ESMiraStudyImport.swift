@@ -223,6 +223,7 @@ enum ESMiraStudyImport {
       let ak = "\(tk).actions[\(ai)]"
       let type = try json.number(action["type"], ak + ".type", default: 1, range: 1...3)
       guard type == 1 else { continue }
+      Self.warnUnread(action, ak, read: ["type", "timeout", "reminder_count", "reminder_delay_minu", "msgText"], timesMoved: true, &json)
       let timeout = try json.number(action["timeout"], ak + ".timeout", default: 0, range: 0...(60 * 24 * 30))
       let count = try json.number(action["reminder_count"], ak + ".reminder_count", default: 0, range: 0...20)
       let delay = try json.number(action["reminder_delay_minu"], ak + ".reminder_delay_minu", default: 5, range: 1...(60 * 24))
@@ -256,6 +257,10 @@ enum ESMiraStudyImport {
 
   /// One signal time: a fixed time, or random ones in a window (ESMira's truncation of the gap).
   static func signalPart(_ signal: ScenarioValue, _ k: String, _ json: inout JSONFields) throws(ScenarioError) -> SchedulePart {
+    Self.warnUnread(
+      signal, k,
+      read: ["startTimeOfDay", "endTimeOfDay", "random", "randomFixed", "frequency", "minutesBetween", "originalStartTimeOfDay", "originalEndTimeOfDay"],
+      timesMoved: true, &json)
     if try json.boolean(signal["randomFixed"], k + ".randomFixed") {
       throw json.fail(k + ".randomFixed", signal["randomFixed"]?.location, "randomFixed (a time drawn once and kept) is not simulated; esmsim draws a new time every day")
     }

@@ -12,7 +12,7 @@ import StudyModel
 /// - `scheduleType` 4 (ESM) with `esmPeriodInDays` 0 (a day): `esmFrequency` signals in
 ///   `esmStartHour`–`esmEndHour` (ms after midnight) by `EsmGenerator2`'s rule (equal blocks,
 ///   a random time in each, redrawn while closer than `minimumBuffer` minutes to an earlier
-///   one: fixed blocks with sequential rejection), on weekends only with `esmWeekends`;
+///   one: fixed blocks with sequential rejection), every day with `esmWeekends`, Monday to Friday without;
 /// - `scheduleType` 0 (daily, every `repeatRate` days), 1 (weekdays) and 2 (weekly on the
 ///   `weekDaysScheduled` bitmask, Sunday = 1 … Saturday = 64, every week): fixed times from
 ///   `signalTimes[]` (`fixedTimeMillisFromMidnight`).
@@ -42,6 +42,35 @@ enum PACOExperimentImport {
     "logNotificationEvents", "id",
   ]
 
+  /// The keys of PACO's triggers, actions, schedules, signal times and cues: every property of
+  /// its model classes (Jackson writes each getter, `nameOfClass` too; [@PACO] `model2`), read
+  /// or not; a key outside them (misspelt, or from another tool) is warned about by name.
+  static let modelFields: [String: Set<String>] = [
+    "trigger": [
+      "type", "actions", "id", "schedules", "cues", "minimumBuffer", "defaultMinimumBuffer", "timeWindow", "startTimeMillis",
+      "endTimeMillis", "weekends", "nameOfClass", "onlyEditableOnJoin", "userEditable",
+    ],
+    "action": [
+      "type", "actionCode", "id", "snoozeCount", "snoozeTime", "snoozeTimeInMinutes", "timeout", "delay", "color", "dismissible",
+      "msgText", "customScript", "nameOfClass",
+    ],
+    "schedule": [
+      "scheduleType", "esmFrequency", "esmPeriodInDays", "esmStartHour", "esmEndHour", "signalTimes", "repeatRate",
+      "weekDaysScheduled", "nthOfMonth", "byDayOfMonth", "dayOfMonth", "esmWeekends", "minimumBuffer", "defaultMinimumBuffer",
+      "joinDateMillis", "beginDate", "id", "onlyEditableOnJoin", "userEditable", "byDayOfWeek", "nameOfClass",
+    ],
+    "signal time": ["type", "fixedTimeMillisFromMidnight", "basis", "offsetTimeMillis", "missedBasisBehavior", "label", "nameOfClass"],
+    "cue": ["id", "cueKey", "cueCode", "cueSource", "cueAEClassName", "cueAEEventType", "cueAEContentDescription", "nameOfClass"],
+  ]
+
+  /// Warns about each key of `node` that is not one of PACO's `kind` (``modelFields``).
+  static func warnUnknown(_ node: ScenarioValue, _ k: String, _ kind: String, _ json: inout JSONFields) {
+    guard case .mapping(let pairs, _) = node, let known = modelFields[kind] else { return }
+    for (key, _, _) in pairs where !known.contains(key) {
+      json.warn("\(k).\(key)", "not a key of PACO's \(kind) (misspelt?): not read, its default used")
+    }
+  }
+
   /// Reads an experiment's tree (`file` names it in errors) for a study of `days` days from
   /// `startDate`.
   static func read(_ root: ScenarioValue, file path: String, startDate: CalendarDate, days: Int) throws(ScenarioError)
@@ -66,6 +95,7 @@ enum PACOExperimentImport {
       let active = try activeDays(group, gk, startDate: startDate, days: days, &json)
       for (ti, trigger) in try json.list(group["actionTriggers"], "\(gk).actionTriggers").enumerated() {
         let tk = "\(gk).actionTriggers[\(ti)]"
+        warnUnknown(trigger, tk, "trigger", &json)
         let (expiry, reminders, delay) = try action(trigger, tk, &json)
         var triggerParts: [SchedulePart]
         switch json.text(trigger["type"]) {
@@ -102,6 +132,10 @@ enum PACOExperimentImport {
   /// One schedule of a schedule trigger.
   static func schedule(_ s: ScenarioValue, _ k: String, _ json: inout JSONFields) throws(ScenarioError) -> [SchedulePart] {
     let type = try json.whole(s["scheduleType"], k + ".scheduleType", default: 0, range: 0...6)
+    warnUnknown(s, k, "schedule", &json)
+    if json.text(s["beginDate"]).map({ !["", "null", "0"].contains($0) }) ?? false {
+      json.warn(k + ".beginDate", "a schedule's own begin date is not simulated: it runs from the study's (or its group's) first day")
+    }
     if json.flag(s["userEditable"]) {
       json.warn(k + ".userEditable", "participants may change this schedule's times in PACO; esmsim keeps them (protocol.own_times simulates moved times)")
     }
@@ -132,6 +166,7 @@ enum PACOExperimentImport {
       var times: [ClockTime] = []
       for (i, signal) in try json.list(s["signalTimes"], k + ".signalTimes").enumerated() {
         let sk = "\(k).signalTimes[\(i)]"
+        warnUnknown(signal, sk, "signal time", &json)
         let kind = try json.number(signal["type"], sk + ".type", default: 0, range: 0...1)
         guard kind == 0 else {
           throw json.fail(sk + ".type", signal["type"]?.location, "an offset signal time (after the previous signal or response) is not simulated; give fixed times")
@@ -172,6 +207,7 @@ enum PACOExperimentImport {
   {
     var unlock = false
     for (ci, cue) in try json.list(t["cues"], k + ".cues").enumerated() {
+      warnUnknown(cue, "\(k).cues[\(ci)]", "cue", &json)
       let code = try json.number(cue["cueCode"], "\(k).cues[\(ci)].cueCode", default: 0, range: 0...100)
       if code == 2 { unlock = true } else {
         json.warn("\(k).cues[\(ci)].cueCode", "cue \(Int(code)) is not an event esmsim simulates (only 2, USER_PRESENT: the phone unlocked)")
@@ -200,6 +236,7 @@ enum PACOExperimentImport {
   {
     for (ai, a) in try json.list(t["actions"], k + ".actions").enumerated() {
       let ak = "\(k).actions[\(ai)]"
+      warnUnknown(a, ak, "action", &json)
       let code = try json.number(a["actionCode"], ak + ".actionCode", default: 1, range: 1...4)
       guard code == 1 else {
         json.warn(ak + ".actionCode", "action \(Int(code)) (not a notification to participate) is not simulated")
