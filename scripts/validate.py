@@ -143,7 +143,7 @@ say("`scenarios/aware-ios-case-study.yaml`: 100 phones per device condition, 3 d
 say("3 minutes. Share of participant-hours Comp / Incomp / Loss for location:\n")
 folder = run(os.path.join(ROOT, "scenarios/aware-ios-case-study.yaml"), "aware")
 cov = rows(os.path.join(folder, "coverage_summary.csv"))
-by = {(r["variant"], r["device"], r["sensor"]): r for r in cov}
+by = aware_by = {(r["variant"], r["device"], r["sensor"]): r for r in cov}
 paper = {
     ("BL", "ideal"): "almost exclusively Comp", ("BL", "non_controlled"): "almost exclusively Comp",
     ("BL", "heavy"): "more than half Loss", ("BL", "low_power"): "more than half Loss",
@@ -876,6 +876,15 @@ shown = readme_figure(r"best for navigation: ([0-9.]+) % of prompts delivered, (
 ran = tuple(f"{100 * x:.1f}" for x in (delivered["best for navigation"], comp["best for navigation"], delivered["10 m"], comp["10 m"]))
 body.append(["battery-tradeoff (navigation delivered, Comp; 10 m delivered, Comp, %)", " / ".join(shown or ["missing"]), " / ".join(ran),
              verdict(shown == ran, "readme-battery-tradeoff")])
+# The AWARE-iOS case study's table (README: "| ESM | 100 / 0 / 0 | 99 / 0 / 0 | ..."): every cell of
+# location's Comp / Incomp / Loss, in whole percents, from section 3's run.
+shown = tuple(", ".join(cells) for cells in re.findall(
+    r"^\| (?:BL|ESM|SPN|ESM\+SPN) \| ([0-9]+ / [0-9]+ / [0-9]+) \| ([0-9]+ / [0-9]+ / [0-9]+) \| ([0-9]+ / [0-9]+ / [0-9]+) \| ([0-9]+ / [0-9]+ / [0-9]+) \|",
+    README, re.M))
+ran = tuple(", ".join(" / ".join(str(round(100 * float(aware_by[(case, device, "location")][k]))) for k in ("comp", "incomp", "loss"))
+                       for device in ("ideal", "non_controlled", "heavy", "low_power")) for case in ("BL", "ESM", "SPN", "ESM+SPN"))
+body.append(["AWARE-iOS case study (location Comp / Incomp / Loss, %, 16 cells)", "; ".join(shown) or "missing",
+             "; ".join(ran), verdict(shown == ran, "readme-aware-case-study")])
 # The design search (README: "12 days at five a day, 16 at four, 26 at three"), with the README's command.
 command = readme_figure(r"esmsim design (scenarios/quickstart\.yaml [^#\n]*?)\s+#")
 fewest = {}

@@ -157,6 +157,11 @@ struct ScenarioTests {
       let e = try #require(problem("name: t\nprotocol:\n  schedule: \(schedule)\n"), "\(schedule)")
       #expect(e.key == "protocol.schedule.\(key)" && e.message.hasPrefix("a key of \(owner) schedules"), "\(e)")
     }
+    // per_day under an event schedule and any key under none were "unknown keys".
+    let event = try #require(problem("name: t\nprotocol:\n  schedule: {algorithm: event, trigger: phone_unlock, per_day: 2}\n"))
+    #expect(event.key == "protocol.schedule.per_day" && event.message.contains("max_per_day"), "\(event)")
+    let none = try #require(problem("name: t\nprotocol:\n  schedule: {algorithm: none, weekdays: [mon]}\n"))
+    #expect(none.key == "protocol.schedule.weekdays" && none.message == "algorithm none sends no signals and reads no other key", "\(none)")
     let one = try #require(problem("name: t\nprotocol:\n  schedule: {algorithm: fixed-times, times: [\"09:00\"], per_day: 3}\n"))
     #expect(one.message == "1 clock time gives 1 signal a day, not 3", "\(one)")
     let two = try #require(problem("name: t\nprotocol:\n  schedule: {algorithm: fixed-blocks, blocks: [\"09:00-12:00\", \"13:00-17:00\"], per_day: 2.5}\n"))

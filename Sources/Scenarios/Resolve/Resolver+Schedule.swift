@@ -83,10 +83,15 @@ extension ScenarioResolver {
   /// Refuses a key of another kind of schedule by name (it was an "unknown key", though the
   /// reference lists it).
   func refuseOtherKindsKeys(_ s: Reader, _ r: Reader, kind: String) throws(ScenarioError) {
+    let raw = r.raw("schedule")
     for (key, kinds) in Self.ownKeys where !kinds.contains(kind) && s.has(key) {
-      throw s.error(
-        key, r.raw("schedule")?[key]?.location,
-        "a key of \(kinds.joined(separator: " and ")) schedules; algorithm \(kind) does not read it")
+      throw s.error(key, raw?[key]?.location, "a key of \(kinds.joined(separator: " and ")) schedules; algorithm \(kind) does not read it")
+    }
+    if kind == "event" && s.has("per_day") {
+      throw s.error("per_day", raw?["per_day"]?.location, "a key of clock schedules; an event schedule caps its prompts a day with max_per_day")
+    }
+    if kind == "none", let key = raw?.pairs.map(\.key).first(where: { $0 != "algorithm" }) {
+      throw s.error(key, raw?[key]?.location, "algorithm none sends no signals and reads no other key")
     }
   }
 
