@@ -131,6 +131,23 @@ struct CalibrateCommandTests {
     #expect(try ESMSimBinary.run(["calibrate", file, "--format", "csv", "--propose", "--time-zone", "Europe/Brussels"]).status == 0)
   }
 
+  @Test("an estimate that does not reproduce the pilot (one answer in 128) says so, moment by moment, and an hour with no answer has no interval (it printed [0, nan])")
+  func misfitSaid() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    var lines = Self.pilot().split(separator: "\n").map(String.init)
+    let kept = try #require(lines.indices.dropFirst().first { !lines[$0].hasSuffix(",,") })
+    for k in 1..<lines.count where k != kept {
+      let f = lines[k].split(separator: ",", omittingEmptySubsequences: false)
+      lines[k] = "\(f[0]),\(f[1]),,"
+    }
+    let file = try tmp.write("one.csv", lines.joined(separator: "\n") + "\n")
+    let r = try ESMSimBinary.run(["calibrate", file, "--format", "csv", "--people", "20", "--bootstrap", "2", "--evaluations", "20"])
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("# warning: the estimate does not reproduce the pilot's answered share"), "\(r.stdout)")
+    #expect(!r.stdout.contains("nan"), "\(r.stdout)")
+  }
+
   @Test("a pilot with nothing answered (a csv whose answers' column has another name) is refused by name; --output is checked before the fit; a pilot of fewer than 5 participants is warned about")
   func refusedEarly() throws {
     let tmp = try Scratch()

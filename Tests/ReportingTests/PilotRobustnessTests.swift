@@ -70,6 +70,27 @@ struct PilotRobustnessTests {
     #expect(pilot.prompts.filter { $0.outcome == .answered }.allSatisfy { $0.submitted == $0.shown + 70_000 })
   }
 
+  @Test("a file not in UTF-8 is refused at its first byte that is not; an m-Path beep without its participant is refused (it was participant '')")
+  func encodingAndParticipant() throws {
+    var latin1 = Data("participant,scheduled\np1,2026-01-05T09:00Z\nJos".utf8)
+    latin1.append(0xE9)  // é in Latin-1
+    latin1.append(contentsOf: Array(",2026-01-05T10:00Z\n".utf8))
+    do {
+      _ = try PilotFormat.csv.read([("g.csv", latin1)])
+      Issue.record("accepted a Latin-1 file")
+    } catch {
+      #expect(error.file == "g.csv" && error.location?.line == 3 && error.location?.column == 4 && error.message.contains("UTF-8"), "\(error)")
+    }
+    let header = "connectionId;legacyCode;code;alias;initials;accountCode;scheduledBeepId;sentBeepId;reminderForOriginalSentBeepId;questionListName;questionListLabel;fromProtocolName;timeStampScheduled;timeStampSent;timeStampStart;timeStampStop;originalTimeStampSent;timeZoneOffset;deltaUTC"
+    let row = ";;\"!abc\";;;acc;11;101;0;main;;proto;1740992400;1740992402;;;;3600;"
+    do {
+      _ = try PilotReaders.mpath(Data((header + "\n" + row + "\n").utf8), file: "m.csv")
+      Issue.record("accepted a beep without its participant")
+    } catch {
+      #expect(error.key == "connectionId" && error.location?.line == 2, "\(error)")
+    }
+  }
+
   @Test("a fixed time a few seconds before midnight is proposed as 23:59, a time of its own day (it was 24:00, outside the window)")
   func beforeMidnight() {
     #expect(PilotProtocol.fixedTime([1439.8, 1439.9, 1439.7]) == 1439)

@@ -80,6 +80,19 @@ struct LimitTests {
     #expect(error?.file == "study.json" && error?.message.contains("4000 schedules") == true, "\(String(describing: error))")
   }
 
+  @Test("an AWARE schedule of 1,441 jittered hours (1,441 signals a day) is refused at the import key; 1,440 are not")
+  func signalsPerDay() throws {
+    func file(_ n: Int) -> Data {
+      let hours = Array(repeating: "9", count: n).joined(separator: ",")
+      return Data(#"[{"schedule_id": "s", "hours": [\#(hours)], "randomize": 1, "esms": [{"esm": {"esm_type": 1, "esm_title": "Now?", "esm_trigger": "t"}}]}]"#.utf8)
+    }
+    let error = #expect(throws: ScenarioError.self) {
+      try Readers.scenario(Self.scenario("aware_schedule"), file: "s.yaml", uploads: ["study.json": file(1_441)])
+    }
+    #expect(error?.key == "protocol.aware_schedule" && error?.message.contains("1441 clock signals a day") == true, "\(String(describing: error))")
+    #expect(throws: Never.self) { try Readers.scenario(Self.scenario("aware_schedule"), file: "s.yaml", uploads: ["study.json": file(1_440)]) }
+  }
+
   @Test("1,001 variants are refused at the variants key; 1,000 are not")
   func variantLimit() throws {
     func text(_ n: Int) -> Data {

@@ -157,6 +157,10 @@ struct ScenarioTests {
       let e = try #require(problem("name: t\nprotocol:\n  schedule: \(schedule)\n"), "\(schedule)")
       #expect(e.key == "protocol.schedule.\(key)" && e.message.hasPrefix("a key of \(owner) schedules"), "\(e)")
     }
+    // A seed past 2^63 - 1 is out of range, not "not a whole number".
+    let seed = try #require(problem("name: t\nseed: 9223372036854775808\n"))
+    #expect(seed.key == "seed" && seed.message == "must be between 0 and 9223372036854775807, not 9223372036854775808", "\(seed)")
+    #expect(problem("name: t\nseed: 12abc\n")?.message == "expected a whole number, found '12abc'")
     // per_day under an event schedule and any key under none were "unknown keys".
     let event = try #require(problem("name: t\nprotocol:\n  schedule: {algorithm: event, trigger: phone_unlock, per_day: 2}\n"))
     #expect(event.key == "protocol.schedule.per_day" && event.message.contains("max_per_day"), "\(event)")

@@ -35,6 +35,7 @@ public enum CalibrationText {
     }
     out += "# moments, the pilot's against the simulation's at the estimate (standard error)\n"
     out += momentLines(r, indent: "#   ")
+    out += misfitLines(r)
     out += "# not identified by this pilot:\n"
     for n in r.notIdentified { out += "#   \(n)\n" }
     if let c = run.check { out += checkTable(c) }
@@ -51,7 +52,8 @@ public enum CalibrationText {
     }
     for h in r.hours {
       let (lo, hi) = (h.value * exp(-1.96 * h.standardError), h.value * exp(1.96 * h.standardError))
-      out += "\(indent)hour_odds[\(h.hour)]: \(number(h.value)) [\(number(lo)), \(number(hi))]; \(r.hourCounts[h.hour] ?? 0) prompts\n"
+      let interval = lo.isFinite && hi.isFinite ? "[\(number(lo)), \(number(hi))]" : "(no interval: none or all of the hour's prompts answered)"
+      out += "\(indent)hour_odds[\(h.hour)]: \(number(h.value)) \(interval); \(r.hourCounts[h.hour] ?? 0) prompts\n"
     }
     return out
   }
@@ -59,6 +61,21 @@ public enum CalibrationText {
   /// Each moment, the pilot's against the simulation's at the estimate, a line each.
   static func momentLines(_ r: Calibrator.Result, indent: String) -> String {
     r.moments.map { "\(indent)\($0.name): \(number($0.pilot)) vs \(number($0.simulated)) (\(number($0.standardError)))\n" }.joined()
+  }
+
+  /// How many standard errors apart a moment of the pilot and of the simulation at the
+  /// estimate may lie before the fit is said not to reproduce it (a fitted moment lies within
+  /// about 2; a pilot with one answer in 280 lay 6 apart, unsaid).
+  static let misfitStandardErrors = 3.0
+
+  /// A warning for each moment the estimate does not reproduce.
+  static func misfitLines(_ r: Calibrator.Result) -> String {
+    r.moments.compactMap { m -> String? in
+      guard m.standardError.isFinite, m.standardError > 0, m.pilot.isFinite, m.simulated.isFinite else { return nil }
+      let apart = abs(m.pilot - m.simulated) / m.standardError
+      guard apart > misfitStandardErrors else { return nil }
+      return "# warning: the estimate does not reproduce the pilot's \(m.name) (\(number(m.pilot)) against \(number(m.simulated)) simulated, \(String(format: "%.1f", apart)) standard errors apart): the model cannot show these records, or the search stopped short (more --evaluations); read the estimates with care\n"
+    }.joined()
   }
 
   /// The fitted people as JSON (what the block says, as numbers and a list of classes), for

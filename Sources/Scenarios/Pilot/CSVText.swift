@@ -23,6 +23,28 @@ struct CSVText {
   /// item at most; wider is refused as it is read.
   static let maxColumns = 10_000
 
+  /// The line and column (in bytes) of the first byte that is not UTF-8, where a file is not.
+  static func firstInvalidUTF8(_ data: Data) -> ScenarioValue.Location? {
+    var line = 1
+    var lineStart = 0
+    var i = 0
+    let bytes = [UInt8](data)
+    while i < bytes.count {
+      let b = bytes[i]
+      let length = b < 0x80 ? 1 : b >> 5 == 0b110 ? 2 : b >> 4 == 0b1110 ? 3 : b >> 3 == 0b11110 ? 4 : 0
+      let end = i + length
+      guard length > 0, end <= bytes.count, String(bytes: bytes[i..<end], encoding: .utf8) != nil else {
+        return .init(line: line, column: i - lineStart + 1)
+      }
+      if b == 0x0A {
+        line += 1
+        lineStart = end
+      }
+      i = end
+    }
+    return nil
+  }
+
   /// Reads `data`. With `ragged`, a record shorter than the header is read with its missing
   /// trailing fields empty (m-Path leaves them out); a longer one is refused either way.
   init(_ data: Data, file: String, separator: Unicode.Scalar = ",", ragged: Bool = false) throws(ScenarioError) {
@@ -31,7 +53,7 @@ struct CSVText {
       throw ScenarioError(file: file, "the file has \(data.count) bytes; at most \(Self.maxBytes) are read")
     }
     guard let text = String(data: data, encoding: .utf8) else {
-      throw ScenarioError(file: file, "the file is not UTF-8 text")
+      throw ScenarioError(file: file, at: Self.firstInvalidUTF8(data), "the file is not UTF-8 text (saved in another encoding? save it as UTF-8)")
     }
     var rows: [[Field]] = []
     var row: [Field] = []

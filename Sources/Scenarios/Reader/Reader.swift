@@ -100,6 +100,11 @@ final class Reader {
       x = exact
     } else {
       guard let d = Units.number(s), d == d.rounded(), abs(d) < 1e15 else {
+        // Digits too many for a whole number of 64 bits: said as the range's bound.
+        let digits = s.trimmingCharacters(in: .whitespaces).drop { $0 == "-" || $0 == "+" }
+        if !digits.isEmpty && digits.allSatisfy({ $0.isASCII && $0.isNumber }) {
+          throw error(key, l, "must be between \(range.lowerBound) and \(range.upperBound), not \(s.prefix(40))")
+        }
         throw error(key, l, "expected a whole number, found '\(s)'")
       }
       x = Int(d)

@@ -130,6 +130,14 @@ extension ScenarioResolver {
         key, at,
         "\(file) holds \(imported.parts.count) schedules (signal times, groups or surveys); esmsim simulates at most \(ScenarioLimits.schedules) in one protocol")
     }
+    let perDay = imported.parts.compactMap(\.choice).map { c -> Double in
+      if let times = c.parameters.times { return Double(times.count) }
+      return c.parameters.perDay ?? 0
+    }.reduce(0, +)
+    guard perDay <= Double(ScenarioLimits.signalsPerDay) else {
+      throw r.error(
+        key, at, "\(file) gives \(Units.format(perDay)) clock signals a day; esmsim simulates at most \(ScenarioLimits.signalsPerDay) (one a minute)")
+    }
     return imported
   }
 

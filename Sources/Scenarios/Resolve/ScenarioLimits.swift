@@ -10,6 +10,10 @@ public enum ScenarioLimits {
   /// imported file holds (an ESMira study's signal times, a PACO experiment's groups, a Beiwe
   /// study's surveys). A prompt's schedule is stored in 16 bits; this keeps well inside.
   public static let schedules = 1_000
+  /// Clock signals a day of an imported protocol, all its schedules together: a scenario's
+  /// own `per_day` is at most this (a signal a minute); an imported file's times are held to
+  /// it too (150,000 copies of one AWARE hour ran as 150,000 signals a day).
+  public static let signalsPerDay = 1_440
   /// Questionnaires of `protocol.questionnaires`.
   public static let questionnaires = 50
   /// Variables of `population.variables`, person-level predictors and items of
