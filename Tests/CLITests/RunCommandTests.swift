@@ -73,6 +73,41 @@ struct RunCommandTests {
     #expect(report.contains("Not counted as scheduled: ") && report.contains(" dropped out"))
   }
 
+  @Test("a prompt pending when its participant dropped out is scheduled once, a bar, not also in the note; the card's answered share is summary.csv's mean over replications")
+  func pendingAtDropout() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    // Prompts answerable until the next: a participant who drops out leaves one pending.
+    let r = try runScenario(
+      tmp,
+      """
+      name: leavers
+      duration: 10d
+      replications: 3
+      population: {size: 30, compliance: {dropout_per_day: 0.2}}
+      protocol: {window: "09:00-21:00", expiry: until_next, schedule: {algorithm: fixed-blocks, per_day: 4}}
+      outputs: {prompts: true}
+      """, ["run", "--output", tmp.path("o")])
+    #expect(r.status == 0, "\(r.stderr)")
+    let rows = try String(contentsOfFile: tmp.path("o/prompts.csv"), encoding: .utf8).split(separator: "\n").dropFirst()
+      .map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+    let header = try String(contentsOfFile: tmp.path("o/prompts.csv"), encoding: .utf8).prefix { $0 != "\n" }.split(separator: ",")
+    let (status, reason) = (try #require(header.firstIndex(of: "status")), try #require(header.firstIndex(of: "reason")))
+    let pending = rows.filter { $0[reason] == "dropped_out" && $0[status] != "dropped_out" }.count
+    let notDue = rows.filter { $0[status] == "dropped_out" }.count
+    #expect(pending > 0, "no prompt was pending at a dropout: the test shows nothing")
+    let report = try String(contentsOfFile: tmp.path("o/report.html"), encoding: .utf8)
+    #expect(report.contains("\(rows.count - notDue) prompts scheduled over 3 replications"), "\(rows.count - notDue)")
+    #expect(report.contains("Not counted as scheduled: \(notDue) dropped out"))
+    let total = fateShares(report, caption: "this study: ").filter { $0.0 != "delivered" }.map(\.1).reduce(0, +)
+    #expect(abs(total - 100) <= 0.3, "\(total)")
+    // The card: summary.csv's compliance, not the pooled counts' share.
+    let summary = try String(contentsOfFile: tmp.path("o/summary.csv"), encoding: .utf8).split(separator: "\n")
+    let compliance = try #require(summary.first { $0.contains(",compliance,") }).split(separator: ",")
+    let mean = try #require(Double(compliance[2]))
+    #expect(report.contains("<dd data-k='answered'>\(String(format: "%.1f", 100 * mean)) %</dd>"), "\(mean)")
+  }
+
   @Test("the report's predictability says what summary.csv says (it pooled the replications' days into 'stable')")
   func reportPredictabilityAsSummary() throws {
     let tmp = try Scratch()

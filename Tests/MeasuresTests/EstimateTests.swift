@@ -51,7 +51,8 @@ struct HistogramTests {
     for x: Double in [10, 20, 5 * 3600 + 30, 6 * 3600, 3 * 86400] { h.add(x) }
     // The third of five: 5 h 0.5 min falls in the coarse bin [5 h, 5 h + 1 min).
     #expect(h.quantile(0.5) == 5 * 3600 + 30)
-    #expect(h.quantile(0.2) == 10.5)
+    // R's type 7: h = 0.2 × 4 = 0.8 of the way from 10.5 to 20.5.
+    #expect(abs(h.quantile(0.2) - 18.5) < 1e-9)
     // Merged histograms, one of them without a coarse value.
     var fine = Histogram(binWidth: 1, bins: 4 * 3600, coarseWidth: 60, coarseBins: 31 * 24 * 60)
     fine.add(1)
@@ -64,6 +65,14 @@ struct HistogramTests {
     var plain = Histogram(binWidth: 1, bins: 10)
     plain.add(3)
     plain.add(30)
-    #expect(plain.quantile(1) == .infinity && plain.quantile(0.5) == 3.5)
+    #expect(plain.quantile(1) == .infinity && plain.quantile(0.5) == .infinity && plain.quantile(0) == 3.5)
+  }
+
+  @Test("an even count's median is the mean of its middle two, as a median of the rows is (it was the lower one)")
+  func evenMedian() {
+    var h = Histogram(binWidth: 1, bins: 100)
+    for x: Double in [1, 2, 40, 60] { h.add(x) }
+    #expect(h.quantile(0.5) == (2.5 + 40.5) / 2)
+    #expect(h.quantile(0) == 1.5 && h.quantile(1) == 60.5)
   }
 }

@@ -166,19 +166,33 @@ public struct Histogram: Sendable, Equatable {
     count += o.count
   }
 
-  /// The q-quantile, read at the middle of its bin (nan when empty or in the overflow).
+  /// The q-quantile as R's default (type 7) reads it: between the values of ranks ⌊h⌋ and
+  /// ⌊h⌋ + 1, h = q (n − 1), each value at the middle of its bin (so an even count's median is
+  /// the mean of its middle two, as a median of `prompts.csv`'s times is: it was the lower
+  /// one); nan when empty, infinity where it needs a value in the overflow.
   public func quantile(_ q: Double) -> Double {
     guard count > 0 else { return .nan }
-    let target = q * Double(count)
+    let h = q * Double(count - 1)
+    let lower = Int(h.rounded(.down))
+    let a = value(atRank: lower)
+    guard h > Double(lower) else { return a }
+    let b = value(atRank: lower + 1)
+    guard a.isFinite && b.isFinite else { return .infinity }
+    return a + (h - Double(lower)) * (b - a)
+  }
+
+  /// The value of rank `k` (from 0, ascending) at the middle of its bin; infinity in the
+  /// overflow.
+  func value(atRank k: Int) -> Double {
     var seen = 0
     for (i, c) in counts.enumerated() where c > 0 {
       seen += c
-      if Double(seen) >= target { return (Double(i) + 0.5) * binWidth }
+      if seen > k { return (Double(i) + 0.5) * binWidth }
     }
     let fineEnd = Double(counts.count) * binWidth
     for (i, c) in coarse.enumerated() where c > 0 {
       seen += c
-      if Double(seen) >= target { return fineEnd + (Double(i) + 0.5) * coarseWidth }
+      if seen > k { return fineEnd + (Double(i) + 0.5) * coarseWidth }
     }
     return .infinity
   }

@@ -15,7 +15,8 @@ extension Report {
         + (scheduled.isEmpty ? "" : " of \(scheduled[scheduled.count / 2]) prompts")
         + " (10th–90th percentile \(whole(.answersPerParticipantP10))–\(whole(.answersPerParticipantP90)))", "answers-median"),
       ("Reaching \(v.target) answers", pct(v.mean(.shareReachingTarget)) + " of participants", "target-share"),
-      ("Prompts answered", v.scheduled > 0 ? pct(Double(v.answered) / Double(v.scheduled)) : "", "answered"),
+      // summary.csv's compliance (the mean over replications), not the pooled counts' share.
+      ("Prompts answered", pct(v.mean(.compliance)), "answered"),
     ]
     if let top = v.missedOfScheduled.max(by: { $0.count < $1.count }), top.count > 0, v.scheduled > 0 {
       rows.append(("Largest loss", "\(top.reason.label): \(pct(Double(top.count) / Double(v.scheduled))) of prompts", "loss"))

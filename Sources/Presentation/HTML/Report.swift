@@ -92,7 +92,7 @@ public enum Report {
       Captions.predictability(stableDays: ScheduleSummary.stableHeldOutDays),
       variants.count > 1 ? [predictabilityChart(variants), predictabilityDays(variants)] : [predictabilityDays(variants)])
     body += section(
-      "Compliance by hour of day and by study day",
+      "Answered share of delivered prompts, by hour of day and by study day",
       Captions.compliance,
       variants.map { complianceCharts($0) })
     body += section(

@@ -54,13 +54,18 @@ public struct VariantResults: Sendable {
   /// The unanswered prompts among those `scheduled` counts, by reason: without the prompts
   /// due after a dropout and those that arrived during another survey (Mappiness' ignored
   /// signals), which are not counted as scheduled.
+  /// A prompt pending when its participant dropped out (it expired then, reason
+  /// `dropped_out`) was due, and is among them, as `compliance` counts it.
   public var missedOfScheduled: [(reason: MissReason, count: Int)] {
-    missed.filter { !Self.notCounted.contains($0.reason) }
+    missed.filter { !Self.notCounted.contains($0.reason) } + (pendingAtDropout > 0 ? [(.droppedOut, pendingAtDropout)] : [])
   }
   /// The prompts left out of `scheduled` (after a dropout, during another survey), by reason.
   public var notScheduled: [(reason: MissReason, count: Int)] {
-    missed.filter { Self.notCounted.contains($0.reason) }
+    missed.filter { Self.notCounted.contains($0.reason) }.map { ($0.reason, $0.reason == .droppedOut ? $0.count - pendingAtDropout : $0.count) }
   }
+  /// The prompts pending when their participant dropped out: reason `dropped_out` and counted
+  /// as scheduled (their status is not `dropped_out`).
+  public var pendingAtDropout = 0
   /// The reasons of prompts left out of `scheduled`.
   public static let notCounted: [MissReason] = [.droppedOut, .busy]
   /// The first periodic sensor's name and its share of participant-hours complete, over
@@ -130,6 +135,7 @@ public struct VariantResults: Sendable {
     self.scheduled = pooled.scheduled
     answered = pooled.answered
     missed = MissReason.allCases.filter { $0 != .none }.map { ($0, pooled.reasonCounts[$0.position]) }
+    pendingAtDropout = pooled.reasonCounts[MissReason.droppedOut.position] - pooled.statusCounts[PromptStatus.droppedOut.position]
     sensorComplete = Self.sensorComplete(plan, pooled)
     target = plan.protocolPlan.answersTarget
     self.replications = replications
