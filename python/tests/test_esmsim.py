@@ -207,6 +207,9 @@ def test_design_finds_the_fewest_days_and_skips_what_the_scheduler_cannot_run():
     # The frontier's design is in the table, reaching the target; the day before it does not.
     row = d.designs[(d.designs.per_day == 5) & (d.designs.days == reached[5])].iloc[0]
     assert bool(row["reaches"]) and row["low"] <= row["value"] <= row["high"]
+    # The frontier says whether its design cleared the target, as the designs' table does.
+    assert str(d.frontier["clear"].dtype) == "boolean"
+    assert d.frontier.set_index("per_day").loc[5, "clear"] == bool(row["clear"])
     before = d.designs[(d.designs.per_day == 5) & (d.designs.days == reached[5] - 1)]
     assert before.empty or not bool(before.iloc[0]["reaches"])
     assert d.cheapest is not None and d.cheapest["per_day"] in (4, 5)
@@ -225,12 +228,13 @@ def test_calibrate_reads_a_data_frame_and_checks_the_held_out_days(tmp_path):
         pilot[column] = pd.to_datetime(pilot[column])
     c = esmsim.calibrate(pilot, holdout="days:7", people=100, bootstrap=50, evaluations=40,
                          output=tmp_path / "fit.yaml")
-    assert c.pilot["participants"] == 24
+    assert c.pilot["participants"] == 24 and c.holdout == "days:7"
     estimates = c.estimates.set_index("parameter")
     assert "answer_probability" in estimates.index
     p = estimates.loc["answer_probability"]
     assert 0 < p["low"] <= p["value"] <= p["high"] < 1
-    assert c.check is not None and c.check["inside"].dtype == bool and len(c.check) > 5
+    # Nullable: a figure the held-out part cannot show has no verdict (it read as outside).
+    assert c.check is not None and str(c.check["inside"].dtype) == "boolean" and len(c.check) > 5
     # the fit on the first 7 days, which the predictions draw from
     assert "answer_probability" in set(c.check_fit["estimates"]["parameter"])
     assert "answered share" in set(c.check_fit["moments"]["moment"])
@@ -573,6 +577,27 @@ def test_calibrate_takes_a_data_frames_time_zone_as_the_clock(tmp_path):
         pilot[c] = pilot[c].dt.tz_localize("Europe/Brussels")
     from_frame = esmsim.calibrate(pilot, output=tmp_path / "frame.yaml", **kwargs)
     assert from_frame.estimates.to_dict("records") == from_file.estimates.to_dict("records")
+
+
+@needs_esmsim
+def test_calibrate_takes_a_fixed_offset_as_the_clock_and_a_dict_scenario(tmp_path):
+    # pandas' UTC+01:00 (times parsed with their offsets) was dropped: the hours read as UTC's.
+    from datetime import timedelta, timezone
+    kwargs = dict(people=30, bootstrap=5, evaluations=30)
+    from_file = esmsim.calibrate(esmsim.example("pilot.csv"), output=tmp_path / "file.yaml", utc_offset=60, **kwargs)
+    pilot = pd.read_csv(esmsim.example("pilot.csv"), parse_dates=["scheduled", "opened", "submitted"])
+    for c in ("scheduled", "opened", "submitted"):
+        pilot[c] = pilot[c].dt.tz_localize(timezone(timedelta(hours=1)))
+    from_frame = esmsim.calibrate(pilot, output=tmp_path / "frame.yaml", **kwargs)
+    assert from_frame.estimates.to_dict("records") == from_file.estimates.to_dict("records")
+    mixed = pilot.copy()
+    mixed["opened"] = mixed["opened"].dt.tz_convert("Europe/Brussels")
+    with pytest.raises(esmsim.EsmsimError, match="different time zones"):
+        esmsim.calibrate(mixed, **kwargs)
+    # A dict scenario is read as run() reads one, and its error said of the dict.
+    with pytest.raises(esmsim.ScenarioError) as e:
+        esmsim.calibrate(esmsim.example("pilot.csv"), scenario={"name": "x", "protocol": {"expiry": "-5m"}}, **kwargs)
+    assert e.value.file == "the scenario dict" and e.value.key == "protocol.expiry", e.value
 
 
 @needs_esmsim

@@ -227,14 +227,19 @@ def _error(stderr: str, status: int) -> EsmsimError:
 
 
 # The flags the functions pass from arguments of the same name (run's seed, calibrate's people).
-_ARGUMENT_FLAGS = "participants|replications|seed|threads|people|bootstrap|evaluations|duration"
+_ARGUMENT_FLAGS = ("participants|replications|seed|threads|people|bootstrap|evaluations|duration|target|cost|format|"
+                   "holdout|kept-at-least|time-zone|utc-offset|column")
+# The arguments whose names differ from their flags'.
+_ARGUMENT_NAMES = {"kept-at-least": "kept_at_least", "time-zone": "time_zone", "utc-offset": "utc_offset", "column": "columns"}
 
 
 def _as_argument(message: str) -> str:
     """A usage error about a flag the function passed from its own argument, said of the
     argument: seed=-1 gave "The value '-1' is invalid for '--seed <seed>'"."""
-    message = re.sub(rf"'--({_ARGUMENT_FLAGS}) <[a-z-]+>'", r"the argument \1", message)
-    return re.sub(rf"^--({_ARGUMENT_FLAGS})([: ])", r"the argument \1\2", message)
+    def named(m: "re.Match[str]") -> str:
+        return "the argument " + _ARGUMENT_NAMES.get(m.group(1), m.group(1))
+    message = re.sub(rf"'--({_ARGUMENT_FLAGS}) <[a-z-]+>'", named, message)
+    return re.sub(rf"^--({_ARGUMENT_FLAGS})(?=[: ])", named, message)
 
 
 # The scenario keys that name a file: read relative to the scenario file's folder.
@@ -309,6 +314,8 @@ def run(scenario: Union[str, os.PathLike, Mapping[str, Any]], output: Optional[U
 
     People like a real study's: `{"population": {"compliance": {"preset": "fisher2017_mood"}}}`
     in the scenario (`docs/model.md`, People; `docs/scenario-reference.md`)."""
+    if output is not None and not isinstance(output, (str, os.PathLike)):
+        raise EsmsimError(f"output: one folder's path, not {type(output).__name__}")
     temporary = Path(tempfile.mkdtemp(prefix="esmsim-scenario-"))
     made = None  # the results' temporary folder, removed if the run fails
     try:
@@ -428,7 +435,9 @@ class Design:
     """What `design()` found: `designs` (one row per design tried: participants, days, per_day,
     value, low, high, replications, reaches, clear, one_study_low, one_study_high,
     participant_days, prompts), `frontier` (the fewest days for each participants and per_day;
-    days missing where none within the days given reaches the target), `cheapest` (a dict, or
+    days missing where none within the days given reaches the target; `clear` False where that
+    design's interval straddles the target, decided on its estimate: more `replications`, up to
+    50, settle it), `cheapest` (a dict, or
     None), `skipped` (designs the scenario cannot run, with the reason), and the `target`,
     `figure`, `level`, `cost` and `variant` searched, the `scenario` (its file as esmsim read
     it; None for a dict) and `searched` (a dict: the participants, days and prompts a day searched, the most
@@ -485,7 +494,16 @@ def design(scenario: Union[str, os.PathLike, Mapping[str, Any]], target: str, *,
         frontier["days"] = pd.Series([None] * len(frontier), dtype="Int64")
     else:
         frontier["days"] = frontier["days"].astype("Int64")
-    return Design(designs=pd.DataFrame(found.get("designs") or []), frontier=frontier,
+    designs = pd.DataFrame(found.get("designs") or [])
+    # Whether the frontier's design cleared the target (its interval wholly past the level):
+    # one that did not was decided on its estimate, and more replications may move it (R's
+    # print says "straddles").
+    key = ["participants", "per_day", "days"]
+    if len(frontier) and len(designs) and set(key + ["clear"]) <= set(designs.columns):
+        cleared = designs[key + ["clear"]].astype({"days": "Int64"})
+        frontier = frontier.merge(cleared, on=key, how="left")
+    frontier["clear"] = (frontier["clear"] if "clear" in frontier.columns else pd.Series([None] * len(frontier))).astype("boolean")
+    return Design(designs=designs, frontier=frontier,
                   cheapest=found.get("cheapest"), skipped=pd.DataFrame(found.get("skipped") or []),
                   target=found["target"], figure=found["figure"], level=found["level"], cost=found["cost"],
                   variant=found["variant"],
@@ -502,7 +520,8 @@ class Calibration:
     predictions draw from: a dict of its `estimates` and `moments` as DataFrames and its
     `not_identified`; else None), `not_identified`, `pilot` (participants, prompts, days,
     answered, kept_at_least and kept_share_simulated with `kept_at_least`, left out), `protocol` (the protocol simulated), `block` (the `population.compliance` block to
-    paste into a scenario) and `files` (the block, JSON and page written)."""
+    paste into a scenario), `files` (the block, JSON and page written) and `holdout` (the
+    check's split, "days:N" or "participants:F"; None without one), as R's `esm_calibrate()`."""
     estimates: pd.DataFrame
     moments: Optional[pd.DataFrame]
     check: Optional[pd.DataFrame]
@@ -512,10 +531,11 @@ class Calibration:
     protocol: Any
     block: str
     files: Dict[str, str]
+    holdout: Optional[str] = None
 
 
 def calibrate(files: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]], pd.DataFrame], format: str = "csv", *,
-              scenario: Optional[Union[str, os.PathLike]] = None, holdout: Optional[str] = None,
+              scenario: Optional[Union[str, os.PathLike, Mapping[str, Any]]] = None, holdout: Optional[str] = None,
               columns: Optional[Mapping[str, str]] = None, time_zone: Optional[str] = None,
               utc_offset: Optional[int] = None, seed: int = 1, people: int = 300, bootstrap: int = 200,
               evaluations: Optional[int] = None, threads: Optional[int] = None,
@@ -523,8 +543,8 @@ def calibrate(files: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]], 
               kept_at_least: Optional[Union[float, str]] = None) -> Calibration:
     """Runs `esmsim calibrate` on a pilot's per-prompt records (`format`: "aware", "beiwe",
     "mpath", "esmira" or "csv"; a DataFrame is read as the csv format: its datetime columns with
-    a time zone as instants (and that zone, the participants' clock, unless `time_zone` or
-    `utc_offset` says otherwise), without one as the participants' clock, as a csv file's are,
+    a time zone as instants (and that zone, an IANA zone or a fixed offset, the participants'
+    clock, unless `time_zone` or `utc_offset` says otherwise), without one as the participants' clock, as a csv file's are,
     with `time_zone` or `utc_offset` (UTC without them); its copy for esmsim is removed once read)
     and returns the fitted compliance with its 95 % intervals; `holdout`
     ("days:N" or "participants:F") also fits on part of the pilot and checks the rest against
@@ -545,11 +565,34 @@ def calibrate(files: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]], 
     if isinstance(files, pd.DataFrame) and time_zone is None and utc_offset is None:
         # Columns with a time zone: their zone is the participants' clock (as R takes a
         # POSIXct's tzone), unless time_zone or utc_offset says otherwise.
-        zones = {str(files[c].dt.tz) for c in files.columns
+        zones = {str(files[c].dt.tz): files[c].dt.tz for c in files.columns
                  if pd.api.types.is_datetime64_any_dtype(files[c]) and getattr(files[c].dt, "tz", None) is not None}
-        if len(zones) == 1 and ("/" in next(iter(zones)) or next(iter(zones)) == "UTC"):
-            time_zone = next(iter(zones))
+        if len(zones) > 1:
+            raise EsmsimError(f"files: the DataFrame's datetime columns have different time zones ({', '.join(sorted(zones))}): "
+                              "give the participants' clock as time_zone or utc_offset")
+        for name, zone in zones.items():
+            if "/" in name or name == "UTC":
+                time_zone = name
+            else:
+                # A fixed offset (pandas' UTC-05:00, datetime.timezone): its minutes (it was
+                # dropped, the hours read as UTC's).
+                try:
+                    offset = zone.utcoffset(None)
+                except Exception:  # noqa: BLE001 - a zone object that needs a date
+                    offset = None
+                if offset is None:
+                    raise EsmsimError(f"files: the DataFrame's time zone {name} is neither an IANA zone nor a fixed offset: "
+                                      "give time_zone or utc_offset")
+                utc_offset = int(offset.total_seconds() // 60)
     work = Path(tempfile.mkdtemp(prefix="esmsim-calibration-"))
+    given = scenario
+    if scenario is not None:
+        # A dict is written to a file, as run() writes one.
+        try:
+            scenario = _scenario(scenario, work)
+        except BaseException:
+            shutil.rmtree(work, ignore_errors=True)
+            raise
     copy = None  # the DataFrame's records written for esmsim: removed once read
     if isinstance(files, pd.DataFrame):
         frame = files.copy()
@@ -584,6 +627,8 @@ def calibrate(files: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]], 
         _execute(args)
     except ScenarioError as e:
         shutil.rmtree(work, ignore_errors=True)
+        if isinstance(given, Mapping) and e.file == str(work / "scenario.json"):
+            raise _in_dict(e, given, work) from None
         if copy is not None and e.file == str(copy):
             # Located in the DataFrame (its row's index label), not in the temporary copy.
             row = e.line - 2 if e.line is not None and e.line >= 2 else None
@@ -604,7 +649,8 @@ def calibrate(files: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]], 
     check = None
     if found.get("check"):
         check = pd.DataFrame(found["check"]["figures"])
-        check["inside"] = check["inside"].astype(bool)
+        # A figure the held-out part could not show has no verdict: NA, not "outside".
+        check["inside"] = check["inside"].astype("boolean")
     check_fit = None
     if found.get("check") and found["check"].get("fit"):
         fit = found["check"]["fit"]
@@ -614,7 +660,8 @@ def calibrate(files: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]], 
         estimates=pd.DataFrame(found["estimates"]), moments=pd.DataFrame(found["moments"]) if found.get("moments") else None,
         check=check, check_fit=check_fit, not_identified=list(found.get("not_identified") or []), pilot=found.get("pilot") or {},
         protocol=found.get("protocol"), block=found.get("block", ""),
-        files={"block": block, "json": stem + ".json", "page": stem + ".html"})
+        files={"block": block, "json": stem + ".json", "page": stem + ".html"},
+        holdout=found["check"].get("holdout") if found.get("check") else None)
 
 
 def missingness(scenario: Union[str, os.PathLike, Mapping[str, Any]], *, participants: Optional[int] = None,

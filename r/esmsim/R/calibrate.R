@@ -9,12 +9,15 @@
 #' @param files The pilot's files, or the pilot as a data frame (a row per
 #'   prompt, read as `format = "csv"`: columns named by role or mapped with
 #'   `columns`; POSIXct columns are passed as instants, their clock from
-#'   `time_zone`, else from the column's own time zone attribute).
+#'   `time_zone`, else from the column's own time zone attribute; a column
+#'   without one, as `as.POSIXct()` makes by default, is on the session's clock,
+#'   `Sys.timezone()`, as R prints it).
 #' @param format `"aware"` (AWARE esms rows), `"beiwe"` (Beiwe iOS survey
 #'   timings), `"mpath"` (m-Path's per-beep export), `"esmira"` (ESMira's
 #'   events.csv with its questionnaire files) or `"csv"` (any platform's
 #'   per-prompt table; the default, as in Python's `calibrate()`).
-#' @param scenario The pilot's scenario file (protocol, phones, population).
+#' @param scenario The pilot's scenario (protocol, phones, population): a file,
+#'   or a list as [esm_run()] takes.
 #'   By default the protocol the records show, on phones in ordinary use.
 #' @param holdout `NULL`, `"days:N"` (fit on each participant's first N days,
 #'   check the rest) or `"participants:F"` (check a share F of the participants).
@@ -59,9 +62,10 @@
 #'   with `row` (its row name), `key` (the column) and `file` NA.
 #' @examples
 #' \dontrun{
-#' cal <- esm_calibrate("basic.csv", format = "mpath", holdout = "days:7")
+#' # esmsim's example pilot (a simulated one); an m-Path export: format = "mpath"
+#' cal <- esm_calibrate(esm_example("pilot.csv"), holdout = "days:7")
 #' cal$estimates
-#' cal$check[!cal$check$inside, ]
+#' cal$check[which(!cal$check$inside), ]
 #' browseURL(cal$files$page)
 #' }
 #' @export
@@ -69,6 +73,18 @@ esm_calibrate <- function(files, format = "csv", scenario = NULL, holdout = NULL
                           utc_offset = NULL, seed = 1, people = 300, bootstrap = 200, evaluations = NULL, threads = NULL,
                           output = NULL, progress = interactive(), kept_at_least = NULL) {
   frame <- NULL
+  for (name in c("format", "holdout", "time_zone", "utc_offset", "seed", "people", "bootstrap", "evaluations",
+                 "threads", "kept_at_least")) {
+    value <- get(name)
+    if (!is.null(value)) one_value(name, value)
+  }
+  if (!is.null(output)) one_path("output", output)
+  # A scenario given as a list is written to a file, as esm_run() writes one.
+  if (!is.null(scenario)) {
+    source <- scenario_file(scenario)
+    if (!is.null(source$list)) on.exit(unlink(source$file), add = TRUE)
+    scenario <- source$file
+  }
   if (is.data.frame(files)) {
     if (!identical(format, "csv")) esm_abort("esmsim: a data frame is read as format = \"csv\"", "esmsim_run_error")
     pilot <- pilot_csv(files)
@@ -143,18 +159,25 @@ esm_calibrate <- function(files, format = "csv", scenario = NULL, holdout = NULL
 
 # A pilot data frame written as the csv reader reads it: POSIXct columns as milliseconds since
 # 1970 (instants), other columns as they are, NA empty. Returns the file and the time zone of
-# the first POSIXct column that names one.
+# the first POSIXct column that names one; a column without one (as.POSIXct's default) is on
+# the session's clock, Sys.timezone(), as R prints it (it was read as UTC: hours moved).
 pilot_csv <- function(d) {
   zone <- NULL
+  local <- FALSE
   for (column in names(d)) {
     x <- d[[column]]
     if (inherits(x, "POSIXt")) {
       tz <- attr(as.POSIXct(x), "tzone")
       if (is.null(zone) && length(tz) && nzchar(tz[[1]])) zone <- tz[[1]]
+      if (!length(tz) || !nzchar(tz[[1]])) local <- TRUE
       d[[column]] <- ifelse(is.na(x), NA, sprintf("%.0f", as.numeric(as.POSIXct(x)) * 1000))
     } else if (is.factor(x)) {
       d[[column]] <- as.character(x)
     }
+  }
+  if (is.null(zone) && local) {
+    zone <- Sys.timezone()
+    if (is.na(zone) || !nzchar(zone)) zone <- NULL
   }
   file <- tempfile("esmsim-pilot-", fileext = ".csv")
   utils::write.csv(d, file, row.names = FALSE, na = "")

@@ -18,7 +18,10 @@
 #'   `one_study_*` columns), so vary participants to see that, not to search.
 #' @param variant The scenario's variant to design (default: the first).
 #' @param cost `"participant-days"` or `"prompts"`: what makes a design cheaper.
-#' @param replications The most replications of a design.
+#' @param replications The most replications of a design (1 to 50): each design is
+#'   replicated until its interval clears the target or this many ran; one that
+#'   still straddles it is decided on its estimate (print says so), and more
+#'   replications may move the frontier by a day or more.
 #' @param threads Worker threads (results do not depend on it).
 #' @return An `esm_design` list: `designs` (a tibble, one row per design tried:
 #'   participants, days, per_day, value, low, high, replications, reaches,

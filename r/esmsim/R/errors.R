@@ -108,7 +108,14 @@ key_to_element <- function(key, scenario) {
 # seed, calibrate's people), said of the argument: seed = -1 gave "The value '-1' is invalid
 # for '--seed <seed>'".
 as_argument <- function(problem) {
-  flags <- "participants|replications|seed|threads|people|bootstrap|evaluations|duration"
+  flags <- paste0("participants|replications|seed|threads|people|bootstrap|evaluations|duration|target|cost|format|",
+                  "holdout|kept-at-least|time-zone|utc-offset|column")
   problem <- gsub(sprintf("'--(%s) <[a-z-]+>'", flags), "the argument \\1", problem)
-  sub(sprintf("^--(%s)([: ])", flags), "the argument \\1\\2", problem)
+  problem <- sub(sprintf("^--(%s)([: ])", flags), "the argument \\1\\2", problem)
+  # The argument's own name: time_zone for --time-zone, columns for --column.
+  own <- c("kept-at-least" = "kept_at_least", "time-zone" = "time_zone", "utc-offset" = "utc_offset", column = "columns")
+  for (flag in names(own)) {
+    problem <- gsub(sprintf("the argument %s\\b", flag), paste("the argument", own[[flag]]), problem, perl = TRUE)
+  }
+  problem
 }

@@ -20,6 +20,7 @@
 #' \dontrun{
 #' mask <- esm_missingness("scenarios/quickstart.yaml", participants = 50)
 #' one <- mask[mask$variant == levels(mask$variant)[1] & mask$replication == 1, ]  # one variant, one study
+#' # my_data: your complete simulated data, a row per participant and prompt
 #' my_data <- merge(my_data, one, by = c("participant", "prompt"))
 #' my_data$y[!my_data$answered] <- NA
 #' }

@@ -38,7 +38,7 @@ esm_run <- function(scenario, output = NULL, participants = NULL, duration = NUL
                     replications = NULL, seed = NULL, threads = NULL, force = FALSE,
                     quiet = FALSE, progress = interactive()) {
   source <- scenario_file(scenario)
-  if (is.null(output)) output <- tempfile("esmsim-results-")
+  if (is.null(output)) output <- tempfile("esmsim-results-") else one_path("output", output)
   args <- run_args(source$file, output, participants, duration, replications, seed, threads)
   if (isTRUE(force)) args <- c(args, "--force")
   esm_exec(args, echo = !quiet, scenario = source, call = sys.call(), progress = progress)
@@ -59,10 +59,7 @@ run_args <- function(file, output, participants = NULL, duration = NULL, replica
   args <- c("run", file, "--output", output)
   add <- function(flag, value) {
     if (is.null(value)) return()
-    # One value each (a vector gave esmsim's "Unexpected argument").
-    if (length(value) != 1) {
-      esm_abort(sprintf("esmsim: %s takes one value, not %d", sub("^--", "", flag), length(value)), "esmsim_run_error")
-    }
+    one_value(sub("^--", "", flag), value)
     # flag=value: a negative number is the option's value, not another option.
     args <<- c(args, paste0(flag, "=", arg_text(value)))
   }
@@ -72,6 +69,24 @@ run_args <- function(file, output, participants = NULL, duration = NULL, replica
   add("--seed", seed)
   add("--threads", threads)
   args
+}
+
+# Refuses an argument that is not one value (a vector gave esmsim's "Unexpected argument", or
+# its second value was read as a file; NA was passed as the text "NA").
+one_value <- function(name, value) {
+  if (length(value) != 1 || (is.atomic(value) && is.na(value))) {
+    esm_abort(sprintf("esmsim: %s takes one value, not %s", name,
+                      if (length(value) != 1) length(value) else "NA"), "esmsim_run_error")
+  }
+  invisible(value)
+}
+
+# Refuses a path argument that is not one name (NA made a folder named NA).
+one_path <- function(name, value) {
+  if (!is.character(value) || length(value) != 1 || is.na(value) || !nzchar(value)) {
+    esm_abort(sprintf("esmsim: %s is one file or folder name", name), "esmsim_run_error")
+  }
+  invisible(value)
 }
 
 # A scenario given as a file stays one; a list is written as JSON to a temporary file.

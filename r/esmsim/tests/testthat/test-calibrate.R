@@ -21,6 +21,33 @@ test_that("a bad value of a calibration argument is said as the argument, not as
   expect_match(conditionMessage(e), "^esmsim: the argument people: expected")
 })
 
+test_that("an argument of several values, NA or a mapped flag is refused by the argument's name, before esmsim runs", {
+  skip_without_esmsim()
+  # seed = c(1, 2) passed 2 as a pilot file ("2: does not exist").
+  expect_error(esm_calibrate(pilot_file(), seed = c(1, 2)), "seed takes one value, not 2", class = "esmsim_run_error")
+  expect_error(esm_calibrate(pilot_file(), utc_offset = NA), "utc_offset takes one value, not NA", class = "esmsim_run_error")
+  expect_error(esm_calibrate(pilot_file(), output = NA), "output is one file or folder name", class = "esmsim_run_error")
+  e <- expect_error(esm_calibrate(pilot_file(), holdout = "weeks:2"), class = "esmsim_run_error")
+  expect_match(conditionMessage(e), "the argument holdout: expected")
+  e <- expect_error(esm_calibrate(pilot_file(), time_zone = "Mars/Olympus"), class = "esmsim_run_error")
+  expect_match(conditionMessage(e), "the argument time_zone: ")
+})
+
+test_that("a data frame's date-times without a time zone are on the session's clock (they were read as UTC)", {
+  old <- Sys.getenv("TZ")
+  on.exit(Sys.setenv(TZ = old), add = TRUE)
+  Sys.setenv(TZ = "America/New_York")
+  d <- data.frame(participant = "p1", scheduled = as.POSIXct("2025-03-03 09:00:00"))
+  copy <- esmsim:::pilot_csv(d)
+  on.exit(unlink(copy$file), add = TRUE)
+  expect_identical(copy$time_zone, Sys.timezone())
+  # A column with its own zone keeps it.
+  d$scheduled <- as.POSIXct("2025-03-03 09:00:00", tz = "Europe/Brussels")
+  named <- esmsim:::pilot_csv(d)
+  on.exit(unlink(named$file), add = TRUE)
+  expect_identical(named$time_zone, "Europe/Brussels")
+})
+
 test_that("esm_calibrate reads a generic pilot, returns the estimates and the predictive check as tibbles", {
   skip_without_esmsim()
   cal <- esm_calibrate(pilot_file(), format = "csv",

@@ -36,6 +36,16 @@ test_that("the quickstart returns typed tibbles, written only under tempdir()", 
   expect_true("compliance" %in% r$summary$metric)
 })
 
+test_that("output of NA, or of two names, is refused by name, and no folder named NA is made", {
+  skip_without_esmsim()
+  q <- repository_file("scenarios", "quickstart.yaml")
+  dir <- withr::local_tempdir()
+  withr::local_dir(dir)
+  expect_error(esm_run(q, output = NA), "output is one file or folder name", class = "esmsim_run_error")
+  expect_error(esm_run(q, output = c("a", "b")), "output is one file or folder name", class = "esmsim_run_error")
+  expect_false(file.exists(file.path(dir, "NA")))
+})
+
 test_that("a scenario given as a list runs, with the overrides applied", {
   skip_without_esmsim()
   r <- esm_run(small_study(), quiet = TRUE)
