@@ -24,20 +24,25 @@ struct PilotRobustnessTests {
     } catch { return error }
   }
 
-  @Test("a time scheduled, opened or answered more than 7 days from its prompt is refused with its file and line; 7 days is kept")
+  @Test("a time a year or more from its prompt is refused with its file and line; 8 days to a year, the prompt is left out and counted; 7 days is kept")
   func wrongDates() throws {
     let header = "participant,scheduled,delivered,opened,submitted\n"
     // An answer's year typed wrong (2099) made a 26,000-day answer window.
     let late = try #require(Self.refusal(header + "p1,,2026-01-05T09:00Z,,2026-01-05T09:01Z\np1,,2026-01-06T09:00Z,2099-01-06T09:02Z,2099-01-06T09:03Z\n"))
     #expect(late.file == "g.csv" && late.location?.line == 3 && late.message.contains("opened") && late.message.contains("is a date wrong?"), "\(late)")
-    let early = try #require(Self.refusal(header + "p1,2025-06-01T09:00Z,2026-01-05T09:00Z,,\n"))
-    #expect(early.location?.line == 2 && early.message.contains("scheduled 218 days before"), "\(early)")
+    let early = try #require(Self.refusal(header + "p1,2024-06-01T09:00Z,2026-01-05T09:00Z,,\n"))
+    #expect(early.location?.line == 2 && early.message.contains("scheduled 583 days before"), "\(early)")
+    // An ESMira invitation that never expires, answered 9 days later: left out, said.
+    let late9 = try PilotFormat.csv.read([
+      ("g.csv", Data((header + "p1,,2026-01-05T09:00Z,,2026-01-14T09:00Z\np1,,2026-01-06T09:00Z,,2026-01-06T09:05Z\n").utf8))
+    ])
+    #expect(late9.prompts.count == 1 && late9.leftOut.values.reduce(0, +) == 1, "\(late9.leftOut)")
     // A week exactly is a prompt's own (a phone off for days, an answer until the next).
     let week = try PilotFormat.csv.read([("g.csv", Data((header + "p1,,2026-01-05T09:00Z,,2026-01-12T09:00Z\n").utf8))])
     #expect(week.prompts.count == 1 && week.prompts[0].outcome == .answered)
   }
 
-  @Test("the same export given twice is read once and the repeats counted; a second file's own prompts are kept")
+  @Test("the same export given twice is read once and the repeats counted; a second file's own prompts are kept, and so are two unnamed surveys' unanswered prompts at the same moments")
   func repeatedFiles() throws {
     let once = try PilotFormat.csv.read([("a.csv", Data(Self.days.utf8))])
     #expect(once.prompts.count == 6)
@@ -52,6 +57,15 @@ struct PilotRobustnessTests {
     let other = Self.days.replacingOccurrences(of: "p1,", with: "p2,")
     let two = try PilotFormat.csv.read([("a.csv", Data(Self.days.utf8)), ("b.csv", Data(other.utf8))])
     #expect(two.prompts.count == 12 && two.leftOut.isEmpty)
+    // Two surveys' files (Beiwe's: no questionnaire named), notified at the same moments:
+    // their unanswered prompts are each survey's own; their answers differ.
+    let survey = { (minute: Int) in
+      (["participant,scheduled,submitted"] + (5...9).map { d in
+        "p1,2026-01-0\(d)T20:00:00Z," + (d % 2 == 0 ? "2026-01-0\(d)T20:\(minute):00Z" : "")
+      }).joined(separator: "\n") + "\n"
+    }
+    let surveys = try PilotFormat.csv.read([("a.csv", Data(survey(10).utf8)), ("b.csv", Data(survey(20).utf8))])
+    #expect(surveys.prompts.count == 10 && surveys.leftOut.isEmpty, "\(surveys.leftOut)")
   }
 
   @Test("AWARE: two schedules notifying at the same time are two prompts (the plugin's notification is the schedule's), each with its outcome")

@@ -89,7 +89,7 @@ struct LimitTests {
     let error = #expect(throws: ScenarioError.self) {
       try Readers.scenario(Self.scenario("aware_schedule"), file: "s.yaml", uploads: ["study.json": file(1_441)])
     }
-    #expect(error?.key == "protocol.aware_schedule" && error?.message.contains("1441 clock signals a day") == true, "\(String(describing: error))")
+    #expect(error?.key == "protocol.aware_schedule" && error?.message.contains("1441 clock signals on its busiest day") == true, "\(String(describing: error))")
     #expect(throws: Never.self) { try Readers.scenario(Self.scenario("aware_schedule"), file: "s.yaml", uploads: ["study.json": file(1_440)]) }
   }
 

@@ -590,6 +590,13 @@ def test_calibrate_takes_a_fixed_offset_as_the_clock_and_a_dict_scenario(tmp_pat
         pilot[c] = pilot[c].dt.tz_localize(timezone(timedelta(hours=1)))
     from_frame = esmsim.calibrate(pilot, output=tmp_path / "frame.yaml", **kwargs)
     assert from_frame.estimates.to_dict("records") == from_file.estimates.to_dict("records")
+    # A zone with rules whose name has no "/" (CET) is passed on as a zone (it was refused).
+    cet = pilot.copy()
+    for c in ("scheduled", "opened", "submitted"):
+        cet[c] = cet[c].dt.tz_convert("CET")
+    from_cet = esmsim.calibrate(cet, output=tmp_path / "cet.yaml", **kwargs)
+    assert from_cet.estimates.to_dict("records") == esmsim.calibrate(
+        esmsim.example("pilot.csv"), output=tmp_path / "file-cet.yaml", time_zone="CET", **kwargs).estimates.to_dict("records")
     mixed = pilot.copy()
     mixed["opened"] = mixed["opened"].dt.tz_convert("Europe/Brussels")
     with pytest.raises(esmsim.EsmsimError, match="different time zones"):

@@ -259,7 +259,10 @@ enum ESMiraStudyImport {
   static func signalPart(_ signal: ScenarioValue, _ k: String, _ json: inout JSONFields) throws(ScenarioError) -> SchedulePart {
     Self.warnUnread(
       signal, k,
-      read: ["startTimeOfDay", "endTimeOfDay", "random", "randomFixed", "frequency", "minutesBetween", "originalStartTimeOfDay", "originalEndTimeOfDay"],
+      read: [
+        "startTimeOfDay", "endTimeOfDay", "random", "randomFixed", "frequency", "minutesBetween", "originalStartTimeOfDay",
+        "originalEndTimeOfDay", "label",
+      ],
       timesMoved: true, &json)
     if try json.boolean(signal["randomFixed"], k + ".randomFixed") {
       throw json.fail(k + ".randomFixed", signal["randomFixed"]?.location, "randomFixed (a time drawn once and kept) is not simulated; esmsim draws a new time every day")

@@ -16,7 +16,7 @@ public enum PilotFormat: String, CaseIterable, Sendable {
   /// Reads a pilot's files, refusing a pilot beyond ``Pilot``'s limits. `columns` holds the
   /// generic file's mapping and the participants' clock (Beiwe, a generic file).
   public func read(_ files: [(file: String, data: Data)], columns: PilotColumns = .init()) throws(ScenarioError) -> Pilot {
-    let pilot: Pilot
+    var pilot: Pilot
     switch self {
     case .esmira: pilot = try PilotReaders.esmira(files)
     default:
@@ -35,6 +35,7 @@ public enum PilotFormat: String, CaseIterable, Sendable {
       pilot = Pilot(merging: parts)
     }
     try pilot.checkLimits()
+    pilot.leaveOutFarTimes()
     return pilot
   }
 

@@ -54,6 +54,9 @@ public struct PilotPrompt: Sendable, Equatable {
 
   /// The moment the prompt belongs to: when it was planned, or else shown.
   public var planned: Int64 { scheduled ?? shown }
+
+  /// Its times other than when it was shown, named.
+  var otherTimes: [(String, Int64?)] { [("scheduled", scheduled), ("opened", opened), ("answered", submitted)] }
 }
 
 /// What a platform's records hold, so that a simulation of the pilot counts the same prompts
@@ -118,6 +121,11 @@ public struct Pilot: Sendable {
   /// Several files' prompts and what they left out, in order. A prompt that repeats one of
   /// an earlier file in everything but where it was read (the same export given twice, or
   /// two exports that overlap) is one prompt: kept once, the repeats counted in ``leftOut``.
+  /// A prompt is taken for a repeat only where it could not be another: it names its
+  /// questionnaire, or was opened or answered (times to the millisecond), or its file repeats
+  /// an earlier one's (half or more of the file's opened or answered prompts do). Two surveys
+  /// notified at the same moment, unanswered and unnamed (Beiwe's files, a survey each), stay
+  /// two prompts.
   public init(merging parts: [Pilot]) {
     if let first = parts.first { recording = first.recording }
     struct Same: Hashable {
@@ -134,10 +142,14 @@ public struct Pilot: Sendable {
     var earlier: [Same: Int] = [:]
     for p in parts {
       var here: [Same: Int] = [:]
+      let distinctive = p.prompts.filter { $0.opened != nil || $0.submitted != nil }
+      let repeated = distinctive.filter { earlier[Same($0)] != nil }.count
+      let copy = !distinctive.isEmpty && 2 * repeated >= distinctive.count
       for prompt in p.prompts {
         let key = Same(prompt)
         here[key, default: 0] += 1
-        if here[key]! <= earlier[key, default: 0] {
+        let known = copy || !prompt.questionnaire.isEmpty || prompt.opened != nil || prompt.submitted != nil
+        if known && here[key]! <= earlier[key, default: 0] {
           leftOut["prompts repeating one read from an earlier file (one kept)", default: 0] += 1
         } else {
           prompts.append(prompt)
@@ -156,9 +168,11 @@ public struct Pilot: Sendable {
   public static let maxParticipants = 100_000
   public static let maxSpanDays = 366
   /// How far a prompt's other times (when it was scheduled, opened and answered) may lie from
-  /// when it was shown, in days: a week covers a phone off for days and an answer "until the
-  /// next prompt"; beyond it a date is wrong (a year typed wrong silently made a 26,000-day
-  /// answer window).
+  /// when it was shown, in days, and be read: a week covers a phone off for days and an answer
+  /// "until the next prompt". A prompt with a time further away (an ESMira invitation that
+  /// never expires, answered weeks later) is left out and counted (``leaveOutFarTimes()``);
+  /// one beyond ``maxSpanDays`` is refused: a date is wrong (a year typed wrong silently made
+  /// a 26,000-day answer window).
   public static let maxPromptDays: Int64 = 7
   /// How far an opening or answer may precede its prompt and still be kept (milliseconds):
   /// the phone's and the server's clocks differ by seconds to minutes. Such a time is taken
@@ -175,6 +189,20 @@ public struct Pilot: Sendable {
     return shown
   }
 
+  /// Leaves out the prompts with a time more than ``maxPromptDays`` (and less than
+  /// ``maxSpanDays``, which ``checkLimits()`` refuses) from when they were shown, counted.
+  mutating func leaveOutFarTimes() {
+    let far = Self.maxPromptDays * 86_400_000
+    let limit = Int64(Self.maxSpanDays) * 86_400_000
+    let before = prompts.count
+    prompts.removeAll { p in
+      p.otherTimes.contains { _, t in t.map { abs($0 - p.shown) > far && abs($0 - p.shown) < limit } ?? false }
+    }
+    if prompts.count < before {
+      leftOut["prompts scheduled, opened or answered more than \(Self.maxPromptDays) days from when they were shown (an invitation answered weeks later, or a date wrong)", default: 0] += before - prompts.count
+    }
+  }
+
   /// The largest pilot file read (bytes): checked before the file is read.
   public static let maxFileBytes = 64 << 20
 
@@ -185,12 +213,12 @@ public struct Pilot: Sendable {
       throw ScenarioError(file: p.file, at: .init(line: p.line, column: 1), "more than \(Self.maxPrompts) prompts; a pilot has at most that many")
     }
     for p in prompts {
-      for (what, time) in [("scheduled", p.scheduled), ("opened", p.opened), ("answered", p.submitted)] {
-        guard let time, abs(time - p.shown) > Self.maxPromptDays * 86_400_000 else { continue }
+      for (what, time) in p.otherTimes {
+        guard let time, abs(time - p.shown) >= Int64(Self.maxSpanDays) * 86_400_000 else { continue }
         let days = abs(time - p.shown) / 86_400_000
         throw ScenarioError(
           file: p.file, at: .init(line: p.line, column: 1),
-          "participant \(p.participant.prefix(40))'s prompt was \(what) \(days) days \(time < p.shown ? "before" : "after") it was shown; a prompt's times lie within \(Self.maxPromptDays) days of it: is a date wrong?")
+          "participant \(p.participant.prefix(40))'s prompt was \(what) \(days) days \(time < p.shown ? "before" : "after") it was shown; a pilot spans at most \(Self.maxSpanDays) days: is a date wrong?")
       }
     }
     var first = 0

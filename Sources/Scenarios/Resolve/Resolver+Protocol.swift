@@ -130,13 +130,18 @@ extension ScenarioResolver {
         key, at,
         "\(file) holds \(imported.parts.count) schedules (signal times, groups or surveys); esmsim simulates at most \(ScenarioLimits.schedules) in one protocol")
     }
-    let perDay = imported.parts.compactMap(\.choice).map { c -> Double in
-      if let times = c.parameters.times { return Double(times.count) }
-      return c.parameters.perDay ?? 0
-    }.reduce(0, +)
-    guard perDay <= Double(ScenarioLimits.signalsPerDay) else {
+    // The busiest study day's clock signals, over the schedules that run on it (a Beiwe
+    // survey's weekly timings are a schedule per weekday: not added up over the week).
+    let signals = imported.parts.map { part -> Double in
+      guard let c = part.choice else { return 0 }
+      return c.parameters.times.map { Double($0.count) } ?? c.parameters.perDay ?? 0
+    }
+    let busiest = (0..<plan.days).map { d in
+      zip(imported.parts, signals).filter { $0.0.isActive(day: d, weekday: plan.weekday(ofDay: d)) }.map(\.1).reduce(0, +)
+    }.max() ?? 0
+    guard busiest <= Double(ScenarioLimits.signalsPerDay) else {
       throw r.error(
-        key, at, "\(file) gives \(Units.format(perDay)) clock signals a day; esmsim simulates at most \(ScenarioLimits.signalsPerDay) (one a minute)")
+        key, at, "\(file) gives \(Units.format(busiest)) clock signals on its busiest day; esmsim simulates at most \(ScenarioLimits.signalsPerDay) a day (one a minute)")
     }
     return imported
   }

@@ -581,9 +581,10 @@ def calibrate(files: Union[str, os.PathLike, Sequence[Union[str, os.PathLike]], 
                 except Exception:  # noqa: BLE001 - a zone object that needs a date
                     offset = None
                 if offset is None:
-                    raise EsmsimError(f"files: the DataFrame's time zone {name} is neither an IANA zone nor a fixed offset: "
-                                      "give time_zone or utc_offset")
-                utc_offset = int(offset.total_seconds() // 60)
+                    # A zone with rules and a name without "/" (CET, EST5EDT): esmsim judges it.
+                    time_zone = name
+                else:
+                    utc_offset = int(offset.total_seconds() // 60)
     work = Path(tempfile.mkdtemp(prefix="esmsim-calibration-"))
     given = scenario
     if scenario is not None:

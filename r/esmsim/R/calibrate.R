@@ -79,7 +79,9 @@ esm_calibrate <- function(files, format = "csv", scenario = NULL, holdout = NULL
     if (!is.null(value)) one_value(name, value)
   }
   if (!is.null(output)) one_path("output", output)
-  # A scenario given as a list is written to a file, as esm_run() writes one.
+  # A scenario given as a list is written to a file, as esm_run() writes one (its errors said
+  # of the list).
+  source <- NULL
   if (!is.null(scenario)) {
     source <- scenario_file(scenario)
     if (!is.null(source$list)) on.exit(unlink(source$file), add = TRUE)
@@ -111,7 +113,7 @@ esm_calibrate <- function(files, format = "csv", scenario = NULL, holdout = NULL
     }
     for (role in names(columns)) args <- c(args, "--column", paste0(role, "=", columns[[role]]))
   }
-  tryCatch(esm_exec(args, call = sys.call(), progress = progress), esmsim_scenario_error = function(e) {
+  tryCatch(esm_exec(args, scenario = source, call = sys.call(), progress = progress), esmsim_scenario_error = function(e) {
     if (is.null(frame) || !identical(e$file, pilot$file)) stop(e)
     # Located in the data frame (its row, as row.names names it), not in the deleted temporary copy.
     row <- if (!is.na(e$line) && e$line >= 2 && e$line - 1 <= nrow(frame)) row.names(frame)[[e$line - 1]] else NA
@@ -176,7 +178,10 @@ pilot_csv <- function(d) {
     }
   }
   if (is.null(zone) && local) {
-    zone <- Sys.timezone()
+    # TZ first: Sys.timezone() keeps the zone it found first in a session, which TZ set since
+    # (as R prints the times) does not change.
+    zone <- Sys.getenv("TZ")
+    if (!nzchar(zone)) zone <- Sys.timezone()
     if (is.na(zone) || !nzchar(zone)) zone <- NULL
   }
   file <- tempfile("esmsim-pilot-", fileext = ".csv")

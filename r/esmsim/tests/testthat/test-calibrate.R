@@ -33,6 +33,15 @@ test_that("an argument of several values, NA or a mapped flag is refused by the 
   expect_match(conditionMessage(e), "the argument time_zone: ")
 })
 
+test_that("an error in a list scenario of esm_calibrate is said of the list, not of its temporary file", {
+  skip_without_esmsim()
+  e <- expect_error(esm_calibrate(pilot_file(), columns = c(participant = "pid", scheduled = "planned", submitted = "end"),
+                                  scenario = list(name = "x", protocol = list(expiry = "-5m")), people = 20),
+                    class = "esmsim_scenario_error")
+  expect_identical(e$key, "protocol.expiry")
+  expect_false(grepl("esmsim-scenario-", conditionMessage(e), fixed = TRUE))
+})
+
 test_that("a data frame's date-times without a time zone are on the session's clock (they were read as UTC)", {
   old <- Sys.getenv("TZ")
   on.exit(Sys.setenv(TZ = old), add = TRUE)
@@ -40,7 +49,7 @@ test_that("a data frame's date-times without a time zone are on the session's cl
   d <- data.frame(participant = "p1", scheduled = as.POSIXct("2025-03-03 09:00:00"))
   copy <- esmsim:::pilot_csv(d)
   on.exit(unlink(copy$file), add = TRUE)
-  expect_identical(copy$time_zone, Sys.timezone())
+  expect_identical(copy$time_zone, "America/New_York")
   # A column with its own zone keeps it.
   d$scheduled <- as.POSIXct("2025-03-03 09:00:00", tz = "Europe/Brussels")
   named <- esmsim:::pilot_csv(d)
