@@ -219,6 +219,9 @@ def test_design_finds_the_fewest_days_and_skips_what_the_scheduler_cannot_run():
         esmsim.design(s, "answers:10@0.8", days=[2.5])
     with pytest.raises(esmsim.EsmsimError, match="target is text"):
         esmsim.design(s, None)
+    # A value esmsim gets as --vary is said as the argument (it said "--vary per_day: ...").
+    with pytest.raises(esmsim.EsmsimError, match="^the argument per_day: expected whole numbers in 1–288"):
+        esmsim.design(s, "answers:10@0.8", per_day=[300])
 
 
 @needs_esmsim

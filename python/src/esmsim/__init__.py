@@ -239,6 +239,8 @@ def _as_argument(message: str) -> str:
     def named(m: "re.Match[str]") -> str:
         return "the argument " + _ARGUMENT_NAMES.get(m.group(1), m.group(1))
     message = re.sub(rf"'--({_ARGUMENT_FLAGS}) <[a-z-]+>'", named, message)
+    # design()'s days, per_day and participants go to esmsim as --vary NAME=VALUES.
+    message = re.sub(r"^--vary (days|per_day|participants):", r"the argument \1:", message)
     return re.sub(rf"^--({_ARGUMENT_FLAGS})(?=[: ])", named, message)
 
 

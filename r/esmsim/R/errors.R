@@ -112,6 +112,8 @@ as_argument <- function(problem) {
                   "holdout|kept-at-least|time-zone|utc-offset|column")
   problem <- gsub(sprintf("'--(%s) <[a-z-]+>'", flags), "the argument \\1", problem)
   problem <- sub(sprintf("^--(%s)([: ])", flags), "the argument \\1\\2", problem)
+  # esm_design's days, per_day and participants go to esmsim as --vary NAME=VALUES.
+  problem <- sub("^--vary (days|per_day|participants):", "the argument \\1:", problem)
   # The argument's own name: time_zone for --time-zone, columns for --column.
   own <- c("kept-at-least" = "kept_at_least", "time-zone" = "time_zone", "utc-offset" = "utc_offset", column = "columns")
   for (flag in names(own)) {

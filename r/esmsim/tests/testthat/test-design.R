@@ -55,6 +55,8 @@ test_that("esm_design finds the fewest days per prompts a day, as esmsim design 
 test_that("a bad target or range is an error naming it", {
   skip_without_esmsim()
   expect_error(esm_design(quickstart_phones(), "answers:30"), "the argument target")
+  # A value esmsim gets as --vary is said as the argument too.
+  expect_error(esm_design(quickstart_phones(), "answers:30@0.9", days = 0:3), "the argument days: expected whole numbers")
   expect_error(esm_design(quickstart_phones(), "answers:30@0.9", days = c(2.5, 3)), "whole numbers")
   expect_error(esm_design(quickstart_phones(), "answers:30@0.9", days = c(5, NA)), "whole numbers")
 })
