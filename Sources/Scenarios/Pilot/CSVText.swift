@@ -25,24 +25,18 @@ struct CSVText {
 
   /// The line and column (in bytes) of the first byte that is not UTF-8, where a file is not.
   static func firstInvalidUTF8(_ data: Data) -> ScenarioValue.Location? {
-    var line = 1
-    var lineStart = 0
-    var i = 0
-    let bytes = [UInt8](data)
-    while i < bytes.count {
-      let b = bytes[i]
-      let length = b < 0x80 ? 1 : b >> 5 == 0b110 ? 2 : b >> 4 == 0b1110 ? 3 : b >> 3 == 0b11110 ? 4 : 0
-      let end = i + length
-      guard length > 0, end <= bytes.count, String(bytes: bytes[i..<end], encoding: .utf8) != nil else {
-        return .init(line: line, column: i - lineStart + 1)
+    var (line, lineStart, offset) = (1, 0, 0)
+    var bytes = data.makeIterator()
+    var parser = Unicode.UTF8.ForwardParser()
+    while true {
+      switch parser.parseScalar(from: &bytes) {
+      case .valid(let scalar):
+        offset += scalar.count
+        if scalar.count == 1 && scalar.first == 0x0A { (line, lineStart) = (line + 1, offset) }
+      case .error: return .init(line: line, column: offset - lineStart + 1)
+      case .emptyInput: return nil
       }
-      if b == 0x0A {
-        line += 1
-        lineStart = end
-      }
-      i = end
     }
-    return nil
   }
 
   /// Reads `data`. With `ragged`, a record shorter than the header is read with its missing
@@ -165,6 +159,13 @@ struct CSVText {
 
   /// The index of a column, nil when the header has none of that name.
   func optionalColumn(_ name: String) -> Int? { header.firstIndex(of: name) }
+
+  /// A field's text, refused when blank (`what`: the record without it, "a prompt without its
+  /// participant").
+  func nonBlank(_ f: Field, _ name: String, _ what: String) throws(ScenarioError) -> String {
+    guard !f.text.trimmingCharacters(in: .whitespaces).isEmpty else { throw error(f, name, what) }
+    return f.text
+  }
 
   /// A field as a whole number, nil when empty.
   func optionalInteger(_ f: Field, _ name: String) throws(ScenarioError) -> Int64? {

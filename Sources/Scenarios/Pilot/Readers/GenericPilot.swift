@@ -51,7 +51,7 @@ extension PilotReaders {
     let csv = try CSVText(data, file: file, separator: CSVText.separator(of: data))
     var pilot = Pilot()
     // A column mapped by name must be there: a misspelt name would leave its role unread.
-    for role in PilotColumns.roles where columns.names[role] != nil && csv.optionalColumn(columns.name(role)) == nil {
+    for role in PilotColumns.roles where columns.names[role] != nil {
       do { _ = try csv.column(columns.name(role)) } catch {
         throw ScenarioError(file: file, key: "--column \(role)=\(columns.name(role))", at: error.location, error.message)
       }
@@ -97,9 +97,7 @@ extension PilotReaders {
     }
     var seen = Set<Seen>()
     for r in csv.records {
-      guard !r[who].text.trimmingCharacters(in: .whitespaces).isEmpty else {
-        throw csv.error(r[who], columns.name("participant"), "a prompt without its participant")
-      }
+      _ = try csv.nonBlank(r[who], columns.name("participant"), "a prompt without its participant")
       let scheduled = try time(r, scheduledAt, "scheduled")
       let delivered = try time(r, deliveredAt, "delivered")
       guard let (shown, offset) = delivered ?? scheduled else {

@@ -35,9 +35,7 @@ extension PilotReaders {
     var bySent: [String: Int] = [:]
     var reminders: [(of: String, prompt: PilotPrompt)] = []
     for r in csv.records {
-      guard !r[who].text.trimmingCharacters(in: .whitespaces).isEmpty else {
-        throw csv.error(r[who], "connectionId", "a beep without its participant")
-      }
+      _ = try csv.nonBlank(r[who], "connectionId", "a beep without its participant")
       guard try csv.integer(r[scheduledId], "scheduledBeepId") != -1 else {
         pilot.leftOut["m-Path beeps not scheduled (scheduledBeepId -1: sent once, such as an intake)", default: 0] += 1
         continue
