@@ -5,6 +5,7 @@
 import contextlib
 import io
 import json
+import math
 import os
 import sys
 import tempfile
@@ -526,6 +527,67 @@ class DesignGap(unittest.TestCase):
         # Misses on one side only: nothing to say.
         self.assertIsNone(vr.design_gap(results[1:]))
         self.assertEqual(vr.design_gap_text(results[1:]), [])
+
+
+class BetweenStudies(unittest.TestCase):
+    def test_t_quantiles(self):
+        # The tables' 0.975 quantiles.
+        for df, t in ((4, 2.776), (8, 2.306), (9, 2.262), (30, 2.042), (1000, 1.962)):
+            self.assertAlmostEqual(vr.t_quantile_975(df), t, delta=0.01)
+
+    def test_spread_interval_and_the_nested_check(self):
+        def res(name, observed, loo, se):
+            return {'study': {'name': name}, 'observed': {'answered': observed, 'answered_se': se},
+                    'loo': {'answered': loo}}
+        # Misses +3, -4, +12, 0 (root mean square 6.5), standard errors 2, 2, 2, 2.
+        results = [res('a', 80.0, 83.0, 2.0), res('b', 70.0, 66.0, 2.0), res('c', 60.0, 72.0, 2.0),
+                   res('d', 90.0, 90.0, 2.0), {'study': {'name': 'e'}, 'observed': {'answered': 50.0}}]
+        b = vr.between_studies(results)
+        self.assertEqual(b['n'], 4)                       # e has no LOO: left out
+        self.assertAlmostEqual(b['rms'], 6.5)             # sqrt((9 + 16 + 144 + 0) / 4)
+        self.assertAlmostEqual(b['half'], vr.t_quantile_975(4) * 6.5)
+        self.assertAlmostEqual(b['beyond_sampling'], math.sqrt(6.5 ** 2 - 4))
+        self.assertAlmostEqual(b['within_bound'], math.erf(8 / (6.5 * math.sqrt(2))))
+        nested = {n: (half, ok) for n, _, half, ok in b['nested']}
+        # c against the others' misses (3, -4, 0): rms sqrt(25/3), t(0.975, 3) about 3.18: ±9.2, so +12 is outside.
+        self.assertAlmostEqual(nested['c'][0], vr.t_quantile_975(3) * math.sqrt(25 / 3))
+        self.assertFalse(nested['c'][1])
+        self.assertTrue(nested['a'][1])
+        text = '\n'.join(vr.between_studies_text(results, (round(b['half'], 1), 4)))
+        self.assertIn('3 of 4 inside', text)
+        self.assertIn('| c | +12.0 |', text)
+        self.assertIn('it matches this run', text)
+        # A figure esmsim carries that this run does not give is said, with the run's.
+        text = '\n'.join(vr.between_studies_text(results, (14.6, 9)))
+        self.assertIn('**it differs**', text)
+        self.assertIsNone(vr.between_studies(results[:3]))   # too few studies to say a spread
+
+    def test_a_saved_run_is_written_again(self):
+        # --from-json: the report of a run's JSON, its checks redone, nothing run.
+        saved = {'meta': {'version': 'esmsim test', 'binary_sha256': 'ab' * 32, 'calibrate_flags': '--seed 1',
+                          'replications': 5, 'date': '2026-12-02', 'seconds': 60.0},
+                 'results': [{'study': 'vanhalem2020_eda', 'role': 'check', 'notes': [],
+                              'observed': {'answered': 88.0, 'participants': 82, 'prompts': 1800},
+                              'loo': {'answered': 78.0}, 'inside': [18, 21], 'kept_min_share': '143/213'}]}
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, 'run.json')
+            with open(path, 'w', encoding='utf-8') as f:
+                json.dump(saved, f)
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+                code = vr.main(['--from-json', path])
+        text = out.getvalue()
+        self.assertEqual(code, 1)   # a failed check (-10 points) fails the report, as a run does
+        # The saved share kept (a Fraction written as text) read back: the study is marked kept.
+        self.assertIn('| vanhalem2020_eda (kept) | check | movisensXS with an EDA sensor |', text)
+        self.assertIn('leave-one-out default: **fail**, -10.0 points', text)
+        with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
+            vr.main([])   # no binary and no saved run: a usage error
+
+    def test_the_swift_figure_is_read(self):
+        half, n = vr.swift_between_studies()
+        self.assertGreater(half, 0)
+        self.assertGreater(n, 3)
 
 
 class CrossPrediction(unittest.TestCase):

@@ -944,6 +944,94 @@ def benchmark_text(results):
             f"every study only as far as the studies' designs explain their levels.", '']
 
 
+def t_quantile_975(df):
+    """Student's t 0.975 quantile for df degrees of freedom (the Cornish-Fisher expansion about
+    the normal's 1.959964: within 0.01 of the tables from 4 degrees of freedom on)."""
+    z = 1.959963984540054
+    v = float(df)
+    return (z + (z ** 3 + z) / (4 * v) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * v ** 2)
+            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * v ** 3))
+
+
+BETWEEN_STUDIES_SWIFT = os.path.join('Sources', 'StudyModel', 'Plan', 'BetweenStudies.swift')
+
+
+def between_studies(results):
+    """The spread of real studies around the leave-one-out prediction (the default people a
+    planner without a pilot has): each study's miss (LOO minus observed, as its check compares
+    them), their root mean square, the 95 % prediction interval of a new study's share
+    (t(0.975, n) times it: the misses taken as centred on 0, so n degrees of freedom), the part the
+    observed shares' own sampling error explains, and the chance that every study falls within
+    the LOO bound were the misses this size. Each study is also set against the interval from the
+    other studies' misses alone (`nested`). None with fewer than 4 studies."""
+    rows = []
+    for r in results:
+        loo = (r.get('loo') or {}).get('answered')
+        obs = r.get('observed') or {}
+        if loo is None or obs.get('answered') is None:
+            continue
+        rows.append((r['study']['name'], loo - obs['answered'], obs.get('answered_se') or 0.0))
+    n = len(rows)
+    if n < 4:
+        return None
+    rms = math.sqrt(sum(m * m for _, m, _ in rows) / n)
+    sampling = sum(se * se for _, _, se in rows) / n
+    within = math.erf(LOO_POINTS / (rms * math.sqrt(2))) if rms > 0 else 1.0
+    nested = []
+    for i, (name, miss, _) in enumerate(rows):
+        others = [m for j, (_, m, _) in enumerate(rows) if j != i]
+        half = t_quantile_975(len(others)) * math.sqrt(sum(m * m for m in others) / len(others))
+        nested.append((name, miss, half, abs(miss) <= half))
+    return dict(n=n, rms=rms, mean=sum(m for _, m, _ in rows) / n, half=t_quantile_975(n) * rms,
+                sampling_sd=math.sqrt(sampling), beyond_sampling=math.sqrt(max(0.0, rms * rms - sampling)),
+                within_bound=within, all_within=within ** n, nested=nested)
+
+
+def swift_between_studies(root=ROOT):
+    """The figure esmsim's runs say (BetweenStudies.swift): (half-width, studies), or None."""
+    try:
+        with open(os.path.join(root, BETWEEN_STUDIES_SWIFT), encoding='utf-8') as f:
+            text = f.read()
+    except OSError:
+        return None
+    half = re.search(r'answeredHalfWidthPoints = ([0-9.]+)', text)
+    n = re.search(r'static let studies = ([0-9]+)', text)
+    return (float(half.group(1)), int(n.group(1))) if half and n else None
+
+
+def between_studies_text(results, swift=None):
+    """A paragraph and a table: how far real studies lie from the default people's prediction,
+    the interval esmsim's runs say beside it, and whether the figure esmsim carries matches."""
+    b = between_studies(results)
+    if b is None:
+        return []
+    inside = sum(1 for *_, ok in b['nested'] if ok)
+    L = [f"*Between studies*: the leave-one-out misses (LOO minus observed) of the {b['n']} studies have a "
+         f"root mean square of {b['rms']:.1f} points (mean {b['mean']:+.1f}); the observed shares' own "
+         f"sampling error is {b['sampling_sd']:.1f} points (the root mean square of their standard errors), so "
+         f"studies differ by about {b['beyond_sampling']:.1f} points beyond what their samples explain. A new study's answered share "
+         f"then lies within ±{b['half']:.1f} points of the default people's prediction 95 % of the time "
+         f"(t(0.975, {b['n']}) times the root mean square: the misses taken as centred on 0). With misses this "
+         f"size a study falls within the leave-one-out bound of {LOO_POINTS:g} points with probability "
+         f"{b['within_bound']:.2f}, and all {b['n']} studies with probability {b['all_within']:.2f} "
+         f"(about {b['n'] * (1 - b['within_bound']):.1f} studies expected outside). Each study against the "
+         f"interval from the other {b['n'] - 1} studies' misses alone (whose leave-one-out people hold a "
+         f"training study's own fit): {inside} of {b['n']} inside.", '',
+         '| study | LOO miss | 95 % between studies (from the others) | inside |', '|---|---|---|---|']
+    for name, miss, half, ok in b['nested']:
+        L.append(f"| {name} | {miss:+.1f} | ±{half:.1f} | {'yes' if ok else '**no**'} |")
+    L.append('')
+    if swift is not None:
+        said, studies = swift
+        same = abs(said - round(b['half'], 1)) < 0.05 and studies == b['n']
+        L.append(f"esmsim's runs say ±{said:.1f} points over {studies} studies beside a default people's answered "
+                 f"share (`{BETWEEN_STUDIES_SWIFT}`): "
+                 + ('it matches this run.' if same else
+                    f"**it differs**; set it from this run (±{b['half']:.1f}, {b['n']} studies)."))
+        L.append('')
+    return L
+
+
 def design_gap(results):
     """Whether the model's design differences could close the leave-one-out misses: the study the
     LOO people under-predict most (beyond the bound) and the one they over-predict most, each
@@ -1123,6 +1211,7 @@ def markdown(results, meta):
     L.extend(cross_prediction_text(results))
     L.extend(benchmark_text(results))
     L.extend(design_gap_text(results))
+    L.extend(between_studies_text(results, swift_between_studies()))
     L.append('The other figures, observed / default prediction: the between-person sd of answered '
              'shares and their 10th percentile, the weekly trend (least-squares slope of person-day '
              'shares on the day, points a week), P(answered | previous answered) and P(answered | '
@@ -1256,7 +1345,7 @@ def expiry_of(scenario_text):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('esmsim', help='the esmsim binary (.build/release/esmsim)')
+    ap.add_argument('esmsim', nargs='?', help='the esmsim binary (.build/release/esmsim)')
     ap.add_argument('--corpus', default=os.environ.get('ESMSIM_CORPUS'),
                     help='folder with <study>/<raw file> (default: $ESMSIM_CORPUS)')
     ap.add_argument('--studies', help='comma-separated study names (default: every study present)')
@@ -1285,6 +1374,9 @@ def main(argv=None):
     ap.add_argument('--allow-sha-mismatch', action='store_true',
                     help='go on (with a note) when a raw file is not the expected one')
     ap.add_argument('--json', help='also write every result to this JSON file')
+    ap.add_argument('--from-json', metavar='JSON',
+                    help="write the report of an earlier run's --json file again (its checks redone, the studies' "
+                         "files read from --studies-dir), running nothing: no binary needed")
     ap.add_argument('--keep', help='keep the temporary files in this folder')
     ap.add_argument('--timeout', type=int, default=TIMEOUT,
                     help=f'seconds one esmsim command may take (default {TIMEOUT})')
@@ -1294,6 +1386,13 @@ def main(argv=None):
                     help='only run `esmsim validate` on each study\'s scenario (needs no corpus)')
     args = ap.parse_args(argv)
     set_timeout(args.timeout)
+    if args.from_json:
+        try:
+            return from_json(args)
+        except (OSError, ValueError, KeyError) as e:
+            ap.error(f'{args.from_json}: {e}')
+    if not args.esmsim:
+        ap.error('the esmsim binary is needed (only --from-json runs without one)')
 
     if args.study:
         try:
@@ -1340,6 +1439,37 @@ def main(argv=None):
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
+
+
+def from_json(args):
+    """The report of an earlier run (`--json`) written again: each result with its study read
+    from --studies-dir and its checks redone, the run's own meta kept. So that a change of the
+    report's text (not of a figure) needs no new run."""
+    with open(args.from_json, encoding='utf-8') as f:
+        saved = json.load(f)
+    studies = {s['name']: s for s in find_studies(args.studies_dir)}
+    results = []
+    for r in saved['results']:
+        if r['study'] not in studies:
+            raise ValueError(f"study {r['study']} is not in {args.studies_dir}")
+        res = dict(r, study=studies[r['study']])
+        res.pop('role', None)
+        if isinstance(res.get('inside'), list):
+            res['inside'] = tuple(res['inside'])
+        if isinstance(res.get('kept_min_share'), str):   # a Fraction, written as text ("143/213")
+            res['kept_min_share'] = Fraction(res['kept_min_share'])
+        if not res.get('skipped'):
+            res['checks'] = evaluate(res)
+        results.append(res)
+    section, failures = markdown(results, saved['meta'])
+    print(section, end='')
+    if args.write:
+        write_doc(args.doc, section)
+        log(f'written between the markers in {args.doc}')
+    if failures and not args.report_only:
+        log(f'validate_real: {failures} check(s) failed')
+        return 1
+    return 0
 
 
 def snapshot_binary(esmsim, work):

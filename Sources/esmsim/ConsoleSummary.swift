@@ -4,6 +4,7 @@ import Foundation
 import Measures
 import Reporting
 import Scenarios
+import StudyModel
 
 /// What `esmsim run` prints when it is done: the headline metrics of each variant.
 enum ConsoleSummary {
@@ -23,10 +24,20 @@ enum ConsoleSummary {
     if prompted && unstable {
       out += "* predictability from fewer than \(ScheduleSummary.stableHeldOutDays) held-out days: overstated (docs/schedules.md)\n"
     }
+    if prompted, let note = betweenStudiesNote(s) { out += note }
     if !questionnaireRows.isEmpty { out += "\n" + TextTable.render(questionnaireRows) }
     if !sensorRows.isEmpty { out += (prompted ? "\n" : "") + TextTable.render(sensorRows) }
     out += "\nResults in \(directory)/ (\(o.files.joined(separator: ", ")))\n"
     return out
+  }
+
+  /// Where variants use esmsim's default people, that their answered share is one study's:
+  /// real studies spread around it (``BetweenStudies``). Nil where none does.
+  static func betweenStudiesNote(_ s: Scenario) -> String? {
+    let names = s.variants.filter { BetweenStudies.defaultPeople($0.plan) }.map(\.name)
+    guard !names.isEmpty else { return nil }
+    let which = names.count == s.variants.count ? "" : " (\(names.joined(separator: ", ")))"
+    return "answered by esmsim's default people\(which): \(BetweenStudies.sentence)\n"
   }
 
   /// A metric's mean with `digits` decimals, "-" when missing or not finite.

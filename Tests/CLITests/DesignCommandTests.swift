@@ -41,6 +41,25 @@ struct DesignCommandTests {
     }
   }
 
+  @Test("esmsim's default people: the spread between real studies is said under the table and in the JSON; people of one's own: not")
+  func betweenStudies() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    for (own, name) in [(false, "default"), (true, "own")] {
+      let text = own ? Self.scenario.replacingOccurrences(of: "devices: {non_controlled: 1}", with: "devices: {non_controlled: 1}, compliance: {answer_probability: 0.7}") : Self.scenario
+      #expect(text != Self.scenario || !own)
+      let r = try ESMSimBinary.run([
+        "design", try tmp.write("\(name).yaml", text), "--target", "p10:10", "--vary", "days=7", "--vary", "per_day=4",
+        "--output", tmp.path("\(name).json"),
+      ])
+      #expect(r.status == 0, "\(r.stderr)")
+      let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tmp.path("\(name).json")))) as! [String: Any]
+      let points = json["between_studies_points"] as? Double
+      #expect(own ? points == nil : (points ?? 0) > 0, "\(String(describing: json["between_studies_points"]))")
+      #expect(r.stdout.contains("# esmsim's default people: a real study's answered share lies within ±") == !own, "\(r.stdout)")
+    }
+  }
+
   @Test("bad ranges, targets and scenarios: one error each, nothing written", arguments: [
     (["--target", "answers:30"], "--target"),
     (["--target", "p10:20", "--vary", "weeks=1..3"], "--vary"),

@@ -108,6 +108,45 @@ struct RunCommandTests {
     #expect(report.contains("<dd data-k='answered'>\(String(format: "%.1f", 100 * mean)) %</dd>"), "\(mean)")
   }
 
+  @Test("a default people's answered share is said with the spread between real studies, in the terminal and on the card; people of one's own or a preset's are not")
+  func betweenStudiesNote() throws {
+    let tmp = try Scratch()
+    defer { tmp.remove() }
+    let r = try runScenario(
+      tmp,
+      """
+      name: people
+      duration: 3d
+      population: {size: 20}
+      protocol: {window: "09:00-21:00", expiry: 30m, schedule: {algorithm: fixed-blocks, per_day: 4}}
+      variants:
+        - name: plain
+        - name: own-level
+          population: {compliance: {answer_probability: 0.8}}
+        - name: fitted
+          population: {compliance: {preset: soyster2022_alcohol}}
+        - name: own-pace
+          population: {compliance: {looks_per_hour: 2}}
+      """, ["run", "--output", tmp.path("o")])
+    #expect(r.status == 0, "\(r.stderr)")
+    // Only the variants whose level is esmsim's default people, named (not every variant is).
+    #expect(r.stdout.contains("answered by esmsim's default people (plain, own-pace): a real study lies within ±"), "\(r.stdout)")
+    let report = try String(contentsOfFile: tmp.path("o/report.html"), encoding: .utf8)
+    let cards = report.components(separatedBy: "<div class='card'>").dropFirst()
+    let said = cards.filter { $0.contains("data-k='between-studies'") }.map { $0.components(separatedBy: "</h3>")[0] }
+    #expect(said == ["<h3>plain", "<h3>own-pace"], "\(said)")
+    // A scenario of one's own people says nothing of it.
+    let own = try runScenario(
+      tmp,
+      """
+      name: own
+      duration: 2d
+      population: {size: 10, compliance: {answer_probability: 0.9}}
+      protocol: {window: "09:00-21:00", expiry: 30m, schedule: {algorithm: fixed-blocks, per_day: 4}}
+      """, ["run", "--output", tmp.path("p")])
+    #expect(own.status == 0 && !own.stdout.contains("default people"), "\(own.stdout)")
+  }
+
   @Test("the report's predictability says what summary.csv says (it pooled the replications' days into 'stable')")
   func reportPredictabilityAsSummary() throws {
     let tmp = try Scratch()

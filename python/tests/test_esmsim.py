@@ -215,6 +215,10 @@ def test_design_finds_the_fewest_days_and_skips_what_the_scheduler_cannot_run():
     assert d.cheapest is not None and d.cheapest["per_day"] in (4, 5)
     # What was searched, as R's esm_design() gives it; a dict has no file to name.
     assert d.searched["per_day"] == [4, 5, 6] and d.searched["participants"] == [40] and d.scenario is None
+    # esmsim's default people: the spread between real studies is given; people of one's own have none.
+    assert d.between_studies_points is not None and d.between_studies_points > 0
+    own = dict(s, population={"size": 40, "compliance": {"answer_probability": 0.7}})
+    assert esmsim.design(own, "answers:10@0.8", days=[10], per_day=[5]).between_studies_points is None
     with pytest.raises(esmsim.EsmsimError, match="whole numbers"):
         esmsim.design(s, "answers:10@0.8", days=[2.5])
     with pytest.raises(esmsim.EsmsimError, match="target is text"):

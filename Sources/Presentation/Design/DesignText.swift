@@ -1,6 +1,7 @@
 import Foundation
 import Scenarios
 import Study
+import StudyModel
 
 /// `esmsim design`'s answer as text (the table and the cheapest design) and as JSON (what
 /// `esm_design()` in R reads).
@@ -46,8 +47,16 @@ public enum DesignText {
       out += "no design within the ranges reaches the target\n"
     }
     out += "# \(r.evaluations.count) designs simulated, \(r.participantDays) participant-days\n"
+    if space.defaultPeople { out += Self.betweenStudies }
     return out
   }
+
+  /// Said under a design of esmsim's default people: the spread between real studies, and how
+  /// to size for a sample that answers less.
+  static let betweenStudies =
+    "# esmsim's default people: a real study's answered share lies within \(BetweenStudies.halfWidth) of theirs 95 % of the time "
+    + "(docs/validation.md);\n# to size for a sample that answers less, lower population.compliance.answer_probability, "
+    + "or fit a pilot (esmsim calibrate)\n"
 
   /// Values given as a list, or a range when they run on by one (5–30).
   static func list(_ v: [Int]) -> String {
@@ -98,6 +107,9 @@ public enum DesignText {
           })
       ),
       ("participant_days_simulated", .int(r.participantDays)),
+      // esmsim's default people: a real study's answered share lies within this many points
+      // of theirs 95 % of the time (null: people of the scenario's own).
+      ("between_studies_points", space.defaultPeople ? .finite(BetweenStudies.answeredHalfWidthPoints) : .null),
     ])
   }
 }

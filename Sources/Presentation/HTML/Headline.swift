@@ -1,5 +1,6 @@
-import Study
 import Measures
+import Study
+import StudyModel
 
 extension Report {
   /// A variant's headline card, from its summary (the figures of `summary.csv`): answers
@@ -18,6 +19,11 @@ extension Report {
       // summary.csv's compliance (the mean over replications), not the pooled counts' share.
       ("Prompts answered", pct(v.mean(.compliance)), "answered"),
     ]
+    if v.defaultPeople {
+      // The default people's share is one study's; real studies spread around it.
+      rows.append(("Between real studies", BetweenStudies.halfWidth + " around this share (95 %), esmsim's default people: "
+        + "\(BetweenStudies.studies) real studies, docs/validation.md; a pilot narrows it (esmsim calibrate)", "between-studies"))
+    }
     if let top = v.missedOfScheduled.max(by: { $0.count < $1.count }), top.count > 0, v.scheduled > 0 {
       rows.append(("Largest loss", "\(top.reason.label): \(pct(Double(top.count) / Double(v.scheduled))) of prompts", "loss"))
     }

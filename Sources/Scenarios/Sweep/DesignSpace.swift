@@ -38,6 +38,9 @@ public struct DesignSpace: Sendable {
   /// The scenario's seed: every design runs with it (participant i is the same person in every
   /// design: common random numbers).
   public var seed: UInt64
+  /// Whether the variant's people are esmsim's default people (``BetweenStudies/defaultPeople(_:)``):
+  /// the answered shares then carry the spread between real studies, which the design says.
+  public var defaultPeople = false
   /// The variant's tree, alone (its overrides applied, no `variants`).
   let tree: ScenarioValue
 
@@ -80,7 +83,7 @@ public struct DesignSpace: Sendable {
     let perDay = Int(value)
     return DesignSpace(
       file: path, variant: chosen, base: DesignPoint(participants: plan.participants, days: plan.days, perDay: perDay),
-      seed: scenario.seed, tree: tree)
+      seed: scenario.seed, defaultPeople: BetweenStudies.defaultPeople(plan), tree: tree)
   }
 
   /// The variant's plan at `point`; a value the scenario refuses (prompts a day its window

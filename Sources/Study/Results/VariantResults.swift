@@ -71,6 +71,9 @@ public struct VariantResults: Sendable {
   /// The first periodic sensor's name and its share of participant-hours complete, over
   /// every device (nil without one).
   public var sensorComplete: (sensor: String, comp: Double)?
+  /// Whether the variant's people are esmsim's default people (``BetweenStudies/defaultPeople(_:)``):
+  /// their answered share is then said with the spread between real studies.
+  public var defaultPeople = false
   /// The answers each participant should give (`protocol.answers_target`).
   public var target = ProtocolPlan.defaultAnswersTarget
   /// The replications the pooled counts (participants, prompts, answers) add up over.
@@ -138,6 +141,7 @@ public struct VariantResults: Sendable {
     pendingAtDropout = pooled.reasonCounts[MissReason.droppedOut.position] - pooled.statusCounts[PromptStatus.droppedOut.position]
     sensorComplete = Self.sensorComplete(plan, pooled)
     target = plan.protocolPlan.answersTarget
+    defaultPeople = BetweenStudies.defaultPeople(plan)
     self.replications = replications
     self.rows = rows
     index = Dictionary(rows.enumerated().map { ($1.metric, $0) }, uniquingKeysWith: { a, _ in a })

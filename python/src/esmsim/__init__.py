@@ -443,7 +443,11 @@ class Design:
     None), `skipped` (designs the scenario cannot run, with the reason), and the `target`,
     `figure`, `level`, `cost` and `variant` searched, the `scenario` (its file as esmsim read
     it; None for a dict) and `searched` (a dict: the participants, days and prompts a day searched, the most
-    replications of a design and the seed), as R's `esm_design()` gives them."""
+    replications of a design and the seed), as R's `esm_design()` gives them.
+    `between_studies_points`: where the scenario's people are esmsim's default people, how far a
+    real study's answered share lies from theirs 95 % of the time (points; None for people of
+    the scenario's own): the designs assume the default people's level, so size for a lower
+    `answer_probability` or a pilot's fit (`calibrate()`) when the sample may answer less."""
     designs: pd.DataFrame
     frontier: pd.DataFrame
     cheapest: Optional[Dict[str, Any]]
@@ -455,6 +459,7 @@ class Design:
     variant: str
     scenario: Optional[str] = None
     searched: Optional[Dict[str, Any]] = None
+    between_studies_points: Optional[float] = None
 
 
 def design(scenario: Union[str, os.PathLike, Mapping[str, Any]], target: str, *,
@@ -510,7 +515,8 @@ def design(scenario: Union[str, os.PathLike, Mapping[str, Any]], target: str, *,
                   target=found["target"], figure=found["figure"], level=found["level"], cost=found["cost"],
                   variant=found["variant"],
                   scenario=None if isinstance(scenario, Mapping) else found.get("scenario"),
-                  searched=found.get("searched"))
+                  searched=found.get("searched"),
+                  between_studies_points=found.get("between_studies_points"))
 
 
 @dataclass

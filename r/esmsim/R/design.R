@@ -33,6 +33,11 @@
 #'   `searched` (the participants, days, prompts a day, most replications and
 #'   seed searched), `target`, `figure`, `level`, `cost` and `variant`. A field the search does
 #'   not compute for the target (the one-study range of a percentile) is `NA`.
+#'   `between_studies_points`: where the scenario's people are esmsim's default people, how
+#'   far a real study's answered share lies from theirs 95 % of the time (points; `NULL` for
+#'   people of the scenario's own): the designs assume the default people's level, so size
+#'   for a lower `answer_probability` or a pilot's fit ([esm_calibrate()]) when the sample
+#'   may answer less (docs/validation.md, real studies).
 #' @examples
 #' \dontrun{
 #' d <- esm_design("scenarios/quickstart.yaml", "answers:30@0.9",
@@ -74,7 +79,8 @@ esm_design <- function(scenario, target, days = NULL, per_day = NULL, participan
     target = json$target, figure = json$figure, level = json$level, cost = json$cost,
     variant = json$variant, scenario = json$scenario,
     skipped = design_table(json$skipped),
-    searched = json$searched
+    searched = json$searched,
+    between_studies_points = json$between_studies_points
   ), class = "esm_design")
 }
 
@@ -140,6 +146,12 @@ print.esm_design <- function(x, ...) {
   } else {
     c <- x$cheapest
     cat(sprintf("Cheapest in %s: %d participants x %d days x %d a day\n", x$cost, c$participants, c$days, c$per_day))
+  }
+  if (!is.null(x$between_studies_points)) {
+    cat(sprintf(paste0("esmsim's default people: a real study's answered share lies within +-%.1f points of theirs ",
+                       "95 %% of the time;\nto size for a sample that answers less, lower ",
+                       "population$compliance$answer_probability, or fit a pilot (esm_calibrate())\n"),
+                x$between_studies_points))
   }
   invisible(x)
 }
