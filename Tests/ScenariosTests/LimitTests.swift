@@ -103,6 +103,13 @@ struct LimitTests {
     #expect(try Readers.scenario(text(1_000)).variants.count == 1_000)
   }
 
+  @Test("a YAML merge key is refused by name, where it is written (it was an unknown key '<<')")
+  func mergeKey() throws {
+    let text = "name: m\nduration: 1d\nbase: &b {window: \"09:00-21:00\"}\npopulation: {size: 1}\nprotocol:\n  <<: *b\n"
+    let error = #expect(throws: ScenarioError.self) { try Readers.scenario(Data(text.utf8)) }
+    #expect(error?.message.contains("a YAML merge key (<<) is not read") == true && error?.location?.line == 6, "\(String(describing: error))")
+  }
+
   @Test("a Beiwe study's unknown time zone is blamed on the Beiwe file, where it is written")
   func beiweZone() throws {
     let error = #expect(throws: ScenarioError.self) {

@@ -133,6 +133,12 @@ public enum ScenarioLoader {
         guard key.string.count <= limits.scalarLength else {
           throw ScenarioError(file: file, at: keyAt, "a key of \(key.string.count) characters; at most \(limits.scalarLength)")
         }
+        // YAML's merge key: not read (it was an "unknown key" with no word of why).
+        guard key.string != "<<" else {
+          throw ScenarioError(
+            file: file, at: keyAt,
+            "a YAML merge key (<<) is not read: write the keys out (variants already share the scenario's keys)")
+        }
         let value = try child(v, key.string, at: keyAt, file: file, depth: depth, limits: limits, budget: &budget, nullAsText: nullAsText)
         pairs.append((key.string, value, keyAt))
       }
