@@ -542,12 +542,15 @@ class BetweenStudies(unittest.TestCase):
         # Misses +3, -4, +12, 0 (root mean square 6.5), standard errors 2, 2, 2, 2.
         results = [res('a', 80.0, 83.0, 2.0), res('b', 70.0, 66.0, 2.0), res('c', 60.0, 72.0, 2.0),
                    res('d', 90.0, 90.0, 2.0), {'study': {'name': 'e'}, 'observed': {'answered': 50.0}}]
+        for r, d in zip(results, (81.0, 73.0, 63.0, 90.0)):   # the default people's misses: +1, +3, +3, 0
+            r['default'] = {'answered': d}
         b = vr.between_studies(results)
         self.assertEqual(b['n'], 4)                       # e has no LOO: left out
         self.assertAlmostEqual(b['rms'], 6.5)             # sqrt((9 + 16 + 144 + 0) / 4)
         self.assertAlmostEqual(b['half'], vr.t_quantile_975(4) * 6.5)
         self.assertAlmostEqual(b['beyond_sampling'], math.sqrt(6.5 ** 2 - 4))
         self.assertAlmostEqual(b['within_bound'], math.erf(8 / (6.5 * math.sqrt(2))))
+        self.assertAlmostEqual(b['default_rms'], math.sqrt(19 / 4))
         nested = {n: (half, ok) for n, _, half, ok in b['nested']}
         # c against the others' misses (3, -4, 0): rms sqrt(25/3), t(0.975, 3) about 3.18: ±9.2, so +12 is outside.
         self.assertAlmostEqual(nested['c'][0], vr.t_quantile_975(3) * math.sqrt(25 / 3))
@@ -567,7 +570,8 @@ class BetweenStudies(unittest.TestCase):
         saved = {'meta': {'version': 'esmsim test', 'binary_sha256': 'ab' * 32, 'calibrate_flags': '--seed 1',
                           'replications': 5, 'date': '2026-12-02', 'seconds': 60.0},
                  'results': [{'study': 'vanhalem2020_eda', 'role': 'check', 'notes': [],
-                              'observed': {'answered': 88.0, 'participants': 82, 'prompts': 1800},
+                              'observed': {'answered': 88.0, 'participants': 82, 'prompts': 1800,
+                                           'by_week': {'2': 80.0, '10': 70.0}},
                               'loo': {'answered': 78.0}, 'inside': [18, 21], 'kept_min_share': '143/213'}]}
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, 'run.json')
@@ -581,6 +585,7 @@ class BetweenStudies(unittest.TestCase):
         # The saved share kept (a Fraction written as text) read back: the study is marked kept.
         self.assertIn('| vanhalem2020_eda (kept) | check | movisensXS with an EDA sensor |', text)
         self.assertIn('leave-one-out default: **fail**, -10.0 points', text)
+        self.assertIn('- vanhalem2020_eda: w2 80.0 / –, w10 70.0 / –', text)   # weeks in order, not as text ('10' < '2')
         with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
             vr.main([])   # no binary and no saved run: a usage error
 

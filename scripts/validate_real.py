@@ -976,6 +976,10 @@ def between_studies(results):
         return None
     rms = math.sqrt(sum(m * m for _, m, _ in rows) / n)
     sampling = sum(se * se for _, _, se in rows) / n
+    # The default people's own misses, for comparison (in sample for the training studies).
+    defaults = [r['default']['answered'] - r['observed']['answered'] for r in results
+                if (r.get('default') or {}).get('answered') is not None
+                and (r.get('observed') or {}).get('answered') is not None]
     within = math.erf(LOO_POINTS / (rms * math.sqrt(2))) if rms > 0 else 1.0
     nested = []
     for i, (name, miss, _) in enumerate(rows):
@@ -983,6 +987,8 @@ def between_studies(results):
         half = t_quantile_975(len(others)) * math.sqrt(sum(m * m for m in others) / len(others))
         nested.append((name, miss, half, abs(miss) <= half))
     return dict(n=n, rms=rms, mean=sum(m for _, m, _ in rows) / n, half=t_quantile_975(n) * rms,
+                default_rms=math.sqrt(sum(m * m for m in defaults) / len(defaults)) if defaults else None,
+                default_n=len(defaults),
                 sampling_sd=math.sqrt(sampling), beyond_sampling=math.sqrt(max(0.0, rms * rms - sampling)),
                 within_bound=within, all_within=within ** n, nested=nested)
 
@@ -1006,17 +1012,22 @@ def between_studies_text(results, swift=None):
     if b is None:
         return []
     inside = sum(1 for *_, ok in b['nested'] if ok)
-    L = [f"*Between studies*: the leave-one-out misses (LOO minus observed) of the {b['n']} studies have a "
-         f"root mean square of {b['rms']:.1f} points (mean {b['mean']:+.1f}); the observed shares' own "
-         f"sampling error is {b['sampling_sd']:.1f} points (the root mean square of their standard errors), so "
-         f"studies differ by about {b['beyond_sampling']:.1f} points beyond what their samples explain. A new study's answered share "
-         f"then lies within ±{b['half']:.1f} points of the default people's prediction 95 % of the time "
-         f"(t(0.975, {b['n']}) times the root mean square: the misses taken as centred on 0). With misses this "
-         f"size a study falls within the leave-one-out bound of {LOO_POINTS:g} points with probability "
-         f"{b['within_bound']:.2f}, and all {b['n']} studies with probability {b['all_within']:.2f} "
-         f"(about {b['n'] * (1 - b['within_bound']):.1f} studies expected outside). Each study against the "
-         f"interval from the other {b['n'] - 1} studies' misses alone (whose leave-one-out people hold a "
-         f"training study's own fit): {inside} of {b['n']} inside.", '',
+    L = [f"*Between studies*: the leave-one-out misses (LOO minus observed: each study predicted by the median of "
+         f"the people fitted to the other training studies, as esmsim's default people are the median of all five) of "
+         f"the {b['n']} studies have a root mean square of {b['rms']:.1f} points (mean {b['mean']:+.1f}). The observed "
+         f"shares' own sampling error is {b['sampling_sd']:.1f} points (the root mean square of their standard errors), "
+         f"so, in quadrature, studies differ by about {b['beyond_sampling']:.1f} points beyond what their samples "
+         f"explain. A new study's answered share then lies within ±{b['half']:.1f} points of such a prediction 95 % of "
+         f"the time (t(0.975, {b['n']}) times the root mean square: the misses taken as centred on 0 and independent, "
+         f"though the check studies share one prediction's people and the training studies three of four fits, so "
+         f"the interval is if anything narrow)."
+         + (f" The default people's own misses (in sample for the training studies, whose fits made them) have a "
+            f"root mean square of {b['default_rms']:.1f} points over {b['default_n']} studies." if b.get('default_rms') is not None else '')
+         + f" With misses this size a study falls within the leave-one-out bound of {LOO_POINTS:g} points with "
+         f"probability {b['within_bound']:.2f}, and all {b['n']} studies with probability {b['all_within']:.2f} "
+         f"(about {b['n'] * (1 - b['within_bound']):.1f} studies expected outside). Each study against the interval "
+         f"from the other {b['n'] - 1} studies' misses alone (not wholly out of sample: the others' leave-one-out "
+         f"people include a training study's own fit): {inside} of {b['n']} inside.", '',
          '| study | LOO miss | 95 % between studies (from the others) | inside |', '|---|---|---|---|']
     for name, miss, half, ok in b['nested']:
         L.append(f"| {name} | {miss:+.1f} | ±{half:.1f} | {'yes' if ok else '**no**'} |")
@@ -1458,6 +1469,10 @@ def from_json(args):
             res['inside'] = tuple(res['inside'])
         if isinstance(res.get('kept_min_share'), str):   # a Fraction, written as text ("143/213")
             res['kept_min_share'] = Fraction(res['kept_min_share'])
+        for part in ('observed', 'default', 'loo'):       # JSON's keys are text: weeks are numbers again
+            weeks = (res.get(part) or {}).get('by_week')
+            if isinstance(weeks, dict):
+                res[part]['by_week'] = {int(k): v for k, v in weeks.items()}
         if not res.get('skipped'):
             res['checks'] = evaluate(res)
         results.append(res)

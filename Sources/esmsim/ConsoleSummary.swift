@@ -24,7 +24,7 @@ enum ConsoleSummary {
     if prompted && unstable {
       out += "* predictability from fewer than \(ScheduleSummary.stableHeldOutDays) held-out days: overstated (docs/schedules.md)\n"
     }
-    if prompted, let note = betweenStudiesNote(s) { out += note }
+    if prompted, let note = betweenStudiesNote(s, o) { out += note }
     if !questionnaireRows.isEmpty { out += "\n" + TextTable.render(questionnaireRows) }
     if !sensorRows.isEmpty { out += (prompted ? "\n" : "") + TextTable.render(sensorRows) }
     out += "\nResults in \(directory)/ (\(o.files.joined(separator: ", ")))\n"
@@ -32,12 +32,17 @@ enum ConsoleSummary {
   }
 
   /// Where variants use esmsim's default people, that their answered share is one study's:
-  /// real studies spread around it (``BetweenStudies``). Nil where none does.
-  static func betweenStudiesNote(_ s: Scenario) -> String? {
-    let names = s.variants.filter { BetweenStudies.defaultPeople($0.plan) }.map(\.name)
-    guard !names.isEmpty else { return nil }
-    let which = names.count == s.variants.count ? "" : " (\(names.joined(separator: ", ")))"
-    return "answered by esmsim's default people\(which): \(BetweenStudies.sentence)\n"
+  /// real studies spread around it (``BetweenStudies``), each such variant's range said. Nil
+  /// where none does.
+  static func betweenStudiesNote(_ s: Scenario, _ o: StudyRun.Outcome) -> String? {
+    let ranges = s.variants.indices.compactMap { k -> String? in
+      guard BetweenStudies.defaultPeople(s.variants[k].plan), let share = o.variants[k][.compliance]?.mean, share.isFinite else { return nil }
+      let r = BetweenStudies.range(around: share)
+      return "\(s.variants[k].name) \(NumberText.fixed(r.lowerBound, 3))–\(NumberText.fixed(r.upperBound, 3))"
+    }
+    guard !ranges.isEmpty else { return nil }
+    return "answered by esmsim's default people: a real study's answered share lies within \(BetweenStudies.halfWidth) of theirs\n"
+      + "95 % of the time (\(BetweenStudies.studies) real studies, docs/validation.md): \(ranges.joined(separator: ", "))\n"
   }
 
   /// A metric's mean with `digits` decimals, "-" when missing or not finite.

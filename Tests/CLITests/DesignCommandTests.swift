@@ -56,7 +56,7 @@ struct DesignCommandTests {
       let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tmp.path("\(name).json")))) as! [String: Any]
       let points = json["between_studies_points"] as? Double
       #expect(own ? points == nil : (points ?? 0) > 0, "\(String(describing: json["between_studies_points"]))")
-      #expect(r.stdout.contains("# esmsim's default people: a real study's answered share lies within ±") == !own, "\(r.stdout)")
+      #expect(r.stdout.contains("# esmsim's default people: a real study's answered share (prompts answered) lies within ±") == !own, "\(r.stdout)")
     }
   }
 

@@ -108,7 +108,7 @@ struct RunCommandTests {
     #expect(report.contains("<dd data-k='answered'>\(String(format: "%.1f", 100 * mean)) %</dd>"), "\(mean)")
   }
 
-  @Test("a default people's answered share is said with the spread between real studies, in the terminal and on the card; people of one's own or a preset's are not")
+  @Test("a default people's answered share is said with the spread between real studies, each variant's range in the terminal and on the card; people of one's own (a level, a preset, a pace key) are not")
   func betweenStudiesNote() throws {
     let tmp = try Scratch()
     defer { tmp.remove() }
@@ -127,14 +127,26 @@ struct RunCommandTests {
           population: {compliance: {preset: soyster2022_alcohol}}
         - name: own-pace
           population: {compliance: {looks_per_hour: 2}}
+        - name: named-default
+          population: {compliance: {preset: default}}
       """, ["run", "--output", tmp.path("o")])
     #expect(r.status == 0, "\(r.stderr)")
-    // Only the variants whose level is esmsim's default people, named (not every variant is).
-    #expect(r.stdout.contains("answered by esmsim's default people (plain, own-pace): a real study lies within ±"), "\(r.stdout)")
+    // Only the default people's variants, each with its range: its answered share ± the figure said, within 0–1.
+    let said = try #require(r.stdout.components(separatedBy: "lies within ±").dropFirst().first?.prefix { $0 != " " })
+    let h = try #require(Double(said)) / 100
+    #expect(h > 0.05 && h < 0.3, "\(said)")
+    let summary = try String(contentsOfFile: tmp.path("o/summary.csv"), encoding: .utf8).split(separator: "\n")
+    func range(_ variant: String) throws -> String {
+      let row = try #require(summary.first { $0.hasPrefix("\(variant),compliance,") }).split(separator: ",")
+      let share = try #require(Double(row[2]))
+      return String(format: "%@ %.3f–%.3f", variant, max(0, share - h), min(1, share + h))
+    }
+    #expect(r.stdout.contains("answered by esmsim's default people: a real study's answered share lies within ±"), "\(r.stdout)")
+    #expect(r.stdout.contains("docs/validation.md): \(try range("plain")), \(try range("named-default"))\n"), "\(r.stdout)")
     let report = try String(contentsOfFile: tmp.path("o/report.html"), encoding: .utf8)
     let cards = report.components(separatedBy: "<div class='card'>").dropFirst()
-    let said = cards.filter { $0.contains("data-k='between-studies'") }.map { $0.components(separatedBy: "</h3>")[0] }
-    #expect(said == ["<h3>plain", "<h3>own-pace"], "\(said)")
+    let carded = cards.filter { $0.contains("data-k='between-studies'") }.map { $0.components(separatedBy: "</h3>")[0] }
+    #expect(carded == ["<h3>plain", "<h3>named-default"], "\(carded)")
     // A scenario of one's own people says nothing of it.
     let own = try runScenario(
       tmp,

@@ -54,9 +54,9 @@ public enum DesignText {
   /// Said under a design of esmsim's default people: the spread between real studies, and how
   /// to size for a sample that answers less.
   static let betweenStudies =
-    "# esmsim's default people: a real study's answered share lies within \(BetweenStudies.halfWidth) of theirs 95 % of the time "
-    + "(docs/validation.md);\n# to size for a sample that answers less, lower population.compliance.answer_probability, "
-    + "or fit a pilot (esmsim calibrate)\n"
+    "# esmsim's default people: a real study's answered share (prompts answered) lies within \(BetweenStudies.halfWidth) of\n"
+    + "# theirs 95 % of the time (docs/validation.md), and the designs above assume their level: to size for a sample\n"
+    + "# that answers less, lower population.compliance.answer_probability, or fit a pilot (esmsim calibrate)\n"
 
   /// Values given as a list, or a range when they run on by one (5–30).
   static func list(_ v: [Int]) -> String {

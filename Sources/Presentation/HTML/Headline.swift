@@ -19,10 +19,12 @@ extension Report {
       // summary.csv's compliance (the mean over replications), not the pooled counts' share.
       ("Prompts answered", pct(v.mean(.compliance)), "answered"),
     ]
-    if v.defaultPeople {
+    if v.defaultPeople, v.mean(.compliance).isFinite {
       // The default people's share is one study's; real studies spread around it.
-      rows.append(("Between real studies", BetweenStudies.halfWidth + " around this share (95 %), esmsim's default people: "
-        + "\(BetweenStudies.studies) real studies, docs/validation.md; a pilot narrows it (esmsim calibrate)", "between-studies"))
+      let r = BetweenStudies.range(around: v.mean(.compliance))
+      rows.append(("Between real studies", "\(pct(r.lowerBound))–\(pct(r.upperBound)): a real study's answered share, 95 % of the time, "
+        + "around that of esmsim's default people (\(BetweenStudies.halfWidth); \(BetweenStudies.studies) studies, docs/validation.md)",
+        "between-studies"))
     }
     if let top = v.missedOfScheduled.max(by: { $0.count < $1.count }), top.count > 0, v.scheduled > 0 {
       rows.append(("Largest loss", "\(top.reason.label): \(pct(Double(top.count) / Double(v.scheduled))) of prompts", "loss"))

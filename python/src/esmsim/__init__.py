@@ -445,8 +445,9 @@ class Design:
     it; None for a dict) and `searched` (a dict: the participants, days and prompts a day searched, the most
     replications of a design and the seed), as R's `esm_design()` gives them.
     `between_studies_points`: where the scenario's people are esmsim's default people, how far a
-    real study's answered share lies from theirs 95 % of the time (points; None for people of
-    the scenario's own): the designs assume the default people's level, so size for a lower
+    real study's answered share lies from theirs 95 % of the time (percentage points; None for
+    people of the scenario's own: a preset, a calibration's block or a compliance key of its
+    own): the designs assume the default people's level, so size for a lower
     `answer_probability` or a pilot's fit (`calibrate()`) when the sample may answer less."""
     designs: pd.DataFrame
     frontier: pd.DataFrame

@@ -34,10 +34,13 @@
 #'   seed searched), `target`, `figure`, `level`, `cost` and `variant`. A field the search does
 #'   not compute for the target (the one-study range of a percentile) is `NA`.
 #'   `between_studies_points`: where the scenario's people are esmsim's default people, how
-#'   far a real study's answered share lies from theirs 95 % of the time (points; `NULL` for
-#'   people of the scenario's own): the designs assume the default people's level, so size
-#'   for a lower `answer_probability` or a pilot's fit ([esm_calibrate()]) when the sample
-#'   may answer less (docs/validation.md, real studies).
+#'   far a real study's answered share lies from theirs 95 % of the time (percentage points;
+#'   `NULL` for people of the scenario's own: a preset, a calibration's block or a compliance
+#'   key of its own): the designs assume the default people's level, so size for a lower
+#'   `answer_probability` or a pilot's fit ([esm_calibrate()]) when the sample may answer less
+#'   (docs/validation.md, real studies). It prints the fewest days per prompts a day and the
+#'   cheapest design (and that spread); `summary()` gives the frontier; `plot()` draws the
+#'   curve ([plot.esm_design()]).
 #' @examples
 #' \dontrun{
 #' d <- esm_design("scenarios/quickstart.yaml", "answers:30@0.9",
@@ -148,9 +151,10 @@ print.esm_design <- function(x, ...) {
     cat(sprintf("Cheapest in %s: %d participants x %d days x %d a day\n", x$cost, c$participants, c$days, c$per_day))
   }
   if (!is.null(x$between_studies_points)) {
-    cat(sprintf(paste0("esmsim's default people: a real study's answered share lies within +-%.1f points of theirs ",
-                       "95 %% of the time;\nto size for a sample that answers less, lower ",
-                       "population$compliance$answer_probability, or fit a pilot (esm_calibrate())\n"),
+    cat(sprintf(paste0("esmsim's default people: a real study's answered share (prompts answered) lies within +-%.1f ",
+                       "percentage points of theirs 95 %% of the time,\nand the designs assume their level: to size for ",
+                       "a sample that answers less, lower population$compliance$answer_probability,\nor fit a pilot ",
+                       "(esm_calibrate())\n"),
                 x$between_studies_points))
   }
   invisible(x)

@@ -46,7 +46,7 @@ test_that("esm_design finds the fewest days per prompts a day, as esmsim design 
   # esmsim's default people: the spread between real studies is said, and not for people of one's own.
   expect_equal(d$between_studies_points, cli$between_studies_points)
   expect_gt(d$between_studies_points, 0)
-  expect_output(print(d), "a real study's answered share lies within \\+-[0-9.]+ points of theirs")
+  expect_output(print(d), "a real study's answered share \\(prompts answered\\) lies within \\+-[0-9.]+ percentage points")
   own <- quickstart_phones()
   own$population$compliance <- list(answer_probability = 0.7)
   o <- esm_design(own, "answers:30@0.9", days = c(10, 14), per_day = 5, replications = 1)
