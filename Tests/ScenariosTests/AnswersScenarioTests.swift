@@ -38,6 +38,11 @@ struct AnswersScenarioTests {
     #expect(within > 12, "the effects add to mood's own spread: \(within)")
     #expect(abs(a.items[0].errorSD - within * (0.2 / 0.8).squareRoot()) < 1e-9)
     #expect(a.items[1].scale == .likert(low: 1, high: 7) && a.items[1].shown == 0.5)
+    // A bipolar scale: either end may be negative (it was refused as not LOW-HIGH).
+    for (text, low, high) in [("likert -3-3", -3, 3), ("likert -5--1", -5, -1), ("likert 0-10", 0, 10)] {
+      let b = try resolve(Self.variables + "protocol:\n  items:\n    - {name: calm, measures: mood, scale: \(text)}\n")
+      #expect(b.variants[0].plan.answers.items[0].scale == .likert(low: low, high: high), "\(text)")
+    }
     #expect(s.outputs.answers, "answers.csv is on when variables are declared")
     // An effect of the engine's state: read (source EffectPlan.state), in the within-person sd.
     let linked = try resolve("name: t\npopulation:\n  variables: [{name: a, sd: 0.5, effects: {state: 2}}, {name: b, effects: {a: 1}}]\n")
@@ -83,6 +88,8 @@ struct AnswersScenarioTests {
       ("population:\n  variables: [{name: a, colour: red}]", "population.variables[0].colour", "unknown key"),
       ("population:\n  variables: [{name: a}]\nprotocol:\n  items: [{name: i, measures: b}]", "protocol.items[0].measures", "not a variable"),
       ("population:\n  variables: [{name: a}]\nprotocol:\n  items: [{name: i, measures: a, scale: likert 7-1}]", "protocol.items[0].scale", "likert LOW-HIGH"),
+      ("population:\n  variables: [{name: a}]\nprotocol:\n  items: [{name: i, measures: a, scale: likert 3--3}]", "protocol.items[0].scale", "likert -3-3"),
+      ("population:\n  variables: [{name: a}]\nprotocol:\n  items: [{name: i, measures: a, scale: likert -3}]", "protocol.items[0].scale", "likert LOW-HIGH"),
       ("population:\n  variables: [{name: a}]\nprotocol:\n  items: [{name: i, measures: a, error_sd: 1, reliability: 0.5}]", "protocol.items[0].error_sd", "not both"),
       ("population:\n  variables: [{name: a, kind: binary}, {name: b, effects: {a: 1}}]\nprotocol:\n  items: [{name: i, measures: b, reliability: 0.5}]", "protocol.items[0].reliability", "give error_sd"),
       ("population:\n  variables: [{name: a, kind: binary}]\nprotocol:\n  items: [{name: i, measures: a, reliability: 0.5}]", "protocol.items[0].reliability", "is binary"),

@@ -230,9 +230,19 @@ extension ScenarioResolver {
     case "slider": return .slider
     case "yes_no": return .yesNo
     default:
-      let parts = text.hasPrefix("likert ") ? text.dropFirst(7).split(separator: "-").map { Int($0) } : []
+      // LOW-HIGH, either end may be negative (a bipolar scale: likert -3-3): the dash between
+      // them is the first after LOW's own sign.
+      var parts: [Int?] = []
+      if text.hasPrefix("likert ") {
+        let body = text.dropFirst(7)
+        if let dash = body.dropFirst().firstIndex(of: "-") {
+          parts = [Int(body[..<dash]), Int(body[body.index(after: dash)...])]
+        }
+      }
       guard parts.count == 2, let low = parts[0], let high = parts[1], low < high, high - low <= 100 else {
-        throw q.error("scale", q.raw("scale")?.location, "expected number, slider, yes_no or likert LOW-HIGH (for example likert 1-7), found '\(text)'")
+        throw q.error(
+          "scale", q.raw("scale")?.location,
+          "expected number, slider, yes_no or likert LOW-HIGH (for example likert 1-7, or likert -3-3), found '\(text)'")
       }
       return .likert(low: low, high: high)
     }
