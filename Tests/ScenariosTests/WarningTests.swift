@@ -33,6 +33,18 @@ struct WarningTests {
     #expect(try resolve(Self.scenario(pushes: "5m", os: "{android: 1}")).warnings.isEmpty)
   }
 
+  @Test("an Etc/GMT+N zone is said to be UTC−N, with the name meant; other zones are not")
+  func posixSign() throws {
+    let s = try resolve("name: z\nduration: 1d\npopulation: {size: 2, time_zones: {Etc/GMT+1: 0.5, Etc/GMT-10: 0.5}}\n", file: "z.yaml")
+    let said = s.warnings.filter { $0.key == "population.time_zones" }.map(\.message)
+    #expect(said.count == 2, "\(s.warnings)")
+    #expect(said.contains { $0.hasPrefix("Etc/GMT+1 is UTC−1") && $0.hasSuffix("for UTC+1 write Etc/GMT-1") }, "\(said)")
+    #expect(said.contains { $0.hasPrefix("Etc/GMT-10 is UTC+10") && $0.hasSuffix("for UTC−10 write Etc/GMT+10") }, "\(said)")
+    // The server's zone too (by default the population's first).
+    #expect(s.warnings.contains { $0.key == "protocol.server_time_zone" && $0.message.hasPrefix("Etc/GMT+1 ") })
+    #expect(try resolve("name: z\nduration: 1d\npopulation: {size: 2, time_zones: {Europe/Paris: 1, Etc/GMT: 0}}\n").warnings.isEmpty)
+  }
+
   @Test("a schedule whose weekdays miss every study day is said (the study ran without prompts, silently)")
   func noStudyDay() throws {
     func text(_ weekdays: String) -> String {

@@ -49,6 +49,18 @@ public struct ScenarioWarning: Sendable, Equatable, CustomStringConvertible {
           file: file, key: prefix + "protocol.schedule",
           message: "signals on none of the study's \(plan.days) days (its weekdays, every-n-days or dates): the study has no prompts"))
     }
+    // The IANA database's Etc/GMT+N zones are N hours behind UTC (POSIX's sign), the opposite
+    // of how they read: said, with the name meant.
+    let zones = plan.timeZones.map { ($0.zone.name, "population.time_zones") } + [(plan.protocolPlan.serverZone.name, "protocol.server_time_zone")]
+    for (name, key) in zones {
+      guard name.hasPrefix("Etc/GMT"), let hours = Int(name.dropFirst(7)), hours != 0 else { continue }
+      let flipped = "Etc/GMT" + (hours > 0 ? "-\(hours)" : "+\(-hours)")
+      out.append(
+        ScenarioWarning(
+          file: file, key: prefix + key,
+          message: "\(name) is UTC\(hours > 0 ? "−" : "+")\(abs(hours)) (the IANA database's sign is POSIX's, the opposite of how it "
+            + "reads); for UTC\(hours > 0 ? "+" : "−")\(abs(hours)) write \(flipped)"))
+    }
     if ios, let every = plan.protocolPlan.silentPushEvery, Double(every) < PushBudget.refill {
       out.append(
         ScenarioWarning(
