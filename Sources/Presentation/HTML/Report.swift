@@ -123,7 +123,7 @@ public enum Report {
     details summary{cursor:pointer;color:#1f6fb4}table{display:block;overflow-x:auto;max-width:100%}
     .cards{display:flex;flex-wrap:wrap;gap:16px}.card{border:1px solid #ddd;border-radius:6px;padding:8px 14px;min-width:300px;flex:1}
     .card h3{margin:.2em 0 .4em;font-size:1.05em}.card dl{display:grid;grid-template-columns:max-content auto;gap:3px 12px;margin:0}
-    .card dt{color:#555}.card dd{margin:0;font-weight:600}
+    .card dt{color:#555}.card dd{margin:0;font-weight:600;overflow-wrap:anywhere;min-width:0}
     """
 
   static func section(_ title: String, _ note: String, _ parts: [String]) -> String {
