@@ -147,6 +147,11 @@ struct RunCommandTests {
     let cards = report.components(separatedBy: "<div class='card'>").dropFirst()
     let carded = cards.filter { $0.contains("data-k='between-studies'") }.map { $0.components(separatedBy: "</h3>")[0] }
     #expect(carded == ["<h3>plain", "<h3>named-default"], "\(carded)")
+    // The manifest says it by variant, for R's summary() and Python: the figure, or null.
+    let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: tmp.path("o/manifest.json")))) as! [String: Any]
+    let points = try #require(manifest["between_studies_points"] as? [String: Any])
+    #expect(["plain", "named-default"].allSatisfy { abs(((points[$0] as? Double) ?? 0) - h * 100) < 1e-9 }, "\(points)")
+    #expect(["own-level", "fitted", "own-pace"].allSatisfy { points[$0] is NSNull }, "\(points)")
     // A scenario of one's own people says nothing of it.
     let own = try runScenario(
       tmp,

@@ -60,6 +60,10 @@ def test_a_whole_float_is_passed_as_a_whole_number(tmp_path):
     # seed=1e5 was sent as "100000.0", which esmsim refuses for a whole number.
     r = esmsim.run(study(), tmp_path / "out", participants=10.0, seed=1e5)
     assert r.manifest["seed"] == 100000 and r.prompts["participant"].max() == 10
+    # esmsim's default people carry the spread between real studies; people of one's own do not.
+    assert all(v > 0 for v in r.manifest["between_studies_points"].values())
+    own = esmsim.run(study(population={"size": 5, "compliance": {"answer_probability": 0.7}}), tmp_path / "own")
+    assert all(v is None for v in own.manifest["between_studies_points"].values())
 
 
 def test_read_refuses_a_folder_that_is_not_results(tmp_path):

@@ -2,6 +2,7 @@ import Presentation
 import Foundation
 import Scenarios
 import SimKernel
+import StudyModel
 
 /// `manifest.json`: what produced a results folder (STRESS-DES asks simulation reports to
 /// say how seeds and streams were allocated). It holds nothing that changes between runs of
@@ -25,6 +26,12 @@ public enum Manifest {
       ("variants", .array(scenario.variants.map { .string($0.name) })),
       // Each variant's answers target (`protocol.answers_target`): what "reaching" counts.
       ("answers_target", .object(scenario.variants.map { ($0.name, .int($0.plan.protocolPlan.answersTarget)) })),
+      // Each variant of esmsim's default people: how far a real study's answered share lies
+      // from theirs 95 % of the time, in percentage points (null: people of the scenario's own).
+      (
+        "between_studies_points",
+        .object(scenario.variants.map { ($0.name, BetweenStudies.defaultPeople($0.plan) ? .finite(BetweenStudies.answeredHalfWidthPoints) : .null) })
+      ),
       // What the scenario asks for that esmsim simulates otherwise or not at all.
       ("warnings", .array(scenario.warnings.map { .string("\($0.key): \($0.message)") })),
       ("random_numbers", .string("Philox4x32-10 streams keyed by (seed, replication, participant, purpose)")),

@@ -352,8 +352,10 @@ class Results:
     """A results folder read: `summary` (every metric with its intervals) and, where the run
     wrote them, `prompts`, `participants`, `coverage`, `coverage_summary`, `answers` (the
     variables' true values and the items' answers at every prompt), `days` (a row per
-    participant and study day, `outputs.days`); `manifest` (the run's manifest) and
-    `folder`."""
+    participant and study day, `outputs.days`); `manifest` (the run's manifest: its
+    `between_studies_points`, by variant, is how far a real study's answered share lies from
+    esmsim's default people's 95 % of the time, in percentage points, None for people of the
+    scenario's own) and `folder`."""
     folder: str
     manifest: Dict[str, Any]
     summary: pd.DataFrame

@@ -2,7 +2,10 @@
 #'
 #' `summary()` gives, per variant, the figures a planner reads first (from
 #' `summary.csv`: answers per participant, the share reaching the answers target,
-#' delivered and answered shares). `plot()` draws the answers per participant
+#' delivered and answered shares) and, for esmsim's default people, where a real
+#' study's answered share lies 95 % of the time around theirs (`real_study_low`,
+#' `real_study_high`: real studies' people differ more than the simulation's
+#' intervals say, docs/validation.md; `NA` for people of the scenario's own). `plot()` draws the answers per participant
 #' (`what = "answers"`), what became of the prompts (`"fates"`) or the sensor
 #' coverage by device (`"coverage"`, when the run wrote `coverage_summary.csv`);
 #' with ggplot2 installed `ggplot2::autoplot()` returns the plot object.
@@ -34,6 +37,11 @@ summary.esm_results <- function(object, ...) {
     delivered = pick("delivered_share"),
     answered = pick("compliance")
   )
+  # esmsim's default people: where a real study's answered share lies 95 % of the time around
+  # theirs (the manifest's between_studies_points, held within 0-1); NA for people of one's own.
+  points <- between_studies_points(object)[variants]
+  out$real_study_low <- pmax(0, out$answered - points / 100)
+  out$real_study_high <- pmin(1, out$answered + points / 100)
   class(out) <- c("summary.esm_results", class(out))
   out
 }
@@ -99,6 +107,14 @@ answers_targets <- function(x) {
   variants <- unique(as.character(x$summary$variant))
   known <- x$manifest$answers_target
   stats::setNames(vapply(variants, function(v) if (is.null(known[[v]])) 30 else as.numeric(known[[v]]), 0), variants)
+}
+
+# Each variant's spread between real studies in percentage points (the manifest's; NA for
+# people of the scenario's own, and for results written before esmsim recorded it).
+between_studies_points <- function(x) {
+  variants <- unique(as.character(x$summary$variant))
+  known <- x$manifest$between_studies_points
+  stats::setNames(vapply(variants, function(v) if (is.null(known[[v]])) NA_real_ else as.numeric(known[[v]]), 0), variants)
 }
 
 results_plot_data <- function(x, what, target = NULL) {

@@ -192,6 +192,14 @@ test_that("the answers plot draws each variant's own answers target, the one sum
   r <- esm_run(s, quiet = TRUE, progress = FALSE)
   sm <- summary(r)
   expect_equal(sm$answers_target, c(7, 5))
+  # esmsim's default people: the range a real study's answered share lies in, around theirs.
+  points <- r$manifest$between_studies_points$seven
+  expect_gt(points, 0)
+  expect_equal(sm$real_study_low, pmax(0, sm$answered - points / 100))
+  expect_equal(sm$real_study_high, pmin(1, sm$answered + points / 100))
+  own <- esm_run(small_study(population = list(size = 5, compliance = list(answer_probability = 0.7))),
+                 quiet = TRUE, progress = FALSE)
+  expect_true(all(is.na(summary(own)$real_study_low)))
   share <- tapply(r$participants$completed >= c(seven = 7, five = 5)[as.character(r$participants$variant)],
                   r$participants$variant, mean)
   expect_equal(unname(sm$share_reaching_target), as.vector(share[c("seven", "five")]))
