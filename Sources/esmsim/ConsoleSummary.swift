@@ -24,7 +24,7 @@ enum ConsoleSummary {
     if prompted && unstable {
       out += "* predictability from fewer than \(ScheduleSummary.stableHeldOutDays) held-out days: overstated (docs/schedules.md)\n"
     }
-    if prompted, let note = betweenStudiesNote(s, o) { out += note }
+    if prompted, let note = betweenStudiesNote(o) { out += note }
     if !questionnaireRows.isEmpty { out += "\n" + TextTable.render(questionnaireRows) }
     if !sensorRows.isEmpty { out += (prompted ? "\n" : "") + TextTable.render(sensorRows) }
     out += "\nResults in \(directory)/ (\(o.files.joined(separator: ", ")))\n"
@@ -34,11 +34,13 @@ enum ConsoleSummary {
   /// Where variants use esmsim's default people, that their answered share is one study's:
   /// real studies spread around it (``BetweenStudies``), each such variant's range said. Nil
   /// where none does.
-  static func betweenStudiesNote(_ s: Scenario, _ o: StudyRun.Outcome) -> String? {
-    let ranges = s.variants.indices.compactMap { k -> String? in
-      guard BetweenStudies.defaultPeople(s.variants[k].plan), let share = o.variants[k][.compliance]?.mean, share.isFinite else { return nil }
+  static func betweenStudiesNote(_ o: StudyRun.Outcome) -> String? {
+    // The results say whether a variant's people are the default (VariantResults.defaultPeople).
+    let ranges = o.variants.compactMap { v -> String? in
+      let share = v.mean(.compliance)
+      guard v.defaultPeople, share.isFinite else { return nil }
       let r = BetweenStudies.range(around: share)
-      return "\(s.variants[k].name) \(NumberText.fixed(r.lowerBound, 3))–\(NumberText.fixed(r.upperBound, 3))"
+      return "\(v.name) \(NumberText.fixed(r.lowerBound, 3))–\(NumberText.fixed(r.upperBound, 3))"
     }
     guard !ranges.isEmpty else { return nil }
     return "answered by esmsim's default people: a real study's answered share lies within \(BetweenStudies.halfWidth) of theirs\n"

@@ -19,9 +19,9 @@ extension Report {
       // summary.csv's compliance (the mean over replications), not the pooled counts' share.
       ("Prompts answered", pct(v.mean(.compliance)), "answered"),
     ]
-    if v.defaultPeople, v.mean(.compliance).isFinite {
+    if v.defaultPeople, case let share = v.mean(.compliance), share.isFinite {
       // The default people's share is one study's; real studies spread around it.
-      let r = BetweenStudies.range(around: v.mean(.compliance))
+      let r = BetweenStudies.range(around: share)
       rows.append(("Between real studies", "\(pct(r.lowerBound))–\(pct(r.upperBound)): a real study's answered share, 95 % of the time, "
         + "around that of esmsim's default people (\(BetweenStudies.halfWidth); \(BetweenStudies.studies) studies, docs/validation.md)",
         "between-studies"))

@@ -174,6 +174,8 @@ public struct Pilot: Sendable {
   /// one beyond ``maxSpanDays`` is refused: a date is wrong (a year typed wrong silently made
   /// a 26,000-day answer window).
   public static let maxPromptDays: Int64 = 7
+  /// A day in the records' milliseconds.
+  static let dayMilliseconds: Int64 = 86_400_000
   /// How far an opening or answer may precede its prompt and still be kept (milliseconds):
   /// the phone's and the server's clocks differ by seconds to minutes. Such a time is taken
   /// as the prompt's own, counted and said; an earlier one is refused.
@@ -192,8 +194,8 @@ public struct Pilot: Sendable {
   /// Leaves out the prompts with a time more than ``maxPromptDays`` (and less than
   /// ``maxSpanDays``, which ``checkLimits()`` refuses) from when they were shown, counted.
   mutating func leaveOutFarTimes() {
-    let far = Self.maxPromptDays * 86_400_000
-    let limit = Int64(Self.maxSpanDays) * 86_400_000
+    let far = Self.maxPromptDays * Self.dayMilliseconds
+    let limit = Int64(Self.maxSpanDays) * Self.dayMilliseconds
     let before = prompts.count
     prompts.removeAll { p in
       p.otherTimes.contains { _, t in t.map { abs($0 - p.shown) > far && abs($0 - p.shown) < limit } ?? false }
@@ -214,8 +216,8 @@ public struct Pilot: Sendable {
     }
     for p in prompts {
       for (what, time) in p.otherTimes {
-        guard let time, abs(time - p.shown) >= Int64(Self.maxSpanDays) * 86_400_000 else { continue }
-        let days = abs(time - p.shown) / 86_400_000
+        guard let time, abs(time - p.shown) >= Int64(Self.maxSpanDays) * Self.dayMilliseconds else { continue }
+        let days = abs(time - p.shown) / Self.dayMilliseconds
         throw ScenarioError(
           file: p.file, at: .init(line: p.line, column: 1),
           "participant \(p.participant.prefix(40))'s prompt was \(what) \(days) days \(time < p.shown ? "before" : "after") it was shown; a pilot spans at most \(Self.maxSpanDays) days: is a date wrong?")
@@ -233,7 +235,7 @@ public struct Pilot: Sendable {
           "more than \(Self.maxParticipants) participants; a pilot has at most that many")
       }
       let (a, b) = (prompts[first], prompts[last])
-      let days = (b.shown - a.shown) / 86_400_000
+      let days = (b.shown - a.shown) / Self.dayMilliseconds
       if days >= Self.maxSpanDays {
         throw ScenarioError(
           file: b.file, at: .init(line: b.line, column: 1),

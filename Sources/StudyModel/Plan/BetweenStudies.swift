@@ -29,9 +29,9 @@ public enum BetweenStudies {
   public static var halfWidth: String { "±\(String(format: "%.1f", answeredHalfWidthPoints)) percentage points" }
 
   /// Where a real study's answered share lies 95 % of the time around `share`, the default
-  /// people's (shares 0–1), held within 0–1.
+  /// people's (a share 0–1), held within 0–1.
   public static func range(around share: Double) -> ClosedRange<Double> {
     let h = answeredHalfWidthPoints / 100
-    return max(0, min(1, share - h))...min(1, max(0, share + h))
+    return max(0, share - h)...min(1, share + h)
   }
 }
